@@ -1,0 +1,207 @@
+#include "audit/audit_run.h"
+
+#include "audit/archive_reader.h"
+
+#include <llvm/BinaryFormat/ELF.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+#include <unordered_set>
+
+#include "audit/closure.h"
+#include "audit/elf_reader.h"
+#include "audit/ld_so_conf.h"
+#include "audit/object_store.h"
+#include "audit/parallel.h"
+#include "audit/symbol_index.h"
+#include "audit/walk.h"
+#include "checks/library_resolution.h"
+#include "checks/mixed_soname.h"
+#include "checks/registry.h"
+#include "checks/rpath_entries.h"
+#include "checks/undefined_symbols.h"
+
+namespace rocm_audit {
+namespace {
+
+// What the parse stage learned about one walked file.
+struct ParsedFile {
+  std::shared_ptr<const StoredObject> elf;  ///< for ELF files
+  std::vector<Finding> findings;            ///< per-file findings, unsorted
+  nlohmann::ordered_json details = nlohmann::ordered_json::object();
+  std::string kind;
+};
+
+Finding Malformed(const WalkedFile& file, std::string reason, Severity severity) {
+  Finding f;
+  f.check = "malformed-file";
+  f.severity = severity;
+  f.file = file.path;
+  f.message = std::string(FileKindName(file.kind)) + " file cannot be parsed: " + reason;
+  f.fields["reason"] = reason;
+  return f;
+}
+
+// The loader would be asked to load these: dynamic objects for a CPU (not GPU code objects).
+bool IsLoadable(const ElfModel& m) {
+  return m.has_dynamic && m.machine != llvm::ELF::EM_AMDGPU &&
+         (m.type == llvm::ELF::ET_DYN || m.type == llvm::ELF::ET_EXEC);
+}
+
+void ParseOne(const WalkedFile& file, ObjectStore& store, ParsedFile* out) {
+  out->kind = std::string(FileKindName(file.kind));
+  if (file.kind == FileKind::kElf) {
+    out->elf = store.Get(file.real_path, file.path);
+    if (!out->elf->model) {
+      out->findings.push_back(Malformed(file, out->elf->error, Severity::kError));
+      return;
+    }
+    const ElfModel& m = *out->elf->model;
+    out->kind = std::string(m.kind_name());
+    for (const auto& w : m.warnings) out->findings.push_back(Malformed(file, w, Severity::kNote));
+    out->details["class"] = m.elf_class == 2 ? "ELF64" : "ELF32";
+    out->details["machine"] = std::string(m.machine_name());
+    if (!m.soname.empty()) out->details["soname"] = m.soname;
+    if (m.has_dynamic) {
+      out->details["needed"] = m.needed;
+      if (m.has_runpath) out->details["runpath"] = m.runpath;
+      if (!m.rpath.empty()) out->details["rpath"] = m.rpath;
+    }
+  } else if (file.kind == FileKind::kArArchive) {
+    std::string error;
+    auto buffer = MapFile(file.real_path, &error);
+    size_t symbols = 0;
+    if (buffer && ForEachArchiveDefinition(
+                      std::string_view(buffer->getBufferStart(), buffer->getBufferSize()),
+                      [&](std::string_view, std::string_view) { ++symbols; }, &error)) {
+      out->details["defined_symbols"] = symbols;
+    } else {
+      out->findings.push_back(Malformed(file, error, Severity::kError));
+    }
+  }
+}
+
+void AuditLoadable(const WalkedFile& file, const ElfModel& model, const LoaderConfig& loader,
+                   const CheckOptions& options, ObjectStore& store, ParsedFile* out) {
+  LoadClosure closure = BuildClosure(model, file.path, file.real_path, loader, store);
+  FindingList sink;
+  FileContext ctx{file, model, closure, loader, options};
+  UnboundBehindLibrary unbound;
+  CheckUndefinedSymbols(ctx, sink, &unbound);
+  CheckLibraryResolution(ctx, unbound, sink);
+  CheckRpathEntries(ctx, sink);
+  CheckClosureSonames(ctx, sink);
+  for (auto& f : sink.findings) out->findings.push_back(std::move(f));
+  nlohmann::ordered_json objects = nlohmann::ordered_json::array();
+  for (size_t i = 1; i < closure.objects.size(); ++i)
+    objects.push_back(loader.fs.DisplayPath(closure.objects[i].path));
+  out->details["closure"] = objects;
+  nlohmann::ordered_json unresolved = nlohmann::ordered_json::array();
+  for (const auto& u : closure.unresolved) unresolved.push_back(u.name);
+  out->details["unresolved"] = unresolved;
+}
+
+}  // namespace
+
+size_t Report::Count(Severity s) const {
+  return std::count_if(findings.begin(), findings.end(),
+                       [&](const Finding& f) { return f.severity == s; });
+}
+
+bool Report::HasFindingsAtOrAbove(Severity level) const {
+  return std::any_of(findings.begin(), findings.end(),
+                     [&](const Finding& f) { return f.severity >= level; });
+}
+
+bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
+  for (const auto& p : options.paths) {
+    struct stat st;
+    if (lstat(p.c_str(), &st) != 0) {
+      *error = p + ": no such file or directory";
+      return false;
+    }
+  }
+  if (!options.root.empty()) {
+    struct stat st;
+    if (stat(options.root.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+      *error = "--root " + options.root + ": not a directory";
+      return false;
+    }
+  }
+  LoaderConfig loader{RootedFs(options.root), options.library_path, {}, ""};
+  loader.conf_dirs = ReadLdSoConf(loader.fs, options.ld_so_conf);
+  unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+
+  report->inputs["paths"] = options.paths;
+  report->inputs["root"] = options.root.empty() ? nlohmann::ordered_json(nullptr)
+                                                : nlohmann::ordered_json(loader.fs.root());
+  report->inputs["library_path"] = options.library_path;
+  report->inputs["ld_so_conf_dirs"] = loader.conf_dirs;
+
+  WalkResult walk = WalkInputs(options.paths, loader.fs);
+  report->counts = walk.counts;
+  std::vector<ParsedFile> parsed(walk.files.size());
+  ObjectStore store;
+  std::atomic<size_t> done{0};
+  size_t total = walk.files.size() * 2;
+  auto tick = [&] {
+    size_t d = ++done;
+    if (options.progress) options.progress(d, total);
+  };
+  ParallelFor(walk.files.size(), jobs, [&](size_t i) {
+    ParseOne(walk.files[i], store, &parsed[i]);
+    tick();
+  });
+  ParallelFor(walk.files.size(), jobs, [&](size_t i) {
+    if (parsed[i].elf && parsed[i].elf->model && IsLoadable(*parsed[i].elf->model))
+      AuditLoadable(walk.files[i], *parsed[i].elf->model, loader, options.checks, store, &parsed[i]);
+    tick();
+  });
+
+  // Tree-wide checks, then the provider index for the symbols findings ask about.
+  std::vector<Finding> tree_findings = std::move(walk.problems);
+  std::vector<TreeObject> tree;
+  std::unordered_set<std::string> wanted;
+  for (size_t i = 0; i < parsed.size(); ++i) {
+    if (parsed[i].elf && parsed[i].elf->model && IsLoadable(*parsed[i].elf->model))
+      tree.push_back({walk.files[i].path, parsed[i].elf->model->needed, parsed[i].elf->model->soname});
+    for (const Finding& f : parsed[i].findings)
+      if (f.check == "undefined-symbol") wanted.insert(f.fields["symbol"].get<std::string>());
+  }
+  FindingList tree_sink;
+  CheckTreeSonames(tree, tree_sink);
+
+  SymbolIndex index(std::move(wanted));
+  if (!index.empty()) {
+    for (size_t i = 0; i < parsed.size(); ++i) {
+      const WalkedFile& f = walk.files[i];
+      std::string shown = loader.fs.DisplayPath(f.path);
+      if (parsed[i].elf && parsed[i].elf->model && parsed[i].elf->model->has_dynamic) {
+        index.AddElf(shown, *parsed[i].elf->model);
+      } else if (f.kind == FileKind::kArArchive) {
+        std::string ignored;
+        if (auto buffer = MapFile(f.real_path, &ignored))
+          index.AddArchive(shown, std::string_view(buffer->getBufferStart(), buffer->getBufferSize()),
+                           &ignored);  // unreadable archives were reported by the parse stage
+      }
+    }
+  }
+
+  for (size_t i = 0; i < parsed.size(); ++i) {
+    AddProviderHints(parsed[i].findings, index);
+    std::stable_sort(parsed[i].findings.begin(), parsed[i].findings.end(),
+                     [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
+    report->files.push_back({walk.files[i].path, parsed[i].kind, std::move(parsed[i].details)});
+    for (auto& f : parsed[i].findings) report->findings.push_back(std::move(f));
+  }
+  for (auto& f : tree_sink.findings) report->findings.push_back(std::move(f));
+  for (auto& f : tree_findings) report->findings.push_back(std::move(f));
+  for (Finding& f : report->findings)
+    if (f.hint.empty()) f.hint = std::string(FindCheck(f.check)->fix);
+  return true;
+}
+
+}  // namespace rocm_audit

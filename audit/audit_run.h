@@ -1,0 +1,28 @@
+// One audit run: walk -> parse -> per-file closure and checks -> tree checks -> symbol
+// index -> Report. Nothing here prints; progress goes to a callback.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "checks/check_context.h"
+#include "reports/report.h"
+
+namespace rocm_audit {
+
+struct AuditOptions {
+  std::vector<std::string> paths;
+  std::string root;                       ///< --root; empty = the host
+  std::vector<std::string> library_path;  ///< --library-path, in order
+  std::string ld_so_conf = "/etc/ld.so.conf";
+  CheckOptions checks;
+  unsigned jobs = 0;                      ///< 0 = hardware threads
+  std::function<void(size_t done, size_t total)> progress;
+};
+
+/// Returns false (with `error`) only for tool errors: an input that does not exist. Bad
+/// files are findings in `report`.
+bool RunAudit(const AuditOptions& options, Report* report, std::string* error);
+
+}  // namespace rocm_audit

@@ -1,0 +1,195 @@
+#include "audit/cli.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+
+#include "checks/registry.h"
+#include "reports/json_report.h"
+#include "reports/text_report.h"
+
+namespace rocm_audit {
+namespace {
+
+std::vector<std::string> SplitColons(const std::string& s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= s.size()) {
+    size_t c = s.find(':', start);
+    if (c == std::string::npos) c = s.size();
+    if (c > start) out.push_back(s.substr(start, c - start));
+    start = c + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string HelpText() {
+  return R"(usage: rocm-audit [options] PATH...
+
+Audits the ELF files under each PATH (a file, an install prefix, a store path, a staging
+directory) without running them: dependency resolution as glibc's ld.so does it, the
+undefined symbols `ldd -r` would report, symbol versions, RPATH/RUNPATH hygiene and
+mixed library majors.
+
+Loader emulation:
+  --root DIR             resolve absolute paths (RPATH/RUNPATH, ld.so.conf, default
+                         directories, absolute symlinks) inside DIR, as if installed there
+  --library-path DIR[:DIR...]
+                         directories searched like LD_LIBRARY_PATH (host paths; repeatable)
+  --ld-so-conf FILE      ld.so.conf inside the root (default /etc/ld.so.conf)
+  --forbid-rpath GLOB    also report RPATH/RUNPATH entries matching GLOB (repeatable)
+
+Output:
+  --format text|json     report format (default text)
+  -o, --output FILE      write the report to FILE instead of standard output
+  --fail-on LEVEL        error|warning|note|none: exit 1 when a finding is at or above
+                         LEVEL (default error)
+  -q, --quiet            text: print only findings at or above --fail-on, no summary
+  --color auto|always|never
+                         colour the text report (default auto: only on a terminal)
+  --no-progress          no progress line on standard error
+  -j, --jobs N           worker threads (default: all cores)
+  --list-checks          print the check IDs, their default severities and exit
+  --version              print the version and exit
+  -h, --help             print this help and exit
+
+Exit status: 0 no finding at or above --fail-on, 1 such findings, 2 usage or tool error.
+)";
+}
+
+bool ParseArguments(const std::vector<std::string>& args, CliOptions* o, std::string* error) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    std::string value;
+    bool has_inline = false;
+    std::string name = a;
+    if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {
+      name = a.substr(0, a.find('='));
+      value = a.substr(a.find('=') + 1);
+      has_inline = true;
+    }
+    auto take = [&](std::string* out) {
+      if (has_inline) {
+        *out = value;
+        return true;
+      }
+      if (i + 1 >= args.size()) {
+        *error = name + " needs a value";
+        return false;
+      }
+      *out = args[++i];
+      return true;
+    };
+    std::string v;
+    if (name == "-h" || name == "--help") o->show_help = true;
+    else if (name == "--version") o->show_version = true;
+    else if (name == "--list-checks") o->list_checks = true;
+    else if (name == "-q" || name == "--quiet") o->quiet = true;
+    else if (name == "--no-progress") o->progress = false;
+    else if (name == "--root") { if (!take(&o->audit.root)) return false; }
+    else if (name == "--ld-so-conf") { if (!take(&o->audit.ld_so_conf)) return false; }
+    else if (name == "-o" || name == "--output") { if (!take(&o->output)) return false; }
+    else if (name == "--library-path") {
+      if (!take(&v)) return false;
+      for (auto& d : SplitColons(v)) o->audit.library_path.push_back(d);
+    } else if (name == "--forbid-rpath") {
+      if (!take(&v)) return false;
+      o->audit.checks.forbid_rpath.push_back(v);
+    } else if (name == "--format") {
+      if (!take(&v)) return false;
+      if (v == "text") o->format = OutputFormat::kText;
+      else if (v == "json") o->format = OutputFormat::kJson;
+      else { *error = "--format must be text or json, not '" + v + "'"; return false; }
+    } else if (name == "--fail-on") {
+      if (!take(&v)) return false;
+      if (v == "none") o->fail_on_none = true;
+      else if (!ParseSeverity(v, &o->fail_on)) {
+        *error = "--fail-on must be error, warning, note or none, not '" + v + "'";
+        return false;
+      }
+    } else if (name == "--color" || name == "--colour") {
+      if (!take(&o->color)) return false;
+      if (o->color != "auto" && o->color != "always" && o->color != "never") {
+        *error = "--color must be auto, always or never";
+        return false;
+      }
+    } else if (name == "-j" || name == "--jobs") {
+      if (!take(&v)) return false;
+      char* end = nullptr;
+      long n = std::strtol(v.c_str(), &end, 10);
+      if (v.empty() || *end || n < 1 || n > 1024) { *error = "--jobs needs a number from 1 to 1024"; return false; }
+      o->audit.jobs = static_cast<unsigned>(n);
+    } else if (a == "--") {
+      for (++i; i < args.size(); ++i) o->audit.paths.push_back(args[i]);
+    } else if (a.size() > 1 && a[0] == '-') {
+      *error = "unknown option " + a + " (see --help)";
+      return false;
+    } else {
+      o->audit.paths.push_back(a);
+    }
+  }
+  if (!o->show_help && !o->show_version && !o->list_checks && o->audit.paths.empty()) {
+    *error = "no PATH given (see --help)";
+    return false;
+  }
+  return true;
+}
+
+int RunCli(int argc, char** argv) {
+  CliOptions o;
+  std::string error;
+  if (!ParseArguments(std::vector<std::string>(argv + 1, argv + argc), &o, &error)) {
+    std::cerr << "rocm-audit: error: " << error << "\n";
+    return 2;
+  }
+  if (o.show_help) { std::cout << HelpText(); return 0; }
+  if (o.show_version) { std::cout << "rocm-audit " << ROCM_AUDIT_VERSION << "\n"; return 0; }
+  if (o.list_checks) {
+    for (const CheckInfo& c : AllChecks())
+      std::printf("%-24s %-8s %s\n", std::string(c.id).c_str(),
+                  std::string(SeverityName(c.severity)).c_str(), std::string(c.title).c_str());
+    return 0;
+  }
+  if (const char* tmp = std::getenv("TMPDIR")) o.audit.checks.tmpdir = tmp;
+  bool tty_err = isatty(STDERR_FILENO);
+  if (o.progress && tty_err) {
+    o.audit.progress = [](size_t done, size_t total) {
+      if (done % 16 == 0 || done == total)
+        std::fprintf(stderr, "\rrocm-audit: %zu/%zu%s", done, total, done == total ? "\r\033[K" : "");
+    };
+  }
+  Report report;
+  if (!RunAudit(o.audit, &report, &error)) {
+    std::cerr << "rocm-audit: error: " << error << "\n";
+    return 2;
+  }
+  bool to_stdout = o.output.empty();
+  std::string text;
+  if (o.format == OutputFormat::kJson) {
+    text = RenderJson(report, o.fail_on, o.fail_on_none);
+  } else {
+    TextOptions t;
+    t.color = o.color == "always" || (o.color == "auto" && to_stdout && isatty(STDOUT_FILENO));
+    t.quiet = o.quiet;
+    t.min_severity = o.fail_on_none ? Severity::kError : o.fail_on;
+    text = RenderText(report, t);
+  }
+  if (to_stdout) {
+    std::cout << text << std::flush;
+  } else {
+    std::ofstream out(o.output, std::ios::binary);
+    out << text;
+    if (!out) {
+      std::cerr << "rocm-audit: error: cannot write " << o.output << "\n";
+      return 2;
+    }
+  }
+  return !o.fail_on_none && report.HasFindingsAtOrAbove(o.fail_on) ? 1 : 0;
+}
+
+}  // namespace rocm_audit

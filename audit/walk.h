@@ -1,0 +1,33 @@
+// Walks the PATH arguments: each regular file once (by device and inode, preferring a
+// path that is not a symlink), classified by content; dangling links, loops and
+// unreadable entries become problems, never a stop.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "audit/file_kind.h"
+#include "audit/finding.h"
+#include "audit/rooted_fs.h"
+
+namespace rocm_audit {
+
+struct WalkedFile {
+  std::string path;       ///< as found: its directory is $ORIGIN
+  std::string real_path;  ///< symlinks resolved
+  std::string prefix;     ///< the PATH argument it was found under (the audited prefix)
+  FileKind kind = FileKind::kOther;
+  uint64_t size = 0;
+};
+
+struct WalkResult {
+  std::vector<WalkedFile> files;          ///< every kind but kOther, in walk order
+  std::map<std::string, size_t> counts;   ///< files by kind name, kOther included
+  std::vector<Finding> problems;          ///< dangling-symlink, symlink-loop, unreadable-file
+};
+
+WalkResult WalkInputs(const std::vector<std::string>& inputs, const RootedFs& fs);
+
+}  // namespace rocm_audit

@@ -1,0 +1,32 @@
+// What a per-file check sees: the audited object, its load closure, the loader
+// configuration and the run's options. Checks read this and append findings; nothing else.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "audit/closure.h"
+#include "audit/elf_model.h"
+#include "audit/finding.h"
+#include "audit/search_path.h"
+#include "audit/walk.h"
+
+namespace rocm_audit {
+
+struct CheckOptions {
+  std::vector<std::string> forbid_rpath;  ///< --forbid-rpath globs
+  std::string tmpdir;                     ///< $TMPDIR at start-up, if set
+};
+
+struct FileContext {
+  const WalkedFile& file;
+  const ElfModel& model;
+  const LoadClosure& closure;
+  const LoaderConfig& loader;
+  const CheckOptions& options;
+};
+
+/// A finding for `ctx.file` with the check's default severity.
+Finding MakeFinding(const FileContext& ctx, std::string_view check);
+
+}  // namespace rocm_audit

@@ -1,0 +1,56 @@
+#include "checks/library_resolution.h"
+
+#include "checks/registry.h"
+
+namespace rocm_audit {
+
+Finding MakeFinding(const FileContext& ctx, std::string_view check) {
+  Finding f;
+  f.check = std::string(check);
+  f.severity = FindCheck(check)->severity;
+  f.file = ctx.file.path;
+  return f;
+}
+
+void CheckLibraryResolution(const FileContext& ctx, const UnboundBehindLibrary& unbound,
+                            FindingSink& sink) {
+  for (const UnresolvedLibrary& u : ctx.closure.unresolved) {
+    Finding f = MakeFinding(ctx, "unresolved-library");
+    std::string direct;
+    nlohmann::ordered_json needed_by = nlohmann::ordered_json::array();
+    for (int i : u.needed_by) {
+      const LoadedObject& o = ctx.closure.objects[i];
+      needed_by.push_back(o.path);
+      if (i == 0) direct = " (direct dependency)";
+    }
+    if (!u.parse_error.empty()) {
+      f.message = u.name + " was found at " + u.resolution.path + " but cannot be loaded: " +
+                  u.parse_error;
+      f.hint = "replace the corrupt file " + u.resolution.path;
+    } else if (!u.resolution.error.empty()) {
+      f.message = u.name + " cannot be loaded: " + u.resolution.error;
+      f.hint = "a non-ELF file (linker script? wrong package?) shadows the real library";
+    } else {
+      std::string who = u.needed_by.empty() ? ctx.file.path
+                                            : std::string(BaseName(ctx.closure.objects[u.needed_by[0]].path));
+      f.message = u.name + " needed by " + who + direct + " is not found in " +
+                  std::to_string(u.resolution.searched.size()) + " searched directories";
+    }
+    f.fields["library"] = u.name;
+    f.fields["needed_by"] = needed_by;
+    nlohmann::ordered_json searched = nlohmann::ordered_json::array();
+    for (const SearchStep& s : u.resolution.searched)
+      searched.push_back({{"directory", ctx.loader.fs.DisplayPath(s.directory)},
+                          {"source", s.source},
+                          {"outcome", s.outcome}});
+    f.fields["searched"] = searched;
+    auto hidden = unbound.find(u.name);
+    f.fields["unbound_symbols"] = hidden == unbound.end() ? std::vector<std::string>() : hidden->second;
+    if (hidden != unbound.end())
+      f.message += "; " + std::to_string(hidden->second.size()) + " undefined symbols of " +
+                   std::string(BaseName(ctx.file.path)) + " stay unbound until it is found";
+    sink.Add(std::move(f));
+  }
+}
+
+}  // namespace rocm_audit

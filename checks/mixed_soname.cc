@@ -1,0 +1,69 @@
+#include "checks/mixed_soname.h"
+
+#include <map>
+#include <set>
+
+#include "checks/registry.h"
+
+namespace rocm_audit {
+
+std::string SonameBase(std::string_view soname) {
+  size_t so = soname.find(".so.");
+  if (so == std::string_view::npos || so + 4 >= soname.size()) return "";
+  return std::string(soname.substr(0, so));
+}
+
+void CheckClosureSonames(const FileContext& ctx, FindingSink& sink) {
+  std::map<std::string, std::set<std::string>> by_base;
+  for (const LoadedObject& o : ctx.closure.objects)
+    for (const std::string& n : o.names)
+      if (std::string base = SonameBase(n); !base.empty()) by_base[base].insert(n);
+  for (const UnresolvedLibrary& u : ctx.closure.unresolved)
+    if (std::string base = SonameBase(u.name); !base.empty()) by_base[base].insert(u.name);
+  for (const auto& [base, names] : by_base) {
+    if (names.size() < 2) continue;
+    Finding f = MakeFinding(ctx, "mixed-soname");
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : " and ") + n;
+    f.message = list + " are both in the load closure: two major versions of " + base +
+                " in one process";
+    f.fields["library"] = base;
+    f.fields["sonames"] = names;
+    f.fields["scope"] = "closure";
+    sink.Add(std::move(f));
+  }
+}
+
+void CheckTreeSonames(const std::vector<TreeObject>& objects, FindingSink& sink) {
+  // base -> soname -> files that need it
+  std::map<std::string, std::map<std::string, std::vector<std::string>>> users;
+  for (const TreeObject& o : objects)
+    for (const std::string& n : o.needed)
+      if (std::string base = SonameBase(n); !base.empty()) users[base][n].push_back(o.path);
+  for (const auto& [base, sonames] : users) {
+    if (sonames.size() < 2) continue;
+    // Blame the least used soname: that is usually the stale component.
+    auto minority = sonames.begin();
+    for (auto it = sonames.begin(); it != sonames.end(); ++it)
+      if (it->second.size() < minority->second.size()) minority = it;
+    Finding f;
+    f.check = "mixed-soname";
+    f.severity = Severity::kWarning;
+    f.file = minority->second.front();
+    std::string list;
+    nlohmann::ordered_json by_soname = nlohmann::ordered_json::object();
+    for (const auto& [soname, files] : sonames) {
+      list += (list.empty() ? "" : ", ") + soname + " (" + std::to_string(files.size()) + " files)";
+      by_soname[soname] = files;
+    }
+    f.message = "the scanned tree links " + std::to_string(sonames.size()) +
+                " major versions of " + base + ": " + list;
+    f.hint = "rebuild the files that need " + minority->first + " against the current major version";
+    f.fields["library"] = base;
+    f.fields["sonames"] = by_soname;
+    f.fields["scope"] = "tree";
+    sink.Add(std::move(f));
+  }
+}
+
+}  // namespace rocm_audit

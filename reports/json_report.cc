@@ -1,0 +1,48 @@
+#include "reports/json_report.h"
+
+namespace rocm_audit {
+
+std::string RenderJson(const Report& report, Severity fail_on, bool fail_on_none) {
+  using Json = nlohmann::ordered_json;
+  Json out;
+  out["schema_version"] = 1;
+  out["tool"] = {{"name", "rocm-audit"}, {"version", ROCM_AUDIT_VERSION}};
+  Json inputs = report.inputs;
+  inputs["fail_on"] = fail_on_none ? "none" : std::string(SeverityName(fail_on));
+  out["inputs"] = inputs;
+
+  Json by_check = Json::object();
+  for (const Finding& f : report.findings) by_check[f.check] = by_check.value(f.check, 0) + 1;
+  out["summary"] = {
+      {"files_audited", report.files.size()},
+      {"files_by_kind", report.counts},
+      {"findings", report.findings.size()},
+      {"by_severity", {{"error", report.Count(Severity::kError)},
+                       {"warning", report.Count(Severity::kWarning)},
+                       {"note", report.Count(Severity::kNote)}}},
+      {"by_check", by_check},
+      {"failed", !fail_on_none && report.HasFindingsAtOrAbove(fail_on)},
+  };
+  Json findings = Json::array();
+  for (const Finding& f : report.findings) {
+    Json j = {{"check", f.check},
+              {"severity", std::string(SeverityName(f.severity))},
+              {"file", f.file},
+              {"message", f.message},
+              {"hint", f.hint}};
+    for (const auto& [key, value] : f.fields.items()) j[key] = value;
+    findings.push_back(std::move(j));
+  }
+  out["findings"] = std::move(findings);
+  Json files = Json::array();
+  for (const FileEntry& e : report.files) {
+    Json j = {{"path", e.path}, {"kind", e.kind}};
+    for (const auto& [key, value] : e.details.items()) j[key] = value;
+    files.push_back(std::move(j));
+  }
+  out["files"] = std::move(files);
+  // Paths need not be UTF-8: replace invalid bytes rather than refuse to report.
+  return out.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace rocm_audit

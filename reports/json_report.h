@@ -1,0 +1,20 @@
+// The JSON report, schema_version 1. A contract: fields are only ever added.
+//   schema_version: 1
+//   tool:     {name, version}
+//   inputs:   {paths[], root|null, library_path[], ld_so_conf_dirs[], fail_on}
+//   summary:  {files_audited, files_by_kind{}, findings, by_severity{error,warning,note},
+//              by_check{}, failed}
+//   findings: [{check, severity, file, message, hint, <check fields>}]
+//   files:    [{path, kind, <kind fields: class, machine, soname, needed, runpath, rpath,
+//               closure, unresolved, defined_symbols>}]
+#pragma once
+
+#include <string>
+
+#include "reports/report.h"
+
+namespace rocm_audit {
+
+std::string RenderJson(const Report& report, Severity fail_on, bool fail_on_none);
+
+}  // namespace rocm_audit
