@@ -1,6 +1,6 @@
-// Lists the global symbols a static archive's members define, from the archive's own
-// symbol index (the ranlib map the link editor uses), falling back to reading each
-// member's symbol table when the archive has no index.
+// Reads static archives through LLVM's bounds-checked member iteration. The archive's
+// symbol index (armap) is not used: LLVM 19's Archive::Symbol::getMember() follows its
+// member offsets unchecked (found by the corruption test), and a stale armap would lie.
 #pragma once
 
 #include <functional>
@@ -9,8 +9,11 @@
 
 namespace rocm_audit {
 
-/// Calls `visit(symbol, member)` for each defined global symbol. Returns false with `error`
-/// set when the archive cannot be read (the symbols visited so far stand).
+/// Walks the member headers only. Returns false with `error` for a corrupt archive.
+bool ValidateArchive(std::string_view bytes, size_t* members, std::string* error);
+
+/// Calls `visit(symbol, member)` for each global symbol a member object defines. Returns
+/// false with `error` set when the archive cannot be read (the symbols visited so far stand).
 bool ForEachArchiveDefinition(
     std::string_view bytes,
     const std::function<void(std::string_view symbol, std::string_view member)>& visit,

@@ -70,14 +70,16 @@ void ParseOne(const WalkedFile& file, ObjectStore& store, ParsedFile* out) {
       if (m.has_runpath) out->details["runpath"] = m.runpath;
       if (!m.rpath.empty()) out->details["rpath"] = m.rpath;
     }
+  } else if (file.kind == FileKind::kOther) {
+    out->findings.push_back(Malformed(
+        file, "named like a shared library but neither ELF nor a linker script", Severity::kNote));
   } else if (file.kind == FileKind::kArArchive) {
     std::string error;
     auto buffer = MapFile(file.real_path, &error);
-    size_t symbols = 0;
-    if (buffer && ForEachArchiveDefinition(
-                      std::string_view(buffer->getBufferStart(), buffer->getBufferSize()),
-                      [&](std::string_view, std::string_view) { ++symbols; }, &error)) {
-      out->details["defined_symbols"] = symbols;
+    size_t members = 0;
+    if (buffer && ValidateArchive(std::string_view(buffer->getBufferStart(), buffer->getBufferSize()),
+                                  &members, &error)) {
+      out->details["members"] = members;
     } else {
       out->findings.push_back(Malformed(file, error, Severity::kError));
     }

@@ -72,6 +72,10 @@ bool ParseArguments(const std::vector<std::string>& args, CliOptions* o, std::st
       name = a.substr(0, a.find('='));
       value = a.substr(a.find('=') + 1);
       has_inline = true;
+    } else if ((a.rfind("-j", 0) == 0 || a.rfind("-o", 0) == 0) && a.size() > 2) {
+      name = a.substr(0, 2);  // getopt style: -j4, -oreport.json
+      value = a.substr(2);
+      has_inline = true;
     }
     auto take = [&](std::string* out) {
       if (has_inline) {

@@ -76,6 +76,20 @@ class Reader {
   // The loader reads the dynamic section through PT_DYNAMIC and DT_STRTAB, not through
   // section headers, so this does the same; sstripped files still audit.
   bool ReadDynamic(std::string* error) {
+    // LLVM 19's dynamicEntries() turns PT_DYNAMIC's file range into an array without
+    // checking it against the buffer: check it here first (found by the corruption test).
+    auto phdrs = obj_.program_headers();
+    if (!phdrs) return Fail(error, "program headers: " + TakeMessage(phdrs.takeError()));
+    for (const auto& ph : *phdrs) {
+      if (ph.p_type != llvm::ELF::PT_DYNAMIC) continue;
+      uint64_t offset = ph.p_offset, size = ph.p_filesz;
+      if (offset > file_.size() || size > file_.size() - offset)
+        return Fail(error, "PT_DYNAMIC (offset " + std::to_string(offset) + ", size " +
+                               std::to_string(size) + ") extends past the end of the file");
+      if (offset % alignof(typename ELFT::Dyn) != 0)
+        return Fail(error, "PT_DYNAMIC is misaligned");
+      break;
+    }
     auto dyn = obj_.dynamicEntries();
     if (!dyn) return Fail(error, "dynamic section: " + TakeMessage(dyn.takeError()));
     if (dyn->empty()) return true;
@@ -177,9 +191,19 @@ class Reader {
     }
   }
 
+  // LLVM 19 follows vd_next/vn_next for sh_info entries without noticing a zero link, so a
+  // hostile count means billions of iterations (found by the corruption test). Every entry
+  // takes at least its header's size, which bounds an honest count.
+  bool PlausibleEntryCount(const Elf_Shdr& sec, size_t entry_size, const char* what) {
+    if (sec.sh_info <= sec.sh_size / entry_size) return true;
+    Warn(std::string(what) + ": " + std::to_string(sec.sh_info) + " entries cannot fit in " +
+         std::to_string(sec.sh_size) + " bytes");
+    return false;
+  }
+
   void ReadVersionDefinitions() {
     const Elf_Shdr* sec = FindSection(llvm::ELF::SHT_GNU_verdef);
-    if (!sec) return;
+    if (!sec || !PlausibleEntryCount(*sec, sizeof(typename ELFT::Verdef), "version definitions")) return;
     auto defs = obj_.getVersionDefinitions(*sec);
     if (!defs) return Warn("version definitions: " + TakeMessage(defs.takeError()));
     model_->has_version_definitions = true;
@@ -194,7 +218,7 @@ class Reader {
 
   void ReadVersionNeeds() {
     const Elf_Shdr* sec = FindSection(llvm::ELF::SHT_GNU_verneed);
-    if (!sec) return;
+    if (!sec || !PlausibleEntryCount(*sec, sizeof(typename ELFT::Verneed), "version needs")) return;
     auto needs = obj_.getVersionDependencies(*sec);
     if (!needs) return Warn("version needs: " + TakeMessage(needs.takeError()));
     for (const auto& n : *needs) {
@@ -239,8 +263,16 @@ std::shared_ptr<llvm::MemoryBuffer> MapFile(const std::string& path, std::string
 }
 
 bool ReadElfIdentity(std::string_view bytes, ElfIdentity* out, std::string* error) {
-  if (bytes.size() < 20 || bytes.substr(0, 4) != "\x7f" "ELF") {
-    *error = bytes.size() < 20 ? "file too short for an ELF header" : "invalid ELF header";
+  // glibc's open_verify checks the length (sizeof(Elf64_Ehdr) on a 64-bit loader) before
+  // the magic, and words its errors this way; ldd users will recognise them.
+  bool short32 = bytes.size() >= 52 && bytes.size() > llvm::ELF::EI_CLASS &&
+                 bytes[llvm::ELF::EI_CLASS] == llvm::ELF::ELFCLASS32;
+  if (bytes.size() < 64 && !short32) {
+    *error = "file too short";
+    return false;
+  }
+  if (bytes.substr(0, 4) != "\x7f" "ELF") {
+    *error = "invalid ELF header";
     return false;
   }
   out->elf_class = static_cast<uint8_t>(bytes[llvm::ELF::EI_CLASS]);

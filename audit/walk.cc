@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <set>
 #include <utility>
@@ -16,6 +17,19 @@ namespace rocm_audit {
 namespace {
 
 using Inode = std::pair<dev_t, ino_t>;
+
+// "libfoo.so", "libfoo.so.6", "libfoo.so.6.4.3": what the loader or the link editor would
+// try to open. Such a file that is neither ELF nor a linker script is itself a finding.
+bool LooksLikeSharedLibraryName(std::string_view name) {
+  size_t so = name.find(".so");
+  if (so == std::string_view::npos || so == 0) return false;
+  std::string_view rest = name.substr(so + 3);
+  if (rest.empty()) return true;
+  if (rest[0] != '.') return false;
+  for (char c : rest.substr(1))
+    if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.')) return false;
+  return rest.size() > 1;
+}
 
 class Walker {
  public:
@@ -43,17 +57,31 @@ class Walker {
       }
       via_symlink = true;
     }
-    if (S_ISDIR(st.st_mode)) return VisitDirectory(path, prefix, st, via_symlink);
+    if (S_ISDIR(st.st_mode)) {
+      // A directory reached through a symlink (lib -> usr/lib) waits until every real
+      // directory is walked, so files are reported under their installed paths.
+      if (via_symlink && !draining_) {
+        deferred_.push_back({path, prefix});
+        return;
+      }
+      return VisitDirectory(path, prefix, st, via_symlink);
+    }
     if (S_ISREG(st.st_mode)) return VisitFile(path, prefix, st, via_symlink);
     // Devices, sockets and FIFOs are never opened: reading a FIFO could block forever.
     ++result_.counts["special"];
   }
 
   WalkResult Finish() {
+    draining_ = true;
+    for (size_t i = 0; i < deferred_.size(); ++i) {
+      auto [path, prefix] = deferred_[i];
+      Visit(path, prefix, true);
+    }
     for (size_t idx : order_) {
       WalkedFile& f = candidates_[idx];
       ++result_.counts[std::string(FileKindName(f.kind))];
-      if (f.kind != FileKind::kOther) result_.files.push_back(std::move(f));
+      if (f.kind != FileKind::kOther || LooksLikeSharedLibraryName(BaseName(f.path)))
+        result_.files.push_back(std::move(f));
     }
     return std::move(result_);
   }
@@ -137,6 +165,8 @@ class Walker {
   std::map<Inode, std::pair<size_t, bool>> first_;  // inode -> (candidate, via symlink)
   std::vector<WalkedFile> candidates_;
   std::vector<size_t> order_;
+  std::vector<std::pair<std::string, std::string>> deferred_;  // (path, prefix)
+  bool draining_ = false;
 };
 
 }  // namespace

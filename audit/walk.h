@@ -23,7 +23,8 @@ struct WalkedFile {
 };
 
 struct WalkResult {
-  std::vector<WalkedFile> files;          ///< every kind but kOther, in walk order
+  /// every kind but kOther (kept only when named like a shared library), in walk order
+  std::vector<WalkedFile> files;
   std::map<std::string, size_t> counts;   ///< files by kind name, kOther included
   std::vector<Finding> problems;          ///< dangling-symlink, symlink-loop, unreadable-file
 };

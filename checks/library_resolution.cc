@@ -47,8 +47,9 @@ void CheckLibraryResolution(const FileContext& ctx, const UnboundBehindLibrary& 
     auto hidden = unbound.find(u.name);
     f.fields["unbound_symbols"] = hidden == unbound.end() ? std::vector<std::string>() : hidden->second;
     if (hidden != unbound.end())
-      f.message += "; " + std::to_string(hidden->second.size()) + " undefined symbols of " +
-                   std::string(BaseName(ctx.file.path)) + " stay unbound until it is found";
+      f.message += "; " + std::to_string(hidden->second.size()) +
+                   (hidden->second.size() == 1 ? " undefined symbol of " : " undefined symbols of ") +
+                   std::string(BaseName(ctx.file.path)) + " cannot bind until it is found";
     sink.Add(std::move(f));
   }
 }

@@ -35,7 +35,7 @@ constexpr std::array kChecks = {
               "two major versions (sonames) of one library in one load closure, or across the tree",
               "rebuild the stale component against the current major version of the library"},
     CheckInfo{"dangling-symlink", Severity::kWarning, "a symbolic link whose target does not exist",
-              "ship the target (often the -dev symlink's versioned library) or remove the link"},
+              "ship the target (for a -dev package's libfoo.so link: the versioned library) or remove the link"},
     CheckInfo{"symlink-loop", Severity::kWarning, "a symbolic link that loops back on itself",
               "fix the link target"},
     CheckInfo{"malformed-file", Severity::kError,

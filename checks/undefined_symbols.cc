@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "audit/rooted_fs.h"
 #include "audit/symbol_scope.h"
 
 namespace rocm_audit {
@@ -37,6 +38,16 @@ const std::string* VersionLibrary(const ElfModel& model, uint16_t index) {
   for (const NeededVersion& nv : model.needed_versions)
     if (nv.index == index) return &nv.library;
   return nullptr;
+}
+
+// "lib/librockCompiler.a" for a provider under the audited file's prefix (the directory
+// above its lib/ or bin/ directory); the full path otherwise.
+std::string RelativeToPrefix(const std::string& path, const std::string& file) {
+  std::string prefix = DirName(DirName(file));
+  if (prefix != "/" && path.size() > prefix.size() + 1 && path.compare(0, prefix.size(), prefix) == 0 &&
+      path[prefix.size()] == '/')
+    return path.substr(prefix.size() + 1);
+  return path;
 }
 
 std::string DescribeVersions(const ElfModel& lib) {
@@ -102,7 +113,7 @@ void CheckUndefinedSymbols(const FileContext& ctx, FindingSink& sink, UnboundBeh
     Finding f = MakeFinding(ctx, "missing-version");
     f.message = "version " + m.version + " not found in " + m.library + " (" + m.resolved_path +
                 ")" + DescribeVersions(*ctx.closure.objects[idx].model) + "; " +
-                std::to_string(m.symbols.size()) + " symbols need it";
+                std::to_string(m.symbols.size()) + (m.symbols.size() == 1 ? " symbol needs" : " symbols need") + " it";
     f.hint = "the file was built against a newer " + m.library +
              " than the one it loads: build against the oldest supported one, or depend on the newer one";
     f.fields["library"] = m.library;
@@ -125,7 +136,8 @@ void AddProviderHints(std::vector<Finding>& findings, const SymbolIndex& index) 
       list.push_back(entry);
       if (list.size() <= 3) {
         if (!where.empty()) where += ", ";
-        where += p.member.empty() ? p.file : p.file + "(" + p.member + ")";
+        std::string shown = RelativeToPrefix(p.file, f.file);
+        where += p.member.empty() ? shown : shown + "(" + p.member + ")";
       }
     }
     f.fields["providers"] = list;

@@ -6,7 +6,7 @@
 //              by_check{}, failed}
 //   findings: [{check, severity, file, message, hint, <check fields>}]
 //   files:    [{path, kind, <kind fields: class, machine, soname, needed, runpath, rpath,
-//               closure, unresolved, defined_symbols>}]
+//               closure, unresolved, members>}]
 #pragma once
 
 #include <string>

@@ -1,0 +1,175 @@
+// Hostile and broken input: every bad file is a finding with a reason, never a crash, and
+// the scan goes on.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+
+#include "tests/test_support.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void WriteAll(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
+// A real library with symbols, versions and a RUNPATH: the richest tables to break.
+std::string MakeSeedLibrary(const TempDir& t) {
+  EXPECT_TRUE(BuildTree(t.path(),
+      "mkversioned seed/libseed.so.1 libseed.so.1 'S_1 { global: s1; local: *; };' "
+      "'int undefined_thing(void); int s1(void) { return undefined_thing(); }'"));
+  return ReadAll(t / "seed/libseed.so.1");
+}
+
+bool HasMalformed(const Report& r, const std::string& file, Severity s = Severity::kError) {
+  for (const Finding& f : FindingsOf(r, "malformed-file", file))
+    if (f.severity == s && !f.fields["reason"].get<std::string>().empty()) return true;
+  return false;
+}
+
+TEST(BadInput, EveryTruncationOfARealLibraryIsSurvived) {
+  TempDir t;
+  std::string seed = MakeSeedLibrary(t);
+  ASSERT_GT(seed.size(), 1000u);
+  std::filesystem::create_directories(t / "cut");
+  std::vector<size_t> cuts;
+  for (size_t n = 0; n < seed.size(); n += (n < 128 ? 1 : 61)) cuts.push_back(n);
+  for (size_t n : cuts) WriteAll(t / ("cut/lib" + std::to_string(n) + ".so"), seed.substr(0, n));
+  Report r = Audit({t / "cut"}, t.path());
+  for (size_t n : cuts) {
+    std::string path = t / ("cut/lib" + std::to_string(n) + ".so");
+    if (n >= 4 && n < 64) {
+      EXPECT_TRUE(HasMalformed(r, path)) << n;  // shorter than an ELF header
+    }
+    if (n < 4) EXPECT_TRUE(HasMalformed(r, path, Severity::kNote)) << n;  // not even a magic
+  }
+  // Cut inside the section header table (it is at the end): LLVM refuses the file.
+  EXPECT_TRUE(HasMalformed(r, t / ("cut/lib" + std::to_string(cuts.back()) + ".so")));
+}
+
+TEST(BadInput, LyingHeaderCountsAndOffsetsAreReported) {
+  TempDir t;
+  std::string seed = MakeSeedLibrary(t);
+  std::filesystem::create_directories(t / "bad");
+  auto patch16 = [&](std::string b, size_t off, uint16_t v) { b[off] = v & 0xff; b[off + 1] = v >> 8; return b; };
+  auto patch64 = [&](std::string b, size_t off, uint64_t v) {
+    for (int i = 0; i < 8; ++i) b[off + i] = static_cast<char>((v >> (8 * i)) & 0xff);
+    return b;
+  };
+  WriteAll(t / "bad/libshnum.so", patch16(seed, 60, 0xffff));          // e_shnum
+  WriteAll(t / "bad/libphnum.so", patch16(seed, 56, 0xfff0));          // e_phnum
+  WriteAll(t / "bad/libshoff.so", patch64(seed, 40, 0x7fffffffffff));  // e_shoff
+  WriteAll(t / "bad/libphoff.so", patch64(seed, 32, ~0ull - 8));       // e_phoff near 2^64
+  Report r = Audit({t / "bad"}, t.path());
+  for (const char* name : {"libshnum.so", "libphnum.so", "libshoff.so", "libphoff.so"})
+    EXPECT_TRUE(HasMalformed(r, t / (std::string("bad/") + name))) << name;
+}
+
+TEST(BadInput, SeededCorruptionNeverCrashes) {
+  TempDir t;
+  std::string seed = MakeSeedLibrary(t);
+  std::filesystem::create_directories(t / "fuzz");
+  std::mt19937 rng(20261122);
+  const int kFiles = 300;
+  for (int i = 0; i < kFiles; ++i) {
+    std::string b = seed;
+    int flips = 1 + static_cast<int>(rng() % 16);
+    for (int k = 0; k < flips; ++k) b[rng() % b.size()] = static_cast<char>(rng());
+    WriteAll(t / ("fuzz/lib" + std::to_string(i) + ".so"), b);
+  }
+  Report r = Audit({t / "fuzz"}, t.path());
+  EXPECT_EQ(r.files.size(), static_cast<size_t>(kFiles));  // every file accounted for
+}
+
+TEST(BadInput, NonElfFileNamedLikeALibraryIsANote) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), "mkdir -p lib && echo '<html>404</html>' > lib/libamdhip64.so.6"));
+  Report r = Audit({t.path()}, t.path());
+  EXPECT_TRUE(HasMalformed(r, t / "lib/libamdhip64.so.6", Severity::kNote));
+}
+
+TEST(BadInput, LinkerScriptIsClassifiedNotReported) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+      "mkdir -p lib && printf '/* GNU ld script */\\nGROUP ( /lib/libc.so.6 AS_NEEDED ( /lib/ld-linux-x86-64.so.2 ) )\\n' > lib/libc.so"));
+  Report r = Audit({t.path()}, t.path());
+  ASSERT_EQ(r.files.size(), 1u);
+  EXPECT_EQ(r.files[0].kind, "linker-script");
+  EXPECT_TRUE(r.findings.empty());
+}
+
+TEST(BadInput, UnreadableFileIsAFindingAndTheScanGoesOn) {
+  TempDir t;
+  // /proc/self/mem stats as a regular file but every read at offset 0 fails, even as root.
+  ASSERT_TRUE(BuildTree(t.path(),
+      "mkdir -p lib && ln -s /proc/self/mem lib/libmem.so\n"
+      "mklib lib/libok.so libok.so 'int ok(void) { return 0; }' -nostdlib"));
+  Report r = Audit({t / "lib"}, "");
+  auto f = FindingsOf(r, "unreadable-file", t / "lib/libmem.so");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].message.find("cannot read"), std::string::npos) << f[0].message;
+  bool ok_audited = false;
+  for (const auto& e : r.files) ok_audited |= e.path == t / "lib/libok.so";
+  EXPECT_TRUE(ok_audited);
+}
+
+TEST(BadInput, ElfForAnotherMachineIsAuditedWithItsOwnRules) {
+  if (!HaveTool("yaml2obj-19")) GTEST_SKIP() << "yaml2obj-19 not installed";
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+      "mkdir -p lib && cat > arm.yaml <<'Y'\n"
+      "--- !ELF\nFileHeader:\n  Class: ELFCLASS64\n  Data: ELFDATA2LSB\n  Type: ET_DYN\n  Machine: EM_AARCH64\n"
+      "Sections:\n  - Name: .dynstr\n    Type: SHT_STRTAB\n    Flags: [ SHF_ALLOC ]\n    Address: 0x1000\n"
+      "    Content: '006c6962632e736f2e3600'\n"
+      "  - Name: .dynamic\n    Type: SHT_DYNAMIC\n    Flags: [ SHF_ALLOC ]\n    Address: 0x1100\n    Link: .dynstr\n"
+      "    Entries:\n      - Tag: DT_STRTAB\n        Value: 0x1000\n      - Tag: DT_STRSZ\n        Value: 11\n"
+      "      - Tag: DT_NEEDED\n        Value: 1\n      - Tag: DT_NULL\n        Value: 0\n"
+      "ProgramHeaders:\n  - Type: PT_LOAD\n    VAddr: 0x1000\n    FirstSec: .dynstr\n    LastSec: .dynamic\n"
+      "  - Type: PT_DYNAMIC\n    VAddr: 0x1100\n    FirstSec: .dynamic\n    LastSec: .dynamic\n"
+      "Y\nyaml2obj-19 arm.yaml -o lib/libarm.so && rm arm.yaml"));
+  Report r = Audit({t.path()}, t.path());
+  ASSERT_EQ(r.files.size(), 1u);
+  EXPECT_EQ(r.files[0].details["machine"], "aarch64");
+  auto f = FindingsOf(r, "unresolved-library");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fields["library"], "libc.so.6");
+  bool searched_aarch64 = false;
+  for (const auto& s : f[0].fields["searched"])
+    searched_aarch64 |= s["directory"] == "/usr/lib/aarch64-linux-gnu";
+  EXPECT_TRUE(searched_aarch64) << f[0].fields.dump();
+}
+
+TEST(BadInput, SymlinkLoopsAndDirectoryCyclesAreSurvived) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+      "mkdir -p lib/sub && ln -s libb.so lib/liba.so && ln -s liba.so lib/libb.so\n"
+      "ln -s .. lib/sub/up && ln -s ../.. lib/sub/up2\n"
+      "mklib lib/libok.so libok.so 'int ok(void) { return 0; }' -nostdlib"));
+  Report r = Audit({t.path()}, t.path());
+  EXPECT_EQ(FindingsOf(r, "symlink-loop").size(), 2u);
+  EXPECT_EQ(r.files.size(), 1u);  // libok.so once, whatever the cycles
+}
+
+TEST(BadInput, HugeSparseFileIsMappedNotRead) {
+  TempDir t;
+  std::string seed = MakeSeedLibrary(t);
+  std::filesystem::create_directories(t / "huge");
+  WriteAll(t / "huge/libhuge.so", seed);
+  ASSERT_EQ(truncate((t / "huge/libhuge.so").c_str(), 64ll << 30), 0);  // 64 GiB, sparse
+  Report r = Audit({t / "huge"}, t.path());
+  ASSERT_EQ(r.files.size(), 1u);
+  EXPECT_EQ(r.files[0].kind, "elf-shared-library");
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing

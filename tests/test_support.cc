@@ -1,0 +1,99 @@
+#include "tests/test_support.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+namespace rocm_audit::testing {
+
+TempDir::TempDir() {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "rocm-audit-test-XXXXXX").string();
+  char* made = mkdtemp(tmpl.data());
+  if (!made) throw std::runtime_error("mkdtemp failed");
+  // Canonical, so paths compare equal to what the walk reports.
+  path_ = std::filesystem::canonical(made).string();
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+int RunCommand(const std::string& command, std::string* output) {
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return -1;
+  std::array<char, 4096> buf;
+  std::string out;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) out.append(buf.data(), n);
+  int status = pclose(pipe);
+  if (output) *output = out;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+bool BuildTree(const std::string& dir, const std::string& script) {
+  std::string file = dir + "/.build.sh";
+  {
+    std::ofstream out(file);
+    out << "set -euo pipefail\n. '" ROCM_AUDIT_FIXTURES_DIR "/lib.sh'\ncd '" << dir << "'\n"
+        << script << "\n";
+  }
+  std::string log;
+  int rc = RunCommand("bash '" + file + "' 2>&1", &log);
+  std::filesystem::remove(file);
+  EXPECT_EQ(rc, 0) << "fixture script failed:\n" << script << "\n" << log;
+  return rc == 0;
+}
+
+Report AuditWith(const AuditOptions& options) {
+  Report report;
+  std::string error;
+  EXPECT_TRUE(RunAudit(options, &report, &error)) << error;
+  return report;
+}
+
+Report Audit(const std::vector<std::string>& paths, const std::string& root,
+             std::vector<std::string> library_path, std::string conf) {
+  AuditOptions o;
+  o.paths = paths;
+  o.root = root;
+  o.library_path = std::move(library_path);
+  o.ld_so_conf = std::move(conf);
+  o.jobs = 2;
+  return AuditWith(o);
+}
+
+std::vector<Finding> FindingsOf(const Report& report, const std::string& check,
+                                const std::string& file) {
+  std::vector<Finding> out;
+  for (const Finding& f : report.findings)
+    if (f.check == check && (file.empty() || f.file == file)) out.push_back(f);
+  return out;
+}
+
+static std::vector<std::string> ListField(const Report& report, const std::string& file,
+                                          const char* field) {
+  for (const FileEntry& e : report.files)
+    if (e.path == file && e.details.contains(field))
+      return e.details[field].get<std::vector<std::string>>();
+  return {};
+}
+
+std::vector<std::string> ClosureOf(const Report& report, const std::string& file) {
+  return ListField(report, file, "closure");
+}
+
+std::vector<std::string> UnresolvedOf(const Report& report, const std::string& file) {
+  return ListField(report, file, "unresolved");
+}
+
+bool HaveTool(const std::string& tool) {
+  return RunCommand("command -v " + tool + " >/dev/null 2>&1") == 0;
+}
+
+}  // namespace rocm_audit::testing
