@@ -5,6 +5,9 @@
 #include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
 
+#include <cstring>
+#include <type_traits>
+
 namespace rocm_audit {
 namespace {
 
@@ -191,19 +194,57 @@ class Reader {
     }
   }
 
-  // LLVM 19 follows vd_next/vn_next for sh_info entries without noticing a zero link, so a
-  // hostile count means billions of iterations (found by the corruption test). Every entry
-  // takes at least its header's size, which bounds an honest count.
-  bool PlausibleEntryCount(const Elf_Shdr& sec, size_t entry_size, const char* what) {
-    if (sec.sh_info <= sec.sh_size / entry_size) return true;
-    Warn(std::string(what) + ": " + std::to_string(sec.sh_info) + " entries cannot fit in " +
-         std::to_string(sec.sh_size) + " bytes");
-    return false;
+  // LLVM 19 follows vd_next/vn_next and the aux chains for as many entries as the headers
+  // claim, without noticing a zero link: a hostile count costs billions of iterations and
+  // gigabytes (found by the corruption test). Walk the chains first, bounds-checked, and
+  // refuse a chain with more entries than the section has room for.
+  template <class Entry, class Aux>
+  bool VersionChainFits(const Elf_Shdr& sec, const char* what) {
+    auto bytes = obj_.getSectionContents(sec);
+    if (!bytes) {
+      Warn(std::string(what) + ": " + TakeMessage(bytes.takeError()));
+      return false;
+    }
+    const size_t size = bytes->size();
+    const size_t max_entries = size / sizeof(Aux) + 1;
+    size_t visited = 0, offset = 0;
+    auto fail = [&](const std::string& why) {
+      Warn(std::string(what) + ": " + why);
+      return false;
+    };
+    for (uint64_t i = 0; i < sec.sh_info; ++i) {
+      if (offset > size || size - offset < sizeof(Entry)) return fail("entry past the end of the section");
+      Entry e;
+      std::memcpy(&e, bytes->data() + offset, sizeof e);
+      uint64_t count, aux_link, next;
+      if constexpr (std::is_same_v<Entry, typename ELFT::Verneed>) {
+        count = e.vn_cnt; aux_link = e.vn_aux; next = e.vn_next;
+      } else {
+        count = e.vd_cnt; aux_link = e.vd_aux; next = e.vd_next;
+      }
+      size_t aux = offset + aux_link;
+      for (uint64_t j = 0; j < count; ++j) {
+        if (++visited > max_entries) return fail("more entries than the section can hold");
+        if (aux > size || size - aux < sizeof(Aux)) return fail("auxiliary entry past the end");
+        Aux a;
+        std::memcpy(&a, bytes->data() + aux, sizeof a);
+        uint64_t aux_next;
+        if constexpr (std::is_same_v<Aux, typename ELFT::Vernaux>) aux_next = a.vna_next;
+        else aux_next = a.vda_next;
+        if (aux_next == 0 && j + 1 < count) return fail("auxiliary chain ends before its count");
+        aux += aux_next;
+      }
+      if (++visited > max_entries) return fail("more entries than the section can hold");
+      if (next == 0 && i + 1 < sec.sh_info) return fail("chain ends before its count");
+      offset += next;
+    }
+    return true;
   }
 
   void ReadVersionDefinitions() {
     const Elf_Shdr* sec = FindSection(llvm::ELF::SHT_GNU_verdef);
-    if (!sec || !PlausibleEntryCount(*sec, sizeof(typename ELFT::Verdef), "version definitions")) return;
+    if (!sec || !VersionChainFits<typename ELFT::Verdef, typename ELFT::Verdaux>(*sec, "version definitions"))
+      return;
     auto defs = obj_.getVersionDefinitions(*sec);
     if (!defs) return Warn("version definitions: " + TakeMessage(defs.takeError()));
     model_->has_version_definitions = true;
@@ -218,7 +259,8 @@ class Reader {
 
   void ReadVersionNeeds() {
     const Elf_Shdr* sec = FindSection(llvm::ELF::SHT_GNU_verneed);
-    if (!sec || !PlausibleEntryCount(*sec, sizeof(typename ELFT::Verneed), "version needs")) return;
+    if (!sec || !VersionChainFits<typename ELFT::Verneed, typename ELFT::Vernaux>(*sec, "version needs"))
+      return;
     auto needs = obj_.getVersionDependencies(*sec);
     if (!needs) return Warn("version needs: " + TakeMessage(needs.takeError()));
     for (const auto& n : *needs) {

@@ -80,15 +80,98 @@ TEST(BadInput, SeededCorruptionNeverCrashes) {
   std::string seed = MakeSeedLibrary(t);
   std::filesystem::create_directories(t / "fuzz");
   std::mt19937 rng(20261122);
-  const int kFiles = 300;
+  const int kFiles = 400;
+  // Random bytes, and the extreme integers that make counts and offsets lie.
+  const uint64_t kExtremes[] = {0, 0xff, 0x7fffffff, 0xffffffff, 0x7fffffffffffffff, ~0ull};
   for (int i = 0; i < kFiles; ++i) {
     std::string b = seed;
     int flips = 1 + static_cast<int>(rng() % 16);
-    for (int k = 0; k < flips; ++k) b[rng() % b.size()] = static_cast<char>(rng());
+    for (int k = 0; k < flips; ++k) {
+      size_t pos = rng() % b.size();
+      if (rng() % 2) {
+        b[pos] = static_cast<char>(rng());
+      } else {
+        uint64_t v = kExtremes[rng() % 6];
+        for (size_t j = 0; j < 8 && pos + j < b.size(); ++j) b[pos + j] = static_cast<char>(v >> (8 * j));
+      }
+    }
     WriteAll(t / ("fuzz/lib" + std::to_string(i) + ".so"), b);
   }
   Report r = Audit({t / "fuzz"}, t.path());
   EXPECT_EQ(r.files.size(), static_cast<size_t>(kFiles));  // every file accounted for
+}
+
+uint64_t Get(const std::string& b, size_t off, int n) {
+  uint64_t v = 0;
+  for (int i = n - 1; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(b[off + i]);
+  return v;
+}
+
+void Put(std::string& b, size_t off, int n, uint64_t v) {
+  for (int i = 0; i < n; ++i) b[off + i] = static_cast<char>(v >> (8 * i));
+}
+
+// Offset of the section header of type `type` (ELF64 little-endian).
+size_t SectionHeaderOf(const std::string& b, uint32_t type) {
+  uint64_t shoff = Get(b, 40, 8), shnum = Get(b, 60, 2);
+  for (uint64_t i = 0; i < shnum; ++i)
+    if (Get(b, shoff + i * 64 + 4, 4) == type) return shoff + i * 64;
+  return 0;
+}
+
+// Regression: LLVM 19 walks sh_info version entries without noticing a zero vd_next or
+// vn_next; this once took minutes and gigabytes per file.
+TEST(BadInput, VersionChainLongerThanItsSectionIsANote) {
+  TempDir t;
+  std::string b = MakeSeedLibrary(t);
+  size_t verdef = SectionHeaderOf(b, 0x6ffffffd);  // SHT_GNU_verdef
+  ASSERT_NE(verdef, 0u);
+  Put(b, verdef + 44, 4, 0xffffffff);  // sh_info
+  std::filesystem::create_directories(t / "v");
+  WriteAll(t / "v/libv.so", b);
+  Report r = Audit({t / "v"}, t.path());
+  bool noted = false;
+  for (const Finding& f : FindingsOf(r, "malformed-file", t / "v/libv.so"))
+    noted |= f.severity == Severity::kNote && f.message.find("version definitions") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
+// Regression: LLVM 19's dynamicEntries() trusted PT_DYNAMIC's file range.
+TEST(BadInput, DynamicSegmentPastTheEndOfTheFileIsReported) {
+  TempDir t;
+  std::string b = MakeSeedLibrary(t);
+  uint64_t phoff = Get(b, 32, 8), phnum = Get(b, 56, 2);
+  bool patched = false;
+  for (uint64_t i = 0; i < phnum; ++i)
+    if (Get(b, phoff + i * 56, 4) == 2) {  // PT_DYNAMIC
+      Put(b, phoff + i * 56 + 8, 8, 0x7fffffff0000);
+      patched = true;
+    }
+  ASSERT_TRUE(patched);
+  std::filesystem::create_directories(t / "d");
+  WriteAll(t / "d/libd.so", b);
+  Report r = Audit({t / "d"}, t.path());
+  auto f = FindingsOf(r, "malformed-file", t / "d/libd.so");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].message.find("PT_DYNAMIC"), std::string::npos) << f[0].message;
+}
+
+// Regression: LLVM 19's Archive::Symbol::getMember() followed armap offsets unchecked.
+TEST(BadInput, ArchiveWithALyingSymbolIndexIsSurvived) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), "mkarchive \"$PWD/a/libx.a\" x.o 'int x(void) { return 1; }'"));
+  std::string b = ReadAll(t / "a/libx.a");
+  // The GNU armap ("/" member) starts at byte 68: a big-endian count, then member offsets.
+  ASSERT_EQ(b.substr(8, 2), "/ ");
+  b[72] = b[73] = b[74] = b[75] = '\x7f';  // first member offset -> far past the end
+  WriteAll(t / "a/libx.a", b);
+  ASSERT_TRUE(BuildTree(t.path(),
+      "mklib a/libu.so libu.so 'int x(void); int u(void) { return x(); }' -nostdlib"));
+  Report r = Audit({t / "a"}, t.path());
+  auto f = FindingsOf(r, "undefined-symbol", t / "a/libu.so");
+  ASSERT_EQ(f.size(), 1u);
+  ASSERT_EQ(f[0].fields["providers"].size(), 1u);  // found through the member, not the armap
+  EXPECT_EQ(f[0].fields["providers"][0]["member"], "x.o");
 }
 
 TEST(BadInput, NonElfFileNamedLikeALibraryIsANote) {
