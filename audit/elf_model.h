@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -16,7 +17,7 @@ namespace llvm { class MemoryBuffer; }
 namespace rocm_audit {
 
 struct DynamicSymbol {
-  std::string_view name;
+  uint32_t name_offset = 0;    ///< st_name: into the dynamic string table (see ElfModel::NameOf)
   uint64_t value = 0;
   uint16_t section_index = 0;  ///< st_shndx
   uint8_t type = 0;            ///< STT_*
@@ -27,6 +28,16 @@ struct DynamicSymbol {
   bool has_version = false;    ///< the object has a .gnu.version table at all
 
   bool defined() const { return section_index != 0; }
+};
+
+/// The dynamic symbol table, read in place from the mapped file (decoding every entry
+/// into a vector up front cost more page faults than the whole rest of a corpus run).
+class SymbolTable {
+ public:
+  virtual ~SymbolTable() = default;
+  virtual uint32_t size() const = 0;
+  /// Entry `index` (< size()), version fields included.
+  virtual DynamicSymbol At(uint32_t index) const = 0;
 };
 
 /// A version this object requires from a library (one DT_VERNEED auxiliary entry).
@@ -58,8 +69,11 @@ struct ElfModel {
   bool has_runpath = false;
   bool nodeflib = false;             ///< DF_1_NODEFLIB
 
-  // Dynamic symbols, index 0 excluded.
-  std::vector<DynamicSymbol> symbols;
+  // Dynamic symbols, indexed like .dynsym (entry 0 is the null symbol).
+  std::unique_ptr<SymbolTable> symbol_table;
+  std::string_view dynamic_strings;  ///< the string table .dynsym names point into
+  uint32_t symbol_count() const { return symbol_table ? symbol_table->size() : 0; }
+  DynamicSymbol SymbolAt(uint32_t index) const { return symbol_table->At(index); }
   bool has_version_table = false;
   /// Version name by .gnu.version index, from both DT_VERDEF and DT_VERNEED.
   std::unordered_map<uint16_t, std::string> version_names;
@@ -77,13 +91,31 @@ struct ElfModel {
   std::string_view kind_name() const;
   std::string_view machine_name() const;
 
-  /// Definitions the loader may bind to, keyed by name: built once, on first use, then
-  /// shared by every lookup in the run (one hash table per object, as ld.so has).
-  const std::unordered_multimap<std::string_view, uint32_t>& definitions() const;
+  /// The symbol's name; empty when st_name points outside the string table.
+  std::string_view NameOf(const DynamicSymbol& s) const;
+
+  /// The object's own symbol hash table (DT_GNU_HASH, else DT_HASH), which is how ld.so
+  /// finds a name: only symbols it reaches are visible to the loader. Pointers into the
+  /// mapped file; every range was checked against it when the model was read.
+  struct HashTable {
+    enum Kind { kNone, kGnu, kSysv } kind = kNone;
+    const uint8_t* buckets = nullptr;
+    uint32_t bucket_count = 0;
+    const uint8_t* chains = nullptr;
+    uint32_t chain_count = 0;
+    uint32_t first_hashed = 0;  ///< GNU: symoffset, the first symbol the table covers
+  } hash_table;
+
+  /// Calls `visit(index)` for each symbol named `name` that the loader may bind to
+  /// (glibc's check_match: defined, an allowed type, global/weak/unique, not hidden).
+  void ForEachDefinition(std::string_view name, const std::function<void(uint32_t)>& visit) const;
 
  private:
-  mutable std::once_flag definitions_once_;
-  mutable std::unordered_multimap<std::string_view, uint32_t> definitions_;
+  bool Bindable(const DynamicSymbol& s) const;
+  // Objects without any hash table (rare; ld.so cannot look into them either, but then
+  // they are not loadable): a map built on first use.
+  mutable std::once_flag fallback_once_;
+  mutable std::unordered_multimap<std::string_view, uint32_t> fallback_;
 };
 
 }  // namespace rocm_audit

@@ -3,9 +3,14 @@
 #include <llvm/BinaryFormat/ELF.h>
 #include <llvm/Object/ELF.h>
 #include <llvm/Support/Error.h>
+#include <llvm/Support/Endian.h>
 #include <llvm/Support/MemoryBuffer.h>
 
+#include <algorithm>
+#include <climits>
 #include <cstring>
+#include <functional>
+#include <optional>
 #include <type_traits>
 
 namespace rocm_audit {
@@ -27,10 +32,6 @@ std::vector<std::string> SplitPathList(std::string_view list) {
   return out;
 }
 
-// LLVM 19's VerDef/VernAux names are built from the string table's remainder and can run
-// past the terminating NUL; the version name ends at the first NUL.
-std::string UpToNul(const std::string& s) { return s.substr(0, s.find('\0')); }
-
 // A NUL-terminated string at `offset` inside `table`, or an error when it runs off the end.
 bool StringAt(std::string_view table, uint64_t offset, std::string_view* out) {
   if (offset >= table.size()) return false;
@@ -39,6 +40,41 @@ bool StringAt(std::string_view table, uint64_t offset, std::string_view* out) {
   *out = table.substr(offset, end - offset);
   return true;
 }
+
+// The model's symbol table over LLVM's typed, bounds-checked arrays of the mapped file.
+template <class ELFT>
+class LlvmSymbolTable : public SymbolTable {
+ public:
+  LlvmSymbolTable(llvm::ArrayRef<typename ELFT::Sym> symbols,
+                  llvm::ArrayRef<typename ELFT::Versym> versions)
+      : symbols_(symbols), versions_(versions) {}
+
+  uint32_t size() const override {
+    return static_cast<uint32_t>(std::min<size_t>(symbols_.size(), UINT32_MAX));
+  }
+
+  DynamicSymbol At(uint32_t i) const override {
+    const auto& s = symbols_[i];
+    DynamicSymbol out;
+    out.name_offset = s.st_name;
+    out.value = s.st_value;
+    out.section_index = s.st_shndx;
+    out.type = s.getType();
+    out.binding = s.getBinding();
+    out.visibility = s.getVisibility();
+    if (i < versions_.size()) {
+      uint16_t v = versions_[i].vs_index;
+      out.has_version = true;
+      out.version_index = v & llvm::ELF::VERSYM_VERSION;
+      out.version_hidden = (v & llvm::ELF::VERSYM_HIDDEN) != 0;
+    }
+    return out;
+  }
+
+ private:
+  llvm::ArrayRef<typename ELFT::Sym> symbols_;
+  llvm::ArrayRef<typename ELFT::Versym> versions_;
+};
 
 template <class ELFT>
 class Reader {
@@ -103,6 +139,8 @@ class Reader {
     for (const auto& d : *dyn) {
       if (d.d_tag == llvm::ELF::DT_STRTAB) { strtab_addr = d.getPtr(); have_strtab = true; }
       if (d.d_tag == llvm::ELF::DT_STRSZ) strsz = d.getVal();
+      if (d.d_tag == llvm::ELF::DT_GNU_HASH) gnu_hash_addr_ = d.getPtr();
+      if (d.d_tag == llvm::ELF::DT_HASH) sysv_hash_addr_ = d.getPtr();
       if (d.d_tag == llvm::ELF::DT_FLAGS_1 && (d.getVal() & llvm::ELF::DF_1_NODEFLIB))
         model_->nodeflib = true;
       if (d.d_tag == llvm::ELF::DT_NULL) break;
@@ -168,57 +206,102 @@ class Reader {
       else versyms = *arr;
     }
     model_->has_version_table = !versyms.empty();
+    model_->dynamic_strings = std::string_view(strtab->data(), strtab->size());
+    model_->symbol_table = std::make_unique<LlvmSymbolTable<ELFT>>(*syms, versyms);
+    ReadHashTable(static_cast<uint32_t>(std::min<size_t>(syms->size(), UINT32_MAX)));
+  }
 
-    model_->symbols.reserve(syms->size());
-    for (size_t i = 1; i < syms->size(); ++i) {
-      const auto& s = (*syms)[i];
-      DynamicSymbol out;
-      std::string_view name;
-      if (!StringAt(std::string_view(strtab->data(), strtab->size()), s.st_name, &name)) {
-        Warn("dynamic symbol " + std::to_string(i) + " has a name outside the string table");
-        continue;
+  // The bytes at virtual address `addr`, if `size` of them lie inside the file.
+  const uint8_t* MappedRange(uint64_t addr, uint64_t size) {
+    auto ptr = obj_.toMappedAddr(addr);
+    if (!ptr) {
+      llvm::consumeError(ptr.takeError());
+      return nullptr;
+    }
+    uint64_t offset = static_cast<uint64_t>(reinterpret_cast<const char*>(*ptr) - file_.data());
+    if (offset > file_.size() || size > file_.size() - offset) return nullptr;
+    return *ptr;
+  }
+
+  uint32_t Word(const uint8_t* p) const {
+    return model_->little_endian ? llvm::support::endian::read32le(p) : llvm::support::endian::read32be(p);
+  }
+
+  // DT_GNU_HASH first, as glibc prefers it; DT_HASH otherwise. Every range is checked here
+  // so that lookups can index without checks.
+  void ReadHashTable(uint32_t symbol_count) {
+    ElfModel::HashTable& h = model_->hash_table;
+    if (gnu_hash_addr_) {
+      const uint8_t* header = MappedRange(*gnu_hash_addr_, 16);
+      if (header) {
+        uint32_t buckets = Word(header), first = Word(header + 4), bloom = Word(header + 8);
+        uint64_t bloom_bytes = uint64_t{bloom} * (model_->elf_class == 2 ? 8 : 4);
+        uint64_t chain_count = first <= symbol_count ? symbol_count - first : 0;
+        uint64_t size = 16 + bloom_bytes + 4ull * buckets + 4 * chain_count;
+        if (buckets > 0 && first <= symbol_count && MappedRange(*gnu_hash_addr_, size)) {
+          h.kind = ElfModel::HashTable::kGnu;
+          h.bucket_count = buckets;
+          h.buckets = header + 16 + bloom_bytes;
+          h.first_hashed = first;
+          h.chain_count = static_cast<uint32_t>(chain_count);
+          h.chains = h.buckets + 4ull * buckets;
+          return;
+        }
       }
-      out.name = name;
-      out.value = s.st_value;
-      out.section_index = s.st_shndx;
-      out.type = s.getType();
-      out.binding = s.getBinding();
-      out.visibility = s.getVisibility();
-      if (i < versyms.size()) {
-        uint16_t v = versyms[i].vs_index;
-        out.has_version = true;
-        out.version_index = v & llvm::ELF::VERSYM_VERSION;
-        out.version_hidden = (v & llvm::ELF::VERSYM_HIDDEN) != 0;
+      Warn("DT_GNU_HASH table lies outside the file or does not match .dynsym");
+    }
+    if (sysv_hash_addr_) {
+      const uint8_t* header = MappedRange(*sysv_hash_addr_, 8);
+      if (header) {
+        uint32_t buckets = Word(header), chains = Word(header + 4);
+        if (buckets > 0 && chains <= symbol_count &&
+            MappedRange(*sysv_hash_addr_, 8 + 4ull * buckets + 4ull * chains)) {
+          h.kind = ElfModel::HashTable::kSysv;
+          h.bucket_count = buckets;
+          h.buckets = header + 8;
+          h.chain_count = chains;
+          h.chains = h.buckets + 4ull * buckets;
+          return;
+        }
       }
-      model_->symbols.push_back(out);
+      Warn("DT_HASH table lies outside the file or does not match .dynsym");
     }
   }
 
-  // LLVM 19 follows vd_next/vn_next and the aux chains for as many entries as the headers
-  // claim, without noticing a zero link: a hostile count costs billions of iterations and
-  // gigabytes (found by the corruption test). Walk the chains first, bounds-checked, and
-  // refuse a chain with more entries than the section has room for.
+  // Version definitions and needs, read by walking their chains here rather than with
+  // LLVM 19's getVersionDefinitions/getVersionDependencies, which (found by the corruption
+  // test and the corpus benchmark): follow a zero vd_next/vn_next for as many entries as
+  // sh_info claims, billions for a hostile file; and copy the whole rest of the string
+  // table into every name (3.4 MB per version entry of libLLVM-17.so.1). Every read here is
+  // bounds-checked, and a chain with more entries than its section can hold is refused.
   template <class Entry, class Aux>
-  bool VersionChainFits(const Elf_Shdr& sec, const char* what) {
-    auto bytes = obj_.getSectionContents(sec);
-    if (!bytes) {
-      Warn(std::string(what) + ": " + TakeMessage(bytes.takeError()));
-      return false;
-    }
-    const size_t size = bytes->size();
-    const size_t max_entries = size / sizeof(Aux) + 1;
-    size_t visited = 0, offset = 0;
+  bool WalkVersionChain(const Elf_Shdr& sec, const char* what,
+                        const std::function<void(const Entry&, std::string_view file,
+                                                 const Aux&, std::string_view name)>& visit) {
     auto fail = [&](const std::string& why) {
       Warn(std::string(what) + ": " + why);
       return false;
     };
+    auto bytes = obj_.getSectionContents(sec);
+    if (!bytes) return fail(TakeMessage(bytes.takeError()));
+    auto strsec = obj_.getSection(sec.sh_link);
+    if (!strsec) return fail(TakeMessage(strsec.takeError()));
+    auto strtab = obj_.getStringTable(**strsec);
+    if (!strtab) return fail(TakeMessage(strtab.takeError()));
+    std::string_view strings(strtab->data(), strtab->size());
+
+    const size_t size = bytes->size();
+    const size_t max_entries = size / sizeof(Aux) + 1;
+    size_t visited = 0, offset = 0;
     for (uint64_t i = 0; i < sec.sh_info; ++i) {
       if (offset > size || size - offset < sizeof(Entry)) return fail("entry past the end of the section");
       Entry e;
       std::memcpy(&e, bytes->data() + offset, sizeof e);
       uint64_t count, aux_link, next;
+      std::string_view file;
       if constexpr (std::is_same_v<Entry, typename ELFT::Verneed>) {
         count = e.vn_cnt; aux_link = e.vn_aux; next = e.vn_next;
+        if (!StringAt(strings, e.vn_file, &file)) return fail("file name outside the string table");
       } else {
         count = e.vd_cnt; aux_link = e.vd_aux; next = e.vd_next;
       }
@@ -228,9 +311,16 @@ class Reader {
         if (aux > size || size - aux < sizeof(Aux)) return fail("auxiliary entry past the end");
         Aux a;
         std::memcpy(&a, bytes->data() + aux, sizeof a);
-        uint64_t aux_next;
-        if constexpr (std::is_same_v<Aux, typename ELFT::Vernaux>) aux_next = a.vna_next;
-        else aux_next = a.vda_next;
+        uint64_t aux_next, name_offset;
+        if constexpr (std::is_same_v<Aux, typename ELFT::Vernaux>) {
+          aux_next = a.vna_next; name_offset = a.vna_name;
+        } else {
+          aux_next = a.vda_next; name_offset = a.vda_name;
+        }
+        std::string_view name;
+        if (!StringAt(strings, name_offset, &name)) return fail("version name outside the string table");
+        visit(e, file, a, name);
+        if constexpr (std::is_same_v<Aux, typename ELFT::Verdaux>) break;  // only the first names it
         if (aux_next == 0 && j + 1 < count) return fail("auxiliary chain ends before its count");
         aux += aux_next;
       }
@@ -243,39 +333,39 @@ class Reader {
 
   void ReadVersionDefinitions() {
     const Elf_Shdr* sec = FindSection(llvm::ELF::SHT_GNU_verdef);
-    if (!sec || !VersionChainFits<typename ELFT::Verdef, typename ELFT::Verdaux>(*sec, "version definitions"))
-      return;
-    auto defs = obj_.getVersionDefinitions(*sec);
-    if (!defs) return Warn("version definitions: " + TakeMessage(defs.takeError()));
-    model_->has_version_definitions = true;
-    for (const auto& d : *defs) {
-      // glibc (_dl_check_map_versions) does not record the base version: index 1 then
-      // reads as "unversioned", which matters for versioned lookups.
-      if (d.Flags & llvm::ELF::VER_FLG_BASE) continue;
-      model_->version_names[d.Ndx] = UpToNul(d.Name);
-      model_->defined_versions.push_back(UpToNul(d.Name));
-    }
+    if (!sec) return;
+    using Verdef = typename ELFT::Verdef;
+    using Verdaux = typename ELFT::Verdaux;
+    model_->has_version_definitions = WalkVersionChain<Verdef, Verdaux>(
+        *sec, "version definitions",
+        [&](const Verdef& d, std::string_view, const Verdaux&, std::string_view name) {
+          // glibc (_dl_check_map_versions) does not record the base version: index 1 then
+          // reads as "unversioned", which matters for versioned lookups.
+          if (d.vd_flags & llvm::ELF::VER_FLG_BASE) return;
+          model_->version_names[d.vd_ndx & llvm::ELF::VERSYM_VERSION] = std::string(name);
+          model_->defined_versions.emplace_back(name);
+        });
   }
 
   void ReadVersionNeeds() {
     const Elf_Shdr* sec = FindSection(llvm::ELF::SHT_GNU_verneed);
-    if (!sec || !VersionChainFits<typename ELFT::Verneed, typename ELFT::Vernaux>(*sec, "version needs"))
-      return;
-    auto needs = obj_.getVersionDependencies(*sec);
-    if (!needs) return Warn("version needs: " + TakeMessage(needs.takeError()));
-    for (const auto& n : *needs) {
-      for (const auto& aux : n.AuxV) {
-        model_->version_names[aux.Other & llvm::ELF::VERSYM_VERSION] = UpToNul(aux.Name);
-        model_->needed_versions.push_back(NeededVersion{
-            UpToNul(n.File), UpToNul(aux.Name), static_cast<uint16_t>(aux.Other & llvm::ELF::VERSYM_VERSION),
-            (aux.Flags & llvm::ELF::VER_FLG_WEAK) != 0});
-      }
-    }
+    if (!sec) return;
+    using Verneed = typename ELFT::Verneed;
+    using Vernaux = typename ELFT::Vernaux;
+    WalkVersionChain<Verneed, Vernaux>(
+        *sec, "version needs",
+        [&](const Verneed&, std::string_view file, const Vernaux& aux, std::string_view name) {
+          uint16_t index = aux.vna_other & llvm::ELF::VERSYM_VERSION;
+          model_->version_names[index] = std::string(name);
+          model_->needed_versions.push_back(NeededVersion{std::string(file), std::string(name), index,
+                                                          (aux.vna_flags & llvm::ELF::VER_FLG_WEAK) != 0});
+        });
   }
 
   void Warn(std::string message) { model_->warnings.push_back(std::move(message)); }
 
   const ELFFile<ELFT>& obj_;
+  std::optional<uint64_t> gnu_hash_addr_, sysv_hash_addr_;
   std::string_view file_;
   ElfModel* model_;
   typename ELFT::ShdrRange sections_;

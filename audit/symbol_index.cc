@@ -5,9 +5,11 @@
 namespace rocm_audit {
 
 void SymbolIndex::AddElf(const std::string& path, const ElfModel& model) {
-  const auto& defs = model.definitions();
-  for (const std::string& name : wanted_)
-    if (defs.count(name)) providers_[name].push_back({path, ""});
+  for (const std::string& name : wanted_) {
+    bool defines = false;
+    model.ForEachDefinition(name, [&](uint32_t) { defines = true; });
+    if (defines) providers_[name].push_back({path, ""});
+  }
 }
 
 bool SymbolIndex::AddArchive(const std::string& path, std::string_view bytes, std::string* error) {

@@ -75,34 +75,37 @@ void CheckUndefinedSymbols(const FileContext& ctx, FindingSink& sink, UnboundBeh
     fallback_library = ctx.closure.unresolved.front().name;
 
   std::set<std::pair<std::string_view, std::string>> seen;
-  for (const DynamicSymbol& s : ctx.model.symbols) {
-    if (s.defined() || s.name.empty()) continue;
+  for (uint32_t i = 1; i < ctx.model.symbol_count(); ++i) {
+    const DynamicSymbol s = ctx.model.SymbolAt(i);
+    if (s.defined()) continue;
+    std::string_view name = ctx.model.NameOf(s);
+    if (name.empty()) continue;
     if (s.binding != llvm::ELF::STB_GLOBAL && s.binding != llvm::ELF::STB_GNU_UNIQUE) continue;
     SymbolReference ref = ReferenceOf(ctx.model, s);
     if (FindDefinition(scope, ref) >= 0) continue;
     std::string version = ref.version ? *ref.version : "";
-    if (!seen.insert({s.name, version}).second) continue;
+    if (!seen.insert({name, version}).second) continue;
 
     const std::string* from = ref.version ? VersionLibrary(ctx.model, s.version_index) : nullptr;
     auto mv = std::find_if(missing.begin(), missing.end(), [&](const MissingVersion& m) {
       return from && m.library == *from && m.version == version;
     });
     if (mv != missing.end()) {
-      mv->symbols.emplace_back(s.name);
+      mv->symbols.emplace_back(name);
       continue;
     }
     if (!fallback_library.empty()) {
       bool from_unresolved =
           from && std::any_of(ctx.closure.unresolved.begin(), ctx.closure.unresolved.end(),
                               [&](const UnresolvedLibrary& u) { return u.name == *from; });
-      (*unbound)[from_unresolved ? *from : fallback_library].emplace_back(s.name);
+      (*unbound)[from_unresolved ? *from : fallback_library].emplace_back(name);
       continue;
     }
     Finding f = MakeFinding(ctx, "undefined-symbol");
-    f.message = "undefined symbol " + std::string(s.name) +
+    f.message = "undefined symbol " + std::string(name) +
                 (version.empty() ? "" : ", version " + version) + ": none of the " +
                 std::to_string(scope.size()) + " objects in its load scope defines it";
-    f.fields["symbol"] = std::string(s.name);
+    f.fields["symbol"] = std::string(name);
     f.fields["version"] = version.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(version);
     f.fields["scope_size"] = scope.size();
     sink.Add(std::move(f));
