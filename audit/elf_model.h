@@ -38,6 +38,11 @@ class SymbolTable {
   virtual uint32_t size() const = 0;
   /// Entry `index` (< size()), version fields included.
   virtual DynamicSymbol At(uint32_t index) const = 0;
+  /// For each symbol, whether a dynamic relocation references it. ld.so looks up only those:
+  /// an undefined symbol without a relocation (GCC 13's _ZSt21ios_base_library_initv marker)
+  /// is never reported by `ldd -r`. Empty when the object has no relocation sections to
+  /// read (then every symbol counts as referenced).
+  virtual std::vector<bool> RelocatedSymbols() const = 0;
 };
 
 /// A version this object requires from a library (one DT_VERNEED auxiliary entry).

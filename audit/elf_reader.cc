@@ -46,8 +46,25 @@ template <class ELFT>
 class LlvmSymbolTable : public SymbolTable {
  public:
   LlvmSymbolTable(llvm::ArrayRef<typename ELFT::Sym> symbols,
-                  llvm::ArrayRef<typename ELFT::Versym> versions)
-      : symbols_(symbols), versions_(versions) {}
+                  llvm::ArrayRef<typename ELFT::Versym> versions,
+                  std::vector<llvm::ArrayRef<typename ELFT::Rela>> relas,
+                  std::vector<llvm::ArrayRef<typename ELFT::Rel>> rels, bool mips64el)
+      : symbols_(symbols), versions_(versions), relas_(std::move(relas)), rels_(std::move(rels)),
+        mips64el_(mips64el) {}
+
+  std::vector<bool> RelocatedSymbols() const override {
+    std::vector<bool> out;
+    if (relas_.empty() && rels_.empty()) return out;
+    out.assign(size(), false);
+    auto mark = [&](uint32_t index) {
+      if (index < out.size()) out[index] = true;
+    };
+    for (const auto& table : relas_)
+      for (const auto& r : table) mark(r.getSymbol(mips64el_));
+    for (const auto& table : rels_)
+      for (const auto& r : table) mark(r.getSymbol(mips64el_));
+    return out;
+  }
 
   uint32_t size() const override {
     return static_cast<uint32_t>(std::min<size_t>(symbols_.size(), UINT32_MAX));
@@ -74,6 +91,9 @@ class LlvmSymbolTable : public SymbolTable {
  private:
   llvm::ArrayRef<typename ELFT::Sym> symbols_;
   llvm::ArrayRef<typename ELFT::Versym> versions_;
+  std::vector<llvm::ArrayRef<typename ELFT::Rela>> relas_;
+  std::vector<llvm::ArrayRef<typename ELFT::Rel>> rels_;
+  bool mips64el_;
 };
 
 template <class ELFT>
@@ -207,7 +227,23 @@ class Reader {
     }
     model_->has_version_table = !versyms.empty();
     model_->dynamic_strings = std::string_view(strtab->data(), strtab->size());
-    model_->symbol_table = std::make_unique<LlvmSymbolTable<ELFT>>(*syms, versyms);
+    // The dynamic relocation sections (.rela.dyn, .rela.plt, ...) are the ones linked to
+    // .dynsym. Their contents are only read when the file itself is audited.
+    std::vector<llvm::ArrayRef<typename ELFT::Rela>> relas;
+    std::vector<llvm::ArrayRef<typename ELFT::Rel>> rels;
+    uint32_t dynsym_index = static_cast<uint32_t>(dynsym - sections_.begin());
+    for (const Elf_Shdr& sec : sections_) {
+      if (sec.sh_link != dynsym_index) continue;
+      if (sec.sh_type == llvm::ELF::SHT_RELA) {
+        if (auto r = obj_.relas(sec)) relas.push_back(*r);
+        else Warn("relocation section: " + TakeMessage(r.takeError()));
+      } else if (sec.sh_type == llvm::ELF::SHT_REL) {
+        if (auto r = obj_.rels(sec)) rels.push_back(*r);
+        else Warn("relocation section: " + TakeMessage(r.takeError()));
+      }
+    }
+    model_->symbol_table = std::make_unique<LlvmSymbolTable<ELFT>>(
+        *syms, versyms, std::move(relas), std::move(rels), obj_.isMips64EL());
     ReadHashTable(static_cast<uint32_t>(std::min<size_t>(syms->size(), UINT32_MAX)));
   }
 

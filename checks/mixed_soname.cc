@@ -53,7 +53,8 @@ void CheckTreeSonames(const std::vector<TreeObject>& objects, FindingSink& sink)
     std::string list;
     nlohmann::ordered_json by_soname = nlohmann::ordered_json::object();
     for (const auto& [soname, files] : sonames) {
-      list += (list.empty() ? "" : ", ") + soname + " (" + std::to_string(files.size()) + " files)";
+      list += (list.empty() ? "" : ", ") + soname + " (" + std::to_string(files.size()) +
+              (files.size() == 1 ? " file)" : " files)");
       by_soname[soname] = files;
     }
     f.message = "the scanned tree links " + std::to_string(sonames.size()) +

@@ -75,9 +75,12 @@ void CheckUndefinedSymbols(const FileContext& ctx, FindingSink& sink, UnboundBeh
     fallback_library = ctx.closure.unresolved.front().name;
 
   std::set<std::pair<std::string_view, std::string>> seen;
+  std::vector<bool> relocated = ctx.model.symbol_table ? ctx.model.symbol_table->RelocatedSymbols()
+                                                       : std::vector<bool>();
   for (uint32_t i = 1; i < ctx.model.symbol_count(); ++i) {
     const DynamicSymbol s = ctx.model.SymbolAt(i);
     if (s.defined()) continue;
+    if (!relocated.empty() && !relocated[i]) continue;  // never looked up by ld.so
     std::string_view name = ctx.model.NameOf(s);
     if (name.empty()) continue;
     if (s.binding != llvm::ELF::STB_GLOBAL && s.binding != llvm::ELF::STB_GNU_UNIQUE) continue;

@@ -91,6 +91,22 @@ TEST(SymbolScope, WeakUndefinedReferencesAreNotReported) {
   EXPECT_TRUE(FindingsOf(r, "undefined-symbol").empty());
 }
 
+// GCC 13's <iostream> makes every object reference _ZSt21ios_base_library_initv with a bare
+// .globl, only to pull in the GLIBCXX_3.4.32 version: no relocation uses it, so ld.so never
+// looks it up and `ldd -r` never reports it.
+TEST(SymbolScope, UndefinedSymbolWithoutARelocationIsNeverLookedUp) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+      "mklib a/libA.so libA.so '__asm__(\".globl marker_only\"); int called(void); int a(void) { return called(); }' -nostdlib"));
+  std::string out;
+  ASSERT_EQ(RunCommand("readelf --dyn-syms -W " + t / "a/libA.so", &out), 0);
+  ASSERT_NE(out.find("UND marker_only"), std::string::npos) << out;  // it is in .dynsym
+  Report r = Audit({t / "a/libA.so"}, t.path());
+  auto f = FindingsOf(r, "undefined-symbol");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fields["symbol"], "called");
+}
+
 TEST(SymbolScope, HiddenDefinitionsDoNotCount) {
   TempDir t;
   ASSERT_TRUE(BuildTree(t.path(),
