@@ -9,6 +9,8 @@
 
 #include "checks/registry.h"
 #include "reports/json_report.h"
+#include "reports/junit_report.h"
+#include "reports/sarif_report.h"
 #include "reports/text_report.h"
 
 namespace rocm_audit {
@@ -45,7 +47,8 @@ Loader emulation:
   --forbid-rpath GLOB    also report RPATH/RUNPATH entries matching GLOB (repeatable)
 
 Output:
-  --format text|json     report format (default text)
+  --format FORMAT        text, json (schema_version 1), sarif (2.1.0) or junit (XML)
+                         (default text)
   -o, --output FILE      write the report to FILE instead of standard output
   --fail-on LEVEL        error|warning|note|none: exit 1 when a finding is at or above
                          LEVEL (default error)
@@ -108,7 +111,9 @@ bool ParseArguments(const std::vector<std::string>& args, CliOptions* o, std::st
       if (!take(&v)) return false;
       if (v == "text") o->format = OutputFormat::kText;
       else if (v == "json") o->format = OutputFormat::kJson;
-      else { *error = "--format must be text or json, not '" + v + "'"; return false; }
+      else if (v == "sarif") o->format = OutputFormat::kSarif;
+      else if (v == "junit") o->format = OutputFormat::kJunit;
+      else { *error = "--format must be text, json, sarif or junit, not '" + v + "'"; return false; }
     } else if (name == "--fail-on") {
       if (!take(&v)) return false;
       if (v == "none") o->fail_on_none = true;
@@ -176,6 +181,10 @@ int RunCli(int argc, char** argv) {
   std::string text;
   if (o.format == OutputFormat::kJson) {
     text = RenderJson(report, o.fail_on, o.fail_on_none);
+  } else if (o.format == OutputFormat::kSarif) {
+    text = RenderSarif(report);
+  } else if (o.format == OutputFormat::kJunit) {
+    text = RenderJunit(report, o.fail_on, o.fail_on_none);
   } else {
     TextOptions t;
     t.color = o.color == "always" || (o.color == "auto" && to_stdout && isatty(STDOUT_FILENO));

@@ -9,7 +9,7 @@
 
 namespace rocm_audit {
 
-enum class OutputFormat { kText, kJson };
+enum class OutputFormat { kText, kJson, kSarif, kJunit };
 
 struct CliOptions {
   AuditOptions audit;

@@ -41,6 +41,11 @@ TEST(Cli, JsonToAFile) {
   std::string json;
   RunCommand("cat " + t / "out.json", &json);
   EXPECT_EQ(nlohmann::json::parse(json)["schema_version"], 1);
+  std::string sarif, junit;
+  EXPECT_EQ(RunCommand(kBin + " --root " + t.path() + " --format sarif " + t / "lib", &sarif), 0);
+  EXPECT_EQ(nlohmann::json::parse(sarif)["version"], "2.1.0");
+  EXPECT_EQ(RunCommand(kBin + " --root " + t.path() + " --format junit " + t / "lib", &junit), 0);
+  EXPECT_NE(junit.find("<testsuites>"), std::string::npos);
 }
 
 TEST(Cli, ParsesRepeatableAndColonSeparatedOptions) {

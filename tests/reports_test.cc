@@ -1,7 +1,10 @@
 // The JSON contract (schema_version 1) and the text report's shape.
 #include <gtest/gtest.h>
 
+#include "checks/registry.h"
 #include "reports/json_report.h"
+#include "reports/junit_report.h"
+#include "reports/sarif_report.h"
 #include "reports/text_report.h"
 #include "tests/test_support.h"
 
@@ -56,6 +59,48 @@ TEST(JsonReport, NonUtf8PathsDoNotBreakTheReport) {
   r.findings[0].file = "/p/lib/lib\xff\xfe.so";
   auto j = nlohmann::json::parse(RenderJson(r, Severity::kError, false));
   EXPECT_EQ(j["findings"].size(), 2u);
+}
+
+TEST(SarifReport, OneRunRulesFromTheCheckTableResultsByRuleId) {
+  auto j = nlohmann::json::parse(RenderSarif(SampleReport()));
+  EXPECT_EQ(j["version"], "2.1.0");
+  ASSERT_EQ(j["runs"].size(), 1u);
+  const auto& run = j["runs"][0];
+  EXPECT_EQ(run["tool"]["driver"]["name"], "rocm-audit");
+  EXPECT_EQ(run["tool"]["driver"]["rules"].size(), AllChecks().size());
+  ASSERT_EQ(run["results"].size(), 2u);
+  EXPECT_EQ(run["results"][0]["ruleId"], "undefined-symbol");
+  EXPECT_EQ(run["results"][0]["level"], "error");
+  EXPECT_EQ(run["results"][1]["level"], "warning");
+  EXPECT_EQ(run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], "/p/lib/libA.so");
+  EXPECT_EQ(run["results"][0]["properties"]["symbol"], "f");
+}
+
+TEST(SarifReport, UrisArePercentEncoded) {
+  Report r = SampleReport();
+  r.findings[0].file = "/p/lib dir/lib#1.so";
+  auto j = nlohmann::json::parse(RenderSarif(r));
+  EXPECT_EQ(j["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            "/p/lib%20dir/lib%231.so");
+}
+
+TEST(JunitReport, OneCasePerFileFailingAtFailOn) {
+  Report r = SampleReport();
+  r.files.push_back({"/p/lib/clean.so", "elf-shared-library", {}});
+  std::string xml = RenderJunit(r, Severity::kError, false);
+  EXPECT_NE(xml.find("<testsuite name=\"rocm-audit\" tests=\"2\" failures=\"1\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<failure message=\"error[undefined-symbol]: undefined symbol f\">"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<system-out>warning[rpath-build-dir]"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("name=\"/p/lib/clean.so\">\n    </testcase>"), std::string::npos) << xml;
+  std::string lenient = RenderJunit(r, Severity::kError, true);
+  EXPECT_NE(lenient.find("failures=\"0\""), std::string::npos);
+}
+
+TEST(JunitReport, EscapesXml) {
+  Report r = SampleReport();
+  r.findings[0].message = "a<b & \"c\"\x01";
+  std::string xml = RenderJunit(r, Severity::kError, false);
+  EXPECT_NE(xml.find("a&lt;b &amp; &quot;c&quot;?"), std::string::npos) << xml;
 }
 
 TEST(TextReport, GroupedByFileWithFixAndSummary) {
