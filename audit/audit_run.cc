@@ -87,10 +87,11 @@ void ParseOne(const WalkedFile& file, ObjectStore& store, ParsedFile* out) {
 }
 
 void AuditLoadable(const WalkedFile& file, const ElfModel& model, const LoaderConfig& loader,
-                   const CheckOptions& options, ObjectStore& store, ParsedFile* out) {
+                   const CheckOptions& options, const RunContext& run, ObjectStore& store,
+                   ParsedFile* out) {
   LoadClosure closure = BuildClosure(model, file.path, file.real_path, loader, store);
   FindingList sink;
-  FileContext ctx{file, model, closure, loader, options};
+  FileContext ctx{file, model, closure, loader, options, run};
   UnboundBehindLibrary unbound;
   CheckUndefinedSymbols(ctx, sink, &unbound);
   CheckLibraryResolution(ctx, unbound, sink);
@@ -157,9 +158,14 @@ bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
     ParseOne(walk.files[i], store, &parsed[i]);
     tick();
   });
+  RunContext run;
+  for (size_t i = 0; i < parsed.size(); ++i)
+    if (parsed[i].elf && parsed[i].elf->model && IsLoadable(*parsed[i].elf->model))
+      run.audited_real_paths.insert(walk.files[i].real_path);
   ParallelFor(walk.files.size(), jobs, [&](size_t i) {
     if (parsed[i].elf && parsed[i].elf->model && IsLoadable(*parsed[i].elf->model))
-      AuditLoadable(walk.files[i], *parsed[i].elf->model, loader, options.checks, store, &parsed[i]);
+      AuditLoadable(walk.files[i], *parsed[i].elf->model, loader, options.checks, run, store,
+                    &parsed[i]);
     tick();
   });
 

@@ -8,8 +8,8 @@ parses its verdicts about that file:
   - "undefined symbol: NAME[, version V] (FILE)" and
     "symbol NAME version V not defined in file F with link time reference (FILE)",
   - "version `V' not found (required by FILE)".
-rocm-audit's side: unresolved-library, undefined-symbol (+ the symbols it attributes to
-unresolved libraries and missing versions), missing-version.
+rocm-audit's side: files[].unresolved (the closure view), undefined-symbol (+ the symbols
+it attributes to unresolved libraries and missing versions), missing-version.
 
 usage: compare_ldd.py REPORT.json [--ld-so PATH] [--library-path DIRS] [--inhibit-cache]
                       [--root ROOT] [--json OUT] [--show N]
@@ -50,11 +50,13 @@ def loader_verdict(out, path):
         elif (m := VERSION.search(line)) and same(m.group(2)): v["versions"].add(m.group(1))
     return v
 
-def audit_verdict(findings):
-    v = {"unresolved": set(), "undefined": set(), "versions": set()}
+def audit_verdict(entry, findings):
+    # Libraries: the closure view (files[].unresolved), which lists every library missing
+    # anywhere in the closure, as ld.so prints them; findings report each where it is fixed.
+    v = {"unresolved": set(entry.get("unresolved", [])), "undefined": set(), "versions": set()}
     for f in findings:
         if f["check"] == "unresolved-library":
-            v["unresolved"].add(f["library"]); v["undefined"].update(f.get("unbound_symbols", []))
+            v["undefined"].update(f.get("unbound_symbols", []))
         elif f["check"] == "undefined-symbol": v["undefined"].add(f["symbol"])
         elif f["check"] == "missing-version":
             v["versions"].add(f["version"]); v["undefined"].update(f.get("symbols", []))
@@ -83,7 +85,7 @@ def main():
     for f, out in zip(files, outs):
         if out is None:
             stats["loader_failed"] += 1; continue
-        lv, av = loader_verdict(out, f["path"]), audit_verdict(by_file.get(f["path"], []))
+        lv, av = loader_verdict(out, f["path"]), audit_verdict(f, by_file.get(f["path"], []))
         agree = True
         for k in ("unresolved", "undefined", "versions"):
             stats[k]["both"] += len(lv[k] & av[k])

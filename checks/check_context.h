@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "audit/closure.h"
@@ -18,12 +19,18 @@ struct CheckOptions {
   std::string tmpdir;                     ///< $TMPDIR at start-up, if set
 };
 
+/// What the run knows beyond one file: which files it audits on their own.
+struct RunContext {
+  std::unordered_set<std::string> audited_real_paths;
+};
+
 struct FileContext {
   const WalkedFile& file;
   const ElfModel& model;
   const LoadClosure& closure;
   const LoaderConfig& loader;
   const CheckOptions& options;
+  const RunContext& run;
 };
 
 /// A finding for `ctx.file` with the check's default severity.
