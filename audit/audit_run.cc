@@ -1,7 +1,5 @@
 #include "audit/audit_run.h"
 
-#include "audit/archive_reader.h"
-
 #include <llvm/BinaryFormat/ELF.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <sys/stat.h>
@@ -11,6 +9,7 @@
 #include <thread>
 #include <unordered_set>
 
+#include "audit/archive_reader.h"
 #include "audit/closure.h"
 #include "audit/elf_reader.h"
 #include "audit/ld_so_conf.h"
@@ -35,12 +34,19 @@ struct ParsedFile {
   std::string kind;
 };
 
+// An error: the file is unusable. A note: a table is broken but the rest was audited.
 Finding Malformed(const WalkedFile& file, std::string reason, Severity severity) {
   Finding f;
   f.check = "malformed-file";
   f.severity = severity;
   f.file = file.path;
-  f.message = std::string(FileKindName(file.kind)) + " file cannot be parsed: " + reason;
+  std::string kind(FileKindName(file.kind));
+  if (file.kind == FileKind::kOther)
+    f.message = "named like a shared library but " + reason;
+  else if (severity == Severity::kError)
+    f.message = kind + " file cannot be parsed: " + reason;
+  else
+    f.message = kind + " file is partly unreadable (the rest was audited): " + reason;
   f.fields["reason"] = reason;
   return f;
 }
@@ -71,8 +77,8 @@ void ParseOne(const WalkedFile& file, ObjectStore& store, ParsedFile* out) {
       if (!m.rpath.empty()) out->details["rpath"] = m.rpath;
     }
   } else if (file.kind == FileKind::kOther) {
-    out->findings.push_back(Malformed(
-        file, "named like a shared library but neither ELF nor a linker script", Severity::kNote));
+    out->findings.push_back(
+        Malformed(file, "is neither ELF nor a linker script", Severity::kNote));
   } else if (file.kind == FileKind::kArArchive) {
     std::string error;
     auto buffer = MapFile(file.real_path, &error);
