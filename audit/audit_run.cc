@@ -154,15 +154,15 @@ bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
   report->counts = walk.counts;
   std::vector<ParsedFile> parsed(walk.files.size());
   ObjectStore store;
-  std::atomic<size_t> done{0};
-  size_t total = walk.files.size() * 2;
-  auto tick = [&] {
+  std::atomic<size_t> read{0}, audited{0};
+  const size_t total = walk.files.size();
+  auto tick = [&](const char* phase, std::atomic<size_t>& done) {
     size_t d = ++done;
-    if (options.progress) options.progress(d, total);
+    if (options.progress) options.progress(phase, d, total);
   };
   ParallelFor(walk.files.size(), jobs, [&](size_t i) {
     ParseOne(walk.files[i], store, &parsed[i]);
-    tick();
+    tick("reading", read);
   });
   RunContext run;
   for (size_t i = 0; i < parsed.size(); ++i)
@@ -172,7 +172,7 @@ bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
     if (parsed[i].elf && parsed[i].elf->model && IsLoadable(*parsed[i].elf->model))
       AuditLoadable(walk.files[i], *parsed[i].elf->model, loader, options.checks, run, store,
                     &parsed[i]);
-    tick();
+    tick("auditing", audited);
   });
 
   // Tree-wide checks, then the provider index for the symbols findings ask about.

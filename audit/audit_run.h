@@ -18,7 +18,8 @@ struct AuditOptions {
   std::string ld_so_conf = "/etc/ld.so.conf";
   CheckOptions checks;
   unsigned jobs = 0;                      ///< 0 = hardware threads
-  std::function<void(size_t done, size_t total)> progress;
+  /// Called from worker threads (the callee serialises): `phase` is "reading" or "auditing".
+  std::function<void(const char* phase, size_t done, size_t total)> progress;
 };
 
 /// Returns false (with `error`) only for tool errors: an input that does not exist. Bad

@@ -2,10 +2,12 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <mutex>
 
 #include "checks/registry.h"
 #include "reports/json_report.h"
@@ -27,6 +29,32 @@ std::vector<std::string> SplitColons(const std::string& s) {
   }
   return out;
 }
+
+// One status line on a terminal, as ninja draws it: silent for short runs, at most ten
+// updates a second, one writer at a time, erased before the report is written.
+class ProgressLine {
+ public:
+  void Update(const char* phase, size_t done, size_t total) {
+    auto now = std::chrono::steady_clock::now();
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (now - start_ < std::chrono::milliseconds(300) || now - last_ < std::chrono::milliseconds(100))
+      return;
+    last_ = now;
+    shown_ = true;
+    std::fprintf(stderr, "\r\033[Krocm-audit: %s %zu/%zu files", phase, done, total);
+    std::fflush(stderr);
+  }
+  void Clear() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (shown_) std::fprintf(stderr, "\r\033[K");
+    shown_ = false;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_;
+  bool shown_ = false;
+};
 
 }  // namespace
 
@@ -165,15 +193,15 @@ int RunCli(int argc, char** argv) {
     return 0;
   }
   if (const char* tmp = std::getenv("TMPDIR")) o.audit.checks.tmpdir = tmp;
-  bool tty_err = isatty(STDERR_FILENO);
-  if (o.progress && tty_err) {
-    o.audit.progress = [](size_t done, size_t total) {
-      if (done % 16 == 0 || done == total)
-        std::fprintf(stderr, "\rrocm-audit: %zu/%zu%s", done, total, done == total ? "\r\033[K" : "");
+  ProgressLine progress;
+  if (o.progress && isatty(STDERR_FILENO))
+    o.audit.progress = [&](const char* phase, size_t done, size_t total) {
+      progress.Update(phase, done, total);
     };
-  }
   Report report;
-  if (!RunAudit(o.audit, &report, &error)) {
+  bool ok = RunAudit(o.audit, &report, &error);
+  progress.Clear();
+  if (!ok) {
     std::cerr << "rocm-audit: error: " << error << "\n";
     return 2;
   }
