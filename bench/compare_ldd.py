@@ -12,13 +12,19 @@ rocm-audit's side: files[].unresolved (the closure view), undefined-symbol (+ th
 it attributes to unresolved libraries and missing versions), missing-version.
 
 usage: compare_ldd.py REPORT.json [--ld-so PATH] [--library-path DIRS] [--inhibit-cache]
-                      [--root ROOT] [--json OUT] [--show N]
+                      [--chroot ROOT] [--json OUT] [--show N]
+With --chroot ROOT (run as root) the loader runs inside `chroot ROOT`, the reference for
+rocm-audit's --root: --ld-so and --library-path are then paths inside ROOT.
 This runs the audited files' loader: use it only on trusted trees (it is a test harness).
 """
 import argparse, json, os, re, subprocess, sys
 from concurrent.futures import ThreadPoolExecutor
 
 LOADABLE = {"elf-shared-library", "elf-executable"}
+ARGS = None
+
+def inside(args, path):
+    return path[len(args.chroot):] if args.chroot and path.startswith(args.chroot + "/") else path
 
 def run_loader(args, path):
     env = {"LD_TRACE_LOADED_OBJECTS": "1", "LD_WARN": "yes", "LD_BIND_NOW": "yes",
@@ -26,14 +32,17 @@ def run_loader(args, path):
     cmd = [args.ld_so]
     if args.inhibit_cache: cmd.append("--inhibit-cache")
     if args.library_path: cmd += ["--library-path", args.library_path]
-    cmd.append(path)
+    cmd.append(inside(args, path))
     try:
-        p = subprocess.run(cmd, env=env, capture_output=True, text=True, errors="replace", timeout=120)
+        # chroot(2) in the child, so the trace variables reach only the loader inside it.
+        enter = (lambda: (os.chroot(args.chroot), os.chdir("/"))) if args.chroot else None
+        p = subprocess.run(cmd, env=env, capture_output=True, text=True, errors="replace",
+                           timeout=120, preexec_fn=enter)
     except subprocess.TimeoutExpired:
         return None
     return p.stdout + p.stderr
 
-UNDEF = re.compile(r"^\s*undefined symbol: ([^,\s]+)(?:, version (\S+))?\s+\((.*)\)\s*$")
+UNDEF = re.compile(r"^\s*undefined symbol: ([^,\s]+)(?:, version (\S*))?\s+\((.*)\)\s*$")  # glibc prints an empty version when its library is not loaded
 NOTDEF = re.compile(r"^\s*symbol (\S+) version (\S+) not defined in file (\S+) with link time reference\s+\((.*)\)\s*$")
 NOTFOUND = re.compile(r"^\s*(\S+) => not found")
 VERSION = re.compile(r"version `([^']+)' not found \(required by (.*)\)")
@@ -42,7 +51,7 @@ def loader_verdict(out, path):
     v = {"unresolved": set(), "undefined": set(), "versions": set()}
     real = os.path.realpath(path)
     def same(p):
-        return p == path or os.path.realpath(p) == real
+        return p == path or (not ARGS.chroot and os.path.realpath(p) == real)
     for line in out.splitlines():
         if m := NOTFOUND.match(line): v["unresolved"].add(m.group(1))
         elif (m := UNDEF.match(line)) and same(m.group(3)): v["undefined"].add(m.group(1))
@@ -68,10 +77,13 @@ def main():
     ap.add_argument("--ld-so", default="/lib64/ld-linux-x86-64.so.2")
     ap.add_argument("--library-path", default="")
     ap.add_argument("--inhibit-cache", action="store_true")
+    ap.add_argument("--chroot", default="")
     ap.add_argument("--json")
     ap.add_argument("--show", type=int, default=10)
     ap.add_argument("-j", type=int, default=os.cpu_count())
     args = ap.parse_args()
+    global ARGS
+    ARGS = args
     report = json.load(open(args.report))
     by_file = {}
     for f in report["findings"]: by_file.setdefault(f["file"], []).append(f)
@@ -85,7 +97,8 @@ def main():
     for f, out in zip(files, outs):
         if out is None:
             stats["loader_failed"] += 1; continue
-        lv, av = loader_verdict(out, f["path"]), audit_verdict(f, by_file.get(f["path"], []))
+        lv = loader_verdict(out, inside(args, f["path"]) if args.chroot else f["path"])
+        av = audit_verdict(f, by_file.get(f["path"], []))
         agree = True
         for k in ("unresolved", "undefined", "versions"):
             stats[k]["both"] += len(lv[k] & av[k])

@@ -5,6 +5,7 @@
 // path and no ld.so.cache on both sides.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdlib>
 
@@ -32,6 +33,27 @@ TEST(CorpusAgreesWithLdd, EveryX86FileHasTheLoadersVerdicts) {
   std::string out;
   int rc = RunCommand("python3 " ROCM_AUDIT_FIXTURES_DIR "/../bench/compare_ldd.py " + t / "r.json" +
                       " --ld-so " + ld_so + " --inhibit-cache --library-path " + lp + " 2>&1", &out);
+  EXPECT_EQ(rc, 0) << out;
+  auto stats = nlohmann::json::parse(out.substr(0, out.find("\n}\n") + 2));
+  EXPECT_GE(stats["files"].get<int>(), 300) << out;
+  EXPECT_EQ(stats["files_agree"], stats["files"]) << out;
+}
+
+// --root against the real thing: the corpus's ld.so run inside chroot(2) of the corpus root
+// (absolute RUNPATHs, ld.so.conf, default directories and absolute symlinks all inside it).
+TEST(CorpusAgreesWithLdd, RootMatchesTheLoaderInsideAChroot) {
+  std::string root = CorpusRoot();
+  struct stat st;
+  if (stat((root + "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2").c_str(), &st) != 0)
+    GTEST_SKIP() << "no corpus at " << root;
+  if (geteuid() != 0) GTEST_SKIP() << "chroot(2) needs root";
+  if (!HaveTool("python3")) GTEST_SKIP() << "python3 not installed";
+  TempDir t;
+  ASSERT_EQ(RunCommand(std::string(ROCM_AUDIT_BINARY) + " --no-progress --format json --fail-on none --root " +
+                       root + " -o " + t / "r.json " + root), 0);
+  std::string out;
+  int rc = RunCommand("python3 " ROCM_AUDIT_FIXTURES_DIR "/../bench/compare_ldd.py " + t / "r.json" +
+                      " --chroot " + root + " --ld-so /usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 2>&1", &out);
   EXPECT_EQ(rc, 0) << out;
   auto stats = nlohmann::json::parse(out.substr(0, out.find("\n}\n") + 2));
   EXPECT_GE(stats["files"].get<int>(), 300) << out;
