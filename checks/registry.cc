@@ -19,7 +19,8 @@ constexpr std::array kChecks = {
               "add the providing package as a dependency, or fix RUNPATH (e.g. $ORIGIN/../lib) "
               "so the loader finds the library"},
     CheckInfo{"rpath-build-dir", Severity::kWarning,
-              "an RPATH/RUNPATH entry pointing into a build or temporary directory",
+              "an RPATH/RUNPATH entry pointing into a build tree (/build/, *-build, build-*, _build, "
+              "cmake-build-*) or a temporary directory",
               "drop the entry (CMAKE_SKIP_INSTALL_RPATH, chrpath -d, patchelf --remove-rpath) "
               "or replace it with $ORIGIN-relative paths"},
     CheckInfo{"rpath-missing-dir", Severity::kNote,

@@ -2,10 +2,24 @@
 
 #include <fnmatch.h>
 
+#include <string_view>
+#include <vector>
+
 #include "audit/rooted_fs.h"
 
 namespace rocm_audit {
 namespace {
+
+std::vector<std::string_view> Components(std::string_view path) {
+  std::vector<std::string_view> out;
+  for (size_t i = 0; i < path.size();) {
+    size_t j = path.find('/', i);
+    if (j == std::string_view::npos) j = path.size();
+    if (j > i) out.push_back(path.substr(i, j - i));
+    i = j + 1;
+  }
+  return out;
+}
 
 bool HasPrefixDir(std::string_view path, std::string_view dir) {
   while (dir.size() > 1 && dir.back() == '/') dir.remove_suffix(1);
@@ -18,8 +32,11 @@ bool HasPrefixDir(std::string_view path, std::string_view dir) {
 std::string BuildDirReason(const std::string& entry, const CheckOptions& options) {
   for (const auto& glob : options.forbid_rpath)
     if (fnmatch(glob.c_str(), entry.c_str(), 0) == 0) return "matches --forbid-rpath " + glob;
-  if (entry.find("/build/") != std::string::npos || entry.ends_with("/build"))
-    return "a build directory";
+  // Build trees: /build/ (Nix, Debian, Arch chroots) and the usual CMake/IDE names.
+  for (std::string_view part : Components(entry))
+    if (part == "build" || part == "_build" || part.starts_with("build-") || part.starts_with("build_") ||
+        part.ends_with("-build") || part.ends_with("_build") || part.starts_with("cmake-build"))
+      return "a build directory (" + std::string(part) + ")";
   for (std::string_view tmp : {"/tmp", "/var/tmp", "/nix/var", "/dev/shm"})
     if (HasPrefixDir(entry, tmp)) return "a temporary directory";
   if (!options.tmpdir.empty() && HasPrefixDir(entry, options.tmpdir)) return "inside $TMPDIR";
@@ -44,16 +61,14 @@ void CheckRpathEntries(const FileContext& ctx, FindingSink& sink) {
       f.fields["tag"] = tag;
       sink.Add(std::move(f));
     };
+    bool origin_relative = entry.starts_with("$ORIGIN") || entry.starts_with("${ORIGIN}");
+    // The most specific of build-dir / relative / absolute-outside, then whether it exists.
     if (std::string why = BuildDirReason(entry, ctx.options); !why.empty()) {
       add("rpath-build-dir", "points into " + why);
-      continue;
-    }
-    bool origin_relative = entry.starts_with("$ORIGIN") || entry.starts_with("${ORIGIN}");
-    if (!origin_relative && entry[0] != '/') {
+    } else if (!origin_relative && entry[0] != '/') {
       add("rpath-relative", "is relative: the loader resolves it against the working directory");
-      continue;
-    }
-    if (!origin_relative && !HasPrefixDir(NormalizePath(entry), prefix)) {
+      continue;  // where it points depends on the working directory: existence means nothing
+    } else if (!origin_relative && !HasPrefixDir(NormalizePath(entry), prefix)) {
       add("rpath-absolute-outside", "is absolute and outside the audited prefix " + prefix);
     }
     auto dir = ExpandSearchEntry(entry, DirName(ctx.file.path), id, ctx.loader);

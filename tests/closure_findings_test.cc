@@ -27,6 +27,25 @@ TEST(RpathEntries, BuildDirectoryIsReported) {
   EXPECT_EQ(f[0].fields["tag"], "RUNPATH");
 }
 
+TEST(RpathEntries, CMakeStyleBuildTreesAreReported) {
+  TempDir t;
+  Report r = AuditRunpath(t, "/home/me/rocblas-build/lib:/src/miopen/build-release/lib:/w/cmake-build-debug:"
+                             "/w/_build/x:/opt/rocm/lib/builder");
+  auto f = FindingsOf(r, "rpath-build-dir");
+  ASSERT_EQ(f.size(), 4u);
+  EXPECT_NE(f[0].message.find("(rocblas-build)"), std::string::npos) << f[0].message;
+  // Not a build tree: reported only as absolute and outside the prefix.
+  EXPECT_EQ(FindingsOf(r, "rpath-absolute-outside").size(), 1u);
+}
+
+TEST(RpathEntries, MissingBuildDirectoryIsAlsoAMissingDirectory) {
+  TempDir t;
+  Report r = AuditRunpath(t, "/build/miopen/lib");
+  EXPECT_EQ(FindingsOf(r, "rpath-build-dir").size(), 1u);
+  EXPECT_EQ(FindingsOf(r, "rpath-missing-dir").size(), 1u);
+  EXPECT_TRUE(FindingsOf(r, "rpath-absolute-outside").empty());  // the build-dir finding says it
+}
+
 TEST(RpathEntries, TemporaryAndTmpdirAndNixVarEntriesAreReported) {
   TempDir t;
   Report r = AuditRunpath(t, "/tmp/nix-build-miopen/lib:/scratch/tmp/x:/nix/var/nix/builds/y");
