@@ -62,7 +62,7 @@ struct ElfModel {
   uint8_t os_abi = 0;
   uint16_t type = 0;     ///< ET_*
   uint16_t machine = 0;  ///< EM_*
-  uint32_t flags = 0;    ///< e_flags
+  uint32_t flags = 0;    ///< e_flags (the GPU processor, for AMDGPU code objects)
   bool has_interpreter = false;
 
   // Dynamic section (empty for static or relocatable files).
@@ -91,8 +91,6 @@ struct ElfModel {
 
   std::shared_ptr<llvm::MemoryBuffer> buffer;
 
-  bool is_executable() const { return has_interpreter || type == 2 /*ET_EXEC*/; }
-  bool is_shared_object() const { return type == 3 /*ET_DYN*/; }
   std::string_view kind_name() const;
   std::string_view machine_name() const;
 

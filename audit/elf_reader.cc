@@ -133,7 +133,8 @@ class Reader {
   }
 
   // The loader reads the dynamic section through PT_DYNAMIC and DT_STRTAB, not through
-  // section headers, so this does the same; sstripped files still audit.
+  // section headers, so this does the same: a file without section headers still gets its
+  // closure audited (its symbols, found through section headers, do not).
   bool ReadDynamic(std::string* error) {
     // LLVM 19's dynamicEntries() turns PT_DYNAMIC's file range into an array without
     // checking it against the buffer: check it here first (found by the corruption test).
@@ -167,14 +168,9 @@ class Reader {
     }
     std::string_view strtab;
     if (have_strtab) {
-      auto ptr = obj_.toMappedAddr(strtab_addr);
-      if (!ptr) return Fail(error, "DT_STRTAB: " + TakeMessage(ptr.takeError()));
-      const char* begin = reinterpret_cast<const char*>(*ptr);
-      const char* file_begin = file_.data();
-      uint64_t offset = static_cast<uint64_t>(begin - file_begin);
-      if (offset > file_.size() || strsz > file_.size() - offset)
-        return Fail(error, "DT_STRTAB/DT_STRSZ extend past the end of the file");
-      strtab = std::string_view(begin, strsz);
+      const uint8_t* begin = MappedRange(strtab_addr, strsz);
+      if (!begin) return Fail(error, "DT_STRTAB/DT_STRSZ do not map to bytes inside the file");
+      strtab = std::string_view(reinterpret_cast<const char*>(begin), strsz);
     }
     std::string_view rpath, runpath;
     bool have_rpath = false;
@@ -247,15 +243,16 @@ class Reader {
     ReadHashTable(static_cast<uint32_t>(std::min<size_t>(syms->size(), UINT32_MAX)));
   }
 
-  // The bytes at virtual address `addr`, if `size` of them lie inside the file.
+  // The bytes at virtual address `addr`, if `size` of them lie inside the file. Compared as
+  // integers: toMappedAddr can point anywhere for a hostile PT_LOAD.
   const uint8_t* MappedRange(uint64_t addr, uint64_t size) {
     auto ptr = obj_.toMappedAddr(addr);
     if (!ptr) {
       llvm::consumeError(ptr.takeError());
       return nullptr;
     }
-    uint64_t offset = static_cast<uint64_t>(reinterpret_cast<const char*>(*ptr) - file_.data());
-    if (offset > file_.size() || size > file_.size() - offset) return nullptr;
+    uintptr_t at = reinterpret_cast<uintptr_t>(*ptr), start = reinterpret_cast<uintptr_t>(file_.data());
+    if (at < start || at - start > file_.size() || size > file_.size() - (at - start)) return nullptr;
     return *ptr;
   }
 

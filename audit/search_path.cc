@@ -2,6 +2,8 @@
 
 #include <fcntl.h>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <unistd.h>
 
 #include <llvm/BinaryFormat/ELF.h>
@@ -34,11 +36,13 @@ std::string PlatformToken(const ObjectIdentity& id, const LoaderConfig& config) 
   return "";
 }
 
-// Reads just the ELF identity of a candidate, as ld.so's open_verify does.
-bool ReadCandidateIdentity(const std::string& path, ElfIdentity* id, std::string* error) {
+// Reads just the ELF identity of a candidate, as ld.so's open_verify does. Sets `opened`
+// false when the file could not be opened: ld.so then tries the next directory.
+bool ReadCandidateIdentity(const std::string& path, ElfIdentity* id, bool* opened, std::string* error) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  *opened = fd >= 0;
   if (fd < 0) {
-    *error = "cannot open";
+    *error = std::string("cannot open: ") + strerror(errno);
     return false;
   }
   char head[64];
@@ -63,7 +67,12 @@ bool TryDirectory(const std::string& dir, const std::string& source, const std::
   }
   ElfIdentity id;
   std::string error;
-  if (!ReadCandidateIdentity(*real, &id, &error)) {
+  bool opened = false;
+  if (!ReadCandidateIdentity(*real, &id, &opened, &error)) {
+    if (!opened) {
+      out->searched.push_back({dir, source, error});
+      return false;
+    }
     out->searched.push_back({dir, source, "not loadable: " + error});
     out->error = candidate + ": " + error + " (the loader stops here instead of searching on)";
     out->path = candidate;
