@@ -133,20 +133,21 @@ bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
       return false;
     }
   }
-  if (!options.root.empty()) {
+  for (const auto& root : options.roots) {
     struct stat st;
-    if (stat(options.root.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-      *error = "--root " + options.root + ": not a directory";
+    if (stat(root.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+      *error = "--root " + root + ": not a directory";
       return false;
     }
   }
-  LoaderConfig loader{RootedFs(options.root), options.library_path, {}, ""};
+  LoaderConfig loader{RootedFs(options.roots), options.library_path, {}, ""};
   loader.conf_dirs = ReadLdSoConf(loader.fs, options.ld_so_conf);
   unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
 
   report->inputs["paths"] = options.paths;
-  report->inputs["root"] = options.root.empty() ? nlohmann::ordered_json(nullptr)
-                                                : nlohmann::ordered_json(loader.fs.root());
+  std::vector<std::string> layers = loader.fs.layers();
+  report->inputs["root"] = layers.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(layers[0]);
+  report->inputs["roots"] = layers;
   report->inputs["library_path"] = options.library_path;
   report->inputs["ld_so_conf_dirs"] = loader.conf_dirs;
 

@@ -13,7 +13,7 @@ namespace rocm_audit {
 
 struct AuditOptions {
   std::vector<std::string> paths;
-  std::string root;                       ///< --root; empty = the host
+  std::vector<std::string> roots;         ///< --root layers, top first; none = the host
   std::vector<std::string> library_path;  ///< --library-path, in order
   std::string ld_so_conf = "/etc/ld.so.conf";
   CheckOptions checks;

@@ -68,7 +68,9 @@ mixed library majors.
 
 Loader emulation:
   --root DIR             resolve absolute paths (RPATH/RUNPATH, ld.so.conf, default
-                         directories, absolute symlinks) inside DIR, as if installed there
+                         directories, absolute symlinks) inside DIR, as if installed there;
+                         repeatable: the roots are overlay layers, top first, so
+                         --root "$DESTDIR" --root / is a staged package on this system
   --library-path DIR[:DIR...]
                          directories searched like LD_LIBRARY_PATH (host paths; repeatable)
   --ld-so-conf FILE      ld.so.conf inside the root (default /etc/ld.so.conf)
@@ -126,7 +128,10 @@ bool ParseArguments(const std::vector<std::string>& args, CliOptions* o, std::st
     else if (name == "--list-checks") o->list_checks = true;
     else if (name == "-q" || name == "--quiet") o->quiet = true;
     else if (name == "--no-progress") o->progress = false;
-    else if (name == "--root") { if (!take(&o->audit.root)) return false; }
+    else if (name == "--root") {
+      if (!take(&v)) return false;
+      o->audit.roots.push_back(v);
+    }
     else if (name == "--ld-so-conf") { if (!take(&o->audit.ld_so_conf)) return false; }
     else if (name == "-o" || name == "--output") { if (!take(&o->output)) return false; }
     else if (name == "--library-path") {

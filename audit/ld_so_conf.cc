@@ -1,7 +1,5 @@
 #include "audit/ld_so_conf.h"
 
-#include <glob.h>
-
 #include <algorithm>
 #include <fstream>
 #include <set>
@@ -28,13 +26,7 @@ void ReadInto(const RootedFs& fs, const std::string& conf_path, int depth,
       std::string pattern;
       while (words >> pattern) {
         if (pattern[0] != '/') pattern = DirName(conf_path) + "/" + pattern;
-        glob_t g{};
-        if (glob(fs.HostPath(pattern).c_str(), 0, nullptr, &g) == 0) {
-          std::vector<std::string> matches(g.gl_pathv, g.gl_pathv + g.gl_pathc);
-          std::sort(matches.begin(), matches.end());
-          for (const auto& m : matches) ReadInto(fs, fs.DisplayPath(m), depth + 1, dirs, seen);
-        }
-        globfree(&g);
+        for (const auto& m : fs.Glob(pattern)) ReadInto(fs, fs.DisplayPath(m), depth + 1, dirs, seen);
       }
       continue;
     }

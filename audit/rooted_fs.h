@@ -1,36 +1,50 @@
-// Path resolution as a process chrooted at --root would see it: absolute symlink targets
-// and absolute search directories land inside the root, ".." never climbs out of it.
-// Without a root this is the host's own resolution.
+// Path resolution as a process chrooted into the installed system would see it. The
+// system is one or more root layers, searched top first at every path component like an
+// overlay mount: `--root $DESTDIR --root /` is a staged package installed over the host.
+// Absolute symlink targets and absolute search directories land inside the layers, ".."
+// never climbs out of them. Without any root this is the host's own resolution.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rocm_audit {
 
 class RootedFs {
  public:
-  explicit RootedFs(std::string root = "");
+  RootedFs() = default;
+  /// One root; "" or "/" is the host.
+  explicit RootedFs(const std::string& root);
+  /// Layers, top first; "/" is the host's own tree as a (usually last) layer.
+  explicit RootedFs(const std::vector<std::string>& layers);
 
-  const std::string& root() const { return root_; }
-  bool has_root() const { return !root_.empty(); }
+  bool has_root() const { return !layers_.empty(); }
+  /// The layers as given, canonicalised ("/" for the host).
+  std::vector<std::string> layers() const;
 
-  /// Host path of an absolute path inside the root (lexical: root + path).
+  /// Host path of an absolute path of the installed system, in the top layer (lexical).
+  /// Resolve() finds it in whichever layer holds it.
   std::string HostPath(std::string_view absolute) const;
-  /// The path as the installed system would see it (root prefix removed), for messages.
+  /// The path as the installed system sees it (layer prefix removed), for messages.
   std::string DisplayPath(const std::string& host_path) const;
-  bool IsUnderRoot(const std::string& host_path) const;
 
-  /// Follows every symlink (re-rooting absolute targets when the link is inside the root)
-  /// and returns the host path of the final object. nullopt when it does not exist or
-  /// loops; `why` then says which.
+  /// Follows every symlink (re-rooting absolute targets) and returns the host path of the
+  /// final object. nullopt when it does not exist or loops; `why` then says which.
   std::optional<std::string> Resolve(const std::string& host_path, std::string* why = nullptr) const;
 
   bool IsDirectory(const std::string& host_path) const;
 
+  /// Host paths matching an absolute glob pattern in any layer (the top layer wins for a
+  /// path that several hold), sorted by their path in the installed system.
+  std::vector<std::string> Glob(const std::string& absolute_pattern) const;
+
  private:
-  std::string root_;  ///< canonical, no trailing slash; empty = host
+  /// The virtual (installed-system) path of a host path, if it lies in a layer.
+  std::optional<std::string> VirtualPath(const std::string& host_path) const;
+
+  std::vector<std::string> layers_;  ///< canonical, no trailing slash; "" = the host's "/"
 };
 
 /// Lexically normalises an absolute path: removes "." and empty components, folds "..".

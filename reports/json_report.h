@@ -1,7 +1,8 @@
 // The JSON report, schema_version 1. A contract: fields are only ever added.
 //   schema_version: 1
 //   tool:     {name, version}
-//   inputs:   {paths[], root|null, library_path[], ld_so_conf_dirs[], fail_on}
+//   inputs:   {paths[], root|null (the top layer), roots[], library_path[], ld_so_conf_dirs[],
+//              fail_on}
 //   summary:  {files_audited, files_by_kind{}, findings, by_severity{error,warning,note},
 //              by_check{}, failed}
 //   findings: [{check, severity, file, message, hint, <check fields>}]

@@ -11,7 +11,7 @@ Report AuditRunpath(TempDir& t, const std::string& runpath, std::vector<std::str
                                   "-nostdlib -Wl,--enable-new-dtags,-rpath,'" + runpath + "'"));
   AuditOptions o;
   o.paths = {t / "prefix"};
-  o.root = t.path();
+  o.roots = {t.path()};
   o.checks.forbid_rpath = std::move(forbid);
   o.checks.tmpdir = "/scratch/tmp";
   return AuditWith(o);

@@ -224,6 +224,47 @@ TEST(LoaderRules, AbsoluteSymlinksResolveInsideTheRoot) {
   EXPECT_EQ(ClosureOf(r, t / "a/libA.so"), std::vector<std::string>{"/r1/libB.so.1"});
 }
 
+// --root DESTDIR --root SYSTEM: a staged package resolved as once installed on SYSTEM.
+TEST(LoaderRules, RootLayersResolveAStagedTreeOverTheSystem) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), std::string() +
+      "mklib system/usr/lib/x86_64-linux-gnu/libB.so libB.so " + kB + " -nostdlib\n"
+      "mklib destdir/opt/rocm/lib/libC.so libC.so 'int c(void) { return 3; }' -nostdlib\n"
+      "mklib destdir/opt/rocm/lib/libA.so libA.so 'int b(void); int c(void); int a(void) { return b() + c(); }' "
+      "-nostdlib -Lsystem/usr/lib/x86_64-linux-gnu -Ldestdir/opt/rocm/lib -l:libB.so -l:libC.so "
+      "-Wl,--enable-new-dtags,-rpath,/opt/rocm/lib"));
+  AuditOptions o;
+  o.paths = {t / "destdir"};
+  o.roots = {t / "destdir", t / "system"};
+  o.jobs = 2;
+  Report r = AuditWith(o);
+  EXPECT_TRUE(UnresolvedOf(r, t / "destdir/opt/rocm/lib/libA.so").empty());
+  EXPECT_EQ(ClosureOf(r, t / "destdir/opt/rocm/lib/libA.so"),
+            (std::vector<std::string>{"/usr/lib/x86_64-linux-gnu/libB.so", "/opt/rocm/lib/libC.so"}));
+  EXPECT_TRUE(FindingsOf(r, "undefined-symbol").empty());
+  // The staged tree alone cannot know libB: that is what the second layer is for.
+  Report alone = Audit({t / "destdir"}, t / "destdir");
+  EXPECT_EQ(UnresolvedOf(alone, t / "destdir/opt/rocm/lib/libA.so"), std::vector<std::string>{"libB.so"});
+}
+
+// The package-build hook: a staged library built normally (libc and all) over this host.
+TEST(LoaderRules, StagedPackageOverTheHostFindsTheSystemLibraries) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+      "mklib destdir/usr/lib/x86_64-linux-gnu/libstaged.so.1 libstaged.so.1 "
+      "'#include <stdio.h>\nint staged(void) { return puts(\"x\"); }'"));
+  AuditOptions o;
+  o.paths = {t / "destdir"};
+  o.roots = {t / "destdir", "/"};
+  Report r = AuditWith(o);
+  std::string lib = t / "destdir/usr/lib/x86_64-linux-gnu/libstaged.so.1";
+  EXPECT_TRUE(UnresolvedOf(r, lib).empty());
+  auto closure = ClosureOf(r, lib);
+  EXPECT_TRUE(Contains(closure, "/lib/x86_64-linux-gnu/libc.so.6") ||
+              Contains(closure, "/usr/lib/x86_64-linux-gnu/libc.so.6")) << nlohmann::json(closure).dump();
+  EXPECT_TRUE(r.findings.empty()) << r.findings.front().message;
+}
+
 TEST(LoaderRules, LoadedObjectIsReusedBySoname) {
   TempDir t;
   // libA needs "libX.so"; the installed libX.so has SONAME libfoo.so.2. libY needs

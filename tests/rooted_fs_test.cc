@@ -46,6 +46,24 @@ TEST(RootedFs, LoopsAndMissingTargetsAreNamed) {
   EXPECT_EQ(why, "does not exist");
 }
 
+TEST(RootedFs, LayersAreSearchedTopFirstAtEveryComponent) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+      "mkdir -p top/usr/lib base/usr/lib base/etc/ld.so.conf.d top/etc/ld.so.conf.d\n"
+      "echo top > top/usr/lib/libboth.so && echo base > base/usr/lib/libboth.so\n"
+      "echo base > base/usr/lib/libbase.so.1\n"
+      "ln -s /usr/lib/libbase.so.1 top/usr/lib/libbase.so\n"  // absolute link into the lower layer
+      "echo a > base/etc/ld.so.conf.d/a.conf && echo b > top/etc/ld.so.conf.d/b.conf && echo a2 > top/etc/ld.so.conf.d/a.conf"));
+  RootedFs fs(std::vector<std::string>{t / "top", t / "base"});
+  EXPECT_EQ(fs.Resolve(fs.HostPath("/usr/lib/libboth.so")), t / "top/usr/lib/libboth.so");
+  EXPECT_EQ(fs.Resolve(fs.HostPath("/usr/lib/libbase.so")), t / "base/usr/lib/libbase.so.1");
+  EXPECT_EQ(fs.DisplayPath(t / "base/usr/lib/libbase.so.1"), "/usr/lib/libbase.so.1");
+  EXPECT_TRUE(fs.IsDirectory(fs.HostPath("/etc/ld.so.conf.d")));
+  EXPECT_EQ(fs.Glob("/etc/ld.so.conf.d/*.conf"),
+            (std::vector<std::string>{t / "top/etc/ld.so.conf.d/a.conf", t / "top/etc/ld.so.conf.d/b.conf"}));
+  EXPECT_EQ(fs.layers(), (std::vector<std::string>{t / "top", t / "base"}));
+}
+
 TEST(RootedFs, WithoutARootPathsAreTheHostsOwn) {
   RootedFs fs;
   EXPECT_EQ(fs.HostPath("/usr/lib"), "/usr/lib");

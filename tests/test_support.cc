@@ -61,7 +61,7 @@ Report Audit(const std::vector<std::string>& paths, const std::string& root,
              std::vector<std::string> library_path, std::string conf) {
   AuditOptions o;
   o.paths = paths;
-  o.root = root;
+  if (!root.empty()) o.roots = {root};
   o.library_path = std::move(library_path);
   o.ld_so_conf = std::move(conf);
   o.jobs = 2;
