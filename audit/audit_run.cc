@@ -151,7 +151,9 @@ bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
   report->inputs["library_path"] = options.library_path;
   report->inputs["ld_so_conf_dirs"] = loader.conf_dirs;
 
-  WalkResult walk = WalkInputs(options.paths, loader.fs);
+  WalkResult walk = WalkInputs(options.paths, loader.fs, [&](size_t n) {
+    if (options.progress) options.progress("scanning", n, 0);
+  });
   report->counts = walk.counts;
   std::vector<ParsedFile> parsed(walk.files.size());
   ObjectStore store;

@@ -18,7 +18,8 @@ struct AuditOptions {
   std::string ld_so_conf = "/etc/ld.so.conf";
   CheckOptions checks;
   unsigned jobs = 0;                      ///< 0 = hardware threads
-  /// Called from worker threads (the callee serialises): `phase` is "reading" or "auditing".
+  /// Called from worker threads (the callee serialises): `phase` is "scanning" (total 0:
+  /// not known yet), "reading" or "auditing".
   std::function<void(const char* phase, size_t done, size_t total)> progress;
 };
 

@@ -41,7 +41,8 @@ class ProgressLine {
       return;
     last_ = now;
     shown_ = true;
-    std::fprintf(stderr, "\r\033[Krocm-audit: %s %zu/%zu files", phase, done, total);
+    if (total == 0) std::fprintf(stderr, "\r\033[Krocm-audit: %s %zu entries", phase, done);
+    else std::fprintf(stderr, "\r\033[Krocm-audit: %s %zu/%zu files", phase, done, total);
     std::fflush(stderr);
   }
   void Clear() {

@@ -33,9 +33,11 @@ bool LooksLikeSharedLibraryName(std::string_view name) {
 
 class Walker {
  public:
-  explicit Walker(const RootedFs& fs) : fs_(fs) {}
+  Walker(const RootedFs& fs, const std::function<void(size_t)>& on_entry)
+      : fs_(fs), on_entry_(on_entry) {}
 
   void Visit(const std::string& path, const std::string& prefix, bool via_symlink) {
+    if (on_entry_) on_entry_(++entries_);
     struct stat st;
     if (lstat(path.c_str(), &st) != 0) {
       Problem("unreadable-file", path, std::string("cannot stat: ") + strerror(errno));
@@ -160,6 +162,8 @@ class Walker {
   }
 
   const RootedFs& fs_;
+  const std::function<void(size_t)>& on_entry_;
+  size_t entries_ = 0;
   WalkResult result_;
   std::set<Inode> dirs_;
   std::map<Inode, std::pair<size_t, bool>> first_;  // inode -> (candidate, via symlink)
@@ -171,8 +175,9 @@ class Walker {
 
 }  // namespace
 
-WalkResult WalkInputs(const std::vector<std::string>& inputs, const RootedFs& fs) {
-  Walker walker(fs);
+WalkResult WalkInputs(const std::vector<std::string>& inputs, const RootedFs& fs,
+                      const std::function<void(size_t)>& on_entry) {
+  Walker walker(fs, on_entry);
   for (const auto& input : inputs) {
     std::string prefix = input;
     while (prefix.size() > 1 && prefix.back() == '/') prefix.pop_back();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -29,6 +30,8 @@ struct WalkResult {
   std::vector<Finding> problems;          ///< dangling-symlink, symlink-loop, unreadable-file
 };
 
-WalkResult WalkInputs(const std::vector<std::string>& inputs, const RootedFs& fs);
+/// `on_entry(n)`, if given, is called with the number of entries seen so far.
+WalkResult WalkInputs(const std::vector<std::string>& inputs, const RootedFs& fs,
+                      const std::function<void(size_t)>& on_entry = nullptr);
 
 }  // namespace rocm_audit

@@ -1,6 +1,7 @@
 #include "checks/undefined_symbols.h"
 
 #include <llvm/BinaryFormat/ELF.h>
+#include <llvm/Demangle/Demangle.h>
 
 #include <algorithm>
 #include <set>
@@ -32,6 +33,13 @@ std::vector<MissingVersion> FindMissingVersions(const FileContext& ctx) {
     out.push_back({nv.library, nv.version, ctx.closure.objects[idx].path, {}});
   }
   return out;
+}
+
+// The C++ name a packager recognises, or "" when the symbol is not a mangled name.
+std::string Demangled(std::string_view name) {
+  if (!name.starts_with("_Z")) return "";
+  std::string out = llvm::demangle(name);
+  return out == name ? "" : out;
 }
 
 const std::string* VersionLibrary(const ElfModel& model, uint16_t index) {
@@ -105,10 +113,13 @@ void CheckUndefinedSymbols(const FileContext& ctx, FindingSink& sink, UnboundBeh
       continue;
     }
     Finding f = MakeFinding(ctx, "undefined-symbol");
+    std::string demangled = Demangled(name);
     f.message = "undefined symbol " + std::string(name) +
+                (demangled.empty() ? "" : " (" + demangled + ")") +
                 (version.empty() ? "" : ", version " + version) + ": none of the " +
                 std::to_string(scope.size()) + " objects in its load scope defines it";
     f.fields["symbol"] = std::string(name);
+    if (!demangled.empty()) f.fields["demangled"] = demangled;
     f.fields["version"] = version.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(version);
     f.fields["scope_size"] = scope.size();
     sink.Add(std::move(f));

@@ -41,6 +41,19 @@ TEST(UndefinedSymbols, SharedLibraryOutsideTheClosureIsAProvider) {
   EXPECT_FALSE(f[0].fields["providers"][0].contains("member"));
 }
 
+TEST(UndefinedSymbols, CxxSymbolsAreShownDemangled) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+      "printf 'namespace miopen { int Handle_Create(int x); }\\nint a(void) { return miopen::Handle_Create(1); }\\n' > a.cc\n"
+      "mkdir -p lib && g++ -shared -fPIC -nostdlib -o lib/libA.so a.cc"));
+  Report r = Audit({t / "lib/libA.so"}, t.path());
+  auto f = FindingsOf(r, "undefined-symbol");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fields["symbol"], "_ZN6miopen13Handle_CreateEi");
+  EXPECT_EQ(f[0].fields["demangled"], "miopen::Handle_Create(int)");
+  EXPECT_NE(f[0].message.find("(miopen::Handle_Create(int))"), std::string::npos) << f[0].message;
+}
+
 TEST(UndefinedSymbols, SymbolsBehindAnUnresolvedLibraryAreAttributedToIt) {
   TempDir t;
   ASSERT_TRUE(BuildTree(t.path(),
