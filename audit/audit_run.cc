@@ -29,6 +29,7 @@ namespace {
 // What the parse stage learned about one walked file.
 struct ParsedFile {
   std::shared_ptr<const StoredObject> elf;  ///< for ELF files
+  std::shared_ptr<llvm::MemoryBuffer> archive;  ///< for valid archives: the provider index reads it
   std::vector<Finding> findings;            ///< per-file findings, unsorted
   nlohmann::ordered_json details = nlohmann::ordered_json::object();
   std::string kind;
@@ -86,6 +87,7 @@ void ParseOne(const WalkedFile& file, ObjectStore& store, ParsedFile* out) {
     if (buffer && ValidateArchive(std::string_view(buffer->getBufferStart(), buffer->getBufferSize()),
                                   &members, &error)) {
       out->details["members"] = members;
+      out->archive = std::move(buffer);
     } else {
       out->findings.push_back(Malformed(file, error, Severity::kError));
     }
@@ -114,16 +116,6 @@ void AuditLoadable(const WalkedFile& file, const ElfModel& model, const LoaderCo
 }
 
 }  // namespace
-
-size_t Report::Count(Severity s) const {
-  return std::count_if(findings.begin(), findings.end(),
-                       [&](const Finding& f) { return f.severity == s; });
-}
-
-bool Report::HasFindingsAtOrAbove(Severity level) const {
-  return std::any_of(findings.begin(), findings.end(),
-                     [&](const Finding& f) { return f.severity >= level; });
-}
 
 bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
   for (const auto& p : options.paths) {
@@ -198,11 +190,10 @@ bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
       std::string shown = loader.fs.DisplayPath(f.path);
       if (parsed[i].elf && parsed[i].elf->model && parsed[i].elf->model->has_dynamic) {
         index.AddElf(shown, *parsed[i].elf->model);
-      } else if (f.kind == FileKind::kArArchive) {
-        std::string ignored;
-        if (auto buffer = MapFile(f.real_path, &ignored))
-          index.AddArchive(shown, std::string_view(buffer->getBufferStart(), buffer->getBufferSize()),
-                           &ignored);  // unreadable archives were reported by the parse stage
+      } else if (parsed[i].archive) {
+        const llvm::MemoryBuffer& a = *parsed[i].archive;
+        std::string ignored;  // a member that breaks here broke validation too: reported there
+        index.AddArchive(shown, std::string_view(a.getBufferStart(), a.getBufferSize()), &ignored);
       }
     }
   }

@@ -18,13 +18,7 @@ constexpr int kMaxSymlinks = 40;
 
 std::deque<std::string> Components(std::string_view path) {
   std::deque<std::string> out;
-  size_t i = 0;
-  while (i < path.size()) {
-    size_t j = path.find('/', i);
-    if (j == std::string_view::npos) j = path.size();
-    if (j > i) out.emplace_back(path.substr(i, j - i));
-    i = j + 1;
-  }
+  for (std::string_view part : PathComponents(path)) out.emplace_back(part);
   return out;
 }
 
@@ -58,6 +52,23 @@ std::string NormalizePath(std::string_view path) {
   return out;
 }
 
+std::vector<std::string_view> PathComponents(std::string_view path) {
+  std::vector<std::string_view> out;
+  for (size_t i = 0; i < path.size();) {
+    size_t j = path.find('/', i);
+    if (j == std::string_view::npos) j = path.size();
+    if (j > i) out.push_back(path.substr(i, j - i));
+    i = j + 1;
+  }
+  return out;
+}
+
+bool IsUnderDirectory(std::string_view path, std::string_view dir) {
+  while (!dir.empty() && dir.back() == '/') dir.remove_suffix(1);
+  if (dir.empty()) return true;  // "/" (or the host layer "") contains everything
+  return path.substr(0, dir.size()) == dir && (path.size() == dir.size() || path[dir.size()] == '/');
+}
+
 std::string DirName(std::string_view path) {
   size_t slash = path.rfind('/');
   if (slash == std::string_view::npos) return ".";
@@ -78,10 +89,6 @@ std::string CanonicalLayer(const std::string& root) {
   std::string out = ec ? NormalizePath(root) : canonical.string();
   while (out.size() > 1 && out.back() == '/') out.pop_back();
   return out == "/" ? std::string() : out;
-}
-
-bool HasDirPrefix(const std::string& path, const std::string& dir) {
-  return path.compare(0, dir.size(), dir) == 0 && (path.size() == dir.size() || path[dir.size()] == '/');
 }
 
 }  // namespace
@@ -112,7 +119,7 @@ std::optional<std::string> RootedFs::VirtualPath(const std::string& host_path) c
   // The longest matching layer: a layer may sit below another one's directory tree.
   const std::string* best = nullptr;
   for (const auto& l : layers_)
-    if (HasDirPrefix(norm, l) && (!best || l.size() > best->size())) best = &l;
+    if (IsUnderDirectory(norm, l) && (!best || l.size() > best->size())) best = &l;
   if (!best) return std::nullopt;
   std::string rest = norm.substr(best->size());
   return rest.empty() ? "/" : rest;

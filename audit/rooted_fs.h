@@ -52,5 +52,9 @@ std::string NormalizePath(std::string_view path);
 /// Directory part of a path ("/a/b/c" -> "/a/b", "c" -> ".").
 std::string DirName(std::string_view path);
 std::string_view BaseName(std::string_view path);
+/// Whether `path` is `dir` or lies below it (component-wise; "/" or "" contains everything).
+bool IsUnderDirectory(std::string_view path, std::string_view dir);
+/// The non-empty components of a path ("/a//b/" -> "a", "b").
+std::vector<std::string_view> PathComponents(std::string_view path);
 
 }  // namespace rocm_audit

@@ -97,11 +97,10 @@ bool TryDirectory(const std::string& dir, const std::string& source, const std::
   return true;
 }
 
+// glibc compares the cached path against each system directory as a prefix.
 bool UnderDefaultDir(const std::string& dir, const std::vector<std::string>& defaults) {
-  // glibc compares the cached path against each system directory as a string prefix.
   for (const auto& d : defaults)
-    if (dir.compare(0, d.size(), d) == 0 && (dir.size() == d.size() || dir[d.size()] == '/'))
-      return true;
+    if (IsUnderDirectory(dir, d)) return true;
   return false;
 }
 

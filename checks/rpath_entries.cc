@@ -3,29 +3,11 @@
 #include <fnmatch.h>
 
 #include <string_view>
-#include <vector>
 
 #include "audit/rooted_fs.h"
 
 namespace rocm_audit {
 namespace {
-
-std::vector<std::string_view> Components(std::string_view path) {
-  std::vector<std::string_view> out;
-  for (size_t i = 0; i < path.size();) {
-    size_t j = path.find('/', i);
-    if (j == std::string_view::npos) j = path.size();
-    if (j > i) out.push_back(path.substr(i, j - i));
-    i = j + 1;
-  }
-  return out;
-}
-
-bool HasPrefixDir(std::string_view path, std::string_view dir) {
-  while (dir.size() > 1 && dir.back() == '/') dir.remove_suffix(1);
-  return path.substr(0, dir.size()) == dir &&
-         (path.size() == dir.size() || path[dir.size()] == '/' || dir == "/");
-}
 
 // Directories that exist only on the build machine: a loader searching them at run time
 // is at best wasted work and at worst a hijack (anyone can create /tmp/...).
@@ -33,13 +15,13 @@ std::string BuildDirReason(const std::string& entry, const CheckOptions& options
   for (const auto& glob : options.forbid_rpath)
     if (fnmatch(glob.c_str(), entry.c_str(), 0) == 0) return "matches --forbid-rpath " + glob;
   // Build trees: /build/ (Nix, Debian, Arch chroots) and the usual CMake/IDE names.
-  for (std::string_view part : Components(entry))
+  for (std::string_view part : PathComponents(entry))
     if (part == "build" || part == "_build" || part.starts_with("build-") || part.starts_with("build_") ||
         part.ends_with("-build") || part.ends_with("_build") || part.starts_with("cmake-build"))
       return "a build directory (" + std::string(part) + ")";
   for (std::string_view tmp : {"/tmp", "/var/tmp", "/nix/var", "/dev/shm"})
-    if (HasPrefixDir(entry, tmp)) return "a temporary directory";
-  if (!options.tmpdir.empty() && HasPrefixDir(entry, options.tmpdir)) return "inside $TMPDIR";
+    if (IsUnderDirectory(entry, tmp)) return "a temporary directory";
+  if (!options.tmpdir.empty() && IsUnderDirectory(entry, options.tmpdir)) return "inside $TMPDIR";
   return "";
 }
 
@@ -68,7 +50,7 @@ void CheckRpathEntries(const FileContext& ctx, FindingSink& sink) {
     } else if (!origin_relative && entry[0] != '/') {
       add("rpath-relative", "is relative: the loader resolves it against the working directory");
       continue;  // where it points depends on the working directory: existence means nothing
-    } else if (!origin_relative && !HasPrefixDir(NormalizePath(entry), prefix)) {
+    } else if (!origin_relative && !IsUnderDirectory(NormalizePath(entry), prefix)) {
       add("rpath-absolute-outside", "is absolute and outside the audited prefix " + prefix);
     }
     auto dir = ExpandSearchEntry(entry, DirName(ctx.file.path), id, ctx.loader);
