@@ -15,10 +15,9 @@ bool Take(llvm::Expected<T>& value) {
   return false;
 }
 
-// Calls `member(name, bytes)` for each member; stops at the first corrupt header.
-bool ForEachMember(std::string_view bytes,
-                   const std::function<void(llvm::StringRef, llvm::MemoryBufferRef)>& member,
-                   std::string* error) {
+bool ForEachLlvmMember(std::string_view bytes,
+                       const std::function<void(llvm::StringRef, llvm::MemoryBufferRef)>& member,
+                       std::string* error) {
   llvm::MemoryBufferRef ref(llvm::StringRef(bytes.data(), bytes.size()), "archive");
   auto archive = llvm::object::Archive::create(ref);
   if (!archive) {
@@ -41,15 +40,28 @@ bool ForEachMember(std::string_view bytes,
 
 }  // namespace
 
+bool ForEachArchiveMember(
+    std::string_view bytes,
+    const std::function<void(std::string_view name, std::string_view data)>& visit,
+    std::string* error) {
+  return ForEachLlvmMember(
+      bytes,
+      [&](llvm::StringRef name, llvm::MemoryBufferRef buffer) {
+        visit(std::string_view(name.data(), name.size()),
+              std::string_view(buffer.getBufferStart(), buffer.getBufferSize()));
+      },
+      error);
+}
+
 bool ValidateArchive(std::string_view bytes, size_t* members, std::string* error) {
   *members = 0;
-  return ForEachMember(bytes, [&](llvm::StringRef, llvm::MemoryBufferRef) { ++*members; }, error);
+  return ForEachLlvmMember(bytes, [&](llvm::StringRef, llvm::MemoryBufferRef) { ++*members; }, error);
 }
 
 bool ForEachArchiveDefinition(
     std::string_view bytes,
     const std::function<void(std::string_view, std::string_view)>& visit, std::string* error) {
-  return ForEachMember(
+  return ForEachLlvmMember(
       bytes,
       [&](llvm::StringRef name, llvm::MemoryBufferRef buffer) {
         auto object = llvm::object::ObjectFile::createObjectFile(buffer);

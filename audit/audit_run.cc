@@ -11,17 +11,23 @@
 
 #include "audit/archive_reader.h"
 #include "audit/closure.h"
+#include "audit/device_code.h"
 #include "audit/elf_reader.h"
 #include "audit/ld_so_conf.h"
 #include "audit/object_store.h"
 #include "audit/parallel.h"
 #include "audit/symbol_index.h"
 #include "audit/walk.h"
+#include "checks/arch_coverage.h"
+#include "checks/arch_data_coverage.h"
+#include "checks/bundle_integrity.h"
 #include "checks/library_resolution.h"
 #include "checks/mixed_soname.h"
 #include "checks/registry.h"
 #include "checks/rpath_entries.h"
+#include "checks/stack_arch_gap.h"
 #include "checks/undefined_symbols.h"
+#include "reports/bundle_json.h"
 
 namespace rocm_audit {
 namespace {
@@ -30,6 +36,7 @@ namespace {
 struct ParsedFile {
   std::shared_ptr<const StoredObject> elf;  ///< for ELF files
   std::shared_ptr<llvm::MemoryBuffer> archive;  ///< for valid archives: the provider index reads it
+  DeviceInventory device;                   ///< GPU code found in it
   std::vector<Finding> findings;            ///< per-file findings, unsorted
   nlohmann::ordered_json details = nlohmann::ordered_json::object();
   std::string kind;
@@ -56,6 +63,36 @@ Finding Malformed(const WalkedFile& file, std::string reason, Severity severity)
 bool IsLoadable(const ElfModel& m) {
   return m.has_dynamic && m.machine != llvm::ELF::EM_AMDGPU &&
          (m.type == llvm::ELF::ET_DYN || m.type == llvm::ELF::ET_EXEC);
+}
+
+std::string_view Bytes(const llvm::MemoryBuffer& b) {
+  return std::string_view(b.getBufferStart(), b.getBufferSize());
+}
+
+// Device code in any file that can hold it: ELF (hosts and bare code objects), archives,
+// standalone bundles.
+void FindDevice(const WalkedFile& file, const BundleReadOptions& options, ParsedFile* out) {
+  if (file.kind == FileKind::kElf && out->elf && out->elf->model) {
+    out->device = FindDeviceCode(file.kind, Bytes(*out->elf->model->buffer), options);
+  } else if (file.kind == FileKind::kArArchive && out->archive) {
+    out->device = FindDeviceCode(file.kind, Bytes(*out->archive), options);
+  } else if (file.kind == FileKind::kOffloadBundle || file.kind == FileKind::kCompressedBundle) {
+    std::string error;
+    auto buffer = MapFile(file.real_path, &error);
+    if (!buffer) {
+      out->findings.push_back(Malformed(file, error, Severity::kError));
+      return;
+    }
+    out->device = FindDeviceCode(file.kind, Bytes(*buffer), options);
+  }
+  if (out->device.bundles.empty()) return;
+  out->details["bundles"] = BundlesToJson(out->device.bundles);
+  std::vector<std::string> targets;
+  for (const ArchOffer& o : out->device.Offers()) targets.push_back(o.target.str());
+  std::sort(targets.begin(), targets.end());
+  targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+  out->details["device_targets"] = targets;
+  if (out->device.wrappers) out->details["fatbin_wrappers"] = out->device.wrappers;
 }
 
 void ParseOne(const WalkedFile& file, ObjectStore& store, ParsedFile* out) {
@@ -105,6 +142,9 @@ void AuditLoadable(const WalkedFile& file, const ElfModel& model, const LoaderCo
   CheckLibraryResolution(ctx, unbound, sink);
   CheckRpathEntries(ctx, sink);
   CheckClosureSonames(ctx, sink);
+  StackCoverage stack = CheckStackArchGap(ctx, sink);
+  if (!stack.libraries.empty())
+    out->details["device_stack"] = {{"libraries", stack.libraries}, {"common_targets", stack.common}};
   for (auto& f : sink.findings) out->findings.push_back(std::move(f));
   nlohmann::ordered_json objects = nlohmann::ordered_json::array();
   for (size_t i = 1; i < closure.objects.size(); ++i)
@@ -157,9 +197,21 @@ bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
   };
   ParallelFor(walk.files.size(), jobs, [&](size_t i) {
     ParseOne(walk.files[i], store, &parsed[i]);
+    FindDevice(walk.files[i], options.checks.bundles, &parsed[i]);
+    FindingList sink;
+    CheckBundleIntegrity(walk.files[i].path, parsed[i].device, sink);
+    CheckArchCoverage(walk.files[i], parsed[i].device, options.checks, sink);
+    nlohmann::ordered_json data = CheckArchDataCoverage(walk.files[i], parsed[i].device, sink);
+    if (!data.is_null()) parsed[i].details["arch_data"] = std::move(data);
+    for (auto& f : sink.findings) parsed[i].findings.push_back(std::move(f));
     tick("reading", read);
   });
   RunContext run;
+  DeviceOfferCache offers(options.checks.bundles);
+  run.device_offers = &offers;
+  for (size_t i = 0; i < parsed.size(); ++i)
+    if (parsed[i].elf && parsed[i].elf->model)
+      offers.Put(walk.files[i].real_path, parsed[i].device.Offers());
   for (size_t i = 0; i < parsed.size(); ++i)
     if (parsed[i].elf && parsed[i].elf->model && IsLoadable(*parsed[i].elf->model))
       run.audited_real_paths.insert(walk.files[i].real_path);

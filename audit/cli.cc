@@ -2,13 +2,17 @@
 
 #include <unistd.h>
 
+#include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <sstream>
 
+#include "audit/arch_policy.h"
 #include "checks/registry.h"
 #include "reports/json_report.h"
 #include "reports/junit_report.h"
@@ -57,6 +61,20 @@ class ProgressLine {
   bool shown_ = false;
 };
 
+// "4096", "512K", "64M", "2G" (binary multiples).
+bool ParseSize(const std::string& text, uint64_t* out) {
+  char* end = nullptr;
+  errno = 0;
+  unsigned long long n = std::strtoull(text.c_str(), &end, 10);
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0])) || errno) return false;
+  std::string suffix(end);
+  int shift = suffix.empty() ? 0 : suffix == "K" || suffix == "k" ? 10 : suffix == "M" || suffix == "m" ? 20
+              : suffix == "G" || suffix == "g" ? 30 : suffix == "T" || suffix == "t" ? 40 : -1;
+  if (shift < 0 || n == 0 || n > (~0ULL >> shift)) return false;
+  *out = uint64_t(n) << shift;
+  return true;
+}
+
 }  // namespace
 
 std::string HelpText() {
@@ -64,8 +82,10 @@ std::string HelpText() {
 
 Audits the ELF files under each PATH (a file, an install prefix, a store path, a staging
 directory) without running them: dependency resolution as glibc's ld.so does it, the
-undefined symbols `ldd -r` would report, symbol versions, RPATH/RUNPATH hygiene and
-mixed library majors.
+undefined symbols `ldd -r` would report, symbol versions, RPATH/RUNPATH hygiene, mixed
+library majors, and the GPU code: offload bundles (plain and compressed), their code
+objects, and which GPU targets each file, each load closure and each Tensile data
+directory serves.
 
 Loader emulation:
   --root DIR             resolve absolute paths (RPATH/RUNPATH, ld.so.conf, default
@@ -76,6 +96,20 @@ Loader emulation:
                          directories searched like LD_LIBRARY_PATH (host paths; repeatable)
   --ld-so-conf FILE      ld.so.conf inside the root (default /etc/ld.so.conf)
   --forbid-rpath GLOB    also report RPATH/RUNPATH entries matching GLOB (repeatable)
+
+GPU code:
+  --require-arch LIST    target IDs every file with device code must serve, separated by
+                         commas, semicolons or spaces (gfx906,gfx90a:xnack+,gfx1030);
+                         plain gfx90a means every xnack/sramecc mode; repeatable
+  --require-arch-file FILE
+                         the same, read from FILE ('#' starts a comment)
+  --isa-compat MODE      none (default) or debian: also accept the extended ISA
+                         compatibility of Debian/Gentoo/Solus (gfx1031 runs gfx1030 code...)
+  --max-decompressed SIZE
+                         refuse to decompress a bundle larger than SIZE (bytes, or with a
+                         K/M/G suffix; default 2G): it becomes a malformed-bundle finding
+  --verify-hash          check each compressed bundle's MD5 against its header
+  --arch-matrix          text: add a files x GPU processors table
 
 Output:
   --format FORMAT        text, json (schema_version 1), sarif (2.1.0) or junit (XML)
@@ -141,6 +175,42 @@ bool ParseArguments(const std::vector<std::string>& args, CliOptions* o, std::st
     } else if (name == "--forbid-rpath") {
       if (!take(&v)) return false;
       o->audit.checks.forbid_rpath.push_back(v);
+    } else if (name == "--require-arch") {
+      if (!take(&v)) return false;
+      std::string why;
+      if (!ParseArchList(v, &o->audit.checks.required_archs, &why)) {
+        *error = "--require-arch: " + why;
+        return false;
+      }
+    } else if (name == "--require-arch-file") {
+      if (!take(&v)) return false;
+      std::ifstream in(v);
+      std::stringstream text;
+      text << in.rdbuf();
+      std::string why;
+      if (!in) {
+        *error = "--require-arch-file: cannot read " + v;
+        return false;
+      }
+      if (!ParseArchFile(text.str(), &o->audit.checks.required_archs, &why)) {
+        *error = "--require-arch-file " + v + ": " + why;
+        return false;
+      }
+    } else if (name == "--isa-compat") {
+      if (!take(&v)) return false;
+      if (v == "debian") o->audit.checks.isa_compat = IsaCompat::kDebian;
+      else if (v == "none") o->audit.checks.isa_compat = IsaCompat::kNone;
+      else { *error = "--isa-compat must be none or debian, not '" + v + "'"; return false; }
+    } else if (name == "--max-decompressed") {
+      if (!take(&v)) return false;
+      if (!ParseSize(v, &o->audit.checks.bundles.max_decompressed)) {
+        *error = "--max-decompressed needs a size such as 512M or 4G, not '" + v + "'";
+        return false;
+      }
+    } else if (name == "--verify-hash") {
+      o->audit.checks.bundles.verify_hash = true;
+    } else if (name == "--arch-matrix") {
+      o->arch_matrix = true;
     } else if (name == "--format") {
       if (!take(&v)) return false;
       if (v == "text") o->format = OutputFormat::kText;
@@ -224,6 +294,7 @@ int RunCli(int argc, char** argv) {
     t.color = o.color == "always" || (o.color == "auto" && to_stdout && isatty(STDOUT_FILENO));
     t.quiet = o.quiet;
     t.min_severity = o.fail_on_none ? Severity::kError : o.fail_on;
+    t.arch_matrix = o.arch_matrix;
     text = RenderText(report, t);
   }
   if (to_stdout) {

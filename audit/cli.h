@@ -23,6 +23,7 @@ struct CliOptions {
   bool show_help = false;
   bool show_version = false;
   bool list_checks = false;
+  bool arch_matrix = false;   ///< text: append the files x processors table
 };
 
 /// Returns false with `error` set for a usage error.

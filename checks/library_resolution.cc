@@ -7,10 +7,14 @@
 namespace rocm_audit {
 
 Finding MakeFinding(const FileContext& ctx, std::string_view check) {
+  return MakeFinding(ctx.file.path, check);
+}
+
+Finding MakeFinding(const std::string& file, std::string_view check) {
   Finding f;
   f.check = std::string(check);
   f.severity = FindCheck(check)->severity;
-  f.file = ctx.file.path;
+  f.file = file;
   return f;
 }
 

@@ -44,6 +44,29 @@ constexpr std::array kChecks = {
               "rebuild or re-extract the file; it is truncated or corrupt"},
     CheckInfo{"unreadable-file", Severity::kWarning, "a file or directory the audit cannot read",
               "fix the permissions, or run the audit as a user that can read the tree"},
+    CheckInfo{"malformed-bundle", Severity::kError,
+              "an offload bundle (plain or CCOB) or code object the HIP runtime cannot read: "
+              "truncated, sizes past the end, corrupt compression, hash mismatch, bad wrapper",
+              "rebuild the device code (clang --offload-arch ... [--offload-compress]); a "
+              "stripped or patched file may have cut the .hip_fatbin section"},
+    CheckInfo{"bundle-id-mismatch", Severity::kError,
+              "a bundle entry whose code object is for another processor or feature mode than its ID says",
+              "rebuild the bundle with clang-offload-bundler from the matching code objects"},
+    CheckInfo{"missing-arch", Severity::kError,
+              "a required GPU target (--require-arch) that no device code in the file can serve",
+              "add the target to GPU_TARGETS / AMDGPU_TARGETS (or --offload-arch) and rebuild"},
+    CheckInfo{"ccob-isa-compat", Severity::kWarning,
+              "a required GPU target served only through the distro's extended ISA compatibility, "
+              "by a compressed bundle the runtime looks up by exact ID",
+              "build the target natively (add it to GPU_TARGETS), or build without --offload-compress"},
+    CheckInfo{"stack-arch-gap", Severity::kWarning,
+              "a GPU target served by some device-code libraries of a load closure but not by all",
+              "rebuild the lagging libraries for the target, or drop it from the others' GPU_TARGETS"},
+    CheckInfo{"missing-arch-data", Severity::kError,
+              "rocBLAS/hipBLASLt device code for a processor without its Tensile data, or data "
+              "without code (rocblas_status 14 / \"excluded from build\" at run time)",
+              "build Tensile for the same architecture list as the library (Tensile_ARCHITECTURE / "
+              "GPU_TARGETS) and install its library/ directory"},
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "reports/text_report.h"
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -26,6 +27,82 @@ void RenderSearch(const nlohmann::ordered_json& searched, std::string* out) {
             "): " + s["outcome"].get<std::string>() + "\n";
     label = "              ";
   }
+}
+
+std::string Size(uint64_t bytes) {
+  char buf[32];
+  if (bytes >= 1000 * 1000) snprintf(buf, sizeof buf, "%.1f MB", bytes / 1e6);
+  else if (bytes >= 1000) snprintf(buf, sizeof buf, "%.1f kB", bytes / 1e3);
+  else snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
+  return buf;
+}
+
+// "3 bundles, CCOB v2 zstd 12.1 MB -> 40.2 MB: gfx906 gfx90a gfx1030"
+std::string DeviceSummary(const nlohmann::ordered_json& details) {
+  const auto& bundles = details["bundles"];
+  std::map<std::string, std::pair<uint64_t, uint64_t>> by_format;  // label -> sizes
+  for (const auto& b : bundles) {
+    std::string label = b["format"].get<std::string>();
+    if (label == "ccob")
+      label = "CCOB v" + std::to_string(b["ccob_version"].get<int>()) + " " + b["compression"].get<std::string>();
+    auto& sizes = by_format[label];
+    sizes.first += b["compressed_size"].get<uint64_t>();
+    sizes.second += b["uncompressed_size"].get<uint64_t>();
+  }
+  std::string out = Plural(bundles.size(), "bundle");
+  for (const auto& [label, sizes] : by_format) {
+    out += ", " + label + " " + Size(sizes.first);
+    if (sizes.first != sizes.second) out += " -> " + Size(sizes.second);
+  }
+  out += ":";
+  const auto& targets = details.value("device_targets", nlohmann::ordered_json::array());
+  if (targets.empty()) out += " no device code";
+  for (const auto& t : targets) out += " " + t.get<std::string>();
+  return out;
+}
+
+std::string ProcessorOf(const std::string& target) { return target.substr(0, target.find(':')); }
+
+// Files x processors: "x" all modes offered, "+"/"-" one xnack mode, "s" sramecc-specific.
+std::string ArchMatrix(const Report& report) {
+  std::vector<const FileEntry*> rows;
+  std::map<std::string, int> columns;  // processor -> order key
+  for (const FileEntry& e : report.files) {
+    if (!e.details.contains("device_targets") || e.details["device_targets"].empty()) continue;
+    rows.push_back(&e);
+    for (const auto& t : e.details["device_targets"]) columns[ProcessorOf(t.get<std::string>())] = 0;
+  }
+  if (rows.empty()) return "";
+  // gfx906 before gfx1030: order by numeric length, then name.
+  std::vector<std::string> cols;
+  for (const auto& [c, _] : columns) cols.push_back(c);
+  std::stable_sort(cols.begin(), cols.end(), [](const std::string& a, const std::string& b) {
+    return a.size() != b.size() ? a.size() < b.size() : a < b;
+  });
+  size_t width = 4;
+  for (const FileEntry* e : rows) width = std::max(width, e->path.size());
+  width = std::min<size_t>(width, 60);
+  auto cell = [](const std::string& text, size_t w) {
+    return text.size() >= w ? text.substr(text.size() - w) : std::string(w - text.size(), ' ') + text;
+  };
+  std::string out = "\nGPU targets by file (x: code for the processor; ':' marks a feature-specific entry):\n";
+  out += cell("file", width);
+  for (const auto& c : cols) out += " " + c;
+  out += "\n";
+  for (const FileEntry* e : rows) {
+    out += cell(e->path, width);
+    for (const auto& c : cols) {
+      std::string mark = ".";
+      for (const auto& t : e->details["device_targets"]) {
+        std::string s = t.get<std::string>();
+        if (ProcessorOf(s) != c) continue;
+        mark = s.find(':') == std::string::npos ? "x" : (mark == "x" ? "x" : ":");
+      }
+      out += " " + cell(mark, c.size());
+    }
+    out += "\n";
+  }
+  return out;
 }
 
 }  // namespace
@@ -55,6 +132,12 @@ std::string RenderText(const Report& report, const TextOptions& options) {
     }
   }
   if (options.quiet) return out;
+  std::string devices;
+  for (const FileEntry& e : report.files)
+    if (e.details.contains("bundles"))
+      devices += "  " + e.path + ": " + DeviceSummary(e.details) + "\n";
+  if (!devices.empty()) out += (order.empty() ? "" : "\n") + std::string("device code:\n") + devices;
+  if (options.arch_matrix) out += ArchMatrix(report);
   size_t errors = report.Count(Severity::kError), warnings = report.Count(Severity::kWarning),
          notes = report.Count(Severity::kNote);
   if (!order.empty()) out += "\n";
