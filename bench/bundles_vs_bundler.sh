@@ -59,7 +59,7 @@ while read -r f; do clang-offload-bundler-19 --list --type=o --input="\$f" >/dev
 SH
 chmod +x "$tmp/bundler.sh"
 echo "== 1. inventory (every bundle) vs llvm-objcopy + clang-offload-bundler --list (first bundle)"
-hyperfine -w 1 -r 3 -N \
+hyperfine -w 1 -r 3 -N -n rocm-audit -n "llvm-objcopy + clang-offload-bundler --list" \
   "$audit --no-progress --fail-on none --format json -o /dev/null $(tr '\n' ' ' < "$tmp/fat.txt") $(tr '\n' ' ' < "$tmp/standalone.txt")" \
   "$tmp/bundler.sh" 2>&1 | grep -E "Time|±|faster|Benchmark"
 
