@@ -68,16 +68,15 @@ bool ParseArchList(std::string_view text, std::vector<TargetId>* out, std::strin
 }
 
 bool ParseArchFile(std::string_view contents, std::vector<TargetId>* out, std::string* error) {
-  size_t i = 0;
-  while (i < contents.size()) {
-    size_t j = contents.find('\n', i);
-    if (j == std::string_view::npos) j = contents.size();
-    std::string_view line = contents.substr(i, j - i);
-    line = line.substr(0, line.find('#'));
-    if (!SplitList(line, out, error)) return false;
-    i = j + 1;
+  std::string without_comments;
+  for (size_t i = 0; i < contents.size();) {
+    size_t end = std::min(contents.find('\n', i), contents.size());
+    std::string_view line = contents.substr(i, end - i);
+    without_comments.append(line.substr(0, line.find('#')));
+    without_comments.push_back('\n');
+    i = end + 1;
   }
-  return true;
+  return SplitList(without_comments, out, error);
 }
 
 std::string_view ServedByName(ServedBy s) {

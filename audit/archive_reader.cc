@@ -5,15 +5,10 @@
 #include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
 
+#include "audit/llvm_expected.h"
+
 namespace rocm_audit {
 namespace {
-
-template <class T>
-bool Take(llvm::Expected<T>& value) {
-  if (value) return true;
-  llvm::consumeError(value.takeError());
-  return false;
-}
 
 bool ForEachLlvmMember(std::string_view bytes,
                        const std::function<void(llvm::StringRef, llvm::MemoryBufferRef)>& member,

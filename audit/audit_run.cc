@@ -37,6 +37,7 @@ struct ParsedFile {
   std::shared_ptr<const StoredObject> elf;  ///< for ELF files
   std::shared_ptr<llvm::MemoryBuffer> archive;  ///< for valid archives: the provider index reads it
   DeviceInventory device;                   ///< GPU code found in it
+  std::vector<ArchOffer> offers;            ///< the targets its device entries serve
   std::vector<Finding> findings;            ///< per-file findings, unsorted
   nlohmann::ordered_json details = nlohmann::ordered_json::object();
   std::string kind;
@@ -86,9 +87,10 @@ void FindDevice(const WalkedFile& file, const BundleReadOptions& options, Parsed
     out->device = FindDeviceCode(file.kind, Bytes(*buffer), options);
   }
   if (out->device.bundles.empty()) return;
+  out->offers = out->device.Offers();
   out->details["bundles"] = BundlesToJson(out->device.bundles);
   std::vector<std::string> targets;
-  for (const ArchOffer& o : out->device.Offers()) targets.push_back(o.target.str());
+  for (const ArchOffer& o : out->offers) targets.push_back(o.target.str());
   std::sort(targets.begin(), targets.end());
   targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
   out->details["device_targets"] = targets;
@@ -211,7 +213,7 @@ bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
   run.device_offers = &offers;
   for (size_t i = 0; i < parsed.size(); ++i)
     if (parsed[i].elf && parsed[i].elf->model)
-      offers.Put(walk.files[i].real_path, parsed[i].device.Offers());
+      offers.Put(walk.files[i].real_path, parsed[i].offers);
   for (size_t i = 0; i < parsed.size(); ++i)
     if (parsed[i].elf && parsed[i].elf->model && IsLoadable(*parsed[i].elf->model))
       run.audited_real_paths.insert(walk.files[i].real_path);

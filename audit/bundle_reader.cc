@@ -1,7 +1,7 @@
 #include "audit/bundle_reader.h"
 
 #include <llvm/BinaryFormat/ELF.h>
-#include <llvm/Support/Endian.h>
+#include <llvm/Object/ELF.h>
 #include <llvm/Support/MD5.h>
 
 #include <algorithm>
@@ -9,6 +9,8 @@
 
 #include "audit/bundle_table.h"
 #include "audit/ccob.h"
+#include "audit/hex.h"
+#include "audit/llvm_expected.h"
 
 namespace rocm_audit {
 namespace {
@@ -19,12 +21,6 @@ constexpr uint64_t kMaxEntryPrefix = 16 << 20;
 constexpr uint64_t kFirstPrefix = 4096;
 // A table this large is not a real bundle's (entry IDs are a few dozen bytes).
 constexpr uint64_t kMaxStreamedTable = 1 << 20;
-
-std::string Hex(uint64_t v) {
-  char buf[24];
-  snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 void Problem(std::vector<BundleProblem>* out, std::string check, std::string message) {
   out->push_back({std::move(check), std::move(message), true});
@@ -208,16 +204,15 @@ std::optional<uint64_t> ReadCcob(std::string_view bytes, const BundleReadOptions
 // A code object where a bundle was expected (clr accepts a bare HSA ELF as a fat binary).
 std::optional<uint64_t> ReadBareCodeObject(std::string_view bytes, Bundle* b) {
   b->format = BundleFormat::kCodeObject;
+  // lld writes the section header table last, so its end is the object's end; without
+  // section headers the object runs to the end of the container.
   std::optional<uint64_t> extent;
-  if (bytes.size() >= sizeof(llvm::ELF::Elf64_Ehdr)) {
-    const char* p = bytes.data();
-    using llvm::support::endian::read16le;
-    using llvm::support::endian::read64le;
-    uint64_t phend = read64le(p + 32) + uint64_t(read16le(p + 56)) * 56;
-    uint64_t shend = read64le(p + 40) + uint64_t(read16le(p + 60)) * 64;
-    // lld writes the section header table last; without one, the object runs to the end.
-    uint64_t end = std::max(phend, shend);
-    if (read16le(p + 60) == 0) end = bytes.size();
+  auto elf = llvm::object::ELFFile<llvm::object::ELF64LE>::create(llvm::StringRef(bytes.data(), bytes.size()));
+  if (Take(elf)) {
+    const auto& h = elf->getHeader();
+    uint64_t end = std::max<uint64_t>(h.e_phoff + uint64_t(h.e_phnum) * h.e_phentsize,
+                                      h.e_shoff + uint64_t(h.e_shnum) * h.e_shentsize);
+    if (h.e_shnum == 0) end = bytes.size();
     if (end <= bytes.size()) extent = end;
   }
   BundleEntry e;

@@ -19,6 +19,20 @@ using llvm::support::endian::read64le;
 constexpr int kZstdWindowLogMax = 27;
 constexpr size_t kChunk = 256 * 1024;
 
+// Hands one decompressed chunk to the sink, refusing output beyond the declared size.
+bool Emit(std::string_view chunk, uint64_t max_output,
+          const std::function<bool(uint64_t, std::string_view)>& sink, DecodeResult* r,
+          std::string* error) {
+  if (chunk.empty()) return true;
+  if (chunk.size() > max_output - r->produced) {
+    *error = "decompresses to more than the " + std::to_string(max_output) + " bytes its header declares";
+    return false;
+  }
+  if (!sink(r->produced, chunk)) return false;
+  r->produced += chunk.size();
+  return true;
+}
+
 bool DecodeZstd(std::string_view in, bool whole_payload, uint64_t max_output,
                 const std::function<bool(uint64_t, std::string_view)>& sink, DecodeResult* r,
                 std::string* error) {
@@ -31,42 +45,20 @@ bool DecodeZstd(std::string_view in, bool whole_payload, uint64_t max_output,
   ZSTD_DCtx_setParameter(ds.get(), ZSTD_d_windowLogMax, kZstdWindowLogMax);
   std::vector<char> out(kChunk);
   ZSTD_inBuffer input{in.data(), in.size(), 0};
-  size_t last = 1;  // 0 once a frame is complete
-  while (input.pos < input.size) {
+  size_t pending = 1;  // 0 once a frame is complete and fully flushed
+  for (;;) {
     ZSTD_outBuffer output{out.data(), out.size(), 0};
-    last = ZSTD_decompressStream(ds.get(), &output, &input);
-    if (ZSTD_isError(last)) {
-      *error = std::string("zstd: ") + ZSTD_getErrorName(last);
+    pending = ZSTD_decompressStream(ds.get(), &output, &input);
+    if (ZSTD_isError(pending)) {
+      *error = std::string("zstd: ") + ZSTD_getErrorName(pending);
       return false;
     }
-    if (output.pos > 0) {
-      if (output.pos > max_output - r->produced) {
-        *error = "decompresses to more than the " + std::to_string(max_output) + " bytes its header declares";
-        return false;
-      }
-      if (!sink(r->produced, std::string_view(out.data(), output.pos))) return false;
-      r->produced += output.pos;
-    }
-    if (last == 0 && !whole_payload) break;  // V1: the frame's end is the bundle's end
-    if (output.pos == 0 && input.pos == input.size) break;
+    if (!Emit(std::string_view(out.data(), output.pos), max_output, sink, r, error)) return false;
+    // V1: the frame's end is the bundle's end. V2/V3: further frames may follow.
+    if (pending == 0 && (!whole_payload || input.pos == input.size)) break;
+    if (output.pos == 0 && input.pos == input.size) break;  // input spent, nothing held back
   }
-  // Flush what the decoder still holds (input exhausted, output pending).
-  while (last != 0) {
-    ZSTD_outBuffer output{out.data(), out.size(), 0};
-    last = ZSTD_decompressStream(ds.get(), &output, &input);
-    if (ZSTD_isError(last)) {
-      *error = std::string("zstd: ") + ZSTD_getErrorName(last);
-      return false;
-    }
-    if (output.pos == 0) break;
-    if (output.pos > max_output - r->produced) {
-      *error = "decompresses to more than the " + std::to_string(max_output) + " bytes its header declares";
-      return false;
-    }
-    if (!sink(r->produced, std::string_view(out.data(), output.pos))) return false;
-    r->produced += output.pos;
-  }
-  if (last != 0) {
+  if (pending != 0) {
     *error = "zstd: the compressed stream is truncated";
     return false;
   }
@@ -102,16 +94,8 @@ bool DecodeZlib(std::string_view in, bool whole_payload, uint64_t max_output,
       return false;
     }
     size_t produced = out.size() - zs.avail_out;
-    if (produced > 0) {
-      if (produced > max_output - r->produced) {
-        *error = "decompresses to more than the " + std::to_string(max_output) + " bytes its header declares";
-        return false;
-      }
-      if (!sink(r->produced, std::string_view(out.data(), produced))) return false;
-      r->produced += produced;
-    } else if (ret == Z_BUF_ERROR && zs.avail_in == 0 && fed == in.size()) {
-      break;
-    }
+    if (!Emit(std::string_view(out.data(), produced), max_output, sink, r, error)) return false;
+    if (produced == 0 && ret == Z_BUF_ERROR && zs.avail_in == 0 && fed == in.size()) break;
   }
   if (ret != Z_STREAM_END) {
     *error = "zlib: the compressed stream is truncated";

@@ -5,6 +5,8 @@
 #include <llvm/Object/ELF.h>
 #include <llvm/Support/AMDGPUMetadata.h>
 
+#include "audit/llvm_expected.h"
+
 namespace rocm_audit {
 namespace {
 
@@ -13,18 +15,19 @@ using Elf = llvm::object::ELFFile<llvm::object::ELF64LE>;
 // Skips one MessagePack value (and everything nested in it) without building it: the
 // metadata of a library TU can describe thousands of kernels, and only their count is
 // wanted. Depth is bounded so hostile nesting cannot exhaust the stack.
+// The next object of the stream; false at its end or on a malformed one.
+bool Next(llvm::msgpack::Reader& r, llvm::msgpack::Object* o) {
+  auto more = r.read(*o);
+  return Take(more) && *more;
+}
+
 bool SkipValue(llvm::msgpack::Reader& r, const llvm::msgpack::Object& o, int depth) {
   if (depth > 64) return false;
   size_t children = o.Kind == llvm::msgpack::Type::Array ? o.Length
                     : o.Kind == llvm::msgpack::Type::Map ? size_t(o.Length) * 2 : 0;
   for (size_t i = 0; i < children; ++i) {
     llvm::msgpack::Object child;
-    auto more = r.read(child);
-    if (!more || !*more) {
-      if (!more) llvm::consumeError(more.takeError());
-      return false;
-    }
-    if (!SkipValue(r, child, depth + 1)) return false;
+    if (!Next(r, &child) || !SkipValue(r, child, depth + 1)) return false;
   }
   return true;
 }
@@ -33,23 +36,10 @@ bool SkipValue(llvm::msgpack::Reader& r, const llvm::msgpack::Object& o, int dep
 std::optional<uint64_t> CountKernelsInMsgPack(llvm::StringRef blob) {
   llvm::msgpack::Reader r(blob);
   llvm::msgpack::Object root;
-  auto ok = r.read(root);
-  if (!ok || !*ok || root.Kind != llvm::msgpack::Type::Map) {
-    if (!ok) llvm::consumeError(ok.takeError());
-    return std::nullopt;
-  }
+  if (!Next(r, &root) || root.Kind != llvm::msgpack::Type::Map) return std::nullopt;
   for (size_t i = 0; i < root.Length; ++i) {
     llvm::msgpack::Object key, value;
-    auto k = r.read(key);
-    if (!k || !*k) {
-      if (!k) llvm::consumeError(k.takeError());
-      return std::nullopt;
-    }
-    auto v = r.read(value);
-    if (!v || !*v) {
-      if (!v) llvm::consumeError(v.takeError());
-      return std::nullopt;
-    }
+    if (!Next(r, &key) || !Next(r, &value)) return std::nullopt;
     if (key.Kind == llvm::msgpack::Type::String && key.Raw == "amdhsa.kernels" &&
         value.Kind == llvm::msgpack::Type::Array)
       return value.Length;
@@ -93,18 +83,12 @@ TargetId CodeObjectInfo::target_id() const {
 
 uint64_t CodeObjectPrefixNeeded(std::string_view head) {
   auto elf = Elf::create(llvm::StringRef(head.data(), head.size()));
-  if (!elf) {
-    llvm::consumeError(elf.takeError());
-    return 0;
-  }
+  if (!Take(elf)) return 0;
   const auto& h = elf->getHeader();
   uint64_t table_end = h.e_phoff + uint64_t(h.e_phnum) * sizeof(Elf::Elf_Phdr);
   if (h.e_phoff > head.size() || table_end > head.size()) return 0;
   auto phdrs = elf->program_headers();
-  if (!phdrs) {
-    llvm::consumeError(phdrs.takeError());
-    return 0;
-  }
+  if (!Take(phdrs)) return 0;
   uint64_t needed = std::max<uint64_t>(table_end, sizeof(Elf::Elf_Ehdr));
   for (const auto& p : *phdrs)
     if (p.p_type == llvm::ELF::PT_NOTE && p.p_offset + p.p_filesz >= p.p_offset)

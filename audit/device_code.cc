@@ -9,6 +9,8 @@
 
 #include "audit/archive_reader.h"
 #include "audit/bundle_reader.h"
+#include "audit/hex.h"
+#include "audit/llvm_expected.h"
 
 namespace rocm_audit {
 namespace {
@@ -22,19 +24,6 @@ constexpr std::string_view kWrapperSection = ".hipFatBinSegment";
 constexpr std::string_view kRdcPrefix = "__CLANG_OFFLOAD_BUNDLE__";
 constexpr uint32_t kWrapperMagic = 0x48495046;  // "HIPF" (clr __hipFatMAGIC2)
 constexpr uint64_t kWrapperSize = 24;
-
-std::string Hex(uint64_t v) {
-  char buf[24];
-  snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
-template <class T>
-bool Take(llvm::Expected<T>& v) {
-  if (v) return true;
-  llvm::consumeError(v.takeError());
-  return false;
-}
 
 struct SectionView {
   const Elf::Elf_Shdr* header = nullptr;
@@ -66,6 +55,9 @@ std::vector<std::pair<size_t, int64_t>> WrapperTargets(const Elf& elf, const Elf
     auto link = elf.getSection(s.sh_link);
     const Elf::Elf_Shdr* symtab = Take(link) ? *link : nullptr;
     for (const auto& r : *relas) {
+      // Only the pointer slots of the wrappers matter; skip the library's other relocations.
+      uint64_t slot = relocatable ? r.r_offset : r.r_offset - base;
+      if (r.r_offset < (relocatable ? 0 : base) || slot >= wrappers.bytes.size()) continue;
       uint32_t type = r.getType(false);
       if (type == llvm::ELF::R_X86_64_RELATIVE || type == llvm::ELF::R_AARCH64_RELATIVE) {
         pointer_at[r.r_offset] = r.r_addend;

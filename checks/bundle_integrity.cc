@@ -1,5 +1,6 @@
 #include "checks/bundle_integrity.h"
 
+#include "audit/hex.h"
 #include "checks/check_context.h"
 
 namespace rocm_audit {
@@ -8,9 +9,7 @@ namespace {
 std::string Where(const Bundle& b) {
   std::string where = b.member.empty() ? "" : "archive member " + b.member + ", ";
   where += b.section.empty() ? "file" : b.section;
-  char buf[32];
-  snprintf(buf, sizeof buf, "+0x%llx", static_cast<unsigned long long>(b.offset));
-  return where + buf;
+  return where + "+" + Hex(b.offset);
 }
 
 void Emit(const std::string& file, const BundleProblem& p, const Bundle* b, FindingSink& sink) {

@@ -1,15 +1,11 @@
 #include "reports/bundle_json.h"
 
+#include "audit/hex.h"
+
 namespace rocm_audit {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-Json Hex(uint64_t v) {
-  char buf[24];
-  snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 Json CodeObjectToJson(const CodeObjectInfo& co) {
   Json j;

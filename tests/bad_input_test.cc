@@ -14,15 +14,6 @@
 namespace rocm_audit::testing {
 namespace {
 
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-void WriteAll(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary) << bytes;
-}
-
 // A real library with symbols, versions and a RUNPATH: the richest tables to break.
 std::string MakeSeedLibrary(const TempDir& t) {
   EXPECT_TRUE(BuildTree(t.path(),

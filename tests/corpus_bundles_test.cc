@@ -16,16 +16,10 @@
 namespace rocm_audit {
 namespace {
 
+using testing::CorpusRoot;
 using testing::HaveTool;
 using testing::RunCommand;
 using testing::TempDir;
-
-std::string CorpusRoot() {
-  const char* env = std::getenv("CORPUS");
-  if (env && *env) return env;
-  const char* home = std::getenv("HOME");
-  return std::string(home ? home : "/root") + "/rocm-corpus";
-}
 
 TEST(CorpusBundles, EveryBundleListsLikeClangOffloadBundler) {
   namespace fs = std::filesystem;

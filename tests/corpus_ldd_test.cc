@@ -14,11 +14,7 @@
 namespace rocm_audit::testing {
 namespace {
 
-std::string CorpusRoot() {
-  const char* env = std::getenv("CORPUS");
-  std::string corpus = env ? env : std::string(std::getenv("HOME") ? std::getenv("HOME") : "/root") + "/rocm-corpus";
-  return corpus + "/sid-root";
-}
+std::string SidRoot() { return CorpusRoot() + "/sid-root"; }
 
 // Audits with `audit_args` (JSON into DIR/r.json), runs bench/compare_ldd.py with
 // `compare_args` on the same files, and returns its figures; fails the test on any
@@ -39,7 +35,7 @@ nlohmann::json AuditAndCompare(const TempDir& t, const std::string& audit_args,
 }
 
 TEST(CorpusAgreesWithLdd, EveryX86FileHasTheLoadersVerdicts) {
-  std::string root = CorpusRoot();
+  std::string root = SidRoot();
   std::string ld_so = root + "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2";
   struct stat st;
   if (stat(ld_so.c_str(), &st) != 0) GTEST_SKIP() << "no corpus at " << root;
@@ -54,7 +50,7 @@ TEST(CorpusAgreesWithLdd, EveryX86FileHasTheLoadersVerdicts) {
 // --root against the real thing: the corpus's ld.so run inside chroot(2) of the corpus root
 // (absolute RUNPATHs, ld.so.conf, default directories and absolute symlinks all inside it).
 TEST(CorpusAgreesWithLdd, RootMatchesTheLoaderInsideAChroot) {
-  std::string root = CorpusRoot();
+  std::string root = SidRoot();
   struct stat st;
   if (stat((root + "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2").c_str(), &st) != 0)
     GTEST_SKIP() << "no corpus at " << root;
@@ -70,7 +66,7 @@ TEST(CorpusAgreesWithLdd, RootMatchesTheLoaderInsideAChroot) {
 // GCC 15's libstdc++) loaded with this machine's older C and C++ runtimes. Every sid library
 // but the runtimes is offered on the library path; the host's own ld.so is the reference.
 TEST(CorpusAgreesWithLdd, NewerRuntimeVersionsOnAnOlderSystem) {
-  std::string root = CorpusRoot();
+  std::string root = SidRoot();
   std::string lib = root + "/usr/lib/x86_64-linux-gnu";
   struct stat st;
   if (stat((lib + "/libMIOpen.so.1").c_str(), &st) != 0) GTEST_SKIP() << "no corpus at " << root;

@@ -23,19 +23,10 @@
 namespace rocm_audit {
 namespace {
 
+using testing::ReadAll;
 using testing::RunCommand;
 using testing::TempDir;
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void WriteAll(const std::string& path, std::string_view bytes) {
-  std::ofstream(path, std::ios::binary).write(bytes.data(), bytes.size());
-}
+using testing::WriteAll;
 
 // The section's bytes, through LLVM's ELF reader.
 std::string Section(const std::string& file, const std::string& name) {

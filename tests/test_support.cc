@@ -96,4 +96,20 @@ bool HaveTool(const std::string& tool) {
   return RunCommand("command -v " + tool + " >/dev/null 2>&1") == 0;
 }
 
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void WriteAll(const std::string& path, std::string_view bytes) {
+  std::ofstream(path, std::ios::binary).write(bytes.data(), bytes.size());
+}
+
+std::string CorpusRoot() {
+  const char* env = std::getenv("CORPUS");
+  if (env && *env) return env;
+  const char* home = std::getenv("HOME");
+  return std::string(home ? home : "/root") + "/rocm-corpus";
+}
+
 }  // namespace rocm_audit::testing

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "audit/audit_run.h"
@@ -44,6 +45,13 @@ std::vector<Finding> FindingsOf(const Report& report, const std::string& check,
 /// The closure (resolved paths, load order) rocm-audit recorded for `file`.
 std::vector<std::string> ClosureOf(const Report& report, const std::string& file);
 std::vector<std::string> UnresolvedOf(const Report& report, const std::string& file);
+
+/// The whole file (empty when it cannot be read).
+std::string ReadAll(const std::string& path);
+void WriteAll(const std::string& path, std::string_view bytes);
+
+/// The real-package corpus: $CORPUS, default $HOME/rocm-corpus (may not exist).
+std::string CorpusRoot();
 
 /// Whether `tool` is on PATH.
 bool HaveTool(const std::string& tool);
