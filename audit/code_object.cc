@@ -1,5 +1,7 @@
 #include "audit/code_object.h"
 
+#include <algorithm>
+
 #include <llvm/BinaryFormat/ELF.h>
 #include <llvm/BinaryFormat/MsgPackReader.h>
 #include <llvm/Object/ELF.h>
@@ -165,8 +167,11 @@ bool InspectCodeObject(std::string_view prefix, uint64_t total_size, CodeObjectI
     }
     if (p.p_offset + p.p_filesz > prefix.size()) continue;
     llvm::Error err = llvm::Error::success();
+    // notes() accepts p_align 0 and 1 and then iterates with 4, so must we: getDesc()
+    // asserts (or, without assertions, misreads) on an alignment that is not a power of 2.
+    const uint64_t align = std::max<uint64_t>(p.p_align, 4);
     for (const auto& note : elf->notes(p, err)) {
-      auto k = KernelsInNote(note.getName(), note.getType(), note.getDesc(p.p_align));
+      auto k = KernelsInNote(note.getName(), note.getType(), note.getDesc(align));
       if (k) out->kernels = out->kernels.value_or(0) + *k;
     }
     if (err) {
