@@ -36,14 +36,17 @@ bool Emit(std::string_view chunk, uint64_t max_output,
 bool DecodeZstd(std::string_view in, bool whole_payload, uint64_t max_output,
                 const std::function<bool(uint64_t, std::string_view)>& sink, DecodeResult* r,
                 std::string* error) {
-  std::unique_ptr<ZSTD_DStream, size_t (*)(ZSTD_DStream*)> ds(ZSTD_createDStream(),
-                                                               ZSTD_freeDStream);
+  // One decoder per thread, reused: a fresh one per bundle would map and fault in a new
+  // window (up to 128 MiB) every time, which cost more system time than decoding did.
+  thread_local std::unique_ptr<ZSTD_DStream, size_t (*)(ZSTD_DStream*)> ds(ZSTD_createDStream(),
+                                                                           ZSTD_freeDStream);
+  thread_local std::vector<char> out(kChunk);
   if (!ds) {
     *error = "zstd: out of memory";
     return false;
   }
+  ZSTD_DCtx_reset(ds.get(), ZSTD_reset_session_and_parameters);
   ZSTD_DCtx_setParameter(ds.get(), ZSTD_d_windowLogMax, kZstdWindowLogMax);
-  std::vector<char> out(kChunk);
   ZSTD_inBuffer input{in.data(), in.size(), 0};
   size_t pending = 1;  // 0 once a frame is complete and fully flushed
   for (;;) {
