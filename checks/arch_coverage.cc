@@ -1,12 +1,26 @@
-#include "checks/arch_coverage.h"
-
+// missing-arch and ccob-isa-compat: each --require-arch target against the device code of
+// one file. Standalone code objects named after one processor (Tensile's *_gfx90a.co) are
+// per-arch pieces, not whole builds: missing-arch-data covers them, this check skips them.
 #include <set>
 
-#include "audit/arch_data.h"
-#include "audit/rooted_fs.h"
+#include "audit/fs/path.h"
+#include "audit/gpu/arch_data.h"
+#include "checks/registry.h"
 
 namespace rocm_audit {
 namespace {
+
+constexpr Rule kRules[] = {
+    {"missing-arch", Severity::kError,
+     "a required GPU target (--require-arch) that no device code in the file can serve",
+     "add the target to GPU_TARGETS / AMDGPU_TARGETS (or --offload-arch) and rebuild"},
+    {"ccob-isa-compat", Severity::kWarning,
+     "a required GPU target served only through the distro's extended ISA compatibility, "
+     "by a compressed bundle the runtime looks up by exact ID",
+     "build the target natively (add it to GPU_TARGETS), or build without --offload-compress"},
+};
+const Rule& kMissingArch = kRules[0];
+const Rule& kCcobIsaCompat = kRules[1];
 
 std::vector<std::string> Available(const std::vector<ArchOffer>& offers) {
   std::set<std::string> ids;
@@ -20,8 +34,7 @@ std::string Join(const std::vector<std::string>& v) {
   return out;
 }
 
-}  // namespace
-
+// Whether the file is a per-arch artifact (its name names a GPU processor).
 bool IsPerArchArtifact(const WalkedFile& file) {
   if (file.kind == FileKind::kArArchive) return false;
   for (const std::string& p : ProcessorsInName(BaseName(file.path)))
@@ -29,15 +42,15 @@ bool IsPerArchArtifact(const WalkedFile& file) {
   return false;
 }
 
-void CheckArchCoverage(const WalkedFile& file, const DeviceInventory& inventory,
-                       const CheckOptions& options, FindingSink& sink) {
-  if (options.required_archs.empty()) return;
-  std::vector<ArchOffer> offers = inventory.Offers();
-  if (offers.empty() || IsPerArchArtifact(file)) return;
-  for (const TargetId& want : options.required_archs) {
-    Coverage c = CheckRequirement(want, offers, options.isa_compat);
+void Run(const FileInput& in, FindingSink& sink) {
+  const ArchRequirement& policy = in.options.arch;
+  const std::vector<ArchOffer>& offers = in.file.offers;
+  const WalkedFile& file = in.file.walked;
+  if (policy.targets.empty() || offers.empty() || IsPerArchArtifact(file)) return;
+  for (const TargetId& want : policy.targets) {
+    Coverage c = CheckRequirement(want, offers, policy.isa_compat);
     if (c.by == ServedBy::kNone) {
-      Finding f = MakeFinding(file.path, "missing-arch");
+      Finding f = MakeFinding(kMissingArch, file.path);
       std::vector<std::string> available = Available(offers);
       f.message = "no device code for " + want.str() +
                   (c.unserved.size() < c.modes ? " (unserved modes: " + Join(c.unserved) + ")" : "") +
@@ -48,17 +61,20 @@ void CheckArchCoverage(const WalkedFile& file, const DeviceInventory& inventory,
       f.fields["unserved_modes"] = c.unserved;
       sink.Add(std::move(f));
     } else if (c.by == ServedBy::kIsaCompat && c.compat_only_compressed) {
-      Finding f = MakeFinding(file.path, "ccob-isa-compat");
-      std::vector<std::string> available = Available(offers);
+      Finding f = MakeFinding(kCcobIsaCompat, file.path);
       f.message = want.str() + " is served only through the distro's extended ISA compatibility, "
                   "by compressed bundles: the runtime asks CCOB unbundling for the exact ID and gets "
                   "nothing back, so the compatibility silently stops working";
       f.hint = "build " + want.processor + " natively, or build without --offload-compress";
       f.fields["arch"] = want.str();
-      f.fields["available"] = available;
+      f.fields["available"] = Available(offers);
       sink.Add(std::move(f));
     }
   }
 }
+
+}  // namespace
+
+extern const Check kArchCoverageCheck{"arch_coverage", kRules, FileCheck{Run}};
 
 }  // namespace rocm_audit

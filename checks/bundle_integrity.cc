@@ -1,10 +1,23 @@
-#include "checks/bundle_integrity.h"
-
-#include "audit/hex.h"
-#include "checks/check_context.h"
+// malformed-bundle and bundle-id-mismatch: what the bundle reader found wrong, as findings
+// that say where (section, archive member, offset) and why.
+#include "audit/model/hex.h"
+#include "checks/registry.h"
 
 namespace rocm_audit {
 namespace {
+
+constexpr Rule kRules[] = {
+    {"malformed-bundle", Severity::kError,
+     "an offload bundle (plain or CCOB) or code object the HIP runtime cannot read: "
+     "truncated, sizes past the end, corrupt compression, hash mismatch, bad wrapper",
+     "rebuild the device code (clang --offload-arch ... [--offload-compress]); a "
+     "stripped or patched file may have cut the .hip_fatbin section"},
+    {"bundle-id-mismatch", Severity::kError,
+     "a bundle entry whose code object is for another processor or feature mode than its ID says",
+     "rebuild the bundle with clang-offload-bundler from the matching code objects"},
+};
+const Rule& kMalformedBundle = kRules[0];
+const Rule& kBundleIdMismatch = kRules[1];
 
 std::string Where(const Bundle& b) {
   std::string where = b.member.empty() ? "" : "archive member " + b.member + ", ";
@@ -13,8 +26,7 @@ std::string Where(const Bundle& b) {
 }
 
 void Emit(const std::string& file, const BundleProblem& p, const Bundle* b, FindingSink& sink) {
-  Finding f = MakeFinding(file, p.check);
-  if (!p.error) f.severity = Severity::kWarning;
+  Finding f = MakeFinding(p.kind == BundleProblem::kIdMismatch ? kBundleIdMismatch : kMalformedBundle, file);
   f.message = b ? Where(*b) + ": " + p.message : p.message;
   if (b) {
     if (!b->section.empty()) f.fields["section"] = b->section;
@@ -26,13 +38,15 @@ void Emit(const std::string& file, const BundleProblem& p, const Bundle* b, Find
   sink.Add(std::move(f));
 }
 
+void Run(const FileInput& in, FindingSink& sink) {
+  const std::string& file = in.file.walked.path;
+  for (const Bundle& b : in.file.device.bundles)
+    for (const BundleProblem& p : b.problems) Emit(file, p, &b, sink);
+  for (const BundleProblem& p : in.file.device.problems) Emit(file, p, nullptr, sink);
+}
+
 }  // namespace
 
-void CheckBundleIntegrity(const std::string& file, const DeviceInventory& inventory,
-                          FindingSink& sink) {
-  for (const Bundle& b : inventory.bundles)
-    for (const BundleProblem& p : b.problems) Emit(file, p, &b, sink);
-  for (const BundleProblem& p : inventory.problems) Emit(file, p, nullptr, sink);
-}
+extern const Check kBundleIntegrityCheck{"bundle_integrity", kRules, FileCheck{Run}};
 
 }  // namespace rocm_audit

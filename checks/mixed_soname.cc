@@ -1,28 +1,37 @@
-#include "checks/mixed_soname.h"
-
+// mixed-soname: two major versions of one library (libamdhip64.so.5 and .so.6). In one
+// load closure both get mapped and their symbols interpose: an error. Across the scanned
+// tree it means one component was built against a stale major: a warning.
 #include <map>
 #include <set>
 
 #include "checks/registry.h"
 
 namespace rocm_audit {
+namespace {
 
+constexpr Rule kRules[] = {
+    {"mixed-soname", Severity::kError,
+     "two major versions (sonames) of one library in one load closure, or across the tree",
+     "rebuild the stale component against the current major version of the library"},
+};
+
+// "libamdhip64.so.6" -> "libamdhip64"; "" when the name has no ".so.MAJOR" part.
 std::string SonameBase(std::string_view soname) {
   size_t so = soname.find(".so.");
   if (so == std::string_view::npos || so + 4 >= soname.size()) return "";
   return std::string(soname.substr(0, so));
 }
 
-void CheckClosureSonames(const FileContext& ctx, FindingSink& sink) {
+void RunClosure(const LoadableInput& in, FindingSink& sink) {
   std::map<std::string, std::set<std::string>> by_base;
-  for (const LoadedObject& o : ctx.closure.objects)
+  for (const LoadedObject& o : in.load.closure.objects)
     for (const std::string& n : o.names)
       if (std::string base = SonameBase(n); !base.empty()) by_base[base].insert(n);
-  for (const UnresolvedLibrary& u : ctx.closure.unresolved)
+  for (const UnresolvedLibrary& u : in.load.closure.unresolved)
     if (std::string base = SonameBase(u.name); !base.empty()) by_base[base].insert(u.name);
   for (const auto& [base, names] : by_base) {
     if (names.size() < 2) continue;
-    Finding f = MakeFinding(ctx, "mixed-soname");
+    Finding f = MakeFinding(kRules[0], in.file.walked.path);
     std::string list;
     for (const auto& n : names) list += (list.empty() ? "" : " and ") + n;
     f.message = list + " are both in the load closure: two major versions of " + base +
@@ -34,22 +43,22 @@ void CheckClosureSonames(const FileContext& ctx, FindingSink& sink) {
   }
 }
 
-void CheckTreeSonames(const std::vector<TreeObject>& objects, FindingSink& sink) {
-  // base -> soname -> files that need it
+void RunTree(const TreeInput& in, FindingSink& sink) {
+  // base -> soname -> loadable files that need it
   std::map<std::string, std::map<std::string, std::vector<std::string>>> users;
-  for (const TreeObject& o : objects)
-    for (const std::string& n : o.needed)
-      if (std::string base = SonameBase(n); !base.empty()) users[base][n].push_back(o.path);
+  for (const InspectedFile& o : in.files) {
+    if (!o.loadable()) continue;
+    for (const std::string& n : o.model()->needed)
+      if (std::string base = SonameBase(n); !base.empty()) users[base][n].push_back(o.walked.path);
+  }
   for (const auto& [base, sonames] : users) {
     if (sonames.size() < 2) continue;
     // Blame the least used soname: that is usually the stale component.
     auto minority = sonames.begin();
     for (auto it = sonames.begin(); it != sonames.end(); ++it)
       if (it->second.size() < minority->second.size()) minority = it;
-    Finding f;
-    f.check = "mixed-soname";
+    Finding f = MakeFinding(kRules[0], minority->second.front());
     f.severity = Severity::kWarning;
-    f.file = minority->second.front();
     std::string list;
     nlohmann::ordered_json by_soname = nlohmann::ordered_json::object();
     for (const auto& [soname, files] : sonames) {
@@ -66,5 +75,10 @@ void CheckTreeSonames(const std::vector<TreeObject>& objects, FindingSink& sink)
     sink.Add(std::move(f));
   }
 }
+
+}  // namespace
+
+extern const Check kClosureSonamesCheck{"mixed_soname (closure)", kRules, LoadableCheck{RunClosure}};
+extern const Check kTreeSonamesCheck{"mixed_soname (tree)", kRules, TreeCheck{RunTree}};
 
 }  // namespace rocm_audit

@@ -1,23 +1,38 @@
-// The table of checks: stable IDs, default severities, and what fixes each class of defect.
-// The ID is the JSON `check`, the SARIF ruleId and the suppression key: never rename one.
+// The table of checks, in the order they run (and so the order of a file's findings of
+// equal severity). A check is one file in checks/ that defines its rules and one run
+// function with its stage's signature; the registry lists it. Rule IDs are constants in
+// the check that emits them, so a finding can only name a rule that exists.
 #pragma once
 
 #include <span>
 #include <string_view>
+#include <variant>
 
-#include "audit/finding.h"
+#include "audit/model/finding.h"
+#include "audit/model/rule.h"
+#include "checks/check_input.h"
 
 namespace rocm_audit {
 
-struct CheckInfo {
-  std::string_view id;
-  Severity severity;       ///< default severity (some checks downgrade per finding)
-  std::string_view title;  ///< one line, for --list-checks and report legends
-  std::string_view fix;    ///< the generic remedy, shown when a finding has no specific hint
+using FileCheck = void (*)(const FileInput&, FindingSink&);          ///< once per audited file
+using LoadableCheck = void (*)(const LoadableInput&, FindingSink&);  ///< once per loadable file
+using TreeCheck = void (*)(const TreeInput&, FindingSink&);          ///< once per run
+
+enum class Stage { kFile = 0, kLoadable = 1, kTree = 2 };
+
+struct Check {
+  std::string_view name;        ///< the check's file name, e.g. "rpath_entries"
+  std::span<const Rule> rules;  ///< the rules its findings belong to
+  std::variant<FileCheck, LoadableCheck, TreeCheck> run;
+
+  Stage stage() const { return static_cast<Stage>(run.index()); }
 };
 
-std::span<const CheckInfo> AllChecks();
-/// Returns nullptr for an unknown ID.
-const CheckInfo* FindCheck(std::string_view id);
+/// Every check, in run order.
+std::span<const Check* const> AllChecks();
+/// Every rule, each once, in the order of the checks that emit them.
+std::span<const Rule* const> AllRules();
+/// nullptr for an unknown ID.
+const Rule* FindRule(std::string_view id);
 
 }  // namespace rocm_audit

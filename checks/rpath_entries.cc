@@ -1,13 +1,33 @@
-#include "checks/rpath_entries.h"
-
+// rpath-build-dir, rpath-relative, rpath-absolute-outside, rpath-missing-dir: the search
+// entries the loader will actually use (DT_RUNPATH, else DT_RPATH) of the audited object.
 #include <fnmatch.h>
 
 #include <string_view>
 
-#include "audit/rooted_fs.h"
+#include "audit/fs/path.h"
+#include "checks/registry.h"
 
 namespace rocm_audit {
 namespace {
+
+constexpr Rule kRules[] = {
+    {"rpath-build-dir", Severity::kWarning,
+     "an RPATH/RUNPATH entry pointing into a build tree (/build/, *-build, build-*, _build, "
+     "cmake-build-*) or a temporary directory",
+     "drop the entry (CMAKE_SKIP_INSTALL_RPATH, chrpath -d, patchelf --remove-rpath) "
+     "or replace it with $ORIGIN-relative paths"},
+    {"rpath-missing-dir", Severity::kNote, "an RPATH/RUNPATH entry naming a directory that does not exist",
+     "remove the stale entry"},
+    {"rpath-absolute-outside", Severity::kWarning, "an absolute RPATH/RUNPATH entry outside the audited prefix",
+     "use $ORIGIN-relative entries so the tree can be relocated"},
+    {"rpath-relative", Severity::kWarning,
+     "a relative RPATH/RUNPATH entry, resolved against the process's working directory",
+     "use $ORIGIN/... instead of a relative path"},
+};
+const Rule& kBuildDir = kRules[0];
+const Rule& kMissingDir = kRules[1];
+const Rule& kAbsoluteOutside = kRules[2];
+const Rule& kRelative = kRules[3];
 
 // Directories that exist only on the build machine: a loader searching them at run time
 // is at best wasted work and at worst a hijack (anyone can create /tmp/...).
@@ -25,19 +45,17 @@ std::string BuildDirReason(const std::string& entry, const CheckOptions& options
   return "";
 }
 
-}  // namespace
-
-void CheckRpathEntries(const FileContext& ctx, FindingSink& sink) {
-  const ElfModel& m = ctx.model;
+void Run(const LoadableInput& in, FindingSink& sink) {
+  const ElfModel& m = *in.file.model();
   const char* tag = m.has_runpath ? "RUNPATH" : "RPATH";
   const auto& entries = m.has_runpath ? m.runpath : m.rpath;
   ObjectIdentity id{m.elf_class, m.machine};
-  std::string prefix = ctx.loader.fs.DisplayPath(ctx.file.prefix);
+  std::string prefix = in.loader.fs.DisplayPath(in.file.walked.prefix);
 
   for (const std::string& entry : entries) {
     if (entry.empty()) continue;
-    auto add = [&](std::string_view check, std::string message) {
-      Finding f = MakeFinding(ctx, check);
+    auto add = [&](const Rule& rule, std::string message) {
+      Finding f = MakeFinding(rule, in.file.walked.path);
       f.message = std::string(tag) + " entry " + entry + " " + message;
       f.fields["entry"] = entry;
       f.fields["tag"] = tag;
@@ -45,19 +63,23 @@ void CheckRpathEntries(const FileContext& ctx, FindingSink& sink) {
     };
     bool origin_relative = entry.starts_with("$ORIGIN") || entry.starts_with("${ORIGIN}");
     // The most specific of build-dir / relative / absolute-outside, then whether it exists.
-    if (std::string why = BuildDirReason(entry, ctx.options); !why.empty()) {
-      add("rpath-build-dir", "points into " + why);
+    if (std::string why = BuildDirReason(entry, in.options); !why.empty()) {
+      add(kBuildDir, "points into " + why);
     } else if (!origin_relative && entry[0] != '/') {
-      add("rpath-relative", "is relative: the loader resolves it against the working directory");
+      add(kRelative, "is relative: the loader resolves it against the working directory");
       continue;  // where it points depends on the working directory: existence means nothing
     } else if (!origin_relative && !IsUnderDirectory(NormalizePath(entry), prefix)) {
-      add("rpath-absolute-outside", "is absolute and outside the audited prefix " + prefix);
+      add(kAbsoluteOutside, "is absolute and outside the audited prefix " + prefix);
     }
-    auto dir = ExpandSearchEntry(entry, DirName(ctx.file.path), id, ctx.loader);
-    if (dir && !ctx.loader.fs.IsDirectory(*dir))
-      add("rpath-missing-dir", "names a directory that does not exist (" +
-                                   ctx.loader.fs.DisplayPath(NormalizePath(*dir)) + ")");
+    auto dir = ExpandSearchEntry(entry, DirName(in.file.walked.path), id, in.loader);
+    if (dir && !in.loader.fs.IsDirectory(*dir))
+      add(kMissingDir, "names a directory that does not exist (" +
+                                   in.loader.fs.DisplayPath(NormalizePath(*dir)) + ")");
   }
 }
+
+}  // namespace
+
+extern const Check kRpathEntriesCheck{"rpath_entries", kRules, LoadableCheck{Run}};
 
 }  // namespace rocm_audit

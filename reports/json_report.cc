@@ -1,5 +1,7 @@
 #include "reports/json_report.h"
 
+#include "reports/file_facts_json.h"
+
 namespace rocm_audit {
 
 std::string RenderJson(const Report& report, Severity fail_on, bool fail_on_none) {
@@ -7,7 +9,12 @@ std::string RenderJson(const Report& report, Severity fail_on, bool fail_on_none
   Json out;
   out["schema_version"] = 1;
   out["tool"] = {{"name", "rocm-audit"}, {"version", ROCM_AUDIT_VERSION}};
-  Json inputs = report.inputs;
+  Json inputs;
+  inputs["paths"] = report.inputs.paths;
+  inputs["root"] = report.inputs.roots.empty() ? Json(nullptr) : Json(report.inputs.roots[0]);
+  inputs["roots"] = report.inputs.roots;
+  inputs["library_path"] = report.inputs.library_path;
+  inputs["ld_so_conf_dirs"] = report.inputs.ld_so_conf_dirs;
   inputs["fail_on"] = fail_on_none ? "none" : std::string(SeverityName(fail_on));
   out["inputs"] = inputs;
 
@@ -35,11 +42,7 @@ std::string RenderJson(const Report& report, Severity fail_on, bool fail_on_none
   }
   out["findings"] = std::move(findings);
   Json files = Json::array();
-  for (const FileEntry& e : report.files) {
-    Json j = {{"path", e.path}, {"kind", e.kind}};
-    for (const auto& [key, value] : e.details.items()) j[key] = value;
-    files.push_back(std::move(j));
-  }
+  for (const FileFacts& f : report.files) files.push_back(FileFactsToJson(f));
   out["files"] = std::move(files);
   // Paths need not be UTF-8: replace invalid bytes rather than refuse to report.
   return out.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";

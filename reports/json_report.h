@@ -12,7 +12,7 @@
 
 #include <string>
 
-#include "reports/report.h"
+#include "audit/model/report.h"
 
 namespace rocm_audit {
 

@@ -28,7 +28,7 @@ std::string Xml(std::string_view s) {
 std::string RenderJunit(const Report& report, Severity fail_on, bool fail_on_none) {
   std::vector<std::string> order;
   std::map<std::string, std::vector<const Finding*>> by_file;
-  for (const FileEntry& e : report.files) {
+  for (const FileFacts& e : report.files) {
     order.push_back(e.path);
     by_file[e.path];
   }

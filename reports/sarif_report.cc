@@ -2,7 +2,6 @@
 
 #include <cctype>
 
-#include "checks/registry.h"
 
 namespace rocm_audit {
 namespace {
@@ -31,7 +30,7 @@ std::string FileUri(const std::string& path) {
 std::string RenderSarif(const Report& report) {
   using Json = nlohmann::ordered_json;
   Json rules = Json::array();
-  for (const CheckInfo& c : AllChecks())
+  for (const Rule& c : report.rules)
     rules.push_back({{"id", std::string(c.id)},
                      {"shortDescription", {{"text", std::string(c.title)}}},
                      {"help", {{"text", std::string(c.fix)}}},

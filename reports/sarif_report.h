@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "reports/report.h"
+#include "audit/model/report.h"
 
 namespace rocm_audit {
 

@@ -38,26 +38,24 @@ std::string Size(uint64_t bytes) {
 }
 
 // "3 bundles, CCOB v2 zstd 12.1 MB -> 40.2 MB: gfx906 gfx90a gfx1030"
-std::string DeviceSummary(const nlohmann::ordered_json& details) {
-  const auto& bundles = details["bundles"];
+std::string DeviceSummary(const DeviceFacts& device) {
   std::map<std::string, std::pair<uint64_t, uint64_t>> by_format;  // label -> sizes
-  for (const auto& b : bundles) {
-    std::string label = b["format"].get<std::string>();
+  for (const BundleFacts& b : device.bundles) {
+    std::string label = b.format;
     if (label == "ccob")
-      label = "CCOB v" + std::to_string(b["ccob_version"].get<int>()) + " " + b["compression"].get<std::string>();
+      label = "CCOB v" + std::to_string(b.ccob_version.value_or(0)) + " " + b.compression.value_or("");
     auto& sizes = by_format[label];
-    sizes.first += b["compressed_size"].get<uint64_t>();
-    sizes.second += b["uncompressed_size"].get<uint64_t>();
+    sizes.first += b.compressed_size;
+    sizes.second += b.uncompressed_size;
   }
-  std::string out = Plural(bundles.size(), "bundle");
+  std::string out = Plural(device.bundles.size(), "bundle");
   for (const auto& [label, sizes] : by_format) {
     out += ", " + label + " " + Size(sizes.first);
     if (sizes.first != sizes.second) out += " -> " + Size(sizes.second);
   }
   out += ":";
-  const auto& targets = details.value("device_targets", nlohmann::ordered_json::array());
-  if (targets.empty()) out += " no device code";
-  for (const auto& t : targets) out += " " + t.get<std::string>();
+  if (device.targets.empty()) out += " no device code";
+  for (const std::string& t : device.targets) out += " " + t;
   return out;
 }
 
@@ -65,12 +63,12 @@ std::string ProcessorOf(const std::string& target) { return target.substr(0, tar
 
 // Files x processors: "x" all modes offered, "+"/"-" one xnack mode, "s" sramecc-specific.
 std::string ArchMatrix(const Report& report) {
-  std::vector<const FileEntry*> rows;
+  std::vector<const FileFacts*> rows;
   std::map<std::string, int> columns;  // processor -> order key
-  for (const FileEntry& e : report.files) {
-    if (!e.details.contains("device_targets") || e.details["device_targets"].empty()) continue;
+  for (const FileFacts& e : report.files) {
+    if (!e.device || e.device->targets.empty()) continue;
     rows.push_back(&e);
-    for (const auto& t : e.details["device_targets"]) columns[ProcessorOf(t.get<std::string>())] = 0;
+    for (const std::string& t : e.device->targets) columns[ProcessorOf(t)] = 0;
   }
   if (rows.empty()) return "";
   // gfx906 before gfx1030: order by numeric length, then name.
@@ -80,7 +78,7 @@ std::string ArchMatrix(const Report& report) {
     return a.size() != b.size() ? a.size() < b.size() : a < b;
   });
   size_t width = 4;
-  for (const FileEntry* e : rows) width = std::max(width, e->path.size());
+  for (const FileFacts* e : rows) width = std::max(width, e->path.size());
   width = std::min<size_t>(width, 60);
   auto cell = [](const std::string& text, size_t w) {
     return text.size() >= w ? text.substr(text.size() - w) : std::string(w - text.size(), ' ') + text;
@@ -89,12 +87,11 @@ std::string ArchMatrix(const Report& report) {
   out += cell("file", width);
   for (const auto& c : cols) out += " " + c;
   out += "\n";
-  for (const FileEntry* e : rows) {
+  for (const FileFacts* e : rows) {
     out += cell(e->path, width);
     for (const auto& c : cols) {
       std::string mark = ".";
-      for (const auto& t : e->details["device_targets"]) {
-        std::string s = t.get<std::string>();
+      for (const std::string& s : e->device->targets) {
         if (ProcessorOf(s) != c) continue;
         mark = s.find(':') == std::string::npos ? "x" : (mark == "x" ? "x" : ":");
       }
@@ -133,9 +130,8 @@ std::string RenderText(const Report& report, const TextOptions& options) {
   }
   if (options.quiet) return out;
   std::string devices;
-  for (const FileEntry& e : report.files)
-    if (e.details.contains("bundles"))
-      devices += "  " + e.path + ": " + DeviceSummary(e.details) + "\n";
+  for (const FileFacts& e : report.files)
+    if (e.device) devices += "  " + e.path + ": " + DeviceSummary(*e.device) + "\n";
   if (!devices.empty()) out += (order.empty() ? "" : "\n") + std::string("device code:\n") + devices;
   if (options.arch_matrix) out += ArchMatrix(report);
   size_t errors = report.Count(Severity::kError), warnings = report.Count(Severity::kWarning),

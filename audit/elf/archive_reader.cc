@@ -1,0 +1,81 @@
+#include "audit/elf/archive_reader.h"
+
+#include <llvm/Object/Archive.h>
+#include <llvm/Object/ObjectFile.h>
+#include <llvm/Support/Error.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include "audit/support/llvm_expected.h"
+
+namespace rocm_audit {
+namespace {
+
+bool ForEachLlvmMember(std::string_view bytes,
+                       const std::function<void(llvm::StringRef, llvm::MemoryBufferRef)>& member,
+                       std::string* error) {
+  llvm::MemoryBufferRef ref(llvm::StringRef(bytes.data(), bytes.size()), "archive");
+  auto archive = llvm::object::Archive::create(ref);
+  if (!archive) {
+    *error = llvm::toString(archive.takeError());
+    return false;
+  }
+  llvm::Error err = llvm::Error::success();
+  for (const auto& child : (*archive)->children(err)) {
+    auto name = child.getName();
+    auto buffer = child.getMemoryBufferRef();
+    if (!Take(name) || !Take(buffer)) continue;
+    member(*name, *buffer);
+  }
+  if (err) {
+    *error = llvm::toString(std::move(err));
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool ForEachArchiveMember(
+    std::string_view bytes,
+    const std::function<void(std::string_view name, std::string_view data)>& visit,
+    std::string* error) {
+  return ForEachLlvmMember(
+      bytes,
+      [&](llvm::StringRef name, llvm::MemoryBufferRef buffer) {
+        visit(std::string_view(name.data(), name.size()),
+              std::string_view(buffer.getBufferStart(), buffer.getBufferSize()));
+      },
+      error);
+}
+
+bool ValidateArchive(std::string_view bytes, size_t* members, std::string* error) {
+  *members = 0;
+  return ForEachLlvmMember(bytes, [&](llvm::StringRef, llvm::MemoryBufferRef) { ++*members; }, error);
+}
+
+bool ForEachArchiveDefinition(
+    std::string_view bytes,
+    const std::function<void(std::string_view, std::string_view)>& visit, std::string* error) {
+  return ForEachLlvmMember(
+      bytes,
+      [&](llvm::StringRef name, llvm::MemoryBufferRef buffer) {
+        auto object = llvm::object::ObjectFile::createObjectFile(buffer);
+        if (!Take(object)) return;  // not an object file (e.g. a text member): nothing to index
+        for (const auto& sym : (*object)->symbols()) {
+          // A symbol table that fails once is corrupt as a whole (its range comes from a
+          // hostile sh_size and can claim billions of entries): stop reading this member.
+          auto flags = sym.getFlags();
+          if (!Take(flags)) return;
+          if (!(*flags & llvm::object::BasicSymbolRef::SF_Global) ||
+              (*flags & llvm::object::BasicSymbolRef::SF_Undefined))
+            continue;
+          auto sym_name = sym.getName();
+          if (!Take(sym_name)) return;
+          visit(std::string_view(sym_name->data(), sym_name->size()),
+                std::string_view(name.data(), name.size()));
+        }
+      },
+      error);
+}
+
+}  // namespace rocm_audit

@@ -1,0 +1,119 @@
+#include "audit/elf/elf_model.h"
+
+#include <llvm/BinaryFormat/ELF.h>
+
+namespace rocm_audit {
+
+std::string_view ElfModel::kind_name() const {
+  switch (type) {
+    case llvm::ELF::ET_REL: return "elf-relocatable";
+    case llvm::ELF::ET_EXEC: return "elf-executable";
+    case llvm::ELF::ET_DYN: return has_interpreter ? "elf-executable" : "elf-shared-library";
+    case llvm::ELF::ET_CORE: return "elf-core";
+  }
+  return "elf-other";
+}
+
+std::string_view ElfModel::machine_name() const {
+  switch (machine) {
+    case llvm::ELF::EM_X86_64: return "x86-64";
+    case llvm::ELF::EM_386: return "i386";
+    case llvm::ELF::EM_AARCH64: return "aarch64";
+    case llvm::ELF::EM_ARM: return "arm";
+    case llvm::ELF::EM_PPC64: return "ppc64";
+    case llvm::ELF::EM_RISCV: return "riscv";
+    case llvm::ELF::EM_S390: return "s390";
+    case llvm::ELF::EM_AMDGPU: return "amdgpu";
+  }
+  return "unknown";
+}
+
+namespace {
+
+uint32_t Read32(const uint8_t* p, bool little_endian) {
+  return little_endian ? (p[0] | p[1] << 8 | p[2] << 16 | static_cast<uint32_t>(p[3]) << 24)
+                       : (static_cast<uint32_t>(p[0]) << 24 | p[1] << 16 | p[2] << 8 | p[3]);
+}
+
+// The hash functions of the two ELF symbol hash tables (dl-hash.h, dl-new-hash.h).
+uint32_t GnuHash(std::string_view name) {
+  uint32_t h = 5381;
+  for (unsigned char c : name) h = h * 33 + c;
+  return h;
+}
+
+uint32_t SysvHash(std::string_view name) {
+  uint32_t h = 0;
+  for (unsigned char c : name) {
+    h = (h << 4) + c;
+    uint32_t g = h & 0xf0000000;
+    if (g) h ^= g >> 24;
+    h &= ~g;
+  }
+  return h;
+}
+
+}  // namespace
+
+std::string_view ElfModel::NameOf(const DynamicSymbol& s) const {
+  if (s.name_offset >= dynamic_strings.size()) return {};
+  size_t end = dynamic_strings.find('\0', s.name_offset);
+  if (end == std::string_view::npos) return {};
+  return dynamic_strings.substr(s.name_offset, end - s.name_offset);
+}
+
+// Mirrors glibc's check_match (elf/dl-lookup.c): undefined entries, symbols of a type
+// the loader never binds to, and local/hidden definitions are not candidates.
+bool ElfModel::Bindable(const DynamicSymbol& s) const {
+  constexpr unsigned kAllowedTypes =
+      (1u << llvm::ELF::STT_NOTYPE) | (1u << llvm::ELF::STT_OBJECT) | (1u << llvm::ELF::STT_FUNC) |
+      (1u << llvm::ELF::STT_COMMON) | (1u << llvm::ELF::STT_TLS) | (1u << llvm::ELF::STT_GNU_IFUNC);
+  if (!s.defined()) return false;
+  if (s.value == 0 && s.section_index != llvm::ELF::SHN_ABS && s.type != llvm::ELF::STT_TLS)
+    return false;
+  if (s.type >= 16 || !((1u << s.type) & kAllowedTypes)) return false;
+  if (s.binding != llvm::ELF::STB_GLOBAL && s.binding != llvm::ELF::STB_WEAK &&
+      s.binding != llvm::ELF::STB_GNU_UNIQUE)
+    return false;
+  return s.visibility != llvm::ELF::STV_HIDDEN && s.visibility != llvm::ELF::STV_INTERNAL;
+}
+
+void ElfModel::ForEachDefinition(std::string_view name,
+                                 const std::function<void(uint32_t)>& visit) const {
+  const HashTable& h = hash_table;
+  auto consider = [&](uint32_t index) {
+    if (index >= symbol_count()) return;
+    DynamicSymbol s = SymbolAt(index);
+    if (Bindable(s) && NameOf(s) == name) visit(index);
+  };
+  if (h.kind == HashTable::kGnu) {
+    uint32_t hash = GnuHash(name);
+    uint32_t index = Read32(h.buckets + 4 * (hash % h.bucket_count), little_endian);
+    if (index < h.first_hashed) return;  // empty bucket
+    for (; index - h.first_hashed < h.chain_count; ++index) {
+      uint32_t chain = Read32(h.chains + 4 * (index - h.first_hashed), little_endian);
+      if ((chain | 1) == (hash | 1)) consider(index);
+      if (chain & 1) break;  // last entry of this bucket's chain
+    }
+    return;
+  }
+  if (h.kind == HashTable::kSysv) {
+    uint32_t index = Read32(h.buckets + 4 * (SysvHash(name) % h.bucket_count), little_endian);
+    // A chain longer than the table has entries is a loop: stop there.
+    for (uint32_t steps = 0; index != 0 && index < h.chain_count && steps <= h.chain_count; ++steps) {
+      consider(index);
+      index = Read32(h.chains + 4 * index, little_endian);
+    }
+    return;
+  }
+  std::call_once(fallback_once_, [this] {
+    for (uint32_t i = 1; i < symbol_count(); ++i) {
+      DynamicSymbol s = SymbolAt(i);
+      if (Bindable(s)) fallback_.emplace(NameOf(s), i);
+    }
+  });
+  auto [begin, end] = fallback_.equal_range(name);
+  for (auto it = begin; it != end; ++it) visit(it->second);
+}
+
+}  // namespace rocm_audit

@@ -1,0 +1,475 @@
+#include "audit/elf/elf_reader.h"
+
+#include <llvm/BinaryFormat/ELF.h>
+#include <llvm/Object/ELF.h>
+#include <llvm/Support/Error.h>
+#include <llvm/Support/Endian.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <type_traits>
+
+namespace rocm_audit {
+namespace {
+
+using llvm::object::ELFFile;
+
+std::string TakeMessage(llvm::Error err) { return llvm::toString(std::move(err)); }
+
+std::vector<std::string> SplitPathList(std::string_view list) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t colon = list.find(':', start);
+    if (colon == std::string_view::npos) colon = list.size();
+    out.emplace_back(list.substr(start, colon - start));
+    start = colon + 1;
+  }
+  return out;
+}
+
+// A NUL-terminated string at `offset` inside `table`, or an error when it runs off the end.
+bool StringAt(std::string_view table, uint64_t offset, std::string_view* out) {
+  if (offset >= table.size()) return false;
+  size_t end = table.find('\0', offset);
+  if (end == std::string_view::npos) return false;
+  *out = table.substr(offset, end - offset);
+  return true;
+}
+
+// The model's symbol table over LLVM's typed, bounds-checked arrays of the mapped file.
+template <class ELFT>
+class LlvmSymbolTable : public SymbolTable {
+ public:
+  LlvmSymbolTable(llvm::ArrayRef<typename ELFT::Sym> symbols,
+                  llvm::ArrayRef<typename ELFT::Versym> versions,
+                  std::vector<llvm::ArrayRef<typename ELFT::Rela>> relas,
+                  std::vector<llvm::ArrayRef<typename ELFT::Rel>> rels, bool mips64el)
+      : symbols_(symbols), versions_(versions), relas_(std::move(relas)), rels_(std::move(rels)),
+        mips64el_(mips64el) {}
+
+  std::vector<bool> RelocatedSymbols() const override {
+    std::vector<bool> out;
+    if (relas_.empty() && rels_.empty()) return out;
+    out.assign(size(), false);
+    auto mark = [&](uint32_t index) {
+      if (index < out.size()) out[index] = true;
+    };
+    for (const auto& table : relas_)
+      for (const auto& r : table) mark(r.getSymbol(mips64el_));
+    for (const auto& table : rels_)
+      for (const auto& r : table) mark(r.getSymbol(mips64el_));
+    return out;
+  }
+
+  uint32_t size() const override {
+    return static_cast<uint32_t>(std::min<size_t>(symbols_.size(), UINT32_MAX));
+  }
+
+  DynamicSymbol At(uint32_t i) const override {
+    const auto& s = symbols_[i];
+    DynamicSymbol out;
+    out.name_offset = s.st_name;
+    out.value = s.st_value;
+    out.section_index = s.st_shndx;
+    out.type = s.getType();
+    out.binding = s.getBinding();
+    out.visibility = s.getVisibility();
+    if (i < versions_.size()) {
+      uint16_t v = versions_[i].vs_index;
+      out.has_version = true;
+      out.version_index = v & llvm::ELF::VERSYM_VERSION;
+      out.version_hidden = (v & llvm::ELF::VERSYM_HIDDEN) != 0;
+    }
+    return out;
+  }
+
+ private:
+  llvm::ArrayRef<typename ELFT::Sym> symbols_;
+  llvm::ArrayRef<typename ELFT::Versym> versions_;
+  std::vector<llvm::ArrayRef<typename ELFT::Rela>> relas_;
+  std::vector<llvm::ArrayRef<typename ELFT::Rel>> rels_;
+  bool mips64el_;
+};
+
+template <class ELFT>
+class Reader {
+ public:
+  Reader(const ELFFile<ELFT>& obj, std::string_view file, ElfModel* model)
+      : obj_(obj), file_(file), model_(model) {}
+
+  bool Read(std::string* error) {
+    const auto& hdr = obj_.getHeader();
+    model_->type = hdr.e_type;
+    model_->machine = hdr.e_machine;
+    model_->flags = hdr.e_flags;
+    model_->os_abi = hdr.e_ident[llvm::ELF::EI_OSABI];
+
+    auto phdrs = obj_.program_headers();
+    if (!phdrs) return Fail(error, "program headers: " + TakeMessage(phdrs.takeError()));
+    for (const auto& ph : *phdrs)
+      if (ph.p_type == llvm::ELF::PT_INTERP) model_->has_interpreter = true;
+
+    auto sections = obj_.sections();
+    if (!sections) return Fail(error, "section headers: " + TakeMessage(sections.takeError()));
+    sections_ = *sections;
+
+    if (!ReadDynamic(error)) return false;
+    ReadDynamicSymbols();
+    return true;
+  }
+
+ private:
+  using Elf_Shdr = typename ELFT::Shdr;
+  using Elf_Versym = typename ELFT::Versym;
+
+  bool Fail(std::string* error, std::string message) {
+    *error = std::move(message);
+    return false;
+  }
+
+  // The loader reads the dynamic section through PT_DYNAMIC and DT_STRTAB, not through
+  // section headers, so this does the same: a file without section headers still gets its
+  // closure audited (its symbols, found through section headers, do not).
+  bool ReadDynamic(std::string* error) {
+    // LLVM 19's dynamicEntries() turns PT_DYNAMIC's file range into an array without
+    // checking it against the buffer: check it here first (found by the corruption test).
+    auto phdrs = obj_.program_headers();
+    if (!phdrs) return Fail(error, "program headers: " + TakeMessage(phdrs.takeError()));
+    for (const auto& ph : *phdrs) {
+      if (ph.p_type != llvm::ELF::PT_DYNAMIC) continue;
+      uint64_t offset = ph.p_offset, size = ph.p_filesz;
+      if (offset > file_.size() || size > file_.size() - offset)
+        return Fail(error, "PT_DYNAMIC (offset " + std::to_string(offset) + ", size " +
+                               std::to_string(size) + ") extends past the end of the file");
+      if (offset % alignof(typename ELFT::Dyn) != 0)
+        return Fail(error, "PT_DYNAMIC is misaligned");
+      break;
+    }
+    auto dyn = obj_.dynamicEntries();
+    if (!dyn) return Fail(error, "dynamic section: " + TakeMessage(dyn.takeError()));
+    if (dyn->empty()) return true;
+    model_->has_dynamic = true;
+
+    uint64_t strtab_addr = 0, strsz = 0;
+    bool have_strtab = false;
+    for (const auto& d : *dyn) {
+      if (d.d_tag == llvm::ELF::DT_STRTAB) { strtab_addr = d.getPtr(); have_strtab = true; }
+      if (d.d_tag == llvm::ELF::DT_STRSZ) strsz = d.getVal();
+      if (d.d_tag == llvm::ELF::DT_GNU_HASH) gnu_hash_addr_ = d.getPtr();
+      if (d.d_tag == llvm::ELF::DT_HASH) sysv_hash_addr_ = d.getPtr();
+      if (d.d_tag == llvm::ELF::DT_FLAGS_1 && (d.getVal() & llvm::ELF::DF_1_NODEFLIB))
+        model_->nodeflib = true;
+      if (d.d_tag == llvm::ELF::DT_NULL) break;
+    }
+    std::string_view strtab;
+    if (have_strtab) {
+      const uint8_t* begin = MappedRange(strtab_addr, strsz);
+      if (!begin) return Fail(error, "DT_STRTAB/DT_STRSZ do not map to bytes inside the file");
+      strtab = std::string_view(reinterpret_cast<const char*>(begin), strsz);
+    }
+    std::string_view rpath, runpath;
+    bool have_rpath = false;
+    for (const auto& d : *dyn) {
+      int64_t tag = d.d_tag;
+      if (tag == llvm::ELF::DT_NULL) break;
+      if (tag != llvm::ELF::DT_NEEDED && tag != llvm::ELF::DT_SONAME &&
+          tag != llvm::ELF::DT_RPATH && tag != llvm::ELF::DT_RUNPATH)
+        continue;
+      std::string_view value;
+      if (!StringAt(strtab, d.getVal(), &value))
+        return Fail(error, "dynamic entry string offset " + std::to_string(d.getVal()) +
+                               " is outside DT_STRTAB");
+      switch (tag) {
+        case llvm::ELF::DT_NEEDED: model_->needed.emplace_back(value); break;
+        case llvm::ELF::DT_SONAME: model_->soname = std::string(value); break;
+        case llvm::ELF::DT_RPATH: rpath = value; have_rpath = true; break;
+        case llvm::ELF::DT_RUNPATH: runpath = value; model_->has_runpath = true; break;
+      }
+    }
+    if (model_->has_runpath) model_->runpath = SplitPathList(runpath);
+    // glibc (elf/get-dynamic-info.h): "If we have a DT_RUNPATH, ignore DT_RPATH".
+    else if (have_rpath) model_->rpath = SplitPathList(rpath);
+    return true;
+  }
+
+  const Elf_Shdr* FindSection(uint32_t type) const {
+    for (const Elf_Shdr& s : sections_)
+      if (s.sh_type == type) return &s;
+    return nullptr;
+  }
+
+  // Symbols and versions are optional for the loader's first step; a broken table is
+  // recorded as a warning and the file still audits as far as it can.
+  void ReadDynamicSymbols() {
+    const Elf_Shdr* dynsym = FindSection(llvm::ELF::SHT_DYNSYM);
+    if (!dynsym) return;
+    auto syms = obj_.symbols(dynsym);
+    if (!syms) return Warn("dynamic symbol table: " + TakeMessage(syms.takeError()));
+    auto strtab = obj_.getStringTableForSymtab(*dynsym, sections_);
+    if (!strtab) return Warn("dynamic string table: " + TakeMessage(strtab.takeError()));
+
+    ReadVersionDefinitions();
+    ReadVersionNeeds();
+    llvm::ArrayRef<Elf_Versym> versyms;
+    if (const Elf_Shdr* vs = FindSection(llvm::ELF::SHT_GNU_versym)) {
+      auto arr = obj_.template getSectionContentsAsArray<Elf_Versym>(*vs);
+      if (!arr) Warn("symbol version table: " + TakeMessage(arr.takeError()));
+      else versyms = *arr;
+    }
+    model_->has_version_table = !versyms.empty();
+    model_->dynamic_strings = std::string_view(strtab->data(), strtab->size());
+    // The dynamic relocation sections (.rela.dyn, .rela.plt, ...) are the ones linked to
+    // .dynsym. Their contents are only read when the file itself is audited.
+    std::vector<llvm::ArrayRef<typename ELFT::Rela>> relas;
+    std::vector<llvm::ArrayRef<typename ELFT::Rel>> rels;
+    uint32_t dynsym_index = static_cast<uint32_t>(dynsym - sections_.begin());
+    for (const Elf_Shdr& sec : sections_) {
+      if (sec.sh_link != dynsym_index) continue;
+      if (sec.sh_type == llvm::ELF::SHT_RELA) {
+        if (auto r = obj_.relas(sec)) relas.push_back(*r);
+        else Warn("relocation section: " + TakeMessage(r.takeError()));
+      } else if (sec.sh_type == llvm::ELF::SHT_REL) {
+        if (auto r = obj_.rels(sec)) rels.push_back(*r);
+        else Warn("relocation section: " + TakeMessage(r.takeError()));
+      }
+    }
+    model_->symbol_table = std::make_unique<LlvmSymbolTable<ELFT>>(
+        *syms, versyms, std::move(relas), std::move(rels), obj_.isMips64EL());
+    ReadHashTable(static_cast<uint32_t>(std::min<size_t>(syms->size(), UINT32_MAX)));
+  }
+
+  // The bytes at virtual address `addr`, if `size` of them lie inside the file. Compared as
+  // integers: toMappedAddr can point anywhere for a hostile PT_LOAD.
+  const uint8_t* MappedRange(uint64_t addr, uint64_t size) {
+    auto ptr = obj_.toMappedAddr(addr);
+    if (!ptr) {
+      llvm::consumeError(ptr.takeError());
+      return nullptr;
+    }
+    uintptr_t at = reinterpret_cast<uintptr_t>(*ptr), start = reinterpret_cast<uintptr_t>(file_.data());
+    if (at < start || at - start > file_.size() || size > file_.size() - (at - start)) return nullptr;
+    return *ptr;
+  }
+
+  uint32_t Word(const uint8_t* p) const {
+    return model_->little_endian ? llvm::support::endian::read32le(p) : llvm::support::endian::read32be(p);
+  }
+
+  // DT_GNU_HASH first, as glibc prefers it; DT_HASH otherwise. Every range is checked here
+  // so that lookups can index without checks.
+  void ReadHashTable(uint32_t symbol_count) {
+    ElfModel::HashTable& h = model_->hash_table;
+    if (gnu_hash_addr_) {
+      const uint8_t* header = MappedRange(*gnu_hash_addr_, 16);
+      if (header) {
+        uint32_t buckets = Word(header), first = Word(header + 4), bloom = Word(header + 8);
+        uint64_t bloom_bytes = uint64_t{bloom} * (model_->elf_class == 2 ? 8 : 4);
+        uint64_t chain_count = first <= symbol_count ? symbol_count - first : 0;
+        uint64_t size = 16 + bloom_bytes + 4ull * buckets + 4 * chain_count;
+        if (buckets > 0 && first <= symbol_count && MappedRange(*gnu_hash_addr_, size)) {
+          h.kind = ElfModel::HashTable::kGnu;
+          h.bucket_count = buckets;
+          h.buckets = header + 16 + bloom_bytes;
+          h.first_hashed = first;
+          h.chain_count = static_cast<uint32_t>(chain_count);
+          h.chains = h.buckets + 4ull * buckets;
+          return;
+        }
+      }
+      Warn("DT_GNU_HASH table lies outside the file or does not match .dynsym");
+    }
+    if (sysv_hash_addr_) {
+      const uint8_t* header = MappedRange(*sysv_hash_addr_, 8);
+      if (header) {
+        uint32_t buckets = Word(header), chains = Word(header + 4);
+        if (buckets > 0 && chains <= symbol_count &&
+            MappedRange(*sysv_hash_addr_, 8 + 4ull * buckets + 4ull * chains)) {
+          h.kind = ElfModel::HashTable::kSysv;
+          h.bucket_count = buckets;
+          h.buckets = header + 8;
+          h.chain_count = chains;
+          h.chains = h.buckets + 4ull * buckets;
+          return;
+        }
+      }
+      Warn("DT_HASH table lies outside the file or does not match .dynsym");
+    }
+  }
+
+  // Version definitions and needs, read by walking their chains here rather than with
+  // LLVM 19's getVersionDefinitions/getVersionDependencies, which (found by the corruption
+  // test and the corpus benchmark): follow a zero vd_next/vn_next for as many entries as
+  // sh_info claims, billions for a hostile file; and copy the whole rest of the string
+  // table into every name (3.4 MB per version entry of libLLVM-17.so.1). Every read here is
+  // bounds-checked, and a chain with more entries than its section can hold is refused.
+  template <class Entry, class Aux>
+  bool WalkVersionChain(const Elf_Shdr& sec, const char* what,
+                        const std::function<void(const Entry&, std::string_view file,
+                                                 const Aux&, std::string_view name)>& visit) {
+    auto fail = [&](const std::string& why) {
+      Warn(std::string(what) + ": " + why);
+      return false;
+    };
+    auto bytes = obj_.getSectionContents(sec);
+    if (!bytes) return fail(TakeMessage(bytes.takeError()));
+    auto strsec = obj_.getSection(sec.sh_link);
+    if (!strsec) return fail(TakeMessage(strsec.takeError()));
+    auto strtab = obj_.getStringTable(**strsec);
+    if (!strtab) return fail(TakeMessage(strtab.takeError()));
+    std::string_view strings(strtab->data(), strtab->size());
+
+    const size_t size = bytes->size();
+    const size_t max_entries = size / sizeof(Aux) + 1;
+    size_t visited = 0, offset = 0;
+    for (uint64_t i = 0; i < sec.sh_info; ++i) {
+      if (offset > size || size - offset < sizeof(Entry)) return fail("entry past the end of the section");
+      Entry e;
+      std::memcpy(&e, bytes->data() + offset, sizeof e);
+      uint64_t count, aux_link, next;
+      std::string_view file;
+      if constexpr (std::is_same_v<Entry, typename ELFT::Verneed>) {
+        count = e.vn_cnt; aux_link = e.vn_aux; next = e.vn_next;
+        if (!StringAt(strings, e.vn_file, &file)) return fail("file name outside the string table");
+      } else {
+        count = e.vd_cnt; aux_link = e.vd_aux; next = e.vd_next;
+      }
+      size_t aux = offset + aux_link;
+      for (uint64_t j = 0; j < count; ++j) {
+        if (++visited > max_entries) return fail("more entries than the section can hold");
+        if (aux > size || size - aux < sizeof(Aux)) return fail("auxiliary entry past the end");
+        Aux a;
+        std::memcpy(&a, bytes->data() + aux, sizeof a);
+        uint64_t aux_next, name_offset;
+        if constexpr (std::is_same_v<Aux, typename ELFT::Vernaux>) {
+          aux_next = a.vna_next; name_offset = a.vna_name;
+        } else {
+          aux_next = a.vda_next; name_offset = a.vda_name;
+        }
+        std::string_view name;
+        if (!StringAt(strings, name_offset, &name)) return fail("version name outside the string table");
+        visit(e, file, a, name);
+        if constexpr (std::is_same_v<Aux, typename ELFT::Verdaux>) break;  // only the first names it
+        if (aux_next == 0 && j + 1 < count) return fail("auxiliary chain ends before its count");
+        aux += aux_next;
+      }
+      if (++visited > max_entries) return fail("more entries than the section can hold");
+      if (next == 0 && i + 1 < sec.sh_info) return fail("chain ends before its count");
+      offset += next;
+    }
+    return true;
+  }
+
+  void ReadVersionDefinitions() {
+    const Elf_Shdr* sec = FindSection(llvm::ELF::SHT_GNU_verdef);
+    if (!sec) return;
+    using Verdef = typename ELFT::Verdef;
+    using Verdaux = typename ELFT::Verdaux;
+    model_->has_version_definitions = WalkVersionChain<Verdef, Verdaux>(
+        *sec, "version definitions",
+        [&](const Verdef& d, std::string_view, const Verdaux&, std::string_view name) {
+          // glibc (_dl_check_map_versions) does not record the base version: index 1 then
+          // reads as "unversioned", which matters for versioned lookups.
+          if (d.vd_flags & llvm::ELF::VER_FLG_BASE) return;
+          model_->version_names[d.vd_ndx & llvm::ELF::VERSYM_VERSION] = std::string(name);
+          model_->defined_versions.emplace_back(name);
+        });
+  }
+
+  void ReadVersionNeeds() {
+    const Elf_Shdr* sec = FindSection(llvm::ELF::SHT_GNU_verneed);
+    if (!sec) return;
+    using Verneed = typename ELFT::Verneed;
+    using Vernaux = typename ELFT::Vernaux;
+    WalkVersionChain<Verneed, Vernaux>(
+        *sec, "version needs",
+        [&](const Verneed&, std::string_view file, const Vernaux& aux, std::string_view name) {
+          uint16_t index = aux.vna_other & llvm::ELF::VERSYM_VERSION;
+          model_->version_names[index] = std::string(name);
+          model_->needed_versions.push_back(NeededVersion{std::string(file), std::string(name), index,
+                                                          (aux.vna_flags & llvm::ELF::VER_FLG_WEAK) != 0});
+        });
+  }
+
+  void Warn(std::string message) { model_->warnings.push_back(std::move(message)); }
+
+  const ELFFile<ELFT>& obj_;
+  std::optional<uint64_t> gnu_hash_addr_, sysv_hash_addr_;
+  std::string_view file_;
+  ElfModel* model_;
+  typename ELFT::ShdrRange sections_;
+};
+
+template <class ELFT>
+bool ReadAs(std::string_view bytes, ElfModel* model, std::string* error) {
+  auto obj = ELFFile<ELFT>::create(llvm::StringRef(bytes.data(), bytes.size()));
+  if (!obj) {
+    *error = TakeMessage(obj.takeError());
+    return false;
+  }
+  return Reader<ELFT>(*obj, bytes, model).Read(error);
+}
+
+}  // namespace
+
+std::shared_ptr<llvm::MemoryBuffer> MapFile(const std::string& path, std::string* error) {
+  // RequiresNullTerminator=false lets LLVM mmap the file instead of copying it.
+  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false, /*IsVolatile=*/false);
+  if (!buf) {
+    *error = buf.getError().message();
+    return nullptr;
+  }
+  return std::shared_ptr<llvm::MemoryBuffer>(std::move(*buf));
+}
+
+bool ReadElfIdentity(std::string_view bytes, ElfIdentity* out, std::string* error) {
+  // glibc's open_verify checks the length (sizeof(Elf64_Ehdr) on a 64-bit loader) before
+  // the magic, and words its errors this way; ldd users will recognise them.
+  bool short32 = bytes.size() >= 52 && bytes.size() > llvm::ELF::EI_CLASS &&
+                 bytes[llvm::ELF::EI_CLASS] == llvm::ELF::ELFCLASS32;
+  if (bytes.size() < 64 && !short32) {
+    *error = "file too short";
+    return false;
+  }
+  if (bytes.substr(0, 4) != "\x7f" "ELF") {
+    *error = "invalid ELF header";
+    return false;
+  }
+  out->elf_class = static_cast<uint8_t>(bytes[llvm::ELF::EI_CLASS]);
+  uint8_t data = static_cast<uint8_t>(bytes[llvm::ELF::EI_DATA]);
+  if ((out->elf_class != 1 && out->elf_class != 2) || (data != 1 && data != 2)) {
+    *error = "invalid ELF class or data encoding";
+    return false;
+  }
+  out->little_endian = data == llvm::ELF::ELFDATA2LSB;
+  auto u16 = [&](size_t off) {
+    uint8_t a = bytes[off], b = bytes[off + 1];
+    return static_cast<uint16_t>(out->little_endian ? a | (b << 8) : (a << 8) | b);
+  };
+  out->type = u16(16);
+  out->machine = u16(18);
+  return true;
+}
+
+bool ReadElf(std::shared_ptr<llvm::MemoryBuffer> buffer, std::string path, ElfModel* model,
+             std::string* error) {
+  std::string_view bytes(buffer->getBufferStart(), buffer->getBufferSize());
+  ElfIdentity id;
+  if (!ReadElfIdentity(bytes, &id, error)) return false;
+  model->path = std::move(path);
+  model->elf_class = id.elf_class;
+  model->little_endian = id.little_endian;
+  model->buffer = std::move(buffer);
+  if (id.elf_class == 2)
+    return id.little_endian ? ReadAs<llvm::object::ELF64LE>(bytes, model, error)
+                            : ReadAs<llvm::object::ELF64BE>(bytes, model, error);
+  return id.little_endian ? ReadAs<llvm::object::ELF32LE>(bytes, model, error)
+                          : ReadAs<llvm::object::ELF32BE>(bytes, model, error);
+}
+
+}  // namespace rocm_audit

@@ -1,0 +1,29 @@
+// Reads an ElfModel from a mapped file with LLVM's lazy ELF reader. Every table is
+// bounds-checked by LLVM; a file it refuses becomes an error string, never a crash.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "audit/elf/elf_model.h"
+
+namespace rocm_audit {
+
+/// Maps `path` read-only. Returns nullptr and sets `error` when it cannot be read.
+std::shared_ptr<llvm::MemoryBuffer> MapFile(const std::string& path, std::string* error);
+
+/// Parses the header only: enough for the loader's class/machine test.
+struct ElfIdentity {
+  uint8_t elf_class = 0;
+  bool little_endian = true;
+  uint16_t type = 0;
+  uint16_t machine = 0;
+};
+bool ReadElfIdentity(std::string_view bytes, ElfIdentity* out, std::string* error);
+
+/// Parses everything the audit uses. Returns false with `error` set for a file the loader
+/// could not use either (truncated header, tables past the end of the file, ...).
+bool ReadElf(std::shared_ptr<llvm::MemoryBuffer> buffer, std::string path, ElfModel* model,
+             std::string* error);
+
+}  // namespace rocm_audit

@@ -1,0 +1,32 @@
+#include "audit/elf/object_store.h"
+
+#include <llvm/Support/MemoryBuffer.h>
+
+#include "audit/elf/elf_reader.h"
+
+namespace rocm_audit {
+
+std::shared_ptr<const StoredObject> ObjectStore::Get(const std::string& real_path,
+                                                     const std::string& display_path) {
+  std::shared_ptr<Slot> slot;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto& s = slots_[real_path];
+    if (!s) s = std::make_shared<Slot>();
+    slot = s;
+  }
+  std::call_once(slot->once, [&] {
+    auto stored = std::make_shared<StoredObject>();
+    std::string error;
+    auto buffer = MapFile(real_path, &error);
+    if (buffer) {
+      auto model = std::make_shared<ElfModel>();
+      if (ReadElf(std::move(buffer), display_path, model.get(), &error)) stored->model = model;
+    }
+    stored->error = error;
+    slot->value = std::move(stored);
+  });
+  return slot->value;
+}
+
+}  // namespace rocm_audit

@@ -1,0 +1,35 @@
+// Parses each ELF file at most once per run, whoever asks first (the walk or the loader
+// emulation), and shares the model between threads.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "audit/elf/elf_model.h"
+
+namespace rocm_audit {
+
+struct StoredObject {
+  std::shared_ptr<const ElfModel> model;  ///< null when parsing failed
+  std::string error;                      ///< why, when it failed
+};
+
+class ObjectStore {
+ public:
+  /// `real_path` identifies the file (symlinks resolved); `display_path` names it in
+  /// the model and in messages. Thread-safe; concurrent callers wait for one parse.
+  std::shared_ptr<const StoredObject> Get(const std::string& real_path,
+                                          const std::string& display_path);
+
+ private:
+  struct Slot {
+    std::once_flag once;
+    std::shared_ptr<const StoredObject> value;
+  };
+  std::mutex mutex_;
+  std::unordered_map<std::string, std::shared_ptr<Slot>> slots_;
+};
+
+}  // namespace rocm_audit

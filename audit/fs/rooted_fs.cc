@@ -1,0 +1,174 @@
+#include "audit/fs/rooted_fs.h"
+
+#include <glob.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+
+namespace rocm_audit {
+namespace {
+
+// Linux's limit on symlinks followed in one path resolution (MAXSYMLINKS).
+constexpr int kMaxSymlinks = 40;
+
+std::deque<std::string> Components(std::string_view path) {
+  std::deque<std::string> out;
+  for (std::string_view part : PathComponents(path)) out.emplace_back(part);
+  return out;
+}
+
+std::string ReadLink(const std::string& path) {
+  char buf[PATH_MAX];
+  ssize_t n = readlink(path.c_str(), buf, sizeof buf);
+  return n < 0 ? std::string() : std::string(buf, static_cast<size_t>(n));
+}
+
+}  // namespace
+
+
+namespace {
+
+std::string CanonicalLayer(const std::string& root) {
+  std::error_code ec;
+  auto canonical = std::filesystem::weakly_canonical(std::filesystem::absolute(root, ec), ec);
+  std::string out = ec ? NormalizePath(root) : canonical.string();
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out == "/" ? std::string() : out;
+}
+
+}  // namespace
+
+RootedFs::RootedFs(const std::string& root) {
+  if (!root.empty() && CanonicalLayer(root) != "") layers_.push_back(CanonicalLayer(root));
+}
+
+RootedFs::RootedFs(const std::vector<std::string>& layers) {
+  for (const auto& l : layers) layers_.push_back(CanonicalLayer(l));
+  // A single host layer is no root at all.
+  if (layers_.size() == 1 && layers_[0].empty()) layers_.clear();
+}
+
+std::vector<std::string> RootedFs::layers() const {
+  std::vector<std::string> out;
+  for (const auto& l : layers_) out.push_back(l.empty() ? "/" : l);
+  return out;
+}
+
+std::string RootedFs::HostPath(std::string_view absolute) const {
+  if (layers_.empty()) return std::string(absolute);
+  return layers_.front() + NormalizePath(absolute);
+}
+
+std::optional<std::string> RootedFs::VirtualPath(const std::string& host_path) const {
+  std::string norm = NormalizePath(host_path);
+  // The longest matching layer: a layer may sit below another one's directory tree.
+  const std::string* best = nullptr;
+  for (const auto& l : layers_)
+    if (IsUnderDirectory(norm, l) && (!best || l.size() > best->size())) best = &l;
+  if (!best) return std::nullopt;
+  std::string rest = norm.substr(best->size());
+  return rest.empty() ? "/" : rest;
+}
+
+std::string RootedFs::DisplayPath(const std::string& host_path) const {
+  if (layers_.empty()) return host_path;
+  auto v = VirtualPath(host_path);
+  return v ? *v : host_path;
+}
+
+std::optional<std::string> RootedFs::Resolve(const std::string& host_path, std::string* why) const {
+  std::string absolute = host_path;
+  if (absolute.empty() || absolute[0] != '/') {
+    std::error_code ec;
+    absolute = std::filesystem::absolute(host_path, ec).string();
+  }
+  // Outside every layer (or no root): the kernel's own view, one layer, the host.
+  auto virtual_path = VirtualPath(absolute);
+  static const std::vector<std::string> kHost{""};
+  const std::vector<std::string>& layers = virtual_path ? layers_ : kHost;
+  std::string rel = virtual_path ? *virtual_path : absolute;
+
+  std::deque<std::string> todo = Components(rel);
+  std::string cur;                  // virtual path resolved so far, "" = "/"
+  const std::string* holder = &layers.front();  // the layer the last component came from
+  int links = 0;
+  while (!todo.empty()) {
+    std::string comp = std::move(todo.front());
+    todo.pop_front();
+    if (comp == ".") continue;
+    if (comp == "..") {
+      size_t slash = cur.rfind('/');
+      cur = slash == std::string::npos ? std::string() : cur.substr(0, slash);
+      continue;
+    }
+    std::string next = cur + "/" + comp;
+    struct stat st;
+    holder = nullptr;
+    for (const auto& layer : layers)
+      if (lstat((layer + next).c_str(), &st) == 0) {
+        holder = &layer;
+        break;
+      }
+    if (!holder) {
+      if (why) *why = "does not exist";
+      return std::nullopt;
+    }
+    if (!S_ISLNK(st.st_mode)) {
+      cur = std::move(next);
+      continue;
+    }
+    if (++links > kMaxSymlinks) {
+      if (why) *why = "symlink loop";
+      return std::nullopt;
+    }
+    std::string target = ReadLink(*holder + next);
+    std::deque<std::string> target_parts = Components(target);
+    if (!target.empty() && target[0] == '/') cur.clear();
+    todo.insert(todo.begin(), target_parts.begin(), target_parts.end());
+  }
+  if (cur.empty()) return holder->empty() ? std::string("/") : *holder;
+  // The final object lives in the top layer that has it.
+  for (const auto& layer : layers) {
+    struct stat st;
+    if (lstat((layer + cur).c_str(), &st) == 0) return layer + cur;
+  }
+  return *holder + cur;
+}
+
+std::vector<std::string> RootedFs::Glob(const std::string& absolute_pattern) const {
+  std::vector<std::string> out;
+  std::vector<std::string> seen;  // virtual paths already taken from a higher layer
+  static const std::vector<std::string> kHost{""};
+  for (const auto& layer : layers_.empty() ? kHost : layers_) {
+    glob_t g{};
+    if (glob((layer + NormalizePath(absolute_pattern)).c_str(), 0, nullptr, &g) == 0) {
+      for (size_t i = 0; i < g.gl_pathc; ++i) {
+        std::string host = g.gl_pathv[i];
+        std::string virt = host.substr(layer.size());
+        if (std::find(seen.begin(), seen.end(), virt) != seen.end()) continue;
+        seen.push_back(virt);
+        out.push_back(host);
+      }
+    }
+    globfree(&g);
+  }
+  std::vector<size_t> order(out.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return seen[a] < seen[b]; });
+  std::vector<std::string> sorted;
+  for (size_t i : order) sorted.push_back(out[i]);
+  return sorted;
+}
+
+bool RootedFs::IsDirectory(const std::string& host_path) const {
+  auto real = Resolve(host_path);
+  struct stat st;
+  return real && stat(real->c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+}  // namespace rocm_audit

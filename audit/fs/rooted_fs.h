@@ -1,0 +1,52 @@
+// Path resolution as a process chrooted into the installed system would see it. The
+// system is one or more root layers, searched top first at every path component like an
+// overlay mount: `--root $DESTDIR --root /` is a staged package installed over the host.
+// Absolute symlink targets and absolute search directories land inside the layers, ".."
+// never climbs out of them. Without any root this is the host's own resolution.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "audit/fs/path.h"
+
+namespace rocm_audit {
+
+class RootedFs {
+ public:
+  RootedFs() = default;
+  /// One root; "" or "/" is the host.
+  explicit RootedFs(const std::string& root);
+  /// Layers, top first; "/" is the host's own tree as a (usually last) layer.
+  explicit RootedFs(const std::vector<std::string>& layers);
+
+  bool has_root() const { return !layers_.empty(); }
+  /// The layers as given, canonicalised ("/" for the host).
+  std::vector<std::string> layers() const;
+
+  /// Host path of an absolute path of the installed system, in the top layer (lexical).
+  /// Resolve() finds it in whichever layer holds it.
+  std::string HostPath(std::string_view absolute) const;
+  /// The path as the installed system sees it (layer prefix removed), for messages.
+  std::string DisplayPath(const std::string& host_path) const;
+
+  /// Follows every symlink (re-rooting absolute targets) and returns the host path of the
+  /// final object. nullopt when it does not exist or loops; `why` then says which.
+  std::optional<std::string> Resolve(const std::string& host_path, std::string* why = nullptr) const;
+
+  bool IsDirectory(const std::string& host_path) const;
+
+  /// Host paths matching an absolute glob pattern in any layer (the top layer wins for a
+  /// path that several hold), sorted by their path in the installed system.
+  std::vector<std::string> Glob(const std::string& absolute_pattern) const;
+
+ private:
+  /// The virtual (installed-system) path of a host path, if it lies in a layer.
+  std::optional<std::string> VirtualPath(const std::string& host_path) const;
+
+  std::vector<std::string> layers_;  ///< canonical, no trailing slash; "" = the host's "/"
+};
+
+}  // namespace rocm_audit

@@ -1,0 +1,190 @@
+#include "audit/fs/walk.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <set>
+#include <utility>
+
+
+namespace rocm_audit {
+namespace {
+
+using Inode = std::pair<dev_t, ino_t>;
+
+// "libfoo.so", "libfoo.so.6", "libfoo.so.6.4.3": what the loader or the link editor would
+// try to open. Such a file that is neither ELF nor a linker script is itself a finding.
+bool LooksLikeSharedLibraryName(std::string_view name) {
+  size_t so = name.find(".so");
+  if (so == std::string_view::npos || so == 0) return false;
+  std::string_view rest = name.substr(so + 3);
+  if (rest.empty()) return true;
+  if (rest[0] != '.') return false;
+  for (char c : rest.substr(1))
+    if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.')) return false;
+  return rest.size() > 1;
+}
+
+class Walker {
+ public:
+  Walker(const RootedFs& fs, const std::function<void(size_t)>& on_entry)
+      : fs_(fs), on_entry_(on_entry) {}
+
+  void Visit(const std::string& path, const std::string& prefix, bool via_symlink) {
+    if (on_entry_) on_entry_(++entries_);
+    struct stat st;
+    if (lstat(path.c_str(), &st) != 0) {
+      Problem(WalkProblem::kUnreadable, path, std::string("cannot stat: ") + strerror(errno));
+      return;
+    }
+    if (S_ISLNK(st.st_mode)) {
+      std::string why;
+      auto target = fs_.Resolve(path, &why);
+      if (!target) {
+        bool loop = why == "symlink loop";
+        Problem(loop ? WalkProblem::kSymlinkLoop : WalkProblem::kDanglingSymlink, path,
+                loop ? "symlink loops back on itself"
+                     : "symlink target does not exist" + LinkTarget(path));
+        return;
+      }
+      if (stat(target->c_str(), &st) != 0) {
+        Problem(WalkProblem::kUnreadable, path, std::string("cannot stat target: ") + strerror(errno));
+        return;
+      }
+      via_symlink = true;
+    }
+    if (S_ISDIR(st.st_mode)) {
+      // A directory reached through a symlink (lib -> usr/lib) waits until every real
+      // directory is walked, so files are reported under their installed paths.
+      if (via_symlink && !draining_) {
+        deferred_.push_back({path, prefix});
+        return;
+      }
+      return VisitDirectory(path, prefix, st, via_symlink);
+    }
+    if (S_ISREG(st.st_mode)) return VisitFile(path, prefix, st, via_symlink);
+    // Devices, sockets and FIFOs are never opened: reading a FIFO could block forever.
+    ++result_.counts["special"];
+  }
+
+  WalkResult Finish() {
+    draining_ = true;
+    for (size_t i = 0; i < deferred_.size(); ++i) {
+      auto [path, prefix] = deferred_[i];
+      Visit(path, prefix, true);
+    }
+    for (size_t idx : order_) {
+      WalkedFile& f = candidates_[idx];
+      ++result_.counts[std::string(FileKindName(f.kind))];
+      if (f.kind != FileKind::kOther || LooksLikeSharedLibraryName(BaseName(f.path)))
+        result_.files.push_back(std::move(f));
+    }
+    return std::move(result_);
+  }
+
+ private:
+  void VisitDirectory(const std::string& path, const std::string& prefix, const struct stat& st,
+                      bool via_symlink) {
+    if (!dirs_.insert({st.st_dev, st.st_ino}).second) return;  // seen: cycle or alias
+    DIR* dir = opendir(path.c_str());
+    if (!dir) {
+      Problem(WalkProblem::kUnreadable, path, std::string("cannot read directory: ") + strerror(errno));
+      return;
+    }
+    std::vector<std::string> names;
+    while (dirent* e = readdir(dir)) {
+      if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+      names.emplace_back(e->d_name);
+    }
+    closedir(dir);
+    std::sort(names.begin(), names.end());  // deterministic reports
+    std::string base = path.size() > 1 && path.back() == '/' ? path : path + "/";
+    for (const auto& n : names) Visit(base + n, prefix, via_symlink);
+  }
+
+  void VisitFile(const std::string& path, const std::string& prefix, const struct stat& st,
+                 bool via_symlink) {
+    Inode inode{st.st_dev, st.st_ino};
+    auto known = first_.find(inode);
+    if (known != first_.end()) {
+      // Prefer the path that is not reached through a symlink: that is the installed file.
+      auto& [index, was_symlink] = known->second;
+      if (was_symlink && !via_symlink) {
+        candidates_[index].path = path;
+        candidates_[index].prefix = prefix;
+        was_symlink = false;
+      }
+      return;
+    }
+    WalkedFile f;
+    f.path = path;
+    f.prefix = prefix;
+    f.size = static_cast<uint64_t>(st.st_size);
+    auto real = fs_.Resolve(path);
+    f.real_path = real ? *real : path;
+    int fd = open(f.real_path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) {
+      Problem(WalkProblem::kUnreadable, path, std::string("cannot open: ") + strerror(errno));
+      return;
+    }
+    char head[256];
+    ssize_t n = pread(fd, head, sizeof head, 0);
+    close(fd);
+    if (n < 0) {
+      Problem(WalkProblem::kUnreadable, path, std::string("cannot read: ") + strerror(errno));
+      return;
+    }
+    f.kind = ClassifyFile(BaseName(path), std::string_view(head, static_cast<size_t>(n)));
+    first_[inode] = {candidates_.size(), via_symlink};
+    order_.push_back(candidates_.size());
+    candidates_.push_back(std::move(f));
+  }
+
+  std::string LinkTarget(const std::string& path) {
+    char buf[4096];
+    ssize_t n = readlink(path.c_str(), buf, sizeof buf);
+    return n > 0 ? " (-> " + std::string(buf, static_cast<size_t>(n)) + ")" : "";
+  }
+
+  void Problem(WalkProblem::Kind kind, const std::string& path, std::string message) {
+    result_.problems.push_back({kind, path, std::move(message)});
+  }
+
+  const RootedFs& fs_;
+  const std::function<void(size_t)>& on_entry_;
+  size_t entries_ = 0;
+  WalkResult result_;
+  std::set<Inode> dirs_;
+  std::map<Inode, std::pair<size_t, bool>> first_;  // inode -> (candidate, via symlink)
+  std::vector<WalkedFile> candidates_;
+  std::vector<size_t> order_;
+  std::vector<std::pair<std::string, std::string>> deferred_;  // (path, prefix)
+  bool draining_ = false;
+};
+
+}  // namespace
+
+WalkResult WalkInputs(const std::vector<std::string>& inputs, const RootedFs& fs,
+                      const std::function<void(size_t)>& on_entry) {
+  Walker walker(fs, on_entry);
+  for (const auto& input : inputs) {
+    std::string prefix = input;
+    while (prefix.size() > 1 && prefix.back() == '/') prefix.pop_back();
+    struct stat st;
+    if (stat(prefix.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) {
+      // A single file: its prefix is the directory above its lib/ or bin/ directory.
+      std::string dir = DirName(prefix);
+      std::string_view leaf = BaseName(dir);
+      prefix = (leaf.substr(0, 3) == "lib" || leaf == "bin") ? DirName(dir) : dir;
+    }
+    walker.Visit(input, prefix, false);
+  }
+  return walker.Finish();
+}
+
+}  // namespace rocm_audit

@@ -1,0 +1,43 @@
+// Walks the PATH arguments: each regular file once (by device and inode, preferring a
+// path that is not a symlink), classified by content; dangling links, loops and
+// unreadable entries become problems, never a stop.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "audit/fs/file_kind.h"
+#include "audit/fs/rooted_fs.h"
+
+namespace rocm_audit {
+
+struct WalkedFile {
+  std::string path;       ///< as found: its directory is $ORIGIN
+  std::string real_path;  ///< symlinks resolved
+  std::string prefix;     ///< the PATH argument it was found under (the audited prefix)
+  FileKind kind = FileKind::kOther;
+  uint64_t size = 0;
+};
+
+/// Something the walk could not follow or read. Never a stop: the walk goes on.
+struct WalkProblem {
+  enum Kind { kDanglingSymlink, kSymlinkLoop, kUnreadable } kind;
+  std::string path;
+  std::string message;  ///< what failed, with the OS's reason
+};
+
+struct WalkResult {
+  /// every kind but kOther (kept only when named like a shared library), in walk order
+  std::vector<WalkedFile> files;
+  std::map<std::string, size_t> counts;   ///< files by kind name, kOther included
+  std::vector<WalkProblem> problems;
+};
+
+/// `on_entry(n)`, if given, is called with the number of entries seen so far.
+WalkResult WalkInputs(const std::vector<std::string>& inputs, const RootedFs& fs,
+                      const std::function<void(size_t)>& on_entry = nullptr);
+
+}  // namespace rocm_audit

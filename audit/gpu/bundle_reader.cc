@@ -1,0 +1,332 @@
+#include "audit/gpu/bundle_reader.h"
+
+#include <llvm/BinaryFormat/ELF.h>
+#include <llvm/Object/ELF.h>
+#include <llvm/Support/MD5.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "audit/gpu/bundle_table.h"
+#include "audit/gpu/ccob.h"
+#include "audit/model/hex.h"
+#include "audit/support/llvm_expected.h"
+
+namespace rocm_audit {
+namespace {
+
+// A streamed entry keeps at most its first bytes: header, program headers and notes.
+// More than this means a hostile note segment, and the kernels stay uncounted.
+constexpr uint64_t kMaxEntryPrefix = 16 << 20;
+constexpr uint64_t kFirstPrefix = 4096;
+// A table this large is not a real bundle's (entry IDs are a few dozen bytes).
+constexpr uint64_t kMaxStreamedTable = 1 << 20;
+
+void Problem(std::vector<BundleProblem>* out, BundleProblem::Kind kind, std::string message) {
+  out->push_back({kind, std::move(message)});
+}
+
+// Compares what the entry ID promises with what the code object is.
+void CompareWithCode(const BundleEntry& e, std::vector<BundleProblem>* problems) {
+  const TargetId& want = *e.target;
+  const CodeObjectInfo& co = *e.code_object;
+  if (co.processor.empty()) return;  // a mach newer than our table: nothing to compare
+  auto feature_differs = [](FeatureSetting id, FeatureSetting code) {
+    auto norm = [](FeatureSetting s) {
+      return s == FeatureSetting::kUnsupported ? FeatureSetting::kAny : s;
+    };
+    return norm(id) != norm(code);
+  };
+  std::string why;
+  if (co.processor != want.processor)
+    why = "the code object is for " + co.processor;
+  else if (feature_differs(want.xnack, co.xnack))
+    why = "the code object has xnack " + std::string(FeatureSettingName(co.xnack));
+  else if (feature_differs(want.sramecc, co.sramecc))
+    why = "the code object has sramecc " + std::string(FeatureSettingName(co.sramecc));
+  if (!why.empty())
+    problems->push_back({BundleProblem::kIdMismatch,
+                         "entry '" + e.id + "' names " + want.str() + " but " + why +
+                             " (e_flags mach " + Hex(co.mach) + ")"});
+}
+
+// Collects a streamed bundle: the entry table, then a prefix of each device entry.
+class StreamedBundle {
+ public:
+  StreamedBundle(uint64_t declared_size, bool hash) : declared_(declared_size), hashing_(hash) {}
+
+  bool Feed(uint64_t offset, std::string_view chunk, std::string* error) {
+    if (hashing_) md5_.update(llvm::StringRef(chunk.data(), chunk.size()));
+    if (!table_done_) {
+      table_.append(chunk);
+      TableStatus s = ParseBundleTable(table_, declared_, &entries_, &table_end_, error);
+      if (s == TableStatus::kError) return false;
+      if (s == TableStatus::kNeedMore) {
+        if (table_.size() > kMaxStreamedTable) {
+          *error = "entry table larger than " + std::to_string(kMaxStreamedTable) + " bytes";
+          return false;
+        }
+        return true;
+      }
+      table_done_ = true;
+      prefixes_.resize(entries_.size());
+      targets_.resize(entries_.size());
+      sized_.resize(entries_.size(), false);
+      for (size_t i = 0; i < entries_.size(); ++i)
+        targets_[i] = std::min(entries_[i].size, kFirstPrefix);
+      std::string replay = std::move(table_);
+      table_.clear();
+      Capture(0, replay);
+      return true;
+    }
+    Capture(offset, chunk);
+    return true;
+  }
+
+  bool table_done() const { return table_done_; }
+  std::vector<BundleEntry>& entries() { return entries_; }
+  const std::string& prefix(size_t i) const { return prefixes_[i]; }
+  uint64_t hash() {
+    llvm::MD5::MD5Result r;
+    md5_.final(r);
+    return r.low();
+  }
+
+ private:
+  void Capture(uint64_t offset, std::string_view chunk) {
+    const uint64_t chunk_end = offset + chunk.size();
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      const BundleEntry& e = entries_[i];
+      std::string& got = prefixes_[i];
+      while (got.size() < targets_[i]) {
+        uint64_t want = e.offset + got.size();
+        if (want < offset || want >= chunk_end) break;
+        uint64_t n = std::min<uint64_t>(targets_[i] - got.size(), chunk_end - want);
+        got.append(chunk.substr(want - offset, n));
+        if (got.size() == targets_[i] && !sized_[i]) {
+          // The first bytes say how far the notes reach; keep reading up to there.
+          sized_[i] = true;
+          uint64_t needed = CodeObjectPrefixNeeded(got);
+          targets_[i] = std::min({std::max<uint64_t>(needed, got.size()), e.size, kMaxEntryPrefix});
+        }
+      }
+    }
+  }
+
+  uint64_t declared_;
+  bool hashing_;
+  llvm::MD5 md5_;
+  std::string table_;
+  bool table_done_ = false;
+  uint64_t table_end_ = 0;
+  std::vector<BundleEntry> entries_;
+  std::vector<std::string> prefixes_;
+  std::vector<uint64_t> targets_;
+  std::vector<bool> sized_;
+};
+
+std::optional<uint64_t> ReadPlain(std::string_view bytes, Bundle* b) {
+  uint64_t table_end = 0;
+  std::string error;
+  if (ParseBundleTable(bytes, bytes.size(), &b->entries, &table_end, &error) != TableStatus::kOk) {
+    Problem(&b->problems, BundleProblem::kMalformed, "offload bundle: " + error);
+    return std::nullopt;
+  }
+  uint64_t extent = BundleExtent(b->entries, table_end);
+  b->compressed_size = b->uncompressed_size = extent;
+  for (BundleEntry& e : b->entries)
+    InspectEntry(&e, bytes.substr(e.offset, e.size), &b->problems);
+  return extent;
+}
+
+std::optional<uint64_t> ReadCcob(std::string_view bytes, const BundleReadOptions& options,
+                                 Bundle* b) {
+  CcobHeader h;
+  std::string error;
+  if (!ParseCcobHeader(bytes, &h, &error)) {
+    Problem(&b->problems, BundleProblem::kMalformed, "compressed bundle: " + error);
+    return std::nullopt;
+  }
+  b->ccob_version = h.version;
+  b->compression = std::string(CompressionName(h.method));
+  b->uncompressed_size = h.uncompressed_size;
+  b->hash = h.hash;
+  bool sized = h.version >= 2;
+  std::string_view payload =
+      bytes.substr(h.header_size, sized ? h.total_size - h.header_size : std::string_view::npos);
+  std::string label = "compressed bundle (CCOB v" + std::to_string(h.version) + ", " + b->compression + "): ";
+  if (h.uncompressed_size > options.max_decompressed) {
+    // Refused before any work: the cap bounds what one bundle may cost.
+    Problem(&b->problems, BundleProblem::kMalformed,
+            label + "claims " + std::to_string(h.uncompressed_size) +
+                " uncompressed bytes, over --max-decompressed (" +
+                std::to_string(options.max_decompressed) + ")");
+    b->compressed_size = sized ? h.total_size : bytes.size();
+    if (sized) return h.total_size;
+    return std::nullopt;
+  }
+  StreamedBundle stream(h.uncompressed_size, options.verify_hash);
+  DecodeResult result;
+  uint64_t cap = h.uncompressed_size;
+  bool ok = DecodeCcobPayload(
+      h, payload, sized, cap,
+      [&](uint64_t offset, std::string_view chunk) { return stream.Feed(offset, chunk, &error); },
+      &result, &error);
+  std::optional<uint64_t> extent;
+  if (sized) extent = h.total_size;
+  else if (ok) extent = h.header_size + result.consumed;
+  b->compressed_size = extent.value_or(bytes.size());
+  if (ok && result.produced != h.uncompressed_size) {
+    ok = false;
+    error = "decompresses to " + std::to_string(result.produced) + " bytes, the header says " +
+            std::to_string(h.uncompressed_size);
+  }
+  if (!ok) {
+    Problem(&b->problems, BundleProblem::kMalformed, label + error);
+    b->entries = stream.table_done() ? std::move(stream.entries()) : std::vector<BundleEntry>{};
+    return extent;
+  }
+  if (options.verify_hash) {
+    uint64_t got = stream.hash();
+    b->hash_ok = got == h.hash;
+    if (!*b->hash_ok)
+      Problem(&b->problems, BundleProblem::kMalformed,
+              "compressed bundle hash mismatch: the header says " + Hex(h.hash) +
+                  ", the decompressed bytes hash to " + Hex(got));
+  }
+  b->entries = std::move(stream.entries());
+  for (size_t i = 0; i < b->entries.size(); ++i)
+    InspectEntry(&b->entries[i], stream.prefix(i), &b->problems);
+  return extent;
+}
+
+// A code object where a bundle was expected (clr accepts a bare HSA ELF as a fat binary).
+std::optional<uint64_t> ReadBareCodeObject(std::string_view bytes, Bundle* b) {
+  b->format = BundleFormat::kCodeObject;
+  // lld writes the section header table last, so its end is the object's end; without
+  // section headers the object runs to the end of the container.
+  std::optional<uint64_t> extent;
+  auto elf = llvm::object::ELFFile<llvm::object::ELF64LE>::create(llvm::StringRef(bytes.data(), bytes.size()));
+  if (Take(elf)) {
+    const auto& h = elf->getHeader();
+    uint64_t end = std::max<uint64_t>(h.e_phoff + uint64_t(h.e_phnum) * h.e_phentsize,
+                                      h.e_shoff + uint64_t(h.e_shnum) * h.e_shentsize);
+    if (h.e_shnum == 0) end = bytes.size();
+    if (end <= bytes.size()) extent = end;
+  }
+  BundleEntry e;
+  e.id = "code-object";
+  e.size = extent.value_or(bytes.size());
+  CodeObjectInfo co;
+  std::string error;
+  e.content = "code-object";
+  if (!InspectCodeObject(bytes.substr(0, e.size), e.size, &co, &error)) {
+    Problem(&b->problems, BundleProblem::kMalformed, "code object: " + error);
+  } else {
+    e.code_object = co;
+    e.target = co.target_id();
+    e.id = "hipv4-amdgcn-amd-amdhsa--" + co.target_id().str();
+    e.parsed = ParseBundleEntryId(e.id);
+  }
+  b->compressed_size = b->uncompressed_size = e.size;
+  b->entries.push_back(std::move(e));
+  return extent;
+}
+
+}  // namespace
+
+bool StartsWithBundleMagic(std::string_view bytes) {
+  return bytes.starts_with(kBundleMagic) || bytes.starts_with(kCcobMagic);
+}
+
+void InspectEntry(BundleEntry* e, std::string_view prefix, std::vector<BundleProblem>* problems) {
+  e->parsed = ParseBundleEntryId(e->id);
+  if (!e->parsed) {
+    Problem(problems, BundleProblem::kMalformed, "entry ID '" + e->id + "' is not <kind>-<triple>[-<target>]");
+    return;
+  }
+  if (!e->parsed->device() || e->size == 0) return;  // host entries: the host object is elsewhere
+  std::string error;
+  if (!e->parsed->target.empty()) {
+    e->target = EntryTargetId(*e->parsed, &error);
+    if (!e->target) Problem(problems, BundleProblem::kMalformed, "entry '" + e->id + "': " + error);
+  }
+  // Only amdgcn entries hold AMDGPU ELF; SPIR-V and others are listed, not inspected.
+  if (!e->parsed->triple.starts_with("amdgcn")) {
+    e->content = "other";
+    return;
+  }
+  if (prefix.starts_with("BC\xc0\xde") || prefix.starts_with("\xde\xc0\x17\x0b")) {
+    e->content = "bitcode";  // -fgpu-rdc: device code before the device link
+    return;
+  }
+  e->content = "code-object";
+  CodeObjectInfo co;
+  if (!InspectCodeObject(prefix, e->size, &co, &error)) {
+    Problem(problems, BundleProblem::kMalformed,
+            "entry '" + e->id + "' is not a valid AMDGPU code object: " + error);
+    return;
+  }
+  e->code_object = co;
+  // Code object V2/V3 in a `hip` entry: a feature the ID leaves out is off (D99235).
+  if (e->target && e->parsed->kind == "hip" && co.code_object_version && co.code_object_version <= 3) {
+    const ProcessorInfo* p = ProcessorByName(e->target->processor);
+    if (e->target->xnack == FeatureSetting::kAny && p && p->xnack) e->target->xnack = FeatureSetting::kOff;
+    if (e->target->sramecc == FeatureSetting::kAny && p && p->sramecc) e->target->sramecc = FeatureSetting::kOff;
+  }
+  if (e->target) CompareWithCode(*e, problems);
+}
+
+std::optional<uint64_t> ReadBundleAt(std::string_view bytes, uint64_t offset,
+                                     const BundleContainer& where,
+                                     const BundleReadOptions& options, std::vector<Bundle>* out) {
+  Bundle b;
+  b.section = where.section;
+  b.member = where.member;
+  b.offset = offset;
+  b.file_offset = where.file_offset + offset;
+  std::string_view here = bytes.substr(offset);
+  std::optional<uint64_t> extent;
+  if (here.starts_with(kCcobMagic)) {
+    b.format = BundleFormat::kCcob;
+    extent = ReadCcob(here, options, &b);
+  } else if (here.starts_with(kBundleMagic)) {
+    b.format = BundleFormat::kPlain;
+    extent = ReadPlain(here, &b);
+  } else {
+    extent = ReadBareCodeObject(here, &b);
+  }
+  out->push_back(std::move(b));
+  return extent;
+}
+
+void ReadBundleSequence(std::string_view bytes, const BundleContainer& where,
+                        const BundleReadOptions& options, std::vector<Bundle>* out,
+                        std::vector<BundleProblem>* problems) {
+  uint64_t pos = 0;
+  std::string place = where.section.empty() ? std::string("the file") : where.section;
+  if (!where.member.empty()) place = where.member + ":" + place;
+  while (pos < bytes.size()) {
+    // Skip the zero fill up to the next bundle (4096-aligned in HIP fat binaries).
+    const char* start = bytes.data() + pos;
+    const char* nonzero = std::find_if(start, bytes.data() + bytes.size(), [](char c) { return c != 0; });
+    pos += nonzero - start;
+    if (pos >= bytes.size()) break;
+    std::string_view here = bytes.substr(pos);
+    if (!StartsWithBundleMagic(here) && !here.starts_with("\x7f" "ELF")) {
+      Problem(problems, BundleProblem::kMalformed,
+              place + " has " + std::to_string(bytes.size() - pos) + " bytes at offset " + Hex(pos) +
+                  " that are neither zero fill nor a bundle; the rest of it was not read");
+      return;
+    }
+    std::optional<uint64_t> extent = ReadBundleAt(bytes, pos, where, options, out);
+    if (!extent || *extent == 0) {
+      if (pos + 1 < bytes.size() && out->back().problems.empty())
+        Problem(&out->back().problems, BundleProblem::kMalformed, "bundle has no usable size");
+      if (!extent) return;  // where the next bundle starts is unknown
+    }
+    pos += std::max<uint64_t>(*extent, 1);
+  }
+}
+
+}  // namespace rocm_audit

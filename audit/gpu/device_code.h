@@ -1,0 +1,57 @@
+// Finds the device code a file carries, wherever it sits (docs/formats.md 3): the
+// .hip_fatbin section of executables, libraries and objects; the per-target
+// __CLANG_OFFLOAD_BUNDLE__<id> sections of -fgpu-rdc objects; archive members; standalone
+// bundle files; bare AMDGPU code objects. The .hipFatBinSegment wrappers (the pointers
+// the HIP runtime registers) are a second route to each bundle and are cross-checked.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "audit/gpu/arch_policy.h"
+#include "audit/gpu/bundle.h"
+#include "audit/fs/file_kind.h"
+
+namespace rocm_audit {
+
+struct DeviceInventory {
+  std::vector<Bundle> bundles;
+  std::vector<BundleProblem> problems;  ///< outside any one bundle (e.g. junk between them)
+  size_t wrappers = 0;                  ///< .hipFatBinSegment records read
+
+  /// Device entries that carry code (size > 0, a target named), in order.
+  std::vector<const BundleEntry*> DeviceEntries() const;
+  /// What the device entries offer for arch coverage, one per entry.
+  std::vector<ArchOffer> Offers() const;
+  bool empty() const { return bundles.empty() && problems.empty(); }
+};
+
+/// `bytes` is the whole file, of the given kind. Never fails: what cannot be read is a
+/// problem in the inventory.
+DeviceInventory FindDeviceCode(FileKind kind, std::string_view bytes,
+                               const BundleReadOptions& options);
+
+/// The device targets of every object a run looks at, by real path: filled from the audited
+/// files, and on first use for closure members outside the audited paths. Thread-safe.
+class DeviceOfferCache {
+ public:
+  explicit DeviceOfferCache(BundleReadOptions options) : options_(options) {}
+  void Put(const std::string& real_path, std::vector<ArchOffer> offers);
+  /// The offers of the ELF file `bytes` (parsed once, whoever asks first).
+  const std::vector<ArchOffer>& Get(const std::string& real_path, std::string_view bytes);
+
+ private:
+  struct Slot {
+    std::once_flag once;
+    std::vector<ArchOffer> offers;
+  };
+  BundleReadOptions options_;
+  std::mutex mutex_;
+  std::unordered_map<std::string, std::shared_ptr<Slot>> slots_;
+};
+
+}  // namespace rocm_audit

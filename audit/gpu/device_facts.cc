@@ -1,0 +1,67 @@
+#include "audit/gpu/device_facts.h"
+
+#include <algorithm>
+
+namespace rocm_audit {
+namespace {
+
+CodeObjectFacts ToFacts(const CodeObjectInfo& co) {
+  CodeObjectFacts f;
+  f.mach = co.mach;
+  if (!co.processor.empty()) f.processor = co.processor;
+  f.xnack = std::string(FeatureSettingName(co.xnack));
+  f.sramecc = std::string(FeatureSettingName(co.sramecc));
+  if (co.code_object_version) f.abi_version = co.code_object_version;
+  f.kernels = co.kernels;
+  f.type = co.type == 3 ? "dyn" : co.type == 1 ? "rel" : "other";
+  if (co.generic_version) f.generic_version = co.generic_version;
+  return f;
+}
+
+BundleEntryFacts ToFacts(const BundleEntry& e) {
+  BundleEntryFacts f;
+  f.id = e.id;
+  if (e.parsed) f.kind = e.parsed->kind;
+  if (e.target) {
+    f.target_id = e.target->str();
+    f.processor = e.target->processor;
+    f.features = e.target->features();
+  }
+  f.offset = e.offset;
+  f.size = e.size;
+  f.content = e.content;
+  if (e.code_object) f.code_object = ToFacts(*e.code_object);
+  return f;
+}
+
+BundleFacts ToFacts(const Bundle& b) {
+  BundleFacts f;
+  f.section = b.section;
+  f.member = b.member;
+  f.offset = b.offset;
+  f.file_offset = b.file_offset;
+  f.format = std::string(BundleFormatName(b.format));
+  if (b.ccob_version) f.ccob_version = b.ccob_version;
+  if (!b.compression.empty()) f.compression = b.compression;
+  f.compressed_size = b.compressed_size;
+  f.uncompressed_size = b.uncompressed_size;
+  f.hash = b.hash;
+  f.hash_ok = b.hash_ok;
+  f.valid = b.problems.empty();
+  for (const BundleEntry& e : b.entries) f.entries.push_back(ToFacts(e));
+  return f;
+}
+
+}  // namespace
+
+DeviceFacts ToDeviceFacts(const DeviceInventory& inventory, const std::vector<ArchOffer>& offers) {
+  DeviceFacts out;
+  for (const Bundle& b : inventory.bundles) out.bundles.push_back(ToFacts(b));
+  for (const ArchOffer& o : offers) out.targets.push_back(o.target.str());
+  std::sort(out.targets.begin(), out.targets.end());
+  out.targets.erase(std::unique(out.targets.begin(), out.targets.end()), out.targets.end());
+  out.fatbin_wrappers = inventory.wrappers;
+  return out;
+}
+
+}  // namespace rocm_audit

@@ -1,0 +1,14 @@
+// The report's typed facts for one file (audit/model/file_facts.h), from what the core
+// inspected. Paths are shown as the installed system sees them.
+#pragma once
+
+#include "audit/inspect/inspected_file.h"
+#include "audit/inspect/load_facts.h"
+#include "audit/model/file_facts.h"
+
+namespace rocm_audit {
+
+/// `load` is null for files that are not loadable.
+FileFacts CollectFacts(const InspectedFile& file, const LoadFacts* load, const LoaderConfig& loader);
+
+}  // namespace rocm_audit

@@ -1,0 +1,52 @@
+#include "audit/inspect/device_stack.h"
+
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <map>
+#include <set>
+
+namespace rocm_audit {
+
+std::vector<std::string> DeviceStack::CommonTargets() const {
+  std::vector<std::string> out;
+  for (const TargetSpread& t : targets)
+    if (t.lacking.empty()) out.push_back(t.target.str());
+  return out;
+}
+
+DeviceStack AnalyzeDeviceStack(const LoadClosure& closure, const LoaderConfig& loader,
+                               DeviceOfferCache& cache, const ArchRequirement& requirement) {
+  DeviceStack out;
+  std::vector<const std::vector<ArchOffer>*> offers;  // parallel to out.libraries
+  std::set<std::string> seen;
+  for (const LoadedObject& o : closure.objects) {
+    if (!o.model || !o.model->buffer || !seen.insert(o.real_path).second) continue;
+    const llvm::MemoryBuffer& b = *o.model->buffer;
+    const std::vector<ArchOffer>& found =
+        cache.Get(o.real_path, std::string_view(b.getBufferStart(), b.getBufferSize()));
+    if (found.empty()) continue;
+    out.libraries.push_back(loader.fs.DisplayPath(o.path));
+    offers.push_back(&found);
+  }
+  if (out.libraries.empty()) return out;
+  std::vector<TargetId> targets = requirement.targets;
+  if (targets.empty()) {
+    std::map<std::string, TargetId> offered;  // every specific target any library offers
+    for (const auto* list : offers)
+      for (const ArchOffer& o : *list)
+        if (ProcessorByName(o.target.processor) && !IsGenericProcessor(o.target.processor))
+          offered.emplace(o.target.str(), o.target);
+    for (const auto& [text, id] : offered) targets.push_back(id);
+  }
+  for (const TargetId& t : targets) {
+    TargetSpread spread{t, {}, {}};
+    for (size_t i = 0; i < offers.size(); ++i) {
+      Coverage c = CheckRequirement(t, *offers[i], requirement.isa_compat);
+      (c.by == ServedBy::kNone ? spread.lacking : spread.serving).push_back(out.libraries[i]);
+    }
+    out.targets.push_back(std::move(spread));
+  }
+  return out;
+}
+
+}  // namespace rocm_audit

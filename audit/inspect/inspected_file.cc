@@ -1,0 +1,90 @@
+#include "audit/inspect/inspected_file.h"
+
+#include <llvm/BinaryFormat/ELF.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include "audit/elf/archive_reader.h"
+#include "audit/elf/elf_reader.h"
+
+namespace rocm_audit {
+namespace {
+
+std::string_view Bytes(const llvm::MemoryBuffer& b) {
+  return std::string_view(b.getBufferStart(), b.getBufferSize());
+}
+
+void ReadObject(const WalkedFile& file, ObjectStore& store, InspectedFile* out) {
+  out->kind = std::string(FileKindName(file.kind));
+  if (file.kind == FileKind::kElf) {
+    out->elf = store.Get(file.real_path, file.path);
+    if (!out->elf->model) {
+      out->problems.push_back({ParseProblem::kUnparsable, out->elf->error});
+      return;
+    }
+    const ElfModel& m = *out->elf->model;
+    out->kind = std::string(m.kind_name());
+    for (const auto& w : m.warnings) out->problems.push_back({ParseProblem::kPartlyUnreadable, w});
+  } else if (file.kind == FileKind::kOther) {
+    out->problems.push_back({ParseProblem::kNotAnObject, "is neither ELF nor a linker script"});
+  } else if (file.kind == FileKind::kArArchive) {
+    std::string error;
+    auto buffer = MapFile(file.real_path, &error);
+    size_t members = 0;
+    if (buffer && ValidateArchive(Bytes(*buffer), &members, &error)) {
+      out->archive_members = members;
+      out->archive = std::move(buffer);
+    } else {
+      out->problems.push_back({ParseProblem::kUnparsable, error});
+    }
+  }
+}
+
+// Device code in any file that can hold it: ELF (hosts and bare code objects), archives,
+// standalone bundles.
+void ReadDeviceCode(const WalkedFile& file, const BundleReadOptions& options, InspectedFile* out) {
+  if (file.kind == FileKind::kElf && out->model()) {
+    out->device = FindDeviceCode(file.kind, Bytes(*out->model()->buffer), options);
+  } else if (file.kind == FileKind::kArArchive && out->archive) {
+    out->device = FindDeviceCode(file.kind, Bytes(*out->archive), options);
+  } else if (file.kind == FileKind::kOffloadBundle || file.kind == FileKind::kCompressedBundle) {
+    std::string error;
+    auto buffer = MapFile(file.real_path, &error);
+    if (!buffer) {
+      out->problems.push_back({ParseProblem::kUnparsable, error});
+      return;
+    }
+    out->device = FindDeviceCode(file.kind, Bytes(*buffer), options);
+  }
+  if (!out->device.bundles.empty()) out->offers = out->device.Offers();
+}
+
+// Tensile data pairs with code for specific processors; a stub or host-only build has
+// nothing to pair it with.
+void ReadArchData(const WalkedFile& file, InspectedFile* out) {
+  std::optional<ArchDataDir> data = FindArchData(file.path);
+  if (!data) return;
+  for (const ArchOffer& o : out->offers)
+    if (!IsGenericProcessor(o.target.processor)) {
+      out->arch_data = std::move(data);
+      return;
+    }
+}
+
+}  // namespace
+
+bool InspectedFile::loadable() const {
+  const ElfModel* m = model();
+  return m && m->has_dynamic && m->machine != llvm::ELF::EM_AMDGPU &&
+         (m->type == llvm::ELF::ET_DYN || m->type == llvm::ELF::ET_EXEC);
+}
+
+InspectedFile InspectFile(const WalkedFile& file, ObjectStore& store, const BundleReadOptions& options) {
+  InspectedFile out;
+  out.walked = file;
+  ReadObject(file, store, &out);
+  ReadDeviceCode(file, options, &out);
+  ReadArchData(file, &out);
+  return out;
+}
+
+}  // namespace rocm_audit

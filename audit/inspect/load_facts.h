@@ -1,0 +1,25 @@
+// What the loader emulation learns about one loadable file: the closure ld.so would map,
+// what its symbols would bind to, and the device code of that closure.
+#pragma once
+
+#include "audit/gpu/arch_policy.h"
+#include "audit/gpu/device_code.h"
+#include "audit/inspect/device_stack.h"
+#include "audit/inspect/inspected_file.h"
+#include "audit/loader/closure.h"
+#include "audit/loader/search_path.h"
+#include "audit/loader/symbol_binding.h"
+
+namespace rocm_audit {
+
+struct LoadFacts {
+  LoadClosure closure;
+  SymbolBinding binding;
+  DeviceStack device_stack;
+};
+
+/// `file` must be loadable().
+LoadFacts InspectLoad(const InspectedFile& file, const LoaderConfig& loader, ObjectStore& store,
+                      DeviceOfferCache& offers, const ArchRequirement& requirement);
+
+}  // namespace rocm_audit

@@ -1,0 +1,43 @@
+// The set of objects ld.so maps for one main object, in its breadth-first load order
+// (elf/dl-deps.c), each DT_NEEDED resolved in the context of the object that names it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "audit/elf/elf_model.h"
+#include "audit/elf/object_store.h"
+#include "audit/loader/search_path.h"
+
+namespace rocm_audit {
+
+struct LoadedObject {
+  const ElfModel* model = nullptr;
+  std::string path;       ///< host path as found; its directory is $ORIGIN
+  std::string real_path;  ///< the file mapped
+  int loader = -1;        ///< index of the object that first needed it; -1 for the main object
+  std::vector<std::string> names;  ///< DT_NEEDED names it satisfied, plus its soname
+};
+
+struct UnresolvedLibrary {
+  std::string name;                  ///< the DT_NEEDED string
+  std::vector<int> needed_by;        ///< indices into LoadClosure::objects
+  Resolution resolution;             ///< the search, for the explanation
+  std::string parse_error;           ///< found, but not a usable ELF file
+};
+
+struct LoadClosure {
+  std::vector<LoadedObject> objects;  ///< [0] is the main object; breadth-first order
+  std::vector<UnresolvedLibrary> unresolved;
+  /// Keeps the models alive for as long as the closure is used.
+  std::vector<std::shared_ptr<const StoredObject>> keep_alive;
+
+  /// Index of the loaded object ld.so would match to `name` (DT_NEEDED name or soname).
+  int FindByName(const std::string& name) const;
+};
+
+LoadClosure BuildClosure(const ElfModel& main, const std::string& main_path,
+                         const std::string& main_real_path, const LoaderConfig& config,
+                         ObjectStore& store);
+
+}  // namespace rocm_audit

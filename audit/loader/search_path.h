@@ -1,0 +1,71 @@
+// How glibc's ld.so finds one DT_NEEDED name (elf/dl-load.c, _dl_map_object):
+//   1. a name containing '/' is opened as is;
+//   2. DT_RPATH of the requesting object, then of its loaders up to the main object --
+//      only when the requesting object has no DT_RUNPATH;
+//   3. LD_LIBRARY_PATH (here: --library-path);
+//   4. DT_RUNPATH of the requesting object only (never inherited);
+//   5. ld.so.cache (here: the ld.so.conf directories ldconfig would index), skipping
+//      entries inside the default directories under DF_1_NODEFLIB;
+//   6. the default directories, unless the requesting object has DF_1_NODEFLIB.
+// A candidate of the wrong ELF class or machine is skipped and the search goes on; a
+// candidate that exists but is not ELF stops the search with an error, as in ld.so.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "audit/elf/elf_model.h"
+#include "audit/fs/rooted_fs.h"
+
+namespace rocm_audit {
+
+struct LoaderConfig {
+  RootedFs fs;
+  std::vector<std::string> library_path;  ///< host directories, searched as LD_LIBRARY_PATH
+  std::vector<std::string> conf_dirs;     ///< from <root>/etc/ld.so.conf, inside the root
+  std::string platform;                   ///< $PLATFORM; empty = derived from the machine
+};
+
+/// The class/machine pair an object needs its dependencies to have.
+struct ObjectIdentity {
+  uint8_t elf_class = 0;
+  uint16_t machine = 0;
+};
+
+/// glibc's built-in search directories for this class/machine on Debian (multiarch first;
+/// `ld.so --help` prints them), as absolute paths inside the root.
+std::vector<std::string> DefaultDirectories(const ObjectIdentity& id);
+/// $LIB as Debian's glibc expands it, e.g. "lib/x86_64-linux-gnu".
+std::string LibDirToken(const ObjectIdentity& id);
+
+/// One object on the chain from the requesting object up to the main object.
+struct RpathLink {
+  const ElfModel* model;
+  std::string origin;  ///< host directory the object was found in ($ORIGIN)
+};
+
+struct SearchStep {
+  std::string directory;  ///< host directory tried
+  std::string source;     ///< "RPATH of libX.so", "--library-path", "RUNPATH of ...", "ld.so.conf", "default"
+  std::string outcome;    ///< "not found", "skipped: wrong ELF class", ...
+};
+
+struct Resolution {
+  bool found = false;
+  std::string path;       ///< host path as found (directory + name): $ORIGIN for the library
+  std::string real_path;  ///< symlinks resolved (the file actually mapped)
+  std::string error;      ///< set when the loader would fail on a found candidate
+  std::vector<SearchStep> searched;
+};
+
+/// Expands $ORIGIN, $LIB and $PLATFORM (also in ${...} form) in one RPATH/RUNPATH entry and
+/// maps it to a host directory. nullopt when ld.so would discard the entry.
+std::optional<std::string> ExpandSearchEntry(const std::string& entry, const std::string& origin,
+                                             const ObjectIdentity& id, const LoaderConfig& config);
+
+/// `chain[0]` is the object whose DT_NEEDED names `name`, `chain.back()` the main object.
+Resolution FindLibrary(const std::string& name, const std::vector<RpathLink>& chain,
+                       const LoaderConfig& config);
+
+}  // namespace rocm_audit

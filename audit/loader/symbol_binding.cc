@@ -1,0 +1,87 @@
+#include "audit/loader/symbol_binding.h"
+
+#include <llvm/BinaryFormat/ELF.h>
+
+#include <algorithm>
+#include <set>
+
+#include "audit/loader/symbol_scope.h"
+
+namespace rocm_audit {
+namespace {
+
+// ld.so's _dl_check_map_versions: a non-weak needed version that the loaded library does
+// not define is fatal. A library without any version definitions only draws a warning.
+std::vector<MissingVersion> FindMissingVersions(const ElfModel& model, const LoadClosure& closure) {
+  std::vector<MissingVersion> out;
+  for (const NeededVersion& nv : model.needed_versions) {
+    int idx = closure.FindByName(nv.library);
+    if (idx < 0 || nv.weak) continue;
+    const ElfModel& lib = *closure.objects[idx].model;
+    if (!lib.has_version_definitions) continue;
+    const auto& defs = lib.defined_versions;
+    if (std::find(defs.begin(), defs.end(), nv.version) != defs.end()) continue;
+    out.push_back({nv.library, nv.version, closure.objects[idx].path, idx, {}});
+  }
+  return out;
+}
+
+const std::string* VersionLibrary(const ElfModel& model, uint16_t index) {
+  for (const NeededVersion& nv : model.needed_versions)
+    if (nv.index == index) return &nv.library;
+  return nullptr;
+}
+
+std::string FallbackLibrary(const LoadClosure& closure) {
+  for (const UnresolvedLibrary& u : closure.unresolved)
+    if (std::find(u.needed_by.begin(), u.needed_by.end(), 0) != u.needed_by.end()) return u.name;
+  return closure.unresolved.empty() ? "" : closure.unresolved.front().name;
+}
+
+}  // namespace
+
+SymbolBinding BindSymbols(const ElfModel& model, const LoadClosure& closure) {
+  SymbolBinding out;
+  std::vector<const ElfModel*> scope;
+  for (const LoadedObject& o : closure.objects) scope.push_back(o.model);
+  out.scope_size = scope.size();
+  out.missing_versions = FindMissingVersions(model, closure);
+  const std::string fallback_library = FallbackLibrary(closure);
+
+  std::set<std::pair<std::string_view, std::string>> seen;
+  std::vector<bool> relocated =
+      model.symbol_table ? model.symbol_table->RelocatedSymbols() : std::vector<bool>();
+  for (uint32_t i = 1; i < model.symbol_count(); ++i) {
+    const DynamicSymbol s = model.SymbolAt(i);
+    if (s.defined()) continue;
+    if (!relocated.empty() && !relocated[i]) continue;  // never looked up by ld.so
+    std::string_view name = model.NameOf(s);
+    if (name.empty()) continue;
+    if (s.binding != llvm::ELF::STB_GLOBAL && s.binding != llvm::ELF::STB_GNU_UNIQUE) continue;
+    SymbolReference ref = ReferenceOf(model, s);
+    if (FindDefinition(scope, ref) >= 0) continue;
+    std::string version = ref.version ? *ref.version : "";
+    if (!seen.insert({name, version}).second) continue;
+
+    const std::string* from = ref.version ? VersionLibrary(model, s.version_index) : nullptr;
+    auto mv = std::find_if(out.missing_versions.begin(), out.missing_versions.end(),
+                           [&](const MissingVersion& m) {
+                             return from && m.library == *from && m.version == version;
+                           });
+    if (mv != out.missing_versions.end()) {
+      mv->symbols.emplace_back(name);
+      continue;
+    }
+    if (!fallback_library.empty()) {
+      bool from_unresolved =
+          from && std::any_of(closure.unresolved.begin(), closure.unresolved.end(),
+                              [&](const UnresolvedLibrary& u) { return u.name == *from; });
+      out.behind_unresolved[from_unresolved ? *from : fallback_library].emplace_back(name);
+      continue;
+    }
+    out.undefined.push_back({std::string(name), version});
+  }
+  return out;
+}
+
+}  // namespace rocm_audit

@@ -1,0 +1,44 @@
+// What `ldd -r` reports for one object, computed instead of run: each undefined dynamic
+// symbol it relocates is looked up over its closure's global scope (symbol_scope.h), and
+// ld.so's version check (_dl_check_map_versions) runs over its DT_VERNEED entries. A
+// symbol is counted once, under the cause a packager can fix: a missing version, an
+// unresolved library, or no definition at all.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "audit/elf/elf_model.h"
+#include "audit/loader/closure.h"
+
+namespace rocm_audit {
+
+/// A relocated symbol no object of the scope defines.
+struct UndefinedSymbol {
+  std::string name;
+  std::string version;  ///< "" for an unversioned reference
+};
+
+/// A non-weak DT_VERNEED version the resolved library does not define: fatal in ld.so.
+struct MissingVersion {
+  std::string library;        ///< vn_file, the DT_NEEDED name
+  std::string version;
+  std::string resolved_path;  ///< host path of the library the loader found
+  int library_index = -1;     ///< into LoadClosure::objects
+  std::vector<std::string> symbols;  ///< this object's references that need it
+};
+
+struct SymbolBinding {
+  size_t scope_size = 0;                     ///< objects in the global scope
+  std::vector<UndefinedSymbol> undefined;    ///< in .dynsym order, each (name, version) once
+  std::vector<MissingVersion> missing_versions;  ///< in DT_VERNEED order
+  /// Symbols left unbound because a library is unresolved, by that library's DT_NEEDED
+  /// name: the one a versioned reference names, else the first unresolved direct
+  /// dependency, else the first unresolved one.
+  std::map<std::string, std::vector<std::string>> behind_unresolved;
+};
+
+SymbolBinding BindSymbols(const ElfModel& model, const LoadClosure& closure);
+
+}  // namespace rocm_audit

@@ -1,0 +1,35 @@
+// The finished audit: what reports render. Reports never analyse; they read this.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "audit/model/file_facts.h"
+#include "audit/model/finding.h"
+#include "audit/model/rule.h"
+
+namespace rocm_audit {
+
+/// What the run was asked to audit, and how the loader was configured.
+struct ReportInputs {
+  std::vector<std::string> paths;
+  std::vector<std::string> roots;            ///< --root layers, canonical, top first
+  std::vector<std::string> library_path;
+  std::vector<std::string> ld_so_conf_dirs;  ///< what the ld.so.conf files named
+};
+
+struct Report {
+  ReportInputs inputs;
+  std::vector<FileFacts> files;          ///< audited files, in walk order
+  std::map<std::string, size_t> counts;  ///< every walked file, by kind
+  std::vector<Finding> findings;         ///< grouped by file (walk order), most severe first
+  std::vector<Rule> rules;               ///< every rule the run could report, for legends
+
+  size_t Count(Severity s) const;
+  /// Whether any finding is at or above `level`.
+  bool HasFindingsAtOrAbove(Severity level) const;
+};
+
+}  // namespace rocm_audit

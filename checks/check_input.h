@@ -1,0 +1,51 @@
+// What a check sees, one struct per stage: a file on its own, a loadable object with its
+// load closure, or the whole audited tree. Checks read these and append findings; they
+// never compute loader or device facts themselves (audit/ does) and never print.
+#pragma once
+
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "audit/fs/walk.h"
+#include "audit/gpu/arch_policy.h"
+#include "audit/inspect/inspected_file.h"
+#include "audit/inspect/load_facts.h"
+#include "audit/loader/search_path.h"
+#include "audit/loader/symbol_index.h"
+
+namespace rocm_audit {
+
+/// The packager's policy, from the command line.
+struct CheckOptions {
+  std::vector<std::string> forbid_rpath;  ///< --forbid-rpath globs
+  std::string tmpdir;                     ///< $TMPDIR at start-up, if set
+  ArchRequirement arch;                   ///< --require-arch, --isa-compat
+};
+
+/// What the run knows beyond one file.
+struct RunFacts {
+  std::unordered_set<std::string> audited_real_paths;  ///< loadable files audited on their own
+  const SymbolIndex* providers = nullptr;              ///< where undefined symbols are defined
+};
+
+struct FileInput {
+  const InspectedFile& file;
+  const CheckOptions& options;
+};
+
+struct LoadableInput {
+  const InspectedFile& file;
+  const LoadFacts& load;
+  const LoaderConfig& loader;
+  const CheckOptions& options;
+  const RunFacts& run;
+};
+
+struct TreeInput {
+  const std::vector<InspectedFile>& files;
+  const std::vector<WalkProblem>& walk_problems;
+  const CheckOptions& options;
+};
+
+}  // namespace rocm_audit

@@ -1,0 +1,78 @@
+#include "cli/cli.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+
+#include "checks/registry.h"
+#include "cli/options.h"
+#include "cli/progress_line.h"
+#include "reports/json_report.h"
+#include "reports/junit_report.h"
+#include "reports/sarif_report.h"
+#include "reports/text_report.h"
+
+namespace rocm_audit {
+namespace {
+
+std::string Render(const Report& report, const CliOptions& o) {
+  switch (o.format) {
+    case OutputFormat::kJson: return RenderJson(report, o.fail_on, o.fail_on_none);
+    case OutputFormat::kSarif: return RenderSarif(report);
+    case OutputFormat::kJunit: return RenderJunit(report, o.fail_on, o.fail_on_none);
+    case OutputFormat::kText: break;
+  }
+  TextOptions t;
+  t.color = o.color == "always" || (o.color == "auto" && o.output.empty() && isatty(STDOUT_FILENO));
+  t.quiet = o.quiet;
+  t.min_severity = o.fail_on_none ? Severity::kError : o.fail_on;
+  t.arch_matrix = o.arch_matrix;
+  return RenderText(report, t);
+}
+
+}  // namespace
+
+int RunCli(int argc, char** argv) {
+  CliOptions o;
+  std::string error;
+  if (!ParseArguments(std::vector<std::string>(argv + 1, argv + argc), &o, &error)) {
+    std::cerr << "rocm-audit: error: " << error << "\n";
+    return 2;
+  }
+  if (o.show_help) { std::cout << HelpText(); return 0; }
+  if (o.show_version) { std::cout << "rocm-audit " << ROCM_AUDIT_VERSION << "\n"; return 0; }
+  if (o.list_checks) {
+    for (const Rule* r : AllRules())
+      std::printf("%-24s %-8s %s\n", std::string(r->id).c_str(), std::string(SeverityName(r->severity)).c_str(),
+                  std::string(r->title).c_str());
+    return 0;
+  }
+  if (const char* tmp = std::getenv("TMPDIR")) o.audit.checks.tmpdir = tmp;
+  ProgressLine progress;
+  if (o.progress && isatty(STDERR_FILENO))
+    o.audit.progress = [&](const char* phase, size_t done, size_t total) { progress.Update(phase, done, total); };
+  Report report;
+  bool ok = RunAudit(o.audit, &report, &error);
+  progress.Clear();
+  if (!ok) {
+    std::cerr << "rocm-audit: error: " << error << "\n";
+    return 2;
+  }
+  std::string text = Render(report, o);
+  if (o.output.empty()) {
+    std::cout << text << std::flush;
+  } else {
+    std::ofstream out(o.output, std::ios::binary);
+    out << text;
+    if (!out) {
+      std::cerr << "rocm-audit: error: cannot write " << o.output << "\n";
+      return 2;
+    }
+  }
+  return !o.fail_on_none && report.HasFindingsAtOrAbove(o.fail_on) ? 1 : 0;
+}
+
+}  // namespace rocm_audit

@@ -1,0 +1,245 @@
+#include "cli/options.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace rocm_audit {
+namespace {
+
+std::vector<std::string> SplitColons(const std::string& s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= s.size()) {
+    size_t c = s.find(':', start);
+    if (c == std::string::npos) c = s.size();
+    if (c > start) out.push_back(s.substr(start, c - start));
+    start = c + 1;
+  }
+  return out;
+}
+
+// "4096", "512K", "64M", "2G" (binary multiples).
+bool ParseSize(const std::string& text, uint64_t* out) {
+  char* end = nullptr;
+  errno = 0;
+  unsigned long long n = std::strtoull(text.c_str(), &end, 10);
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0])) || errno) return false;
+  std::string suffix(end);
+  int shift = suffix.empty() ? 0 : suffix == "K" || suffix == "k" ? 10 : suffix == "M" || suffix == "m" ? 20
+              : suffix == "G" || suffix == "g" ? 30 : suffix == "T" || suffix == "t" ? 40 : -1;
+  if (shift < 0 || n == 0 || n > (~0ULL >> shift)) return false;
+  *out = uint64_t(n) << shift;
+  return true;
+}
+
+bool Fail(std::string* error, std::string text) {
+  *error = std::move(text);
+  return false;
+}
+
+constexpr std::string_view kLoader = "Loader emulation";
+constexpr std::string_view kGpu = "GPU code";
+constexpr std::string_view kOutput = "Output";
+
+using O = CliOptions;
+using S = const std::string;
+
+const Option kOptions[] = {
+    {kLoader, "", "--root", "", "DIR",
+     "resolve absolute paths (RPATH/RUNPATH, ld.so.conf, default\n"
+     "directories, absolute symlinks) inside DIR, as if installed there;\n"
+     "repeatable: the roots are overlay layers, top first, so\n"
+     "--root \"$DESTDIR\" --root / is a staged package on this system",
+     [](S& v, O* o, std::string*) { o->audit.roots.push_back(v); return true; }},
+    {kLoader, "", "--library-path", "", "DIR[:DIR...]",
+     "directories searched like LD_LIBRARY_PATH (host paths; repeatable)",
+     [](S& v, O* o, std::string*) {
+       for (auto& d : SplitColons(v)) o->audit.library_path.push_back(d);
+       return true;
+     }},
+    {kLoader, "", "--ld-so-conf", "", "FILE", "ld.so.conf inside the root (default /etc/ld.so.conf)",
+     [](S& v, O* o, std::string*) { o->audit.ld_so_conf = v; return true; }},
+    {kLoader, "", "--forbid-rpath", "", "GLOB", "also report RPATH/RUNPATH entries matching GLOB (repeatable)",
+     [](S& v, O* o, std::string*) { o->audit.checks.forbid_rpath.push_back(v); return true; }},
+
+    {kGpu, "", "--require-arch", "", "LIST",
+     "target IDs every file with device code must serve, separated by\n"
+     "commas, semicolons or spaces (gfx906,gfx90a:xnack+,gfx1030);\n"
+     "plain gfx90a means every xnack/sramecc mode; repeatable",
+     [](S& v, O* o, std::string* error) {
+       std::string why;
+       if (!ParseArchList(v, &o->audit.checks.arch.targets, &why)) return Fail(error, "--require-arch: " + why);
+       return true;
+     }},
+    {kGpu, "", "--require-arch-file", "", "FILE", "the same, read from FILE ('#' starts a comment)",
+     [](S& v, O* o, std::string* error) {
+       std::ifstream in(v);
+       std::stringstream text;
+       text << in.rdbuf();
+       if (!in) return Fail(error, "--require-arch-file: cannot read " + v);
+       std::string why;
+       if (!ParseArchFile(text.str(), &o->audit.checks.arch.targets, &why))
+         return Fail(error, "--require-arch-file " + v + ": " + why);
+       return true;
+     }},
+    {kGpu, "", "--isa-compat", "", "MODE",
+     "none (default) or debian: also accept the extended ISA\n"
+     "compatibility of Debian/Gentoo/Solus (gfx1031 runs gfx1030 code...)",
+     [](S& v, O* o, std::string* error) {
+       if (v == "debian") o->audit.checks.arch.isa_compat = IsaCompat::kDebian;
+       else if (v == "none") o->audit.checks.arch.isa_compat = IsaCompat::kNone;
+       else return Fail(error, "--isa-compat must be none or debian, not '" + v + "'");
+       return true;
+     }},
+    {kGpu, "", "--max-decompressed", "", "SIZE",
+     "refuse to decompress a bundle larger than SIZE (bytes, or with a\n"
+     "K/M/G suffix; default 2G): it becomes a malformed-bundle finding",
+     [](S& v, O* o, std::string* error) {
+       if (!ParseSize(v, &o->audit.bundles.max_decompressed))
+         return Fail(error, "--max-decompressed needs a size such as 512M or 4G, not '" + v + "'");
+       return true;
+     }},
+    {kGpu, "", "--verify-hash", "", "", "check each compressed bundle's MD5 against its header",
+     [](S&, O* o, std::string*) { o->audit.bundles.verify_hash = true; return true; }},
+    {kGpu, "", "--arch-matrix", "", "", "text: add a files x GPU processors table",
+     [](S&, O* o, std::string*) { o->arch_matrix = true; return true; }},
+
+    {kOutput, "", "--format", "", "FORMAT",
+     "text, json (schema_version 1), sarif (2.1.0) or junit (XML)\n(default text)",
+     [](S& v, O* o, std::string* error) {
+       if (v == "text") o->format = OutputFormat::kText;
+       else if (v == "json") o->format = OutputFormat::kJson;
+       else if (v == "sarif") o->format = OutputFormat::kSarif;
+       else if (v == "junit") o->format = OutputFormat::kJunit;
+       else return Fail(error, "--format must be text, json, sarif or junit, not '" + v + "'");
+       return true;
+     }},
+    {kOutput, "-o", "--output", "", "FILE", "write the report to FILE instead of standard output",
+     [](S& v, O* o, std::string*) { o->output = v; return true; }},
+    {kOutput, "", "--fail-on", "", "LEVEL",
+     "error|warning|note|none: exit 1 when a finding is at or above\nLEVEL (default error)",
+     [](S& v, O* o, std::string* error) {
+       if (v == "none") o->fail_on_none = true;
+       else if (!ParseSeverity(v, &o->fail_on))
+         return Fail(error, "--fail-on must be error, warning, note or none, not '" + v + "'");
+       return true;
+     }},
+    {kOutput, "-q", "--quiet", "", "", "text: print only findings at or above --fail-on, no summary",
+     [](S&, O* o, std::string*) { o->quiet = true; return true; }},
+    {kOutput, "", "--color", "--colour", "auto|always|never",
+     "colour the text report (default auto: only on a terminal)",
+     [](S& v, O* o, std::string* error) {
+       if (v != "auto" && v != "always" && v != "never") return Fail(error, "--color must be auto, always or never");
+       o->color = v;
+       return true;
+     }},
+    {kOutput, "", "--no-progress", "", "", "no progress line on standard error",
+     [](S&, O* o, std::string*) { o->progress = false; return true; }},
+    {kOutput, "-j", "--jobs", "", "N", "worker threads (default: all cores)",
+     [](S& v, O* o, std::string* error) {
+       char* end = nullptr;
+       long n = std::strtol(v.c_str(), &end, 10);
+       if (v.empty() || *end || n < 1 || n > 1024) return Fail(error, "--jobs needs a number from 1 to 1024");
+       o->audit.jobs = static_cast<unsigned>(n);
+       return true;
+     }},
+    {kOutput, "", "--list-checks", "", "", "print the check IDs, their default severities and exit",
+     [](S&, O* o, std::string*) { o->list_checks = true; return true; }},
+    {kOutput, "", "--version", "", "", "print the version and exit",
+     [](S&, O* o, std::string*) { o->show_version = true; return true; }},
+    {kOutput, "-h", "--help", "", "", "print this help and exit",
+     [](S&, O* o, std::string*) { o->show_help = true; return true; }},
+};
+
+const Option* Find(std::string_view name) {
+  for (const Option& o : kOptions)
+    if (name == o.long_name || (!o.short_name.empty() && name == o.short_name) ||
+        (!o.alias.empty() && name == o.alias))
+      return &o;
+  return nullptr;
+}
+
+constexpr std::string_view kDescription = R"(usage: rocm-audit [options] PATH...
+
+Audits the ELF files under each PATH (a file, an install prefix, a store path, a staging
+directory) without running them: dependency resolution as glibc's ld.so does it, the
+undefined symbols `ldd -r` would report, symbol versions, RPATH/RUNPATH hygiene, mixed
+library majors, and the GPU code: offload bundles (plain and compressed), their code
+objects, and which GPU targets each file, each load closure and each Tensile data
+directory serves.
+)";
+
+constexpr size_t kHelpColumn = 25;
+
+}  // namespace
+
+std::span<const Option> AllOptions() { return kOptions; }
+
+std::string HelpText() {
+  std::string out(kDescription);
+  std::string_view group;
+  for (const Option& o : kOptions) {
+    if (o.group != group) {
+      group = o.group;
+      out += "\n" + std::string(group) + ":\n";
+    }
+    std::string left = "  ";
+    if (!o.short_name.empty()) left += std::string(o.short_name) + ", ";
+    left += o.long_name;
+    if (!o.value.empty()) left += " " + std::string(o.value);
+    const std::string indent(kHelpColumn, ' ');
+    out += left.size() + 1 < kHelpColumn ? left + std::string(kHelpColumn - left.size(), ' ') : left + "\n" + indent;
+    for (char c : o.help) out += c == '\n' ? "\n" + indent : std::string(1, c);
+    out += "\n";
+  }
+  out += "\nExit status: 0 no finding at or above --fail-on, 1 such findings, 2 usage or tool error.\n";
+  return out;
+}
+
+bool ParseArguments(const std::vector<std::string>& args, CliOptions* o, std::string* error) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") {
+      for (++i; i < args.size(); ++i) o->audit.paths.push_back(args[i]);
+      break;
+    }
+    if (a.size() < 2 || a[0] != '-') {
+      o->audit.paths.push_back(a);
+      continue;
+    }
+    std::string name = a, value;
+    bool has_inline = false;
+    if (a.starts_with("--") && a.find('=') != std::string::npos) {
+      name = a.substr(0, a.find('='));
+      value = a.substr(a.find('=') + 1);
+      has_inline = true;
+    } else if (!a.starts_with("--") && a.size() > 2) {
+      name = a.substr(0, 2);  // getopt style: -j4, -oreport.json
+      value = a.substr(2);
+      has_inline = true;
+    }
+    const Option* opt = Find(name);
+    if (!opt || (has_inline && opt->value.empty())) {
+      *error = "unknown option " + a + " (see --help)";
+      return false;
+    }
+    if (!opt->value.empty() && !has_inline) {
+      if (i + 1 >= args.size()) {
+        *error = name + " needs a value";
+        return false;
+      }
+      value = args[++i];
+    }
+    if (!opt->apply(value, o, error)) return false;
+  }
+  if (!o->show_help && !o->show_version && !o->list_checks && o->audit.paths.empty()) {
+    *error = "no PATH given (see --help)";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace rocm_audit

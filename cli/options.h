@@ -1,0 +1,51 @@
+// The command line, as one table: each option's names, value, help text and what it sets.
+// --help is generated from the table and the man page is tested against it, so the three
+// cannot drift apart.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/pipeline.h"
+
+namespace rocm_audit {
+
+enum class OutputFormat { kText, kJson, kSarif, kJunit };
+
+struct CliOptions {
+  AuditOptions audit;
+  OutputFormat format = OutputFormat::kText;
+  std::string output;  ///< empty = stdout
+  Severity fail_on = Severity::kError;
+  bool fail_on_none = false;
+  bool quiet = false;
+  std::string color = "auto";  ///< auto | always | never
+  bool progress = true;
+  bool show_help = false;
+  bool show_version = false;
+  bool list_checks = false;
+  bool arch_matrix = false;  ///< text: append the files x processors table
+};
+
+struct Option {
+  std::string_view group;       ///< the --help section
+  std::string_view short_name;  ///< "-j", or ""
+  std::string_view long_name;   ///< "--jobs"
+  std::string_view alias;       ///< another accepted spelling ("--colour"), or ""
+  std::string_view value;       ///< the value's placeholder ("N"); "" for a switch
+  std::string_view help;        ///< lines separated by '\n', each at most 54 columns
+  /// Applies the option; `value` is empty for a switch. False with `error` on bad input.
+  bool (*apply)(const std::string& value, CliOptions* options, std::string* error);
+};
+
+std::span<const Option> AllOptions();
+
+/// Returns false with `error` set for a usage error.
+bool ParseArguments(const std::vector<std::string>& args, CliOptions* options, std::string* error);
+
+/// --help, generated from AllOptions().
+std::string HelpText();
+
+}  // namespace rocm_audit

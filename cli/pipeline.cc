@@ -1,0 +1,121 @@
+#include "cli/pipeline.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <atomic>
+#include <optional>
+#include <thread>
+
+#include "audit/elf/object_store.h"
+#include "audit/fs/walk.h"
+#include "audit/inspect/collect_facts.h"
+#include "audit/inspect/inspected_file.h"
+#include "audit/inspect/load_facts.h"
+#include "audit/inspect/provider_index.h"
+#include "audit/loader/ld_so_conf.h"
+#include "audit/support/parallel.h"
+#include "checks/registry.h"
+
+namespace rocm_audit {
+namespace {
+
+bool CheckInputs(const AuditOptions& options, std::string* error) {
+  for (const auto& p : options.paths) {
+    struct stat st;
+    if (lstat(p.c_str(), &st) != 0) {
+      *error = p + ": no such file or directory";
+      return false;
+    }
+  }
+  for (const auto& root : options.roots) {
+    struct stat st;
+    if (stat(root.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+      *error = "--root " + root + ": not a directory";
+      return false;
+    }
+  }
+  return true;
+}
+
+// Findings of one file: every file-stage check, then for a loadable file every
+// loadable-stage check, in registry order; the most severe first, ties in that order.
+std::vector<Finding> CheckFile(const InspectedFile& file, const LoadFacts* load,
+                               const LoaderConfig& loader, const CheckOptions& options,
+                               const RunFacts& run) {
+  FindingSink sink;
+  for (const Check* check : AllChecks()) {
+    if (const auto* run_file = std::get_if<FileCheck>(&check->run)) {
+      (*run_file)(FileInput{file, options}, sink);
+    } else if (const auto* run_loadable = std::get_if<LoadableCheck>(&check->run); run_loadable && load) {
+      (*run_loadable)(LoadableInput{file, *load, loader, options, run}, sink);
+    }
+  }
+  std::stable_sort(sink.findings.begin(), sink.findings.end(),
+                   [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
+  return std::move(sink.findings);
+}
+
+}  // namespace
+
+bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
+  if (!CheckInputs(options, error)) return false;
+  LoaderConfig loader{RootedFs(options.roots), options.library_path, {}, ""};
+  loader.conf_dirs = ReadLdSoConf(loader.fs, options.ld_so_conf);
+  const unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  report->inputs = {options.paths, loader.fs.layers(), options.library_path, loader.conf_dirs};
+  for (const Rule* r : AllRules()) report->rules.push_back(*r);
+
+  // Walk, then read each file once.
+  WalkResult walk = WalkInputs(options.paths, loader.fs, [&](size_t n) {
+    if (options.progress) options.progress("scanning", n, 0);
+  });
+  report->counts = walk.counts;
+  const size_t total = walk.files.size();
+  std::atomic<size_t> read{0}, audited{0};
+  auto tick = [&](const char* phase, std::atomic<size_t>& done) {
+    size_t d = ++done;
+    if (options.progress) options.progress(phase, d, total);
+  };
+  ObjectStore store;
+  std::vector<InspectedFile> files(total);
+  ParallelFor(total, jobs, [&](size_t i) {
+    files[i] = InspectFile(walk.files[i], store, options.bundles);
+    tick("reading", read);
+  });
+
+  // The loader's view of each loadable file; closure members outside the audited paths
+  // have their device code read on first use.
+  DeviceOfferCache offers(options.bundles);
+  RunFacts run;
+  for (const InspectedFile& f : files) {
+    if (f.model()) offers.Put(f.walked.real_path, f.offers);
+    if (f.loadable()) run.audited_real_paths.insert(f.walked.real_path);
+  }
+  std::vector<std::optional<LoadFacts>> loads(total);
+  ParallelFor(total, jobs, [&](size_t i) {
+    if (files[i].loadable()) loads[i] = InspectLoad(files[i], loader, store, offers, options.checks.arch);
+    tick("auditing", audited);
+  });
+  SymbolIndex providers = BuildProviderIndex(files, loads, loader);
+  run.providers = &providers;
+
+  // Checks: per file in parallel, then the whole tree.
+  std::vector<std::vector<Finding>> per_file(total);
+  ParallelFor(total, jobs, [&](size_t i) {
+    per_file[i] = CheckFile(files[i], loads[i] ? &*loads[i] : nullptr, loader, options.checks, run);
+  });
+  FindingSink tree;
+  for (const Check* check : AllChecks())
+    if (const auto* run_tree = std::get_if<TreeCheck>(&check->run))
+      (*run_tree)(TreeInput{files, walk.problems, options.checks}, tree);
+
+  for (size_t i = 0; i < total; ++i) {
+    report->files.push_back(CollectFacts(files[i], loads[i] ? &*loads[i] : nullptr, loader));
+    for (Finding& f : per_file[i]) report->findings.push_back(std::move(f));
+  }
+  for (Finding& f : tree.findings) report->findings.push_back(std::move(f));
+  return true;
+}
+
+}  // namespace rocm_audit

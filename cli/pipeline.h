@@ -1,0 +1,33 @@
+// One audit run: walk -> inspect each file -> loader facts for each loadable file -> the
+// provider index -> every registered check, stage by stage -> the Report. Nothing here
+// prints; progress goes to a callback.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "audit/gpu/bundle.h"
+#include "audit/model/report.h"
+#include "checks/check_input.h"
+
+namespace rocm_audit {
+
+struct AuditOptions {
+  std::vector<std::string> paths;
+  std::vector<std::string> roots;         ///< --root layers, top first; none = the host
+  std::vector<std::string> library_path;  ///< --library-path, in order
+  std::string ld_so_conf = "/etc/ld.so.conf";
+  BundleReadOptions bundles;              ///< --max-decompressed, --verify-hash
+  CheckOptions checks;                    ///< --forbid-rpath, --require-arch, --isa-compat
+  unsigned jobs = 0;                      ///< 0 = hardware threads
+  /// Called from worker threads (the callee serialises): `phase` is "scanning" (total 0:
+  /// not known yet), "reading" or "auditing".
+  std::function<void(const char* phase, size_t done, size_t total)> progress;
+};
+
+/// Returns false (with `error`) only for tool errors: an input that does not exist. Bad
+/// files are findings in `report`.
+bool RunAudit(const AuditOptions& options, Report* report, std::string* error);
+
+}  // namespace rocm_audit

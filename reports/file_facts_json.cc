@@ -1,0 +1,100 @@
+#include "reports/file_facts_json.h"
+
+#include "audit/model/hex.h"
+
+namespace rocm_audit {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+template <typename T>
+Json OrNull(const std::optional<T>& v) {
+  return v ? Json(*v) : Json(nullptr);
+}
+
+Json CodeObjectToJson(const CodeObjectFacts& co) {
+  Json j;
+  j["mach"] = Hex(co.mach);
+  j["processor"] = OrNull(co.processor);
+  j["xnack"] = co.xnack;
+  j["sramecc"] = co.sramecc;
+  j["abi_version"] = OrNull(co.abi_version);
+  j["kernels"] = OrNull(co.kernels);
+  j["type"] = co.type;
+  if (co.generic_version) j["generic_version"] = *co.generic_version;
+  return j;
+}
+
+Json EntryToJson(const BundleEntryFacts& e) {
+  Json j;
+  j["id"] = e.id;
+  j["kind"] = OrNull(e.kind);
+  j["target_id"] = OrNull(e.target_id);
+  j["processor"] = OrNull(e.processor);
+  j["features"] = OrNull(e.features);
+  j["offset"] = e.offset;
+  j["size"] = e.size;
+  if (!e.content.empty()) j["content"] = e.content;
+  j["code_object"] = e.code_object ? CodeObjectToJson(*e.code_object) : Json(nullptr);
+  return j;
+}
+
+Json BundleToJson(const BundleFacts& b) {
+  Json j;
+  if (!b.section.empty()) j["section"] = b.section;
+  if (!b.member.empty()) j["member"] = b.member;
+  j["offset"] = b.offset;
+  j["file_offset"] = b.file_offset;
+  j["format"] = b.format;
+  j["ccob_version"] = OrNull(b.ccob_version);
+  j["compression"] = OrNull(b.compression);
+  j["compressed_size"] = b.compressed_size;
+  j["uncompressed_size"] = b.uncompressed_size;
+  if (b.hash) j["hash"] = Hex(*b.hash);
+  if (b.hash_ok) j["hash_ok"] = *b.hash_ok;
+  j["valid"] = b.valid;
+  Json entries = Json::array();
+  for (const BundleEntryFacts& e : b.entries) entries.push_back(EntryToJson(e));
+  j["entries"] = std::move(entries);
+  return j;
+}
+
+}  // namespace
+
+Json FileFactsToJson(const FileFacts& f) {
+  Json j = {{"path", f.path}, {"kind", f.kind}};
+  if (f.elf) {
+    const ElfFacts& e = *f.elf;
+    j["class"] = e.elf64 ? "ELF64" : "ELF32";
+    j["machine"] = e.machine;
+    if (!e.soname.empty()) j["soname"] = e.soname;
+    if (e.has_dynamic) {
+      j["needed"] = e.needed;
+      if (e.has_runpath) j["runpath"] = e.runpath;
+      if (!e.rpath.empty()) j["rpath"] = e.rpath;
+    }
+  }
+  if (f.archive_members) j["members"] = *f.archive_members;
+  if (f.device) {
+    Json bundles = Json::array();
+    for (const BundleFacts& b : f.device->bundles) bundles.push_back(BundleToJson(b));
+    j["bundles"] = std::move(bundles);
+    j["device_targets"] = f.device->targets;
+    if (f.device->fatbin_wrappers) j["fatbin_wrappers"] = f.device->fatbin_wrappers;
+  }
+  if (f.arch_data) {
+    j["arch_data"] = {{"library", f.arch_data->library},
+                      {"dir", f.arch_data->dir.empty() ? Json(nullptr) : Json(f.arch_data->dir)},
+                      {"processors", f.arch_data->processors}};
+  }
+  if (f.device_stack)
+    j["device_stack"] = {{"libraries", f.device_stack->libraries},
+                         {"common_targets", f.device_stack->common_targets}};
+  if (f.closure) {
+    j["closure"] = f.closure->objects;
+    j["unresolved"] = f.closure->unresolved;
+  }
+  return j;
+}
+
+}  // namespace rocm_audit

@@ -1,0 +1,92 @@
+// Device code found wherever it sits: .hip_fatbin holding plain and compressed bundles,
+// -fgpu-rdc objects, archive members, standalone bundles, bare code objects; each bundle
+// lists what clang-offload-bundler-19 lists for it.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <sstream>
+
+#include "audit/gpu/device_code.h"
+#include "tests/support/gpu_fixtures.h"
+#include "tests/support/test_support.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+TEST_F(GpuTree, SharedLibraryHoldsPlainAndCompressedBundlesInOneSection) {
+  std::string bytes = ReadAll(P("lib/libfat.so.1"));
+  DeviceInventory inv = Inventory(FileKind::kElf, bytes);
+  ASSERT_EQ(inv.bundles.size(), 2u) << AllProblems(inv);
+  EXPECT_EQ(inv.bundles[0].format, BundleFormat::kPlain);
+  EXPECT_EQ(inv.bundles[1].format, BundleFormat::kCcob);
+  EXPECT_EQ(inv.bundles[1].ccob_version, 2);
+  EXPECT_EQ(inv.bundles[1].compression, "zstd");
+  EXPECT_EQ(inv.bundles[1].offset % 4096, 0u);
+  EXPECT_EQ(inv.wrappers, 2u);  // both bundles registered, both cross-checked
+  EXPECT_EQ(ProblemCount(inv), 0u) << AllProblems(inv);
+  EXPECT_EQ(Targets(inv), (std::set<std::string>{"gfx906", "gfx90a:xnack+", "gfx1030"}));
+  for (const BundleEntry* e : inv.DeviceEntries()) {
+    ASSERT_TRUE(e->code_object) << e->id;
+    EXPECT_EQ(e->code_object->processor, e->target->processor);
+    EXPECT_EQ(e->code_object->kernels, 1u) << e->id;
+    EXPECT_GE(e->code_object->code_object_version, 4);
+  }
+  const BundleEntry* xnack = nullptr;
+  for (const BundleEntry* e : inv.DeviceEntries())
+    if (e->target->processor == "gfx90a") xnack = e;
+  ASSERT_TRUE(xnack);
+  EXPECT_EQ(xnack->code_object->xnack, FeatureSetting::kOn);
+  EXPECT_EQ(xnack->code_object->sramecc, FeatureSetting::kAny);
+}
+
+TEST_F(GpuTree, TwoCompressedBundlesInOneSectionAreBothRead) {
+  DeviceInventory inv = Inventory(FileKind::kElf, ReadAll(P("lib/libccob.so.1")));
+  ASSERT_EQ(inv.bundles.size(), 2u) << AllProblems(inv);
+  EXPECT_EQ(ProblemCount(inv), 0u) << AllProblems(inv);
+  EXPECT_EQ(Targets(inv), (std::set<std::string>{"gfx1030", "gfx1100"}));
+}
+
+TEST_F(GpuTree, EveryBundleAgreesWithClangOffloadBundlerList) {
+  for (const char* lib : {"lib/libfat.so.1", "lib/libccob.so.1", "obj/plain.o"}) {
+    std::string bytes = ReadAll(P(lib));
+    DeviceInventory inv = Inventory(FileKind::kElf, bytes);
+    for (const Bundle& b : inv.bundles) {
+      TempDir tmp;
+      WriteAll(tmp / "one", std::string_view(bytes).substr(b.file_offset, b.compressed_size));
+      std::string listed;
+      ASSERT_EQ(RunCommand("clang-offload-bundler-19 --list --type=o --input=" + tmp / "one", &listed), 0);
+      std::set<std::string> theirs, ours;
+      std::istringstream lines(listed);
+      for (std::string l; std::getline(lines, l);) if (!l.empty()) theirs.insert(l);
+      for (const BundleEntry& e : b.entries) ours.insert(e.id);
+      EXPECT_EQ(ours, theirs) << lib << " bundle at " << b.offset;
+    }
+  }
+}
+
+TEST_F(GpuTree, RdcObjectArchiveMembersAndStandaloneFiles) {
+  DeviceInventory rdc = Inventory(FileKind::kElf, ReadAll(P("obj/rdc.o")));
+  ASSERT_EQ(rdc.bundles.size(), 1u);
+  EXPECT_EQ(rdc.bundles[0].format, BundleFormat::kObjectSections);
+  EXPECT_EQ(Targets(rdc), (std::set<std::string>{"gfx906", "gfx1030"}));
+  for (const BundleEntry* e : rdc.DeviceEntries()) EXPECT_EQ(e->content, "bitcode");
+  EXPECT_EQ(ProblemCount(rdc), 0u) << AllProblems(rdc);
+
+  DeviceInventory ar = Inventory(FileKind::kArArchive, ReadAll(P("lib/libdevice.a")));
+  ASSERT_EQ(ar.bundles.size(), 2u);
+  std::set<std::string> members;
+  for (const Bundle& b : ar.bundles) members.insert(b.member);
+  EXPECT_EQ(members, (std::set<std::string>{"plain.o", "rdc.o"}));
+
+  DeviceInventory plain = Inventory(FileKind::kOffloadBundle, ReadAll(P("co/bundle.hsaco")));
+  DeviceInventory ccob = Inventory(FileKind::kCompressedBundle, ReadAll(P("co/compressed.hsaco")));
+  DeviceInventory bare = Inventory(FileKind::kElf, ReadAll(P("co/kernel_gfx90a.co")));
+  for (const DeviceInventory* inv : {&plain, &ccob, &bare}) {
+    EXPECT_EQ(Targets(*inv), std::set<std::string>{"gfx90a"});
+    EXPECT_EQ(ProblemCount(*inv), 0u) << AllProblems(*inv);
+  }
+  EXPECT_EQ(bare.bundles[0].format, BundleFormat::kCodeObject);
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing

@@ -1,0 +1,138 @@
+// glibc's symbol matching (check_match/do_lookup_x), on libraries linked with version
+// scripts by the real linker.
+#include <gtest/gtest.h>
+
+#include "tests/support/core_audit.h"
+#include "tests/support/test_support.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+// libv.so.1 exports f@V1 (non-default), f@@V2 (default) and g@@V1.
+const char* kVersioned =
+    "printf 'V1 { global: g; local: *; };\\nV2 { global: f; } V1;\\n' > v.map\n"
+    "printf '%s\\n' 'int f_old(void) { return 1; } int f_new(void) { return 2; } int g(void) { return 3; }'"
+    " '__asm__(\".symver f_old,f@V1\"); __asm__(\".symver f_new,f@@V2\");' > v.c\n"
+    "mkdir -p lib && $CC -shared -fPIC -nostdlib -o lib/libv.so.1 v.c -Wl,-soname,libv.so.1 -Wl,--version-script,v.map\n";
+
+TEST(SymbolScope, VersionedReferenceBindsToTheSameVersion) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), std::string(kVersioned) +
+      "mklib app/libapp.so libapp.so 'int f(void); int g(void); int app(void) { return f() + g(); }' "
+      "-nostdlib -Llib -l:libv.so.1 -Wl,--enable-new-dtags,-rpath,/lib"));
+  CoreAudit r({t / "app/libapp.so"}, {t.path()});
+  EXPECT_TRUE(r.Undefined().empty());
+  EXPECT_TRUE(r.MissingVersions().empty());
+}
+
+TEST(SymbolScope, VersionedReferenceFailsWhenOnlyAnotherVersionIsDefined) {
+  TempDir t;
+  // Link against V1+V2, then install a libv.so.1 whose f is only f@@V1 (and V2 exists for g).
+  ASSERT_TRUE(BuildTree(t.path(), std::string(kVersioned) +
+      "mklib app/libapp.so libapp.so 'int f(void); int app(void) { return f(); }' "
+      "-nostdlib -Llib -l:libv.so.1 -Wl,--enable-new-dtags,-rpath,/lib\n"
+      "printf 'V1 { global: f; local: *; };\\nV2 { global: g; } V1;\\n' > v2.map\n"
+      "printf 'int f(void) { return 1; } int g(void) { return 3; }' > v2.c\n"
+      "$CC -shared -fPIC -nostdlib -o lib/libv.so.1 v2.c -Wl,-soname,libv.so.1 -Wl,--version-script,v2.map"));
+  CoreAudit r({t / "app/libapp.so"}, {t.path()});
+  auto f = r.Undefined();
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].name, "f");
+  EXPECT_EQ(f[0].version, "V2");
+}
+
+TEST(SymbolScope, VersionedReferenceBindsToALibraryWithoutVersionInformation) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), std::string(kVersioned) +
+      "mklib app/libapp.so libapp.so 'int f(void); int app(void) { return f(); }' "
+      "-nostdlib -Llib -l:libv.so.1 -Wl,--enable-new-dtags,-rpath,/lib\n"
+      "mklib lib/libv.so.1 libv.so.1 'int f(void) { return 1; }' -nostdlib"));
+  CoreAudit r({t / "app/libapp.so"}, {t.path()});
+  EXPECT_TRUE(r.Undefined().empty());
+  // ld.so only warns (verbosely) when the library has no version definitions at all.
+  EXPECT_TRUE(r.MissingVersions().empty());
+}
+
+TEST(SymbolScope, UnversionedReferenceBindsToTheDefaultVersion) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), std::string(kVersioned) +
+      "mklib lib/libplain.so.1 libv.so.1 'int f(void) { return 1; }' -nostdlib\n"
+      "mklib app/libapp.so libapp.so 'int f(void); int app(void) { return f(); }' "
+      "-nostdlib -Llib -l:libplain.so.1 -Wl,--enable-new-dtags,-rpath,/lib\n"
+      "rm lib/libplain.so.1"));
+  CoreAudit r({t / "app/libapp.so"}, {t.path()});
+  EXPECT_TRUE(r.Undefined().empty());
+}
+
+TEST(SymbolScope, NonDefaultVersionAloneDoesNotSatisfyAnUnversionedReference) {
+  TempDir t;
+  // The library only has f@V1 (hidden, non-default) and a default h: an unversioned f finds
+  // no acceptable definition.
+  ASSERT_TRUE(BuildTree(t.path(), std::string() +
+      "mklib lib/libplain.so.1 libv.so.1 'int f(void) { return 1; }' -nostdlib\n"
+      "mklib app/libapp.so libapp.so 'int f(void); int app(void) { return f(); }' "
+      "-nostdlib -Llib -l:libplain.so.1 -Wl,--enable-new-dtags,-rpath,/lib\n"
+      "rm lib/libplain.so.1\n"
+      "printf 'V1 { global: h; local: *; };\\nV2 { global: h2; } V1;\\n' > v.map\n"
+      "printf '%s\\n' 'int f_old(void) { return 1; } int h(void) { return 0; } int h2(void) { return 0; }'"
+      " '__asm__(\".symver f_old,f@V1\");' > v.c\n"
+      "$CC -shared -fPIC -nostdlib -o lib/libv.so.1 v.c -Wl,-soname,libv.so.1 -Wl,--version-script,v.map"));
+  CoreAudit r({t / "app/libapp.so"}, {t.path()});
+  auto f = r.Undefined();
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].name, "f");
+}
+
+TEST(SymbolScope, WeakUndefinedReferencesAreNotReported) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+      "mklib a/libA.so libA.so '__attribute__((weak)) int optional_hook(void); "
+      "int a(void) { return optional_hook ? optional_hook() : 0; }' -nostdlib"));
+  CoreAudit r({t / "a/libA.so"}, {t.path()});
+  EXPECT_TRUE(r.Undefined().empty());
+}
+
+// GCC 13's <iostream> makes every object reference _ZSt21ios_base_library_initv with a bare
+// .globl, only to pull in the GLIBCXX_3.4.32 version: no relocation uses it, so ld.so never
+// looks it up and `ldd -r` never reports it.
+TEST(SymbolScope, UndefinedSymbolWithoutARelocationIsNeverLookedUp) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+      "mklib a/libA.so libA.so '__asm__(\".globl marker_only\"); int called(void); int a(void) { return called(); }' -nostdlib"));
+  std::string out;
+  ASSERT_EQ(RunCommand("readelf --dyn-syms -W " + t / "a/libA.so", &out), 0);
+  ASSERT_NE(out.find("UND marker_only"), std::string::npos) << out;  // it is in .dynsym
+  CoreAudit r({t / "a/libA.so"}, {t.path()});
+  auto f = r.Undefined();
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].name, "called");
+}
+
+TEST(SymbolScope, HiddenDefinitionsDoNotCount) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+      "mklib r/libB.so libB.so '__attribute__((visibility(\"hidden\"))) int b(void) { return 1; } "
+      "int other(void) { return b(); }' -nostdlib\n"
+      "mklib a/libA.so libA.so 'int b(void); int a(void) { return b(); }' -nostdlib -Lr -l:libB.so "
+      "-Wl,--enable-new-dtags,-rpath,/r"));
+  CoreAudit r({t / "a/libA.so"}, {t.path()});
+  auto f = r.Undefined();
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].name, "b");
+}
+
+TEST(SymbolScope, AnExecutableDefinitionSatisfiesALibraryAuditedWithIt) {
+  TempDir t;
+  // A plugin referencing a symbol its host program exports: audited alone (as ldd -r does)
+  // the symbol is undefined; the host executable's own audit is clean.
+  ASSERT_TRUE(BuildTree(t.path(),
+      "mklib lib/libplugin.so libplugin.so 'int host_api(void); int plugin(void) { return host_api(); }' -nostdlib\n"
+      "mkexe bin/host 'int plugin(void); int host_api(void) { return 7; } int main(void) { return plugin(); }' "
+      "-nostdlib -nostartfiles -Wl,-e,main -rdynamic -Llib -l:libplugin.so -Wl,--enable-new-dtags,-rpath,/lib"));
+  CoreAudit r({t.path()}, {t.path()});
+  EXPECT_EQ(r.Undefined(t / "lib/libplugin.so").size(), 1u);
+  EXPECT_TRUE(r.Undefined(t / "bin/host").empty());
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing

@@ -1,0 +1,41 @@
+// missing-arch-data: rocBLAS code against its Tensile data directory, both ways.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+
+#include "tests/support/audit_support.h"
+#include "tests/support/gpu_fixtures.h"
+#include "tests/support/test_support.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+// The fixture's librocblas has code for gfx906 and gfx90a:xnack+; its library/ has data
+// for gfx906 and gfx1030.
+TEST(ArchDataCoverage, CodeWithoutDataAndDataWithoutCode) {
+  Report r = Audit({GpuTreePath("rocblas")}, "");
+  std::map<std::string, Finding> by_arch;
+  for (const Finding& f : FindingsOf(r, "missing-arch-data")) by_arch[f.fields["arch"].get<std::string>()] = f;
+  ASSERT_EQ(by_arch.size(), 2u);
+  EXPECT_EQ(by_arch["gfx90a"].fields["missing"], "data");
+  EXPECT_EQ(by_arch["gfx1030"].fields["missing"], "code");
+  EXPECT_EQ(by_arch["gfx90a"].fields["library"], "rocBLAS");
+  const FileFacts* facts = FactsOf(r, GpuTreePath("rocblas/lib/librocblas.so.4"));
+  ASSERT_TRUE(facts && facts->arch_data);
+  EXPECT_EQ(facts->arch_data->processors, (std::vector<std::string>{"gfx1030", "gfx906"}));
+}
+
+TEST(ArchDataCoverage, NoDataDirectoryAtAllNamesWhereItLooked) {
+  TempDir t;
+  std::filesystem::create_directories(t / "lib");
+  std::filesystem::copy_file(GpuTreePath("rocblas/lib/librocblas.so.4"), t / "lib/librocblas.so.4");
+  Report r = Audit({t / "lib"}, "");
+  auto f = FindingsOf(r, "missing-arch-data");
+  ASSERT_EQ(f.size(), 2u);  // gfx906 and gfx90a, each without data
+  EXPECT_NE(f[0].message.find("no Tensile data directory (searched"), std::string::npos) << f[0].message;
+  EXPECT_EQ(f[0].fields["data_dir"], "");
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing

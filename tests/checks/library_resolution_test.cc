@@ -1,0 +1,48 @@
+// unresolved-library: reported once, where it can be fixed, with the symbols it hides.
+#include <gtest/gtest.h>
+
+#include "tests/support/audit_support.h"
+#include "tests/support/test_support.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+// libtorch -> librccl -> libhsa (missing). When librccl is audited in the same run, the
+// defect is reported once, on librccl; libtorch's closure still lists it.
+TEST(UnresolvedLibrary, TransitiveMissingLibraryIsReportedWhereItIsNeeded) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+      "mklib gone/libhsa.so.1 libhsa.so.1 'int hsa(void) { return 1; }' -nostdlib\n"
+      "mklib lib/librccl.so.1 librccl.so.1 'int hsa(void); int rccl(void) { return hsa(); }' -nostdlib -Lgone -l:libhsa.so.1\n"
+      "mklib lib/libtorch.so libtorch.so 'int rccl(void); int t(void) { return rccl(); }' "
+      "-nostdlib -Llib -l:librccl.so.1 -Wl,--enable-new-dtags,-rpath,'$ORIGIN'\n"
+      "rm -r gone"));
+  Report both = Audit({t / "lib"}, t.path());
+  EXPECT_EQ(FindingsOf(both, "unresolved-library", t / "lib/librccl.so.1").size(), 1u);
+  EXPECT_TRUE(FindingsOf(both, "unresolved-library", t / "lib/libtorch.so").empty());
+  EXPECT_EQ(UnresolvedOf(both, t / "lib/libtorch.so"), std::vector<std::string>{"libhsa.so.1"});
+  // Audited alone, libtorch.so carries the finding: nothing else will report it.
+  Report alone = Audit({t / "lib/libtorch.so"}, t.path());
+  auto f = FindingsOf(alone, "unresolved-library", t / "lib/libtorch.so");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fields["needed_by"], nlohmann::ordered_json::array({t / "lib/librccl.so.1"}));
+}
+
+TEST(UnresolvedLibrary, SymbolsBehindAnUnresolvedLibraryAreAttributedToIt) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+      "mklib tmp/libhsa.so.1 libhsa.so.1 'int hsa_init(void) { return 0; } int hsa_shut_down(void) { return 0; }' -nostdlib\n"
+      "mklib lib/libA.so libA.so 'int hsa_init(void); int hsa_shut_down(void); int a(void) { return hsa_init() + hsa_shut_down(); }' "
+      "-nostdlib -Ltmp -l:libhsa.so.1\n"
+      "rm -r tmp"));
+  Report r = Audit({t / "lib/libA.so"}, t.path());
+  EXPECT_TRUE(FindingsOf(r, "undefined-symbol").empty());
+  auto f = FindingsOf(r, "unresolved-library", t / "lib/libA.so");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fields["library"], "libhsa.so.1");
+  EXPECT_EQ(f[0].fields["unbound_symbols"].size(), 2u);
+  EXPECT_NE(f[0].message.find("2 undefined symbols"), std::string::npos) << f[0].message;
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing

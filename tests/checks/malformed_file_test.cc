@@ -1,0 +1,43 @@
+// malformed-file: parse problems as findings, their severity by kind.
+#include <gtest/gtest.h>
+
+#include "tests/support/audit_support.h"
+#include "tests/support/test_support.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+TEST(MalformedFile, TruncatedElfIsAnErrorWithItsReason) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), "mklib lib/libok.so libok.so 'int ok(void) { return 0; }' -nostdlib\n"
+                                  "head -c 100 lib/libok.so > lib/libcut.so"));
+  Report r = Audit({t / "lib"}, t.path());
+  auto f = FindingsOf(r, "malformed-file", t / "lib/libcut.so");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::kError);
+  EXPECT_NE(f[0].message.find("cannot be parsed"), std::string::npos) << f[0].message;
+  EXPECT_FALSE(f[0].fields["reason"].get<std::string>().empty());
+  EXPECT_TRUE(FindingsOf(r, "malformed-file", t / "lib/libok.so").empty());
+}
+
+TEST(MalformedFile, TextNamedLikeALibraryIsANote) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), "mkdir -p lib && echo hello > lib/libfake.so.1"));
+  Report r = Audit({t / "lib"}, t.path());
+  auto f = FindingsOf(r, "malformed-file");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::kNote);
+  EXPECT_NE(f[0].message.find("named like a shared library"), std::string::npos) << f[0].message;
+}
+
+TEST(MalformedFile, BrokenArchiveIsAnError) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), "mkdir -p lib && printf '!<arch>\\nnot a member header at all' > lib/libbad.a"));
+  Report r = Audit({t / "lib"}, t.path());
+  auto f = FindingsOf(r, "malformed-file");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::kError);
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing

@@ -1,0 +1,95 @@
+// rpath-build-dir, rpath-relative, rpath-absolute-outside, rpath-missing-dir: the
+// RUNPATH/RPATH entries the loader will use, on libraries linked by the real toolchain.
+#include <gtest/gtest.h>
+
+#include "tests/support/audit_support.h"
+#include "tests/support/test_support.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+Report AuditRunpath(TempDir& t, const std::string& runpath, std::vector<std::string> forbid = {}) {
+  EXPECT_TRUE(BuildTree(t.path(), "mkdir -p prefix/lib/real && mklib prefix/lib/libA.so libA.so 'int a(void) { return 0; }' "
+                                  "-nostdlib -Wl,--enable-new-dtags,-rpath,'" + runpath + "'"));
+  AuditOptions o;
+  o.paths = {t / "prefix"};
+  o.roots = {t.path()};
+  o.checks.forbid_rpath = std::move(forbid);
+  o.checks.tmpdir = "/scratch/tmp";
+  return AuditWith(o);
+}
+
+TEST(RpathEntries, BuildDirectoryIsReported) {
+  TempDir t;
+  Report r = AuditRunpath(t, "$ORIGIN:/build/rocblas/library/src");
+  auto f = FindingsOf(r, "rpath-build-dir");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::kWarning);
+  EXPECT_EQ(f[0].fields["entry"], "/build/rocblas/library/src");
+  EXPECT_EQ(f[0].fields["tag"], "RUNPATH");
+}
+
+TEST(RpathEntries, CMakeStyleBuildTreesAreReported) {
+  TempDir t;
+  Report r = AuditRunpath(t, "/home/me/rocblas-build/lib:/src/miopen/build-release/lib:/w/cmake-build-debug:"
+                             "/w/_build/x:/opt/rocm/lib/builder");
+  auto f = FindingsOf(r, "rpath-build-dir");
+  ASSERT_EQ(f.size(), 4u);
+  EXPECT_NE(f[0].message.find("(rocblas-build)"), std::string::npos) << f[0].message;
+  // Not a build tree: reported only as absolute and outside the prefix.
+  EXPECT_EQ(FindingsOf(r, "rpath-absolute-outside").size(), 1u);
+}
+
+TEST(RpathEntries, MissingBuildDirectoryIsAlsoAMissingDirectory) {
+  TempDir t;
+  Report r = AuditRunpath(t, "/build/miopen/lib");
+  EXPECT_EQ(FindingsOf(r, "rpath-build-dir").size(), 1u);
+  EXPECT_EQ(FindingsOf(r, "rpath-missing-dir").size(), 1u);
+  EXPECT_TRUE(FindingsOf(r, "rpath-absolute-outside").empty());  // the build-dir finding says it
+}
+
+TEST(RpathEntries, TemporaryAndTmpdirAndNixVarEntriesAreReported) {
+  TempDir t;
+  Report r = AuditRunpath(t, "/tmp/nix-build-miopen/lib:/scratch/tmp/x:/nix/var/nix/builds/y");
+  EXPECT_EQ(FindingsOf(r, "rpath-build-dir").size(), 3u);
+}
+
+TEST(RpathEntries, ForbidRpathGlobIsReported) {
+  TempDir t;
+  Report r = AuditRunpath(t, "/opt/rocm-6.2.2/lib", {"/opt/rocm-*"});
+  auto f = FindingsOf(r, "rpath-build-dir");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].message.find("--forbid-rpath /opt/rocm-*"), std::string::npos);
+}
+
+TEST(RpathEntries, AbsoluteEntryOutsideThePrefixIsReported) {
+  TempDir t;
+  Report r = AuditRunpath(t, "/opt/rocm/lib:/prefix/lib/real");
+  auto f = FindingsOf(r, "rpath-absolute-outside");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fields["entry"], "/opt/rocm/lib");
+}
+
+TEST(RpathEntries, MissingDirectoryIsANote) {
+  TempDir t;
+  Report r = AuditRunpath(t, "$ORIGIN/../lib64:$ORIGIN/real");
+  auto f = FindingsOf(r, "rpath-missing-dir");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::kNote);
+  EXPECT_EQ(f[0].fields["entry"], "$ORIGIN/../lib64");
+}
+
+TEST(RpathEntries, RelativeEntryIsReported) {
+  TempDir t;
+  Report r = AuditRunpath(t, "lib/real");
+  EXPECT_EQ(FindingsOf(r, "rpath-relative").size(), 1u);
+}
+
+TEST(RpathEntries, CleanOriginRelativeRunpathHasNoFinding) {
+  TempDir t;
+  Report r = AuditRunpath(t, "$ORIGIN/real");
+  EXPECT_TRUE(r.findings.empty()) << r.findings.front().message;
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing

@@ -1,0 +1,49 @@
+// stack-arch-gap: targets some device-code libraries of one closure serve and others not.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "tests/support/audit_support.h"
+#include "tests/support/gpu_fixtures.h"
+#include "tests/support/test_support.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+// libapp loads libfat (gfx906, gfx90a:xnack+, gfx1030) and libccob (gfx1030, gfx1100).
+TEST(StackArchGap, TargetsOnlySomeLibrariesServeAreReported) {
+  Report r = Audit({GpuTreePath("lib/libapp.so.1")}, "");
+  std::map<std::string, Finding> by_arch;
+  for (const Finding& f : FindingsOf(r, "stack-arch-gap")) by_arch[f.fields["arch"].get<std::string>()] = f;
+  ASSERT_EQ(by_arch.size(), 3u);
+  EXPECT_TRUE(by_arch.count("gfx906") && by_arch.count("gfx90a:xnack+") && by_arch.count("gfx1100"));
+  const Finding& gap = by_arch["gfx1100"];
+  EXPECT_EQ(gap.severity, Severity::kWarning);
+  EXPECT_EQ(gap.fields["lacking"], (nlohmann::ordered_json{GpuTreePath("lib/libfat.so.1")}));
+  EXPECT_EQ(gap.fields["serving"], (nlohmann::ordered_json{GpuTreePath("lib/libccob.so.1")}));
+  EXPECT_NE(gap.message.find("not by libfat.so.1"), std::string::npos) << gap.message;
+  // The facts behind it: both libraries, and the one target both serve.
+  const FileFacts* facts = FactsOf(r, GpuTreePath("lib/libapp.so.1"));
+  ASSERT_TRUE(facts && facts->device_stack);
+  EXPECT_EQ(facts->device_stack->libraries.size(), 2u);
+  EXPECT_EQ(facts->device_stack->common_targets, std::vector<std::string>{"gfx1030"});
+}
+
+TEST(StackArchGap, RequiredTargetsReplaceTheOfferedOnes) {
+  AuditOptions o;
+  o.paths = {GpuTreePath("lib/libapp.so.1")};
+  std::string error;
+  ASSERT_TRUE(ParseArchList("gfx1030,gfx1100", &o.checks.arch.targets, &error)) << error;
+  Report r = AuditWith(o);
+  auto f = FindingsOf(r, "stack-arch-gap");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fields["arch"], "gfx1100");
+}
+
+TEST(StackArchGap, OneDeviceLibraryHasNoGap) {
+  Report r = Audit({GpuTreePath("lib/libfat.so.1")}, "");
+  EXPECT_TRUE(FindingsOf(r, "stack-arch-gap").empty());
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing

@@ -1,0 +1,23 @@
+// dangling-symlink, symlink-loop, unreadable-file: the walk's problems as warnings.
+#include <gtest/gtest.h>
+
+#include "tests/support/audit_support.h"
+#include "tests/support/test_support.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+TEST(WalkProblems, BrokenLinksAreWarningsWithTheGenericFix) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), "mkdir -p lib && ln -s libgone.so.1 lib/libgone.so && ln -s loop lib/loop"));
+  Report r = Audit({t / "lib"}, t.path());
+  auto dangling = FindingsOf(r, "dangling-symlink", t / "lib/libgone.so");
+  ASSERT_EQ(dangling.size(), 1u);
+  EXPECT_EQ(dangling[0].severity, Severity::kWarning);
+  EXPECT_NE(dangling[0].message.find("-> libgone.so.1"), std::string::npos) << dangling[0].message;
+  EXPECT_NE(dangling[0].hint.find("ship the target"), std::string::npos) << dangling[0].hint;
+  EXPECT_EQ(FindingsOf(r, "symlink-loop", t / "lib/loop").size(), 1u);
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing

@@ -1,0 +1,250 @@
+// Hostile and broken input: every bad file is a finding with a reason, never a crash, and
+// the scan goes on.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+
+#include "tests/support/audit_support.h"
+#include "tests/support/test_support.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+// A real library with symbols, versions and a RUNPATH: the richest tables to break.
+std::string MakeSeedLibrary(const TempDir& t) {
+  EXPECT_TRUE(BuildTree(t.path(),
+      "mkversioned seed/libseed.so.1 libseed.so.1 'S_1 { global: s1; local: *; };' "
+      "'int undefined_thing(void); int s1(void) { return undefined_thing(); }'"));
+  return ReadAll(t / "seed/libseed.so.1");
+}
+
+bool HasMalformed(const Report& r, const std::string& file, Severity s = Severity::kError) {
+  for (const Finding& f : FindingsOf(r, "malformed-file", file))
+    if (f.severity == s && !f.fields["reason"].get<std::string>().empty()) return true;
+  return false;
+}
+
+TEST(BadInput, EveryTruncationOfARealLibraryIsSurvived) {
+  TempDir t;
+  std::string seed = MakeSeedLibrary(t);
+  ASSERT_GT(seed.size(), 1000u);
+  std::filesystem::create_directories(t / "cut");
+  std::vector<size_t> cuts;
+  for (size_t n = 0; n < seed.size(); n += (n < 128 ? 1 : 61)) cuts.push_back(n);
+  for (size_t n : cuts) WriteAll(t / ("cut/lib" + std::to_string(n) + ".so"), seed.substr(0, n));
+  Report r = Audit({t / "cut"}, t.path());
+  for (size_t n : cuts) {
+    std::string path = t / ("cut/lib" + std::to_string(n) + ".so");
+    if (n >= 4 && n < 64) {
+      EXPECT_TRUE(HasMalformed(r, path)) << n;  // shorter than an ELF header
+    }
+    if (n < 4) EXPECT_TRUE(HasMalformed(r, path, Severity::kNote)) << n;  // not even a magic
+  }
+  // Cut inside the section header table (it is at the end): LLVM refuses the file.
+  EXPECT_TRUE(HasMalformed(r, t / ("cut/lib" + std::to_string(cuts.back()) + ".so")));
+}
+
+TEST(BadInput, LyingHeaderCountsAndOffsetsAreReported) {
+  TempDir t;
+  std::string seed = MakeSeedLibrary(t);
+  std::filesystem::create_directories(t / "bad");
+  auto patch16 = [&](std::string b, size_t off, uint16_t v) { b[off] = v & 0xff; b[off + 1] = v >> 8; return b; };
+  auto patch64 = [&](std::string b, size_t off, uint64_t v) {
+    for (int i = 0; i < 8; ++i) b[off + i] = static_cast<char>((v >> (8 * i)) & 0xff);
+    return b;
+  };
+  WriteAll(t / "bad/libshnum.so", patch16(seed, 60, 0xffff));          // e_shnum
+  WriteAll(t / "bad/libphnum.so", patch16(seed, 56, 0xfff0));          // e_phnum
+  WriteAll(t / "bad/libshoff.so", patch64(seed, 40, 0x7fffffffffff));  // e_shoff
+  WriteAll(t / "bad/libphoff.so", patch64(seed, 32, ~0ull - 8));       // e_phoff near 2^64
+  Report r = Audit({t / "bad"}, t.path());
+  for (const char* name : {"libshnum.so", "libphnum.so", "libshoff.so", "libphoff.so"})
+    EXPECT_TRUE(HasMalformed(r, t / (std::string("bad/") + name))) << name;
+}
+
+TEST(BadInput, SeededCorruptionNeverCrashes) {
+  TempDir t;
+  std::string seed = MakeSeedLibrary(t);
+  std::filesystem::create_directories(t / "fuzz");
+  std::mt19937 rng(20261122);
+  const int kFiles = 400;
+  // Random bytes, and the extreme integers that make counts and offsets lie.
+  const uint64_t kExtremes[] = {0, 0xff, 0x7fffffff, 0xffffffff, 0x7fffffffffffffff, ~0ull};
+  for (int i = 0; i < kFiles; ++i) {
+    std::string b = seed;
+    int flips = 1 + static_cast<int>(rng() % 16);
+    for (int k = 0; k < flips; ++k) {
+      size_t pos = rng() % b.size();
+      if (rng() % 2) {
+        b[pos] = static_cast<char>(rng());
+      } else {
+        uint64_t v = kExtremes[rng() % 6];
+        for (size_t j = 0; j < 8 && pos + j < b.size(); ++j) b[pos + j] = static_cast<char>(v >> (8 * j));
+      }
+    }
+    WriteAll(t / ("fuzz/lib" + std::to_string(i) + ".so"), b);
+  }
+  Report r = Audit({t / "fuzz"}, t.path());
+  EXPECT_EQ(r.files.size(), static_cast<size_t>(kFiles));  // every file accounted for
+}
+
+uint64_t Get(const std::string& b, size_t off, int n) {
+  uint64_t v = 0;
+  for (int i = n - 1; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(b[off + i]);
+  return v;
+}
+
+void Put(std::string& b, size_t off, int n, uint64_t v) {
+  for (int i = 0; i < n; ++i) b[off + i] = static_cast<char>(v >> (8 * i));
+}
+
+// Offset of the section header of type `type` (ELF64 little-endian).
+size_t SectionHeaderOf(const std::string& b, uint32_t type) {
+  uint64_t shoff = Get(b, 40, 8), shnum = Get(b, 60, 2);
+  for (uint64_t i = 0; i < shnum; ++i)
+    if (Get(b, shoff + i * 64 + 4, 4) == type) return shoff + i * 64;
+  return 0;
+}
+
+// Regression: LLVM 19 walks sh_info version entries without noticing a zero vd_next or
+// vn_next; this once took minutes and gigabytes per file.
+TEST(BadInput, VersionChainLongerThanItsSectionIsANote) {
+  TempDir t;
+  std::string b = MakeSeedLibrary(t);
+  size_t verdef = SectionHeaderOf(b, 0x6ffffffd);  // SHT_GNU_verdef
+  ASSERT_NE(verdef, 0u);
+  Put(b, verdef + 44, 4, 0xffffffff);  // sh_info
+  std::filesystem::create_directories(t / "v");
+  WriteAll(t / "v/libv.so", b);
+  Report r = Audit({t / "v"}, t.path());
+  bool noted = false;
+  for (const Finding& f : FindingsOf(r, "malformed-file", t / "v/libv.so"))
+    noted |= f.severity == Severity::kNote && f.message.find("version definitions") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
+// Regression: LLVM 19's dynamicEntries() trusted PT_DYNAMIC's file range.
+TEST(BadInput, DynamicSegmentPastTheEndOfTheFileIsReported) {
+  TempDir t;
+  std::string b = MakeSeedLibrary(t);
+  uint64_t phoff = Get(b, 32, 8), phnum = Get(b, 56, 2);
+  bool patched = false;
+  for (uint64_t i = 0; i < phnum; ++i)
+    if (Get(b, phoff + i * 56, 4) == 2) {  // PT_DYNAMIC
+      Put(b, phoff + i * 56 + 8, 8, 0x7fffffff0000);
+      patched = true;
+    }
+  ASSERT_TRUE(patched);
+  std::filesystem::create_directories(t / "d");
+  WriteAll(t / "d/libd.so", b);
+  Report r = Audit({t / "d"}, t.path());
+  auto f = FindingsOf(r, "malformed-file", t / "d/libd.so");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].message.find("PT_DYNAMIC"), std::string::npos) << f[0].message;
+}
+
+// Regression: LLVM 19's Archive::Symbol::getMember() followed armap offsets unchecked.
+TEST(BadInput, ArchiveWithALyingSymbolIndexIsSurvived) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), "mkarchive \"$PWD/a/libx.a\" x.o 'int x(void) { return 1; }'"));
+  std::string b = ReadAll(t / "a/libx.a");
+  // The GNU armap ("/" member) starts at byte 68: a big-endian count, then member offsets.
+  ASSERT_EQ(b.substr(8, 2), "/ ");
+  b[72] = b[73] = b[74] = b[75] = '\x7f';  // first member offset -> far past the end
+  WriteAll(t / "a/libx.a", b);
+  ASSERT_TRUE(BuildTree(t.path(),
+      "mklib a/libu.so libu.so 'int x(void); int u(void) { return x(); }' -nostdlib"));
+  Report r = Audit({t / "a"}, t.path());
+  auto f = FindingsOf(r, "undefined-symbol", t / "a/libu.so");
+  ASSERT_EQ(f.size(), 1u);
+  ASSERT_EQ(f[0].fields["providers"].size(), 1u);  // found through the member, not the armap
+  EXPECT_EQ(f[0].fields["providers"][0]["member"], "x.o");
+}
+
+TEST(BadInput, NonElfFileNamedLikeALibraryIsANote) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), "mkdir -p lib && echo '<html>404</html>' > lib/libamdhip64.so.6"));
+  Report r = Audit({t.path()}, t.path());
+  EXPECT_TRUE(HasMalformed(r, t / "lib/libamdhip64.so.6", Severity::kNote));
+}
+
+TEST(BadInput, LinkerScriptIsClassifiedNotReported) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+      "mkdir -p lib && printf '/* GNU ld script */\\nGROUP ( /lib/libc.so.6 AS_NEEDED ( /lib/ld-linux-x86-64.so.2 ) )\\n' > lib/libc.so"));
+  Report r = Audit({t.path()}, t.path());
+  ASSERT_EQ(r.files.size(), 1u);
+  EXPECT_EQ(r.files[0].kind, "linker-script");
+  EXPECT_TRUE(r.findings.empty());
+}
+
+TEST(BadInput, UnreadableFileIsAFindingAndTheScanGoesOn) {
+  TempDir t;
+  // /proc/self/mem stats as a regular file but every read at offset 0 fails, even as root.
+  ASSERT_TRUE(BuildTree(t.path(),
+      "mkdir -p lib && ln -s /proc/self/mem lib/libmem.so\n"
+      "mklib lib/libok.so libok.so 'int ok(void) { return 0; }' -nostdlib"));
+  Report r = Audit({t / "lib"}, "");
+  auto f = FindingsOf(r, "unreadable-file", t / "lib/libmem.so");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].message.find("cannot read"), std::string::npos) << f[0].message;
+  bool ok_audited = false;
+  for (const auto& e : r.files) ok_audited |= e.path == t / "lib/libok.so";
+  EXPECT_TRUE(ok_audited);
+}
+
+TEST(BadInput, ElfForAnotherMachineIsAuditedWithItsOwnRules) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+      "mkdir -p lib && cat > arm.yaml <<'Y'\n"
+      "--- !ELF\nFileHeader:\n  Class: ELFCLASS64\n  Data: ELFDATA2LSB\n  Type: ET_DYN\n  Machine: EM_AARCH64\n"
+      "Sections:\n  - Name: .dynstr\n    Type: SHT_STRTAB\n    Flags: [ SHF_ALLOC ]\n    Address: 0x1000\n"
+      "    Content: '006c6962632e736f2e3600'\n"
+      "  - Name: .dynamic\n    Type: SHT_DYNAMIC\n    Flags: [ SHF_ALLOC ]\n    Address: 0x1100\n    Link: .dynstr\n"
+      "    Entries:\n      - Tag: DT_STRTAB\n        Value: 0x1000\n      - Tag: DT_STRSZ\n        Value: 11\n"
+      "      - Tag: DT_NEEDED\n        Value: 1\n      - Tag: DT_NULL\n        Value: 0\n"
+      "ProgramHeaders:\n  - Type: PT_LOAD\n    VAddr: 0x1000\n    FirstSec: .dynstr\n    LastSec: .dynamic\n"
+      "  - Type: PT_DYNAMIC\n    VAddr: 0x1100\n    FirstSec: .dynamic\n    LastSec: .dynamic\n"
+      "Y\nyaml2obj-19 arm.yaml -o lib/libarm.so && rm arm.yaml"));
+  Report r = Audit({t.path()}, t.path());
+  ASSERT_EQ(r.files.size(), 1u);
+  ASSERT_TRUE(r.files[0].elf);
+  EXPECT_EQ(r.files[0].elf->machine, "aarch64");
+  auto f = FindingsOf(r, "unresolved-library");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fields["library"], "libc.so.6");
+  bool searched_aarch64 = false;
+  for (const auto& s : f[0].fields["searched"])
+    searched_aarch64 |= s["directory"] == "/usr/lib/aarch64-linux-gnu";
+  EXPECT_TRUE(searched_aarch64) << f[0].fields.dump();
+}
+
+TEST(BadInput, SymlinkLoopsAndDirectoryCyclesAreSurvived) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+      "mkdir -p lib/sub && ln -s libb.so lib/liba.so && ln -s liba.so lib/libb.so\n"
+      "ln -s .. lib/sub/up && ln -s ../.. lib/sub/up2\n"
+      "mklib lib/libok.so libok.so 'int ok(void) { return 0; }' -nostdlib"));
+  Report r = Audit({t.path()}, t.path());
+  EXPECT_EQ(FindingsOf(r, "symlink-loop").size(), 2u);
+  EXPECT_EQ(r.files.size(), 1u);  // libok.so once, whatever the cycles
+}
+
+TEST(BadInput, HugeSparseFileIsMappedNotRead) {
+  TempDir t;
+  std::string seed = MakeSeedLibrary(t);
+  std::filesystem::create_directories(t / "huge");
+  WriteAll(t / "huge/libhuge.so", seed);
+  ASSERT_EQ(truncate((t / "huge/libhuge.so").c_str(), 64ll << 30), 0);  // 64 GiB, sparse
+  Report r = Audit({t / "huge"}, t.path());
+  ASSERT_EQ(r.files.size(), 1u);
+  EXPECT_EQ(r.files[0].kind, "elf-shared-library");
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing

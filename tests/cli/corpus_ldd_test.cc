@@ -1,0 +1,88 @@
+// Agreement with the real loader on Debian's ROCm packages (../shared/corpus/fetch.sh).
+// Runs when the corpus is present ($CORPUS, default $HOME/rocm-corpus) and skips otherwise.
+// The loader is the corpus's own ld.so (glibc of sid), run in trace mode by
+// bench/compare_ldd.py on every x86-64 library and executable, with the same library
+// path and no ld.so.cache on both sides.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "tests/support/audit_support.h"
+#include "tests/support/test_support.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+std::string SidRoot() { return CorpusRoot() + "/sid-root"; }
+
+// Audits with `audit_args` (JSON into DIR/r.json), runs bench/compare_ldd.py with
+// `compare_args` on the same files, and returns its figures; fails the test on any
+// disagreement.
+nlohmann::json AuditAndCompare(const TempDir& t, const std::string& audit_args,
+                               const std::string& compare_args) {
+  EXPECT_EQ(RunCommand(std::string(ROCM_AUDIT_BINARY) + " --no-progress --format json --fail-on none -o " +
+                       t / "r.json " + audit_args), 0);
+  std::string out;
+  int rc = RunCommand("python3 " ROCM_AUDIT_FIXTURES_DIR "/../bench/compare_ldd.py " + t / "r.json " +
+                      compare_args + " 2>&1", &out);
+  EXPECT_EQ(rc, 0) << out;
+  auto stats = nlohmann::json::parse(out.substr(0, out.find("\n}\n") + 2), nullptr, false);
+  EXPECT_FALSE(stats.is_discarded()) << out;
+  if (stats.is_discarded()) return nlohmann::json::object();
+  EXPECT_EQ(stats["files_agree"], stats["files"]) << out;
+  return stats;
+}
+
+TEST(CorpusAgreesWithLdd, EveryX86FileHasTheLoadersVerdicts) {
+  std::string root = SidRoot();
+  std::string ld_so = root + "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2";
+  struct stat st;
+  if (stat(ld_so.c_str(), &st) != 0) GTEST_SKIP() << "no corpus at " << root;
+  TempDir t;
+  std::string lp = root + "/usr/lib/x86_64-linux-gnu:" + root + "/usr/lib";
+  auto stats = AuditAndCompare(t, "--ld-so-conf /nonexistent --library-path " + lp + " " + root,
+                               "--ld-so " + ld_so + " --inhibit-cache --library-path " + lp);
+  EXPECT_GE(stats.value("files", 0), 300);
+}
+
+// --root against the real thing: the corpus's ld.so run inside chroot(2) of the corpus root
+// (absolute RUNPATHs, ld.so.conf, default directories and absolute symlinks all inside it).
+TEST(CorpusAgreesWithLdd, RootMatchesTheLoaderInsideAChroot) {
+  std::string root = SidRoot();
+  struct stat st;
+  if (stat((root + "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2").c_str(), &st) != 0)
+    GTEST_SKIP() << "no corpus at " << root;
+  if (geteuid() != 0) GTEST_SKIP() << "chroot(2) needs root";
+  TempDir t;
+  auto stats = AuditAndCompare(t, "--root " + root + " " + root,
+                               "--chroot " + root + " --ld-so /usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2");
+  EXPECT_GE(stats.value("files", 0), 300);
+}
+
+// The GLIBCXX case of the field reports: sid's ROCm libraries (built against glibc 2.43 and
+// GCC 15's libstdc++) loaded with this machine's older C and C++ runtimes. Every sid library
+// but the runtimes is offered on the library path; the host's own ld.so is the reference.
+TEST(CorpusAgreesWithLdd, NewerRuntimeVersionsOnAnOlderSystem) {
+  std::string root = SidRoot();
+  std::string lib = root + "/usr/lib/x86_64-linux-gnu";
+  struct stat st;
+  if (stat((lib + "/libMIOpen.so.1").c_str(), &st) != 0) GTEST_SKIP() << "no corpus at " << root;
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+      "mkdir lp && for f in '" + lib + "'/*.so*; do b=${f##*/}; case $b in libc.so*|libm.so*|ld-linux*|"
+      "libstdc++*|libgcc_s*|libpthread*|libdl.so*|librt.so*|libmvec*|libresolv*) continue;; esac; "
+      "ln -s \"$f\" lp/\"$b\"; done\n"
+      "find '" + root + "' -type f \\( -name '*.so*' -o -path '*/bin/*' \\) ! -name 'libc.so*' ! -name 'libm.so*' "
+      "! -name 'ld-linux*' ! -name 'libstdc++*' ! -name 'libgcc_s*' > files"));
+  std::string files;
+  RunCommand("tr '\\n' ' ' < " + t / "files", &files);
+  auto stats = AuditAndCompare(t, "--ld-so-conf /nonexistent --library-path " + t / "lp" + " " + files,
+                               "--ld-so /lib64/ld-linux-x86-64.so.2 --inhibit-cache --library-path " + t / "lp");
+  // On an older system than sid (Debian 12), this must exercise missing versions.
+  EXPECT_GT(stats["versions"].value("both", 0), 0) << stats.dump();
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing

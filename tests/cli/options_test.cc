@@ -1,0 +1,93 @@
+// The options table is the one source of the parser, --help and the man page's OPTIONS.
+#include "cli/options.h"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <set>
+
+#include "checks/registry.h"
+#include "tests/support/test_support.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+std::string ManPage() { return ReadAll(std::string(ROCM_AUDIT_SOURCE_DIR) + "/docs/rocm-audit.1"); }
+
+std::string Escaped(std::string_view text) {
+  std::string out;
+  for (char c : text) out += c == '-' ? std::string("\\-") : std::string(1, c);
+  return out;
+}
+
+TEST(Options, ParsesRepeatableAndColonSeparatedOptions) {
+  CliOptions o;
+  std::string error;
+  ASSERT_TRUE(ParseArguments({"--library-path", "/a:/b", "--library-path=/c", "--forbid-rpath", "/opt/*",
+                              "-j3", "--fail-on", "note", "-q", "p1", "--", "-p2"}, &o, &error)) << error;
+  EXPECT_EQ(o.audit.library_path, (std::vector<std::string>{"/a", "/b", "/c"}));
+  EXPECT_EQ(o.audit.checks.forbid_rpath, std::vector<std::string>{"/opt/*"});
+  EXPECT_EQ(o.audit.jobs, 3u);
+  EXPECT_EQ(o.fail_on, Severity::kNote);
+  EXPECT_TRUE(o.quiet);
+  EXPECT_EQ(o.audit.paths, (std::vector<std::string>{"p1", "-p2"}));
+}
+
+TEST(Options, EveryOptionIsParsedAndListedInHelp) {
+  std::string help = HelpText();
+  for (const Option& opt : AllOptions()) {
+    std::string name(opt.long_name);
+    EXPECT_NE(help.find(name), std::string::npos) << name;
+    CliOptions o;
+    std::string error;
+    bool ok = ParseArguments({name, "x"}, &o, &error);
+    if (opt.value.empty()) {
+      EXPECT_TRUE(ok || error.find("unknown option") == std::string::npos) << name << ": " << error;
+    } else {
+      CliOptions bare;
+      ParseArguments({name}, &bare, &error);
+      EXPECT_EQ(error, name + " needs a value");
+    }
+  }
+}
+
+TEST(Options, HelpNamesNoOptionTheParserDoesNotKnow) {
+  std::string help = HelpText();
+  std::regex long_option("--[a-z][a-z-]*");
+  for (auto it = std::sregex_iterator(help.begin(), help.end(), long_option); it != std::sregex_iterator(); ++it) {
+    CliOptions o;
+    std::string error;
+    ParseArguments({it->str(), "x"}, &o, &error);
+    EXPECT_EQ(error.find("unknown option"), std::string::npos) << it->str();
+  }
+}
+
+TEST(Options, ManPageDocumentsEveryOptionAndNoOther) {
+  std::string man = ManPage();
+  ASSERT_FALSE(man.empty());
+  std::set<std::string> known;
+  for (const Option& opt : AllOptions()) {
+    known.insert(Escaped(opt.long_name));
+    EXPECT_NE(man.find(Escaped(opt.long_name)), std::string::npos) << opt.long_name;
+    if (!opt.short_name.empty()) known.insert(Escaped(opt.short_name));
+  }
+  // Each option the OPTIONS section describes (a .TP tag) is one the parser knows.
+  size_t start = man.find(".SH OPTIONS"), end = man.find(".SH", start + 1);
+  ASSERT_NE(start, std::string::npos);
+  std::string options = man.substr(start, end - start);
+  std::regex tag("\\.TP\\n\\.B[IR]? (\\\\-\\\\-[a-z\\\\-]+)");
+  int tags = 0;
+  for (auto it = std::sregex_iterator(options.begin(), options.end(), tag); it != std::sregex_iterator(); ++it) {
+    ++tags;
+    EXPECT_TRUE(known.count((*it)[1].str())) << (*it)[1].str();
+  }
+  EXPECT_GE(tags, static_cast<int>(AllOptions().size()) - 4);  // -o/-q/-j/-h tags start with the short name
+}
+
+TEST(Options, ManPageDocumentsEveryCheck) {
+  std::string man = ManPage();
+  for (const Rule* r : AllRules()) EXPECT_NE(man.find(Escaped(r->id)), std::string::npos) << r->id;
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing

@@ -1,0 +1,43 @@
+// The core's view of a tree, without checks or reports: walk, inspect each file, and the
+// loader facts of each loadable one. Core tests assert on these facts directly.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "audit/elf/object_store.h"
+#include "audit/inspect/inspected_file.h"
+#include "audit/inspect/load_facts.h"
+#include "audit/loader/search_path.h"
+
+namespace rocm_audit::testing {
+
+class CoreAudit {
+ public:
+  /// Audits `paths` inside the `roots` overlay (none = the host), with no ld.so.conf unless
+  /// `conf` names one inside the roots.
+  CoreAudit(const std::vector<std::string>& paths, const std::vector<std::string>& roots,
+            std::vector<std::string> library_path = {}, std::string conf = "/etc/ld.so.conf");
+
+  /// The closure ld.so would map for `file` (display paths, load order, itself excluded).
+  std::vector<std::string> Closure(const std::string& file) const;
+  /// The DT_NEEDED names it would not find.
+  std::vector<std::string> Unresolved(const std::string& file) const;
+  /// The search for one unresolved name; null when that name resolved.
+  const UnresolvedLibrary* UnresolvedNamed(const std::string& file, const std::string& name) const;
+  /// Undefined symbols of every loadable file (or of `file`), as `ldd -r` would list them.
+  std::vector<UndefinedSymbol> Undefined(const std::string& file = "") const;
+  std::vector<MissingVersion> MissingVersions(const std::string& file = "") const;
+
+  const LoadFacts* LoadOf(const std::string& file) const;
+
+ private:
+  LoaderConfig loader_;
+  ObjectStore store_;
+  std::vector<InspectedFile> files_;
+  std::vector<std::optional<LoadFacts>> loads_;
+};
+
+}  // namespace rocm_audit::testing

@@ -1,0 +1,69 @@
+#include "tests/support/test_support.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+namespace rocm_audit::testing {
+
+TempDir::TempDir() {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "rocm-audit-test-XXXXXX").string();
+  char* made = mkdtemp(tmpl.data());
+  if (!made) throw std::runtime_error("mkdtemp failed");
+  // Canonical, so paths compare equal to what the walk reports.
+  path_ = std::filesystem::canonical(made).string();
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+int RunCommand(const std::string& command, std::string* output) {
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return -1;
+  std::array<char, 4096> buf;
+  std::string out;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) out.append(buf.data(), n);
+  int status = pclose(pipe);
+  if (output) *output = out;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+bool BuildTree(const std::string& dir, const std::string& script) {
+  std::string file = dir + "/.build.sh";
+  {
+    std::ofstream out(file);
+    out << "set -euo pipefail\n. '" ROCM_AUDIT_FIXTURES_DIR "/lib.sh'\ncd '" << dir << "'\n"
+        << script << "\n";
+  }
+  std::string log;
+  int rc = RunCommand("bash '" + file + "' 2>&1", &log);
+  std::filesystem::remove(file);
+  EXPECT_EQ(rc, 0) << "fixture script failed:\n" << script << "\n" << log;
+  return rc == 0;
+}
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void WriteAll(const std::string& path, std::string_view bytes) {
+  std::ofstream(path, std::ios::binary).write(bytes.data(), bytes.size());
+}
+
+std::string CorpusRoot() {
+  const char* env = std::getenv("CORPUS");
+  if (env && *env) return env;
+  const char* home = std::getenv("HOME");
+  return std::string(home ? home : "/root") + "/rocm-corpus";
+}
+
+}  // namespace rocm_audit::testing

@@ -1,0 +1,40 @@
+// Shared helpers for every test: temporary trees built with the real toolchain through
+// fixtures/lib.sh, commands, files, and where the corpus is. Nothing here knows the core.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rocm_audit::testing {
+
+/// A fresh directory, removed with everything in it when the object dies.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string operator/(const std::string& rel) const { return path_ + "/" + rel; }
+
+ private:
+  std::string path_;
+};
+
+/// Runs `script` with bash in `dir`, after sourcing fixtures/lib.sh (mklib, mkexe, ...).
+/// Fails the current test (and returns false) when the script fails.
+bool BuildTree(const std::string& dir, const std::string& script);
+
+/// Runs a shell command; returns its exit status and its standard output.
+int RunCommand(const std::string& command, std::string* output = nullptr);
+
+/// The whole file (empty when it cannot be read).
+std::string ReadAll(const std::string& path);
+void WriteAll(const std::string& path, std::string_view bytes);
+
+/// The real-package corpus: $CORPUS, default $HOME/rocm-corpus (may not exist).
+std::string CorpusRoot();
+
+
+}  // namespace rocm_audit::testing
