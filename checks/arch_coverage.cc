@@ -62,7 +62,8 @@ void Run(const FileInput& in, FindingSink& sink) {
       sink.Add(std::move(f));
     } else if (c.by == ServedBy::kIsaCompat && c.compat_only_compressed) {
       Finding f = MakeFinding(kCcobIsaCompat, file.path);
-      f.message = want.str() + " is served only through the distro's extended ISA compatibility, "
+      f.message = want.str() +
+                  " is served only through the distro's extended ISA compatibility, "
                   "by compressed bundles: the runtime asks CCOB unbundling for the exact ID and gets "
                   "nothing back, so the compatibility silently stops working";
       f.hint = "build " + want.processor + " natively, or build without --offload-compress";

@@ -31,8 +31,7 @@ void Run(const LoadableInput& in, FindingSink& sink) {
     nlohmann::ordered_json needed_by = nlohmann::ordered_json::array();
     for (int i : u.needed_by) needed_by.push_back(closure.objects[i].path);
     if (!u.parse_error.empty()) {
-      f.message = u.name + " was found at " + u.resolution.path + " but cannot be loaded: " +
-                  u.parse_error;
+      f.message = u.name + " was found at " + u.resolution.path + " but cannot be loaded: " + u.parse_error;
       f.hint = "replace the corrupt file " + u.resolution.path;
     } else if (!u.resolution.error.empty()) {
       f.message = u.name + " cannot be loaded: " + u.resolution.error;
@@ -40,8 +39,9 @@ void Run(const LoadableInput& in, FindingSink& sink) {
     } else {
       std::string who = u.needed_by.empty() ? in.file.walked.path
                                             : std::string(BaseName(closure.objects[u.needed_by[0]].path));
-      f.message = u.name + " needed by " + who + (direct ? " (direct dependency)" : "") + " is not found in " +
-                  std::to_string(u.resolution.searched.size()) + " searched directories";
+      f.message = u.name + " needed by " + who + (direct ? " (direct dependency)" : "") +
+                  " is not found in " + std::to_string(u.resolution.searched.size()) +
+                  " searched directories";
     }
     f.fields["library"] = u.name;
     f.fields["needed_by"] = needed_by;

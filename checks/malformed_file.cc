@@ -25,9 +25,7 @@ void Run(const FileInput& in, FindingSink& sink) {
         f.severity = Severity::kNote;
         f.message = kind + " file is partly unreadable (the rest was audited): " + p.reason;
         break;
-      case ParseProblem::kUnparsable:
-        f.message = kind + " file cannot be parsed: " + p.reason;
-        break;
+      case ParseProblem::kUnparsable: f.message = kind + " file cannot be parsed: " + p.reason; break;
     }
     f.fields["reason"] = p.reason;
     sink.Add(std::move(f));

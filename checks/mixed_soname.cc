@@ -34,8 +34,7 @@ void RunClosure(const LoadableInput& in, FindingSink& sink) {
     Finding f = MakeFinding(kRules[0], in.file.walked.path);
     std::string list;
     for (const auto& n : names) list += (list.empty() ? "" : " and ") + n;
-    f.message = list + " are both in the load closure: two major versions of " + base +
-                " in one process";
+    f.message = list + " are both in the load closure: two major versions of " + base + " in one process";
     f.fields["library"] = base;
     f.fields["sonames"] = names;
     f.fields["scope"] = "closure";
@@ -66,8 +65,8 @@ void RunTree(const TreeInput& in, FindingSink& sink) {
               (files.size() == 1 ? " file)" : " files)");
       by_soname[soname] = files;
     }
-    f.message = "the scanned tree links " + std::to_string(sonames.size()) +
-                " major versions of " + base + ": " + list;
+    f.message = "the scanned tree links " + std::to_string(sonames.size()) + " major versions of " + base +
+                ": " + list;
     f.hint = "rebuild the files that need " + minority->first + " against the current major version";
     f.fields["library"] = base;
     f.fields["sonames"] = by_soname;

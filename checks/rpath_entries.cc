@@ -18,7 +18,8 @@ constexpr Rule kRules[] = {
      "or replace it with $ORIGIN-relative paths"},
     {"rpath-missing-dir", Severity::kNote, "an RPATH/RUNPATH entry naming a directory that does not exist",
      "remove the stale entry"},
-    {"rpath-absolute-outside", Severity::kWarning, "an absolute RPATH/RUNPATH entry outside the audited prefix",
+    {"rpath-absolute-outside", Severity::kWarning,
+     "an absolute RPATH/RUNPATH entry outside the audited prefix",
      "use $ORIGIN-relative entries so the tree can be relocated"},
     {"rpath-relative", Severity::kWarning,
      "a relative RPATH/RUNPATH entry, resolved against the process's working directory",
@@ -73,8 +74,8 @@ void Run(const LoadableInput& in, FindingSink& sink) {
     }
     auto dir = ExpandSearchEntry(entry, DirName(in.file.walked.path), id, in.loader);
     if (dir && !in.loader.fs.IsDirectory(*dir))
-      add(kMissingDir, "names a directory that does not exist (" +
-                                   in.loader.fs.DisplayPath(NormalizePath(*dir)) + ")");
+      add(kMissingDir,
+          "names a directory that does not exist (" + in.loader.fs.DisplayPath(NormalizePath(*dir)) + ")");
   }
 }
 

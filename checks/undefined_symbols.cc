@@ -49,8 +49,9 @@ void AddProviders(const std::vector<SymbolProvider>& providers, Finding* f) {
   }
   f->fields["providers"] = list;
   if (providers.empty()) {
-    f->hint = "nothing in the scanned paths defines it: audit the package that should provide it "
-              "together with this one, or drop the reference";
+    f->hint =
+        "nothing in the scanned paths defines it: audit the package that should provide it "
+        "together with this one, or drop the reference";
     return;
   }
   if (providers.size() > 3) where += " and " + std::to_string(providers.size() - 3) + " more";
@@ -69,7 +70,8 @@ void Run(const LoadableInput& in, FindingSink& sink) {
                 std::to_string(binding.scope_size) + " objects in its load scope defines it";
     f.fields["symbol"] = u.name;
     if (!demangled.empty()) f.fields["demangled"] = demangled;
-    f.fields["version"] = u.version.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(u.version);
+    f.fields["version"] =
+        u.version.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(u.version);
     f.fields["scope_size"] = binding.scope_size;
     static const std::vector<SymbolProvider> kNone;
     AddProviders(in.run.providers ? in.run.providers->Providers(u.name) : kNone, &f);

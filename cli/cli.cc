@@ -42,18 +42,26 @@ int RunCli(int argc, char** argv) {
     std::cerr << "rocm-audit: error: " << error << "\n";
     return 2;
   }
-  if (o.show_help) { std::cout << HelpText(); return 0; }
-  if (o.show_version) { std::cout << "rocm-audit " << ROCM_AUDIT_VERSION << "\n"; return 0; }
+  if (o.show_help) {
+    std::cout << HelpText();
+    return 0;
+  }
+  if (o.show_version) {
+    std::cout << "rocm-audit " << ROCM_AUDIT_VERSION << "\n";
+    return 0;
+  }
   if (o.list_checks) {
     for (const Rule* r : AllRules())
-      std::printf("%-24s %-8s %s\n", std::string(r->id).c_str(), std::string(SeverityName(r->severity)).c_str(),
-                  std::string(r->title).c_str());
+      std::printf("%-24s %-8s %s\n", std::string(r->id).c_str(),
+                  std::string(SeverityName(r->severity)).c_str(), std::string(r->title).c_str());
     return 0;
   }
   if (const char* tmp = std::getenv("TMPDIR")) o.audit.checks.tmpdir = tmp;
   ProgressLine progress;
   if (o.progress && isatty(STDERR_FILENO))
-    o.audit.progress = [&](const char* phase, size_t done, size_t total) { progress.Update(phase, done, total); };
+    o.audit.progress = [&](const char* phase, size_t done, size_t total) {
+      progress.Update(phase, done, total);
+    };
   Report report;
   bool ok = RunAudit(o.audit, &report, &error);
   progress.Clear();

@@ -28,8 +28,12 @@ bool ParseSize(const std::string& text, uint64_t* out) {
   unsigned long long n = std::strtoull(text.c_str(), &end, 10);
   if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0])) || errno) return false;
   std::string suffix(end);
-  int shift = suffix.empty() ? 0 : suffix == "K" || suffix == "k" ? 10 : suffix == "M" || suffix == "m" ? 20
-              : suffix == "G" || suffix == "g" ? 30 : suffix == "T" || suffix == "t" ? 40 : -1;
+  int shift = suffix.empty()                   ? 0
+              : suffix == "K" || suffix == "k" ? 10
+              : suffix == "M" || suffix == "m" ? 20
+              : suffix == "G" || suffix == "g" ? 30
+              : suffix == "T" || suffix == "t" ? 40
+                                               : -1;
   if (shift < 0 || n == 0 || n > (~0ULL >> shift)) return false;
   *out = uint64_t(n) << shift;
   return true;
@@ -53,7 +57,10 @@ const Option kOptions[] = {
      "directories, absolute symlinks) inside DIR, as if installed there;\n"
      "repeatable: the roots are overlay layers, top first, so\n"
      "--root \"$DESTDIR\" --root / is a staged package on this system",
-     [](S& v, O* o, std::string*) { o->audit.roots.push_back(v); return true; }},
+     [](S& v, O* o, std::string*) {
+       o->audit.roots.push_back(v);
+       return true;
+     }},
     {kLoader, "", "--library-path", "", "DIR[:DIR...]",
      "directories searched like LD_LIBRARY_PATH (host paths; repeatable)",
      [](S& v, O* o, std::string*) {
@@ -61,9 +68,16 @@ const Option kOptions[] = {
        return true;
      }},
     {kLoader, "", "--ld-so-conf", "", "FILE", "ld.so.conf inside the root (default /etc/ld.so.conf)",
-     [](S& v, O* o, std::string*) { o->audit.ld_so_conf = v; return true; }},
-    {kLoader, "", "--forbid-rpath", "", "GLOB", "also report RPATH/RUNPATH entries matching GLOB (repeatable)",
-     [](S& v, O* o, std::string*) { o->audit.checks.forbid_rpath.push_back(v); return true; }},
+     [](S& v, O* o, std::string*) {
+       o->audit.ld_so_conf = v;
+       return true;
+     }},
+    {kLoader, "", "--forbid-rpath", "", "GLOB",
+     "also report RPATH/RUNPATH entries matching GLOB (repeatable)",
+     [](S& v, O* o, std::string*) {
+       o->audit.checks.forbid_rpath.push_back(v);
+       return true;
+     }},
 
     {kGpu, "", "--require-arch", "", "LIST",
      "target IDs every file with device code must serve, separated by\n"
@@ -71,7 +85,8 @@ const Option kOptions[] = {
      "plain gfx90a means every xnack/sramecc mode; repeatable",
      [](S& v, O* o, std::string* error) {
        std::string why;
-       if (!ParseArchList(v, &o->audit.checks.arch.targets, &why)) return Fail(error, "--require-arch: " + why);
+       if (!ParseArchList(v, &o->audit.checks.arch.targets, &why))
+         return Fail(error, "--require-arch: " + why);
        return true;
      }},
     {kGpu, "", "--require-arch-file", "", "FILE", "the same, read from FILE ('#' starts a comment)",
@@ -89,9 +104,12 @@ const Option kOptions[] = {
      "none (default) or debian: also accept the extended ISA\n"
      "compatibility of Debian/Gentoo/Solus (gfx1031 runs gfx1030 code...)",
      [](S& v, O* o, std::string* error) {
-       if (v == "debian") o->audit.checks.arch.isa_compat = IsaCompat::kDebian;
-       else if (v == "none") o->audit.checks.arch.isa_compat = IsaCompat::kNone;
-       else return Fail(error, "--isa-compat must be none or debian, not '" + v + "'");
+       if (v == "debian")
+         o->audit.checks.arch.isa_compat = IsaCompat::kDebian;
+       else if (v == "none")
+         o->audit.checks.arch.isa_compat = IsaCompat::kNone;
+       else
+         return Fail(error, "--isa-compat must be none or debian, not '" + v + "'");
        return true;
      }},
     {kGpu, "", "--max-decompressed", "", "SIZE",
@@ -103,41 +121,63 @@ const Option kOptions[] = {
        return true;
      }},
     {kGpu, "", "--verify-hash", "", "", "check each compressed bundle's MD5 against its header",
-     [](S&, O* o, std::string*) { o->audit.bundles.verify_hash = true; return true; }},
+     [](S&, O* o, std::string*) {
+       o->audit.bundles.verify_hash = true;
+       return true;
+     }},
     {kGpu, "", "--arch-matrix", "", "", "text: add a files x GPU processors table",
-     [](S&, O* o, std::string*) { o->arch_matrix = true; return true; }},
+     [](S&, O* o, std::string*) {
+       o->arch_matrix = true;
+       return true;
+     }},
 
     {kOutput, "", "--format", "", "FORMAT",
      "text, json (schema_version 1), sarif (2.1.0) or junit (XML)\n(default text)",
      [](S& v, O* o, std::string* error) {
-       if (v == "text") o->format = OutputFormat::kText;
-       else if (v == "json") o->format = OutputFormat::kJson;
-       else if (v == "sarif") o->format = OutputFormat::kSarif;
-       else if (v == "junit") o->format = OutputFormat::kJunit;
-       else return Fail(error, "--format must be text, json, sarif or junit, not '" + v + "'");
+       if (v == "text")
+         o->format = OutputFormat::kText;
+       else if (v == "json")
+         o->format = OutputFormat::kJson;
+       else if (v == "sarif")
+         o->format = OutputFormat::kSarif;
+       else if (v == "junit")
+         o->format = OutputFormat::kJunit;
+       else
+         return Fail(error, "--format must be text, json, sarif or junit, not '" + v + "'");
        return true;
      }},
     {kOutput, "-o", "--output", "", "FILE", "write the report to FILE instead of standard output",
-     [](S& v, O* o, std::string*) { o->output = v; return true; }},
+     [](S& v, O* o, std::string*) {
+       o->output = v;
+       return true;
+     }},
     {kOutput, "", "--fail-on", "", "LEVEL",
      "error|warning|note|none: exit 1 when a finding is at or above\nLEVEL (default error)",
      [](S& v, O* o, std::string* error) {
-       if (v == "none") o->fail_on_none = true;
+       if (v == "none")
+         o->fail_on_none = true;
        else if (!ParseSeverity(v, &o->fail_on))
          return Fail(error, "--fail-on must be error, warning, note or none, not '" + v + "'");
        return true;
      }},
     {kOutput, "-q", "--quiet", "", "", "text: print only findings at or above --fail-on, no summary",
-     [](S&, O* o, std::string*) { o->quiet = true; return true; }},
+     [](S&, O* o, std::string*) {
+       o->quiet = true;
+       return true;
+     }},
     {kOutput, "", "--color", "--colour", "auto|always|never",
      "colour the text report (default auto: only on a terminal)",
      [](S& v, O* o, std::string* error) {
-       if (v != "auto" && v != "always" && v != "never") return Fail(error, "--color must be auto, always or never");
+       if (v != "auto" && v != "always" && v != "never")
+         return Fail(error, "--color must be auto, always or never");
        o->color = v;
        return true;
      }},
     {kOutput, "", "--no-progress", "", "", "no progress line on standard error",
-     [](S&, O* o, std::string*) { o->progress = false; return true; }},
+     [](S&, O* o, std::string*) {
+       o->progress = false;
+       return true;
+     }},
     {kOutput, "-j", "--jobs", "", "N", "worker threads (default: all cores)",
      [](S& v, O* o, std::string* error) {
        char* end = nullptr;
@@ -147,11 +187,20 @@ const Option kOptions[] = {
        return true;
      }},
     {kOutput, "", "--list-checks", "", "", "print the check IDs, their default severities and exit",
-     [](S&, O* o, std::string*) { o->list_checks = true; return true; }},
+     [](S&, O* o, std::string*) {
+       o->list_checks = true;
+       return true;
+     }},
     {kOutput, "", "--version", "", "", "print the version and exit",
-     [](S&, O* o, std::string*) { o->show_version = true; return true; }},
+     [](S&, O* o, std::string*) {
+       o->show_version = true;
+       return true;
+     }},
     {kOutput, "-h", "--help", "", "", "print this help and exit",
-     [](S&, O* o, std::string*) { o->show_help = true; return true; }},
+     [](S&, O* o, std::string*) {
+       o->show_help = true;
+       return true;
+     }},
 };
 
 const Option* Find(std::string_view name) {
@@ -191,7 +240,8 @@ std::string HelpText() {
     left += o.long_name;
     if (!o.value.empty()) left += " " + std::string(o.value);
     const std::string indent(kHelpColumn, ' ');
-    out += left.size() + 1 < kHelpColumn ? left + std::string(kHelpColumn - left.size(), ' ') : left + "\n" + indent;
+    out += left.size() + 1 < kHelpColumn ? left + std::string(kHelpColumn - left.size(), ' ')
+                                         : left + "\n" + indent;
     for (char c : o.help) out += c == '\n' ? "\n" + indent : std::string(1, c);
     out += "\n";
   }

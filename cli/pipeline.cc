@@ -40,9 +40,8 @@ bool CheckInputs(const AuditOptions& options, std::string* error) {
 
 // Findings of one file: every file-stage check, then for a loadable file every
 // loadable-stage check, in registry order; the most severe first, ties in that order.
-std::vector<Finding> CheckFile(const InspectedFile& file, const LoadFacts* load,
-                               const LoaderConfig& loader, const CheckOptions& options,
-                               const RunFacts& run) {
+std::vector<Finding> CheckFile(const InspectedFile& file, const LoadFacts* load, const LoaderConfig& loader,
+                               const CheckOptions& options, const RunFacts& run) {
   FindingSink sink;
   for (const Check* check : AllChecks()) {
     if (const auto* run_file = std::get_if<FileCheck>(&check->run)) {

@@ -18,9 +18,9 @@ struct AuditOptions {
   std::vector<std::string> roots;         ///< --root layers, top first; none = the host
   std::vector<std::string> library_path;  ///< --library-path, in order
   std::string ld_so_conf = "/etc/ld.so.conf";
-  BundleReadOptions bundles;              ///< --max-decompressed, --verify-hash
-  CheckOptions checks;                    ///< --forbid-rpath, --require-arch, --isa-compat
-  unsigned jobs = 0;                      ///< 0 = hardware threads
+  BundleReadOptions bundles;  ///< --max-decompressed, --verify-hash
+  CheckOptions checks;        ///< --forbid-rpath, --require-arch, --isa-compat
+  unsigned jobs = 0;          ///< 0 = hardware threads
   /// Called from worker threads (the callee serialises): `phase` is "scanning" (total 0:
   /// not known yet), "reading" or "auditing".
   std::function<void(const char* phase, size_t done, size_t total)> progress;

@@ -10,8 +10,10 @@ void ProgressLine::Update(const char* phase, size_t done, size_t total) {
   if (now - start_ < std::chrono::milliseconds(300) || now - last_ < std::chrono::milliseconds(100)) return;
   last_ = now;
   shown_ = true;
-  if (total == 0) std::fprintf(stderr, "\r\033[Krocm-audit: %s %zu entries", phase, done);
-  else std::fprintf(stderr, "\r\033[Krocm-audit: %s %zu/%zu files", phase, done, total);
+  if (total == 0)
+    std::fprintf(stderr, "\r\033[Krocm-audit: %s %zu entries", phase, done);
+  else
+    std::fprintf(stderr, "\r\033[Krocm-audit: %s %zu/%zu files", phase, done, total);
   std::fflush(stderr);
 }
 

@@ -24,9 +24,10 @@ std::string RenderJson(const Report& report, Severity fail_on, bool fail_on_none
       {"files_audited", report.files.size()},
       {"files_by_kind", report.counts},
       {"findings", report.findings.size()},
-      {"by_severity", {{"error", report.Count(Severity::kError)},
-                       {"warning", report.Count(Severity::kWarning)},
-                       {"note", report.Count(Severity::kNote)}}},
+      {"by_severity",
+       {{"error", report.Count(Severity::kError)},
+        {"warning", report.Count(Severity::kWarning)},
+        {"note", report.Count(Severity::kNote)}}},
       {"by_check", by_check},
       {"failed", !fail_on_none && report.HasFindingsAtOrAbove(fail_on)},
   };

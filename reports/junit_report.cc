@@ -16,8 +16,10 @@ std::string Xml(std::string_view s) {
       case '"': out += "&quot;"; break;
       default:
         // XML 1.0 forbids most control characters, even escaped.
-        if (c < 0x20 && c != '\n' && c != '\t') out += "?";
-        else out += static_cast<char>(c);
+        if (c < 0x20 && c != '\n' && c != '\t')
+          out += "?";
+        else
+          out += static_cast<char>(c);
     }
   }
   return out;
@@ -54,7 +56,8 @@ std::string RenderJunit(const Report& report, Severity fail_on, bool fail_on_non
     if (!other.empty()) cases += "      <system-out>" + Xml(other) + "</system-out>\n";
     cases += "    </testcase>\n";
   }
-  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"rocm-audit\" tests=\"" +
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"rocm-audit\" "
+         "tests=\"" +
          std::to_string(order.size()) + "\" failures=\"" + std::to_string(failures) + "\" errors=\"0\">\n" +
          cases + "  </testsuite>\n</testsuites>\n";
 }

@@ -2,7 +2,6 @@
 
 #include <cctype>
 
-
 namespace rocm_audit {
 namespace {
 
@@ -40,17 +39,19 @@ std::string RenderSarif(const Report& report) {
     Json r = {{"ruleId", f.check},
               {"level", Level(f.severity)},
               {"message", {{"text", f.message + (f.hint.empty() ? "" : "\nfix: " + f.hint)}}},
-              {"locations", Json::array({{{"physicalLocation",
-                                           {{"artifactLocation", {{"uri", FileUri(f.file)}}}}}}})}};
+              {"locations",
+               Json::array({{{"physicalLocation", {{"artifactLocation", {{"uri", FileUri(f.file)}}}}}}})}};
     if (!f.fields.empty()) r["properties"] = f.fields;
     results.push_back(std::move(r));
   }
-  Json out = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-              {"version", "2.1.0"},
-              {"runs", Json::array({{{"tool", {{"driver", {{"name", "rocm-audit"},
-                                                           {"version", ROCM_AUDIT_VERSION},
-                                                           {"rules", rules}}}}},
-                                     {"results", results}}})}};
+  Json out = {
+      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+      {"version", "2.1.0"},
+      {"runs",
+       Json::array(
+           {{{"tool",
+              {{"driver", {{"name", "rocm-audit"}, {"version", ROCM_AUDIT_VERSION}, {"rules", rules}}}}},
+             {"results", results}}})}};
   return out.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 

@@ -31,9 +31,12 @@ void RenderSearch(const nlohmann::ordered_json& searched, std::string* out) {
 
 std::string Size(uint64_t bytes) {
   char buf[32];
-  if (bytes >= 1000 * 1000) snprintf(buf, sizeof buf, "%.1f MB", bytes / 1e6);
-  else if (bytes >= 1000) snprintf(buf, sizeof buf, "%.1f kB", bytes / 1e3);
-  else snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
+  if (bytes >= 1000 * 1000)
+    snprintf(buf, sizeof buf, "%.1f MB", bytes / 1e6);
+  else if (bytes >= 1000)
+    snprintf(buf, sizeof buf, "%.1f kB", bytes / 1e3);
+  else
+    snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
   return buf;
 }
 
@@ -83,7 +86,8 @@ std::string ArchMatrix(const Report& report) {
   auto cell = [](const std::string& text, size_t w) {
     return text.size() >= w ? text.substr(text.size() - w) : std::string(w - text.size(), ' ') + text;
   };
-  std::string out = "\nGPU targets by file (x: code for the processor; ':' marks a feature-specific entry):\n";
+  std::string out =
+      "\nGPU targets by file (x: code for the processor; ':' marks a feature-specific entry):\n";
   out += cell("file", width);
   for (const auto& c : cols) out += " " + c;
   out += "\n";
@@ -121,8 +125,7 @@ std::string RenderText(const Report& report, const TextOptions& options) {
     out += std::string(bold) + file + reset + "\n";
     for (const Finding* f : by_file[file]) {
       out += "  " + std::string(options.color ? Color(f->severity) : "") +
-             std::string(SeverityName(f->severity)) + reset + "[" + f->check + "]: " +
-             f->message + "\n";
+             std::string(SeverityName(f->severity)) + reset + "[" + f->check + "]: " + f->message + "\n";
       if (f->fields.contains("searched") && !f->fields["searched"].empty())
         RenderSearch(f->fields["searched"], &out);
       if (!f->hint.empty()) out += "    fix: " + f->hint + "\n";
@@ -142,8 +145,8 @@ std::string RenderText(const Report& report, const TextOptions& options) {
   for (const auto& [kind, n] : report.counts)
     kinds += (kinds.empty() ? "" : ", ") + std::to_string(n) + " " + kind;
   if (!kinds.empty()) out += " (walked: " + kinds + ")";
-  out += "; " + Plural(errors, "error") + ", " + Plural(warnings, "warning") + ", " +
-         Plural(notes, "note") + " in " + Plural(order.size(), "file") + "\n";
+  out += "; " + Plural(errors, "error") + ", " + Plural(warnings, "warning") + ", " + Plural(notes, "note") +
+         " in " + Plural(order.size(), "file") + "\n";
   return out;
 }
 

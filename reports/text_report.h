@@ -10,9 +10,9 @@ namespace rocm_audit {
 
 struct TextOptions {
   bool color = false;
-  bool quiet = false;              ///< only findings at or above `min_severity`, no summary
+  bool quiet = false;  ///< only findings at or above `min_severity`, no summary
   Severity min_severity = Severity::kNote;
-  bool arch_matrix = false;        ///< append the files x GPU processors table
+  bool arch_matrix = false;  ///< append the files x GPU processors table
 };
 
 std::string RenderText(const Report& report, const TextOptions& options);

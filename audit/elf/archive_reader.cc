@@ -35,10 +35,9 @@ bool ForEachLlvmMember(std::string_view bytes,
 
 }  // namespace
 
-bool ForEachArchiveMember(
-    std::string_view bytes,
-    const std::function<void(std::string_view name, std::string_view data)>& visit,
-    std::string* error) {
+bool ForEachArchiveMember(std::string_view bytes,
+                          const std::function<void(std::string_view name, std::string_view data)>& visit,
+                          std::string* error) {
   return ForEachLlvmMember(
       bytes,
       [&](llvm::StringRef name, llvm::MemoryBufferRef buffer) {
@@ -53,9 +52,9 @@ bool ValidateArchive(std::string_view bytes, size_t* members, std::string* error
   return ForEachLlvmMember(bytes, [&](llvm::StringRef, llvm::MemoryBufferRef) { ++*members; }, error);
 }
 
-bool ForEachArchiveDefinition(
-    std::string_view bytes,
-    const std::function<void(std::string_view, std::string_view)>& visit, std::string* error) {
+bool ForEachArchiveDefinition(std::string_view bytes,
+                              const std::function<void(std::string_view, std::string_view)>& visit,
+                              std::string* error) {
   return ForEachLlvmMember(
       bytes,
       [&](llvm::StringRef name, llvm::MemoryBufferRef buffer) {

@@ -14,16 +14,14 @@ bool ValidateArchive(std::string_view bytes, size_t* members, std::string* error
 
 /// Calls `visit(name, data)` for each member, in order; stops at the first corrupt header
 /// (returning false with `error`).
-bool ForEachArchiveMember(
-    std::string_view bytes,
-    const std::function<void(std::string_view name, std::string_view data)>& visit,
-    std::string* error);
+bool ForEachArchiveMember(std::string_view bytes,
+                          const std::function<void(std::string_view name, std::string_view data)>& visit,
+                          std::string* error);
 
 /// Calls `visit(symbol, member)` for each global symbol a member object defines. Returns
 /// false with `error` set when the archive cannot be read (the symbols visited so far stand).
 bool ForEachArchiveDefinition(
     std::string_view bytes,
-    const std::function<void(std::string_view symbol, std::string_view member)>& visit,
-    std::string* error);
+    const std::function<void(std::string_view symbol, std::string_view member)>& visit, std::string* error);
 
 }  // namespace rocm_audit

@@ -65,12 +65,11 @@ std::string_view ElfModel::NameOf(const DynamicSymbol& s) const {
 // Mirrors glibc's check_match (elf/dl-lookup.c): undefined entries, symbols of a type
 // the loader never binds to, and local/hidden definitions are not candidates.
 bool ElfModel::Bindable(const DynamicSymbol& s) const {
-  constexpr unsigned kAllowedTypes =
-      (1u << llvm::ELF::STT_NOTYPE) | (1u << llvm::ELF::STT_OBJECT) | (1u << llvm::ELF::STT_FUNC) |
-      (1u << llvm::ELF::STT_COMMON) | (1u << llvm::ELF::STT_TLS) | (1u << llvm::ELF::STT_GNU_IFUNC);
+  constexpr unsigned kAllowedTypes = (1u << llvm::ELF::STT_NOTYPE) | (1u << llvm::ELF::STT_OBJECT) |
+                                     (1u << llvm::ELF::STT_FUNC) | (1u << llvm::ELF::STT_COMMON) |
+                                     (1u << llvm::ELF::STT_TLS) | (1u << llvm::ELF::STT_GNU_IFUNC);
   if (!s.defined()) return false;
-  if (s.value == 0 && s.section_index != llvm::ELF::SHN_ABS && s.type != llvm::ELF::STT_TLS)
-    return false;
+  if (s.value == 0 && s.section_index != llvm::ELF::SHN_ABS && s.type != llvm::ELF::STT_TLS) return false;
   if (s.type >= 16 || !((1u << s.type) & kAllowedTypes)) return false;
   if (s.binding != llvm::ELF::STB_GLOBAL && s.binding != llvm::ELF::STB_WEAK &&
       s.binding != llvm::ELF::STB_GNU_UNIQUE)
@@ -78,8 +77,7 @@ bool ElfModel::Bindable(const DynamicSymbol& s) const {
   return s.visibility != llvm::ELF::STV_HIDDEN && s.visibility != llvm::ELF::STV_INTERNAL;
 }
 
-void ElfModel::ForEachDefinition(std::string_view name,
-                                 const std::function<void(uint32_t)>& visit) const {
+void ElfModel::ForEachDefinition(std::string_view name, const std::function<void(uint32_t)>& visit) const {
   const HashTable& h = hash_table;
   auto consider = [&](uint32_t index) {
     if (index >= symbol_count()) return;

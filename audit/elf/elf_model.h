@@ -12,20 +12,22 @@
 #include <unordered_map>
 #include <vector>
 
-namespace llvm { class MemoryBuffer; }
+namespace llvm {
+class MemoryBuffer;
+}
 
 namespace rocm_audit {
 
 struct DynamicSymbol {
-  uint32_t name_offset = 0;    ///< st_name: into the dynamic string table (see ElfModel::NameOf)
+  uint32_t name_offset = 0;  ///< st_name: into the dynamic string table (see ElfModel::NameOf)
   uint64_t value = 0;
-  uint16_t section_index = 0;  ///< st_shndx
-  uint8_t type = 0;            ///< STT_*
-  uint8_t binding = 0;         ///< STB_*
-  uint8_t visibility = 0;      ///< STV_*
-  uint16_t version_index = 0;  ///< .gnu.version entry with the hidden bit masked off
-  bool version_hidden = false; ///< .gnu.version bit 15: a non-default (sym@VER) version
-  bool has_version = false;    ///< the object has a .gnu.version table at all
+  uint16_t section_index = 0;   ///< st_shndx
+  uint8_t type = 0;             ///< STT_*
+  uint8_t binding = 0;          ///< STB_*
+  uint8_t visibility = 0;       ///< STV_*
+  uint16_t version_index = 0;   ///< .gnu.version entry with the hidden bit masked off
+  bool version_hidden = false;  ///< .gnu.version bit 15: a non-default (sym@VER) version
+  bool has_version = false;     ///< the object has a .gnu.version table at all
 
   bool defined() const { return section_index != 0; }
 };
@@ -72,7 +74,7 @@ struct ElfModel {
   std::vector<std::string> rpath;    ///< DT_RPATH split on ':'; cleared when DT_RUNPATH exists, as ld.so does
   std::vector<std::string> runpath;  ///< DT_RUNPATH split on ':'
   bool has_runpath = false;
-  bool nodeflib = false;             ///< DF_1_NODEFLIB
+  bool nodeflib = false;  ///< DF_1_NODEFLIB
 
   // Dynamic symbols, indexed like .dynsym (entry 0 is the null symbol).
   std::unique_ptr<SymbolTable> symbol_table;

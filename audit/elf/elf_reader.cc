@@ -2,8 +2,8 @@
 
 #include <llvm/BinaryFormat/ELF.h>
 #include <llvm/Object/ELF.h>
-#include <llvm/Support/Error.h>
 #include <llvm/Support/Endian.h>
+#include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <algorithm>
@@ -45,11 +45,13 @@ bool StringAt(std::string_view table, uint64_t offset, std::string_view* out) {
 template <class ELFT>
 class LlvmSymbolTable : public SymbolTable {
  public:
-  LlvmSymbolTable(llvm::ArrayRef<typename ELFT::Sym> symbols,
-                  llvm::ArrayRef<typename ELFT::Versym> versions,
+  LlvmSymbolTable(llvm::ArrayRef<typename ELFT::Sym> symbols, llvm::ArrayRef<typename ELFT::Versym> versions,
                   std::vector<llvm::ArrayRef<typename ELFT::Rela>> relas,
                   std::vector<llvm::ArrayRef<typename ELFT::Rel>> rels, bool mips64el)
-      : symbols_(symbols), versions_(versions), relas_(std::move(relas)), rels_(std::move(rels)),
+      : symbols_(symbols),
+        versions_(versions),
+        relas_(std::move(relas)),
+        rels_(std::move(rels)),
         mips64el_(mips64el) {}
 
   std::vector<bool> RelocatedSymbols() const override {
@@ -144,10 +146,9 @@ class Reader {
       if (ph.p_type != llvm::ELF::PT_DYNAMIC) continue;
       uint64_t offset = ph.p_offset, size = ph.p_filesz;
       if (offset > file_.size() || size > file_.size() - offset)
-        return Fail(error, "PT_DYNAMIC (offset " + std::to_string(offset) + ", size " +
-                               std::to_string(size) + ") extends past the end of the file");
-      if (offset % alignof(typename ELFT::Dyn) != 0)
-        return Fail(error, "PT_DYNAMIC is misaligned");
+        return Fail(error, "PT_DYNAMIC (offset " + std::to_string(offset) + ", size " + std::to_string(size) +
+                               ") extends past the end of the file");
+      if (offset % alignof(typename ELFT::Dyn) != 0) return Fail(error, "PT_DYNAMIC is misaligned");
       break;
     }
     auto dyn = obj_.dynamicEntries();
@@ -158,7 +159,10 @@ class Reader {
     uint64_t strtab_addr = 0, strsz = 0;
     bool have_strtab = false;
     for (const auto& d : *dyn) {
-      if (d.d_tag == llvm::ELF::DT_STRTAB) { strtab_addr = d.getPtr(); have_strtab = true; }
+      if (d.d_tag == llvm::ELF::DT_STRTAB) {
+        strtab_addr = d.getPtr();
+        have_strtab = true;
+      }
       if (d.d_tag == llvm::ELF::DT_STRSZ) strsz = d.getVal();
       if (d.d_tag == llvm::ELF::DT_GNU_HASH) gnu_hash_addr_ = d.getPtr();
       if (d.d_tag == llvm::ELF::DT_HASH) sysv_hash_addr_ = d.getPtr();
@@ -177,23 +181,30 @@ class Reader {
     for (const auto& d : *dyn) {
       int64_t tag = d.d_tag;
       if (tag == llvm::ELF::DT_NULL) break;
-      if (tag != llvm::ELF::DT_NEEDED && tag != llvm::ELF::DT_SONAME &&
-          tag != llvm::ELF::DT_RPATH && tag != llvm::ELF::DT_RUNPATH)
+      if (tag != llvm::ELF::DT_NEEDED && tag != llvm::ELF::DT_SONAME && tag != llvm::ELF::DT_RPATH &&
+          tag != llvm::ELF::DT_RUNPATH)
         continue;
       std::string_view value;
       if (!StringAt(strtab, d.getVal(), &value))
-        return Fail(error, "dynamic entry string offset " + std::to_string(d.getVal()) +
-                               " is outside DT_STRTAB");
+        return Fail(error,
+                    "dynamic entry string offset " + std::to_string(d.getVal()) + " is outside DT_STRTAB");
       switch (tag) {
         case llvm::ELF::DT_NEEDED: model_->needed.emplace_back(value); break;
         case llvm::ELF::DT_SONAME: model_->soname = std::string(value); break;
-        case llvm::ELF::DT_RPATH: rpath = value; have_rpath = true; break;
-        case llvm::ELF::DT_RUNPATH: runpath = value; model_->has_runpath = true; break;
+        case llvm::ELF::DT_RPATH:
+          rpath = value;
+          have_rpath = true;
+          break;
+        case llvm::ELF::DT_RUNPATH:
+          runpath = value;
+          model_->has_runpath = true;
+          break;
       }
     }
     if (model_->has_runpath) model_->runpath = SplitPathList(runpath);
     // glibc (elf/get-dynamic-info.h): "If we have a DT_RUNPATH, ignore DT_RPATH".
-    else if (have_rpath) model_->rpath = SplitPathList(rpath);
+    else if (have_rpath)
+      model_->rpath = SplitPathList(rpath);
     return true;
   }
 
@@ -218,8 +229,10 @@ class Reader {
     llvm::ArrayRef<Elf_Versym> versyms;
     if (const Elf_Shdr* vs = FindSection(llvm::ELF::SHT_GNU_versym)) {
       auto arr = obj_.template getSectionContentsAsArray<Elf_Versym>(*vs);
-      if (!arr) Warn("symbol version table: " + TakeMessage(arr.takeError()));
-      else versyms = *arr;
+      if (!arr)
+        Warn("symbol version table: " + TakeMessage(arr.takeError()));
+      else
+        versyms = *arr;
     }
     model_->has_version_table = !versyms.empty();
     model_->dynamic_strings = std::string_view(strtab->data(), strtab->size());
@@ -231,15 +244,19 @@ class Reader {
     for (const Elf_Shdr& sec : sections_) {
       if (sec.sh_link != dynsym_index) continue;
       if (sec.sh_type == llvm::ELF::SHT_RELA) {
-        if (auto r = obj_.relas(sec)) relas.push_back(*r);
-        else Warn("relocation section: " + TakeMessage(r.takeError()));
+        if (auto r = obj_.relas(sec))
+          relas.push_back(*r);
+        else
+          Warn("relocation section: " + TakeMessage(r.takeError()));
       } else if (sec.sh_type == llvm::ELF::SHT_REL) {
-        if (auto r = obj_.rels(sec)) rels.push_back(*r);
-        else Warn("relocation section: " + TakeMessage(r.takeError()));
+        if (auto r = obj_.rels(sec))
+          rels.push_back(*r);
+        else
+          Warn("relocation section: " + TakeMessage(r.takeError()));
       }
     }
-    model_->symbol_table = std::make_unique<LlvmSymbolTable<ELFT>>(
-        *syms, versyms, std::move(relas), std::move(rels), obj_.isMips64EL());
+    model_->symbol_table = std::make_unique<LlvmSymbolTable<ELFT>>(*syms, versyms, std::move(relas),
+                                                                   std::move(rels), obj_.isMips64EL());
     ReadHashTable(static_cast<uint32_t>(std::min<size_t>(syms->size(), UINT32_MAX)));
   }
 
@@ -309,8 +326,8 @@ class Reader {
   // bounds-checked, and a chain with more entries than its section can hold is refused.
   template <class Entry, class Aux>
   bool WalkVersionChain(const Elf_Shdr& sec, const char* what,
-                        const std::function<void(const Entry&, std::string_view file,
-                                                 const Aux&, std::string_view name)>& visit) {
+                        const std::function<void(const Entry&, std::string_view file, const Aux&,
+                                                 std::string_view name)>& visit) {
     auto fail = [&](const std::string& why) {
       Warn(std::string(what) + ": " + why);
       return false;
@@ -333,10 +350,14 @@ class Reader {
       uint64_t count, aux_link, next;
       std::string_view file;
       if constexpr (std::is_same_v<Entry, typename ELFT::Verneed>) {
-        count = e.vn_cnt; aux_link = e.vn_aux; next = e.vn_next;
+        count = e.vn_cnt;
+        aux_link = e.vn_aux;
+        next = e.vn_next;
         if (!StringAt(strings, e.vn_file, &file)) return fail("file name outside the string table");
       } else {
-        count = e.vd_cnt; aux_link = e.vd_aux; next = e.vd_next;
+        count = e.vd_cnt;
+        aux_link = e.vd_aux;
+        next = e.vd_next;
       }
       size_t aux = offset + aux_link;
       for (uint64_t j = 0; j < count; ++j) {
@@ -346,9 +367,11 @@ class Reader {
         std::memcpy(&a, bytes->data() + aux, sizeof a);
         uint64_t aux_next, name_offset;
         if constexpr (std::is_same_v<Aux, typename ELFT::Vernaux>) {
-          aux_next = a.vna_next; name_offset = a.vna_name;
+          aux_next = a.vna_next;
+          name_offset = a.vna_name;
         } else {
-          aux_next = a.vda_next; name_offset = a.vda_name;
+          aux_next = a.vda_next;
+          name_offset = a.vda_name;
         }
         std::string_view name;
         if (!StringAt(strings, name_offset, &name)) return fail("version name outside the string table");
@@ -436,7 +459,9 @@ bool ReadElfIdentity(std::string_view bytes, ElfIdentity* out, std::string* erro
     *error = "file too short";
     return false;
   }
-  if (bytes.substr(0, 4) != "\x7f" "ELF") {
+  if (bytes.substr(0, 4) !=
+      "\x7f"
+      "ELF") {
     *error = "invalid ELF header";
     return false;
   }

@@ -20,8 +20,7 @@ class ObjectStore {
  public:
   /// `real_path` identifies the file (symlinks resolved); `display_path` names it in
   /// the model and in messages. Thread-safe; concurrent callers wait for one parse.
-  std::shared_ptr<const StoredObject> Get(const std::string& real_path,
-                                          const std::string& display_path);
+  std::shared_ptr<const StoredObject> Get(const std::string& real_path, const std::string& display_path);
 
  private:
   struct Slot {

@@ -26,8 +26,7 @@ bool IsCMakePackageName(std::string_view name) {
   if (!EndsWith(name, ".cmake")) return false;
   return EndsWith(name, "Config.cmake") || EndsWith(name, "-config.cmake") ||
          EndsWith(name, "ConfigVersion.cmake") || EndsWith(name, "-config-version.cmake") ||
-         name.find("Targets") != std::string_view::npos ||
-         name.find("-targets") != std::string_view::npos;
+         name.find("Targets") != std::string_view::npos || name.find("-targets") != std::string_view::npos;
 }
 
 }  // namespace
@@ -46,7 +45,10 @@ std::string_view FileKindName(FileKind kind) {
 }
 
 FileKind ClassifyFile(std::string_view file_name, std::string_view head) {
-  if (StartsWith(head, "\x7f" "ELF")) return FileKind::kElf;
+  if (StartsWith(head,
+                 "\x7f"
+                 "ELF"))
+    return FileKind::kElf;
   if (StartsWith(head, "!<arch>\n") || StartsWith(head, "!<thin>\n")) return FileKind::kArArchive;
   if (StartsWith(head, "__CLANG_OFFLOAD_BUNDLE__")) return FileKind::kOffloadBundle;
   if (StartsWith(head, "CCOB")) return FileKind::kCompressedBundle;

@@ -7,12 +7,12 @@
 namespace rocm_audit {
 
 enum class FileKind {
-  kElf,              ///< refined to executable/shared/relocatable once parsed
-  kArArchive,        ///< "!<arch>\n" (static library) or thin archive
-  kLinkerScript,     ///< GNU ld script, e.g. libc.so as text
-  kOffloadBundle,    ///< "__CLANG_OFFLOAD_BUNDLE__"
-  kCompressedBundle, ///< "CCOB"
-  kCMakePackage,     ///< *Config.cmake, *-config.cmake, *Targets*.cmake, ...
+  kElf,               ///< refined to executable/shared/relocatable once parsed
+  kArArchive,         ///< "!<arch>\n" (static library) or thin archive
+  kLinkerScript,      ///< GNU ld script, e.g. libc.so as text
+  kOffloadBundle,     ///< "__CLANG_OFFLOAD_BUNDLE__"
+  kCompressedBundle,  ///< "CCOB"
+  kCMakePackage,      ///< *Config.cmake, *-config.cmake, *Targets*.cmake, ...
   kOther,
 };
 

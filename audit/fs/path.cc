@@ -8,8 +8,10 @@ std::string NormalizePath(std::string_view path) {
   for (std::string_view p : PathComponents(path)) {
     if (p == ".") continue;
     if (p == "..") {
-      if (!kept.empty() && kept.back() != "..") kept.pop_back();
-      else if (path.empty() || path[0] != '/') kept.push_back(p);
+      if (!kept.empty() && kept.back() != "..")
+        kept.pop_back();
+      else if (path.empty() || path[0] != '/')
+        kept.push_back(p);
       continue;
     }
     kept.push_back(p);

@@ -30,7 +30,6 @@ std::string ReadLink(const std::string& path) {
 
 }  // namespace
 
-
 namespace {
 
 std::string CanonicalLayer(const std::string& root) {
@@ -94,7 +93,7 @@ std::optional<std::string> RootedFs::Resolve(const std::string& host_path, std::
   std::string rel = virtual_path ? *virtual_path : absolute;
 
   std::deque<std::string> todo = Components(rel);
-  std::string cur;                  // virtual path resolved so far, "" = "/"
+  std::string cur;                              // virtual path resolved so far, "" = "/"
   const std::string* holder = &layers.front();  // the layer the last component came from
   int links = 0;
   while (!todo.empty()) {

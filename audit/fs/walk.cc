@@ -11,7 +11,6 @@
 #include <set>
 #include <utility>
 
-
 namespace rocm_audit {
 namespace {
 
@@ -32,8 +31,7 @@ bool LooksLikeSharedLibraryName(std::string_view name) {
 
 class Walker {
  public:
-  Walker(const RootedFs& fs, const std::function<void(size_t)>& on_entry)
-      : fs_(fs), on_entry_(on_entry) {}
+  Walker(const RootedFs& fs, const std::function<void(size_t)>& on_entry) : fs_(fs), on_entry_(on_entry) {}
 
   void Visit(const std::string& path, const std::string& prefix, bool via_symlink) {
     if (on_entry_) on_entry_(++entries_);
@@ -48,8 +46,7 @@ class Walker {
       if (!target) {
         bool loop = why == "symlink loop";
         Problem(loop ? WalkProblem::kSymlinkLoop : WalkProblem::kDanglingSymlink, path,
-                loop ? "symlink loops back on itself"
-                     : "symlink target does not exist" + LinkTarget(path));
+                loop ? "symlink loops back on itself" : "symlink target does not exist" + LinkTarget(path));
         return;
       }
       if (stat(target->c_str(), &st) != 0) {

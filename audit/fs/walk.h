@@ -32,7 +32,7 @@ struct WalkProblem {
 struct WalkResult {
   /// every kind but kOther (kept only when named like a shared library), in walk order
   std::vector<WalkedFile> files;
-  std::map<std::string, size_t> counts;   ///< files by kind name, kOther included
+  std::map<std::string, size_t> counts;  ///< files by kind name, kOther included
   std::vector<WalkProblem> problems;
 };
 

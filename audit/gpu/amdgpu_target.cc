@@ -67,9 +67,12 @@ constexpr ProcessorInfo kProcessors[] = {
 };
 
 bool ParseSign(char c, FeatureSetting* out) {
-  if (c == '+') *out = FeatureSetting::kOn;
-  else if (c == '-') *out = FeatureSetting::kOff;
-  else return false;
+  if (c == '+')
+    *out = FeatureSetting::kOn;
+  else if (c == '-')
+    *out = FeatureSetting::kOff;
+  else
+    return false;
   return true;
 }
 
@@ -89,9 +92,7 @@ const ProcessorInfo* ProcessorByName(std::string_view name) {
   return nullptr;
 }
 
-bool IsGenericProcessor(std::string_view name) {
-  return name.ends_with("-generic");
-}
+bool IsGenericProcessor(std::string_view name) { return name.ends_with("-generic"); }
 
 std::string_view FeatureSettingName(FeatureSetting s) {
   switch (s) {
@@ -144,8 +145,10 @@ std::optional<TargetId> ParseTargetId(std::string_view text, std::string* error)
       rest = next == std::string_view::npos ? "" : rest.substr(next);
       setting = FeatureSetting::kOn;
     }
-    if (feature == "xnack") id.xnack = setting;
-    else if (feature == "sramecc") id.sramecc = setting;
+    if (feature == "xnack")
+      id.xnack = setting;
+    else if (feature == "sramecc")
+      id.sramecc = setting;
     else {
       *error = "unknown feature '" + std::string(feature) + "' in '" + std::string(text) + "'";
       return std::nullopt;

@@ -13,11 +13,11 @@
 namespace rocm_audit {
 
 struct ProcessorInfo {
-  uint32_t mach;            ///< EF_AMDGPU_MACH value in a code object's e_flags
-  std::string_view name;    ///< canonical processor name, e.g. "gfx90a"
-  bool xnack;               ///< the device has xnack on/off modes
-  bool sramecc;             ///< the device has sramecc on/off modes
-  std::string_view generic; ///< the generic target that serves it ("" for none)
+  uint32_t mach;             ///< EF_AMDGPU_MACH value in a code object's e_flags
+  std::string_view name;     ///< canonical processor name, e.g. "gfx90a"
+  bool xnack;                ///< the device has xnack on/off modes
+  bool sramecc;              ///< the device has sramecc on/off modes
+  std::string_view generic;  ///< the generic target that serves it ("" for none)
 };
 
 std::span<const ProcessorInfo> AllProcessors();

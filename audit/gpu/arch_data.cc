@@ -36,7 +36,8 @@ std::vector<std::string> Candidates(const std::string& lib_dir, bool rocblas, co
     std::sort(versioned.begin(), versioned.end());
     std::string so_version = base.substr(std::min(base.size(), std::string("librocblas.so.").size()));
     for (const auto& v : versioned)
-      if (!so_version.empty() && v.starts_with(so_version)) out.push_back(lib_dir + "/rocblas/" + v + "/library");
+      if (!so_version.empty() && v.starts_with(so_version))
+        out.push_back(lib_dir + "/rocblas/" + v + "/library");
     for (const auto& v : versioned) out.push_back(lib_dir + "/rocblas/" + v + "/library");
   } else {
     out.push_back(lib_dir + "/hipblaslt/library");

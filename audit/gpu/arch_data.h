@@ -12,10 +12,10 @@
 namespace rocm_audit {
 
 struct ArchDataDir {
-  std::string library;               ///< "rocBLAS" | "hipBLASLt"
-  std::string dir;                   ///< host path of the data directory ("" = none found)
-  std::vector<std::string> searched; ///< directories looked at, in order
-  std::set<std::string> processors;  ///< processors named by the files in it
+  std::string library;                ///< "rocBLAS" | "hipBLASLt"
+  std::string dir;                    ///< host path of the data directory ("" = none found)
+  std::vector<std::string> searched;  ///< directories looked at, in order
+  std::set<std::string> processors;   ///< processors named by the files in it
   size_t files = 0;
 };
 

@@ -8,7 +8,8 @@ namespace {
 
 // Debian's rocm-hipamd 0025/0026 and rocr-runtime 0004 (Gentoo and Solus carry copies);
 // the gfx10.1 rule follows the newest revision (comgr 6.4.1): gfx1010 code only.
-constexpr std::array<std::string_view, 5> kGfx900Superset = {"gfx900", "gfx902", "gfx906", "gfx909", "gfx90c"};
+constexpr std::array<std::string_view, 5> kGfx900Superset = {"gfx900", "gfx902", "gfx906", "gfx909",
+                                                             "gfx90c"};
 constexpr std::array<std::string_view, 4> kGfx900Equivalent = {"gfx900", "gfx902", "gfx909", "gfx90c"};
 constexpr std::array<std::string_view, 4> kGfx101 = {"gfx1010", "gfx1011", "gfx1012", "gfx1013"};
 constexpr std::array<std::string_view, 7> kGfx103 = {"gfx1030", "gfx1031", "gfx1032", "gfx1033",
@@ -96,8 +97,7 @@ bool DebianIsaCompatible(std::string_view device, std::string_view code) {
   return false;
 }
 
-Coverage CheckRequirement(const TargetId& required, const std::vector<ArchOffer>& offers,
-                          IsaCompat compat) {
+Coverage CheckRequirement(const TargetId& required, const std::vector<ArchOffer>& offers, IsaCompat compat) {
   const ProcessorInfo* info = ProcessorByName(required.processor);
   std::string_view generic = info ? info->generic : "";
   Coverage out;
@@ -110,8 +110,10 @@ Coverage CheckRequirement(const TargetId& required, const std::vector<ArchOffer>
       for (const ArchOffer& o : offers) {
         if (!FeatureServes(o.target.xnack, x) || !FeatureServes(o.target.sramecc, s)) continue;
         ServedBy by = ServedBy::kNone;
-        if (o.target.processor == required.processor) by = ServedBy::kExact;
-        else if (!generic.empty() && o.target.processor == generic) by = ServedBy::kGeneric;
+        if (o.target.processor == required.processor)
+          by = ServedBy::kExact;
+        else if (!generic.empty() && o.target.processor == generic)
+          by = ServedBy::kGeneric;
         else if (compat == IsaCompat::kDebian && DebianIsaCompatible(required.processor, o.target.processor))
           by = ServedBy::kIsaCompat;
         if (by == ServedBy::kNone) continue;

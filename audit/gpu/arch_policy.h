@@ -41,14 +41,13 @@ enum class ServedBy { kNone, kExact, kGeneric, kIsaCompat };
 std::string_view ServedByName(ServedBy s);
 
 struct Coverage {
-  ServedBy by = ServedBy::kNone;     ///< the weakest route any required mode needed
-  std::vector<std::string> unserved; ///< device modes nothing serves, e.g. "gfx90a:xnack-"
-  size_t modes = 0;                  ///< device modes the requirement covers
+  ServedBy by = ServedBy::kNone;        ///< the weakest route any required mode needed
+  std::vector<std::string> unserved;    ///< device modes nothing serves, e.g. "gfx90a:xnack-"
+  size_t modes = 0;                     ///< device modes the requirement covers
   bool compat_only_compressed = false;  ///< some mode is served only by compat, all from CCOBs
 };
 
-Coverage CheckRequirement(const TargetId& required, const std::vector<ArchOffer>& offers,
-                          IsaCompat compat);
+Coverage CheckRequirement(const TargetId& required, const std::vector<ArchOffer>& offers, IsaCompat compat);
 
 /// Whether a device with `device` processor may load code for `code` under the patches.
 bool DebianIsaCompatible(std::string_view device, std::string_view code);

@@ -23,10 +23,10 @@ struct BundleProblem {
 };
 
 struct BundleEntry {
-  std::string id;                        ///< as stored (trailing NULs removed)
+  std::string id;  ///< as stored (trailing NULs removed)
   std::optional<BundleEntryId> parsed;
-  std::optional<TargetId> target;        ///< device entries whose ID names a target
-  uint64_t offset = 0;                   ///< within the (uncompressed) bundle
+  std::optional<TargetId> target;  ///< device entries whose ID names a target
+  uint64_t offset = 0;             ///< within the (uncompressed) bundle
   uint64_t size = 0;
   std::optional<CodeObjectInfo> code_object;
   /// "code-object" (AMDGPU ELF), "bitcode" (-fgpu-rdc objects, before the device link),
@@ -38,17 +38,17 @@ enum class BundleFormat { kPlain, kCcob, kObjectSections, kCodeObject };
 std::string_view BundleFormatName(BundleFormat f);  ///< plain | ccob | sections | code-object
 
 struct Bundle {
-  std::string section;   ///< ELF section holding it ("" for a standalone file)
-  std::string member;    ///< archive member holding it ("" outside archives)
-  uint64_t offset = 0;   ///< within the section, member or file
+  std::string section;       ///< ELF section holding it ("" for a standalone file)
+  std::string member;        ///< archive member holding it ("" outside archives)
+  uint64_t offset = 0;       ///< within the section, member or file
   uint64_t file_offset = 0;  ///< from the start of the file (of the archive, for members)
   BundleFormat format = BundleFormat::kPlain;
   int ccob_version = 0;
-  std::string compression;        ///< "zstd" | "zlib" (CCOB only)
-  uint64_t compressed_size = 0;   ///< CCOB: header + payload; plain: the bundle's extent
-  uint64_t uncompressed_size = 0; ///< the bundle as the runtime sees it
-  std::optional<uint64_t> hash;   ///< CCOB: truncated MD5 from the header
-  std::optional<bool> hash_ok;    ///< set when --verify-hash checked it
+  std::string compression;         ///< "zstd" | "zlib" (CCOB only)
+  uint64_t compressed_size = 0;    ///< CCOB: header + payload; plain: the bundle's extent
+  uint64_t uncompressed_size = 0;  ///< the bundle as the runtime sees it
+  std::optional<uint64_t> hash;    ///< CCOB: truncated MD5 from the header
+  std::optional<bool> hash_ok;     ///< set when --verify-hash checked it
   std::vector<BundleEntry> entries;
   std::vector<BundleProblem> problems;
 };

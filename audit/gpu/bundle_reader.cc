@@ -32,9 +32,7 @@ void CompareWithCode(const BundleEntry& e, std::vector<BundleProblem>* problems)
   const CodeObjectInfo& co = *e.code_object;
   if (co.processor.empty()) return;  // a mach newer than our table: nothing to compare
   auto feature_differs = [](FeatureSetting id, FeatureSetting code) {
-    auto norm = [](FeatureSetting s) {
-      return s == FeatureSetting::kUnsupported ? FeatureSetting::kAny : s;
-    };
+    auto norm = [](FeatureSetting s) { return s == FeatureSetting::kUnsupported ? FeatureSetting::kAny : s; };
     return norm(id) != norm(code);
   };
   std::string why;
@@ -45,9 +43,8 @@ void CompareWithCode(const BundleEntry& e, std::vector<BundleProblem>* problems)
   else if (feature_differs(want.sramecc, co.sramecc))
     why = "the code object has sramecc " + std::string(FeatureSettingName(co.sramecc));
   if (!why.empty())
-    problems->push_back({BundleProblem::kIdMismatch,
-                         "entry '" + e.id + "' names " + want.str() + " but " + why +
-                             " (e_flags mach " + Hex(co.mach) + ")"});
+    problems->push_back({BundleProblem::kIdMismatch, "entry '" + e.id + "' names " + want.str() + " but " +
+                                                         why + " (e_flags mach " + Hex(co.mach) + ")"});
 }
 
 // Collects a streamed bundle: the entry table, then a prefix of each device entry.
@@ -72,8 +69,7 @@ class StreamedBundle {
       prefixes_.resize(entries_.size());
       targets_.resize(entries_.size());
       sized_.resize(entries_.size(), false);
-      for (size_t i = 0; i < entries_.size(); ++i)
-        targets_[i] = std::min(entries_[i].size, kFirstPrefix);
+      for (size_t i = 0; i < entries_.size(); ++i) targets_[i] = std::min(entries_[i].size, kFirstPrefix);
       std::string replay = std::move(table_);
       table_.clear();
       Capture(0, replay);
@@ -134,13 +130,11 @@ std::optional<uint64_t> ReadPlain(std::string_view bytes, Bundle* b) {
   }
   uint64_t extent = BundleExtent(b->entries, table_end);
   b->compressed_size = b->uncompressed_size = extent;
-  for (BundleEntry& e : b->entries)
-    InspectEntry(&e, bytes.substr(e.offset, e.size), &b->problems);
+  for (BundleEntry& e : b->entries) InspectEntry(&e, bytes.substr(e.offset, e.size), &b->problems);
   return extent;
 }
 
-std::optional<uint64_t> ReadCcob(std::string_view bytes, const BundleReadOptions& options,
-                                 Bundle* b) {
+std::optional<uint64_t> ReadCcob(std::string_view bytes, const BundleReadOptions& options, Bundle* b) {
   CcobHeader h;
   std::string error;
   if (!ParseCcobHeader(bytes, &h, &error)) {
@@ -159,8 +153,8 @@ std::optional<uint64_t> ReadCcob(std::string_view bytes, const BundleReadOptions
     // Refused before any work: the cap bounds what one bundle may cost.
     Problem(&b->problems, BundleProblem::kMalformed,
             label + "claims " + std::to_string(h.uncompressed_size) +
-                " uncompressed bytes, over --max-decompressed (" +
-                std::to_string(options.max_decompressed) + ")");
+                " uncompressed bytes, over --max-decompressed (" + std::to_string(options.max_decompressed) +
+                ")");
     b->compressed_size = sized ? h.total_size : bytes.size();
     if (sized) return h.total_size;
     return std::nullopt;
@@ -170,11 +164,13 @@ std::optional<uint64_t> ReadCcob(std::string_view bytes, const BundleReadOptions
   uint64_t cap = h.uncompressed_size;
   bool ok = DecodeCcobPayload(
       h, payload, sized, cap,
-      [&](uint64_t offset, std::string_view chunk) { return stream.Feed(offset, chunk, &error); },
-      &result, &error);
+      [&](uint64_t offset, std::string_view chunk) { return stream.Feed(offset, chunk, &error); }, &result,
+      &error);
   std::optional<uint64_t> extent;
-  if (sized) extent = h.total_size;
-  else if (ok) extent = h.header_size + result.consumed;
+  if (sized)
+    extent = h.total_size;
+  else if (ok)
+    extent = h.header_size + result.consumed;
   b->compressed_size = extent.value_or(bytes.size());
   if (ok && result.produced != h.uncompressed_size) {
     ok = false;
@@ -195,8 +191,7 @@ std::optional<uint64_t> ReadCcob(std::string_view bytes, const BundleReadOptions
                   ", the decompressed bytes hash to " + Hex(got));
   }
   b->entries = std::move(stream.entries());
-  for (size_t i = 0; i < b->entries.size(); ++i)
-    InspectEntry(&b->entries[i], stream.prefix(i), &b->problems);
+  for (size_t i = 0; i < b->entries.size(); ++i) InspectEntry(&b->entries[i], stream.prefix(i), &b->problems);
   return extent;
 }
 
@@ -206,7 +201,8 @@ std::optional<uint64_t> ReadBareCodeObject(std::string_view bytes, Bundle* b) {
   // lld writes the section header table last, so its end is the object's end; without
   // section headers the object runs to the end of the container.
   std::optional<uint64_t> extent;
-  auto elf = llvm::object::ELFFile<llvm::object::ELF64LE>::create(llvm::StringRef(bytes.data(), bytes.size()));
+  auto elf =
+      llvm::object::ELFFile<llvm::object::ELF64LE>::create(llvm::StringRef(bytes.data(), bytes.size()));
   if (Take(elf)) {
     const auto& h = elf->getHeader();
     uint64_t end = std::max<uint64_t>(h.e_phoff + uint64_t(h.e_phnum) * h.e_phentsize,
@@ -242,7 +238,8 @@ bool StartsWithBundleMagic(std::string_view bytes) {
 void InspectEntry(BundleEntry* e, std::string_view prefix, std::vector<BundleProblem>* problems) {
   e->parsed = ParseBundleEntryId(e->id);
   if (!e->parsed) {
-    Problem(problems, BundleProblem::kMalformed, "entry ID '" + e->id + "' is not <kind>-<triple>[-<target>]");
+    Problem(problems, BundleProblem::kMalformed,
+            "entry ID '" + e->id + "' is not <kind>-<triple>[-<target>]");
     return;
   }
   if (!e->parsed->device() || e->size == 0) return;  // host entries: the host object is elsewhere
@@ -272,13 +269,13 @@ void InspectEntry(BundleEntry* e, std::string_view prefix, std::vector<BundlePro
   if (e->target && e->parsed->kind == "hip" && co.code_object_version && co.code_object_version <= 3) {
     const ProcessorInfo* p = ProcessorByName(e->target->processor);
     if (e->target->xnack == FeatureSetting::kAny && p && p->xnack) e->target->xnack = FeatureSetting::kOff;
-    if (e->target->sramecc == FeatureSetting::kAny && p && p->sramecc) e->target->sramecc = FeatureSetting::kOff;
+    if (e->target->sramecc == FeatureSetting::kAny && p && p->sramecc)
+      e->target->sramecc = FeatureSetting::kOff;
   }
   if (e->target) CompareWithCode(*e, problems);
 }
 
-std::optional<uint64_t> ReadBundleAt(std::string_view bytes, uint64_t offset,
-                                     const BundleContainer& where,
+std::optional<uint64_t> ReadBundleAt(std::string_view bytes, uint64_t offset, const BundleContainer& where,
                                      const BundleReadOptions& options, std::vector<Bundle>* out) {
   Bundle b;
   b.section = where.section;
@@ -313,7 +310,8 @@ void ReadBundleSequence(std::string_view bytes, const BundleContainer& where,
     pos += nonzero - start;
     if (pos >= bytes.size()) break;
     std::string_view here = bytes.substr(pos);
-    if (!StartsWithBundleMagic(here) && !here.starts_with("\x7f" "ELF")) {
+    if (!StartsWithBundleMagic(here) && !here.starts_with("\x7f"
+                                                          "ELF")) {
       Problem(problems, BundleProblem::kMalformed,
               place + " has " + std::to_string(bytes.size() - pos) + " bytes at offset " + Hex(pos) +
                   " that are neither zero fill nor a bundle; the rest of it was not read");

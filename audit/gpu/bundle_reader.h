@@ -22,8 +22,7 @@ struct BundleContainer {
 /// Reads the bundle (plain, CCOB, or a bare code object) starting at `offset` in `bytes`.
 /// Returns its extent, or nullopt when the extent could not be established (the bundle
 /// is still appended, with its problems).
-std::optional<uint64_t> ReadBundleAt(std::string_view bytes, uint64_t offset,
-                                     const BundleContainer& where,
+std::optional<uint64_t> ReadBundleAt(std::string_view bytes, uint64_t offset, const BundleContainer& where,
                                      const BundleReadOptions& options, std::vector<Bundle>* out);
 
 /// Reads consecutive bundles from the start of `bytes`. Bytes between bundles must be
@@ -37,7 +36,6 @@ bool StartsWithBundleMagic(std::string_view bytes);
 
 /// Fills an entry's target and code object from `prefix`, the entry's first bytes (all
 /// of them for an in-place bundle), appending problems to `bundle_problems`.
-void InspectEntry(BundleEntry* entry, std::string_view prefix,
-                  std::vector<BundleProblem>* bundle_problems);
+void InspectEntry(BundleEntry* entry, std::string_view prefix, std::vector<BundleProblem>* bundle_problems);
 
 }  // namespace rocm_audit

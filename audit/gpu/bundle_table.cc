@@ -12,9 +12,7 @@ namespace {
 constexpr uint64_t kMaxEntries = 4096;
 constexpr uint64_t kMaxIdLength = 4096;
 
-uint64_t U64(std::string_view b, size_t at) {
-  return llvm::support::endian::read64le(b.data() + at);
-}
+uint64_t U64(std::string_view b, size_t at) { return llvm::support::endian::read64le(b.data() + at); }
 
 }  // namespace
 
@@ -28,9 +26,8 @@ std::string_view BundleFormatName(BundleFormat f) {
   return "plain";
 }
 
-TableStatus ParseBundleTable(std::string_view prefix, uint64_t bundle_size,
-                             std::vector<BundleEntry>* entries, uint64_t* table_end,
-                             std::string* error) {
+TableStatus ParseBundleTable(std::string_view prefix, uint64_t bundle_size, std::vector<BundleEntry>* entries,
+                             uint64_t* table_end, std::string* error) {
   entries->clear();
   const uint64_t header = kBundleMagic.size() + 8;
   if (bundle_size < header) {
@@ -69,8 +66,8 @@ TableStatus ParseBundleTable(std::string_view prefix, uint64_t bundle_size,
     at += id_length;
     if (e.offset > bundle_size || e.size > bundle_size - e.offset) {
       *error = "entry '" + e.id + "' (offset " + std::to_string(e.offset) + ", size " +
-               std::to_string(e.size) + ") runs past the end of the bundle (" +
-               std::to_string(bundle_size) + " bytes)";
+               std::to_string(e.size) + ") runs past the end of the bundle (" + std::to_string(bundle_size) +
+               " bytes)";
       return TableStatus::kError;
     }
     entries->push_back(std::move(e));

@@ -21,9 +21,8 @@ enum class TableStatus { kOk, kNeedMore, kError };
 /// `bundle_size` (the bytes available, for an in-place bundle). kNeedMore: `prefix` ends
 /// inside the table (the caller streams more in). Entries are in file order; each entry's
 /// range is checked against `bundle_size`. `table_end` is where the table stops.
-TableStatus ParseBundleTable(std::string_view prefix, uint64_t bundle_size,
-                             std::vector<BundleEntry>* entries, uint64_t* table_end,
-                             std::string* error);
+TableStatus ParseBundleTable(std::string_view prefix, uint64_t bundle_size, std::vector<BundleEntry>* entries,
+                             uint64_t* table_end, std::string* error);
 
 /// Where the bundle ends: the end of its table or of its furthest entry (what clr's
 /// ComputeImageSize does).

@@ -21,8 +21,7 @@ constexpr size_t kChunk = 256 * 1024;
 
 // Hands one decompressed chunk to the sink, refusing output beyond the declared size.
 bool Emit(std::string_view chunk, uint64_t max_output,
-          const std::function<bool(uint64_t, std::string_view)>& sink, DecodeResult* r,
-          std::string* error) {
+          const std::function<bool(uint64_t, std::string_view)>& sink, DecodeResult* r, std::string* error) {
   if (chunk.empty()) return true;
   if (chunk.size() > max_output - r->produced) {
     *error = "decompresses to more than the " + std::to_string(max_output) + " bytes its header declares";
@@ -106,8 +105,8 @@ bool DecodeZlib(std::string_view in, bool whole_payload, uint64_t max_output,
   }
   r->consumed = fed - zs.avail_in;
   if (whole_payload && r->consumed != in.size()) {
-    *error = "zlib: " + std::to_string(in.size() - r->consumed) +
-             " bytes follow the end of the compressed stream";
+    *error =
+        "zlib: " + std::to_string(in.size() - r->consumed) + " bytes follow the end of the compressed stream";
     return false;
   }
   return true;
@@ -131,9 +130,7 @@ bool ParseCcobHeader(std::string_view bytes, CcobHeader* out, std::string* error
     case 1: out->header_size = 20; break;
     case 2: out->header_size = 24; break;
     case 3: out->header_size = 32; break;
-    default:
-      *error = "unknown CCOB version " + std::to_string(out->version);
-      return false;
+    default: *error = "unknown CCOB version " + std::to_string(out->version); return false;
   }
   if (bytes.size() < out->header_size) {
     *error = "CCOB v" + std::to_string(out->version) + " header is truncated (" +
@@ -171,8 +168,7 @@ bool ParseCcobHeader(std::string_view bytes, CcobHeader* out, std::string* error
 }
 
 bool DecodeCcobPayload(const CcobHeader& header, std::string_view payload, bool whole_payload,
-                       uint64_t max_output,
-                       const std::function<bool(uint64_t, std::string_view)>& sink,
+                       uint64_t max_output, const std::function<bool(uint64_t, std::string_view)>& sink,
                        DecodeResult* result, std::string* error) {
   *result = {};
   if (header.method == 1) return DecodeZstd(payload, whole_payload, max_output, sink, result, error);

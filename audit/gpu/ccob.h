@@ -14,11 +14,11 @@ inline constexpr std::string_view kCcobMagic = "CCOB";
 
 struct CcobHeader {
   int version = 0;
-  int method = 0;                 ///< 0 = zlib, 1 = zstd (llvm::compression::Format)
+  int method = 0;  ///< 0 = zlib, 1 = zstd (llvm::compression::Format)
   uint64_t header_size = 0;
-  uint64_t total_size = 0;        ///< V2/V3: header + payload; V1: 0 (not recorded)
+  uint64_t total_size = 0;  ///< V2/V3: header + payload; V1: 0 (not recorded)
   uint64_t uncompressed_size = 0;
-  uint64_t hash = 0;              ///< low 64 bits of the MD5 of the uncompressed bundle
+  uint64_t hash = 0;  ///< low 64 bits of the MD5 of the uncompressed bundle
 };
 
 std::string_view CompressionName(int method);  ///< "zlib" | "zstd" | "unknown"

@@ -26,7 +26,8 @@ bool Next(llvm::msgpack::Reader& r, llvm::msgpack::Object* o) {
 bool SkipValue(llvm::msgpack::Reader& r, const llvm::msgpack::Object& o, int depth) {
   if (depth > 64) return false;
   size_t children = o.Kind == llvm::msgpack::Type::Array ? o.Length
-                    : o.Kind == llvm::msgpack::Type::Map ? size_t(o.Length) * 2 : 0;
+                    : o.Kind == llvm::msgpack::Type::Map ? size_t(o.Length) * 2
+                                                         : 0;
   for (size_t i = 0; i < children; ++i) {
     llvm::msgpack::Object child;
     if (!Next(r, &child) || !SkipValue(r, child, depth + 1)) return false;
@@ -52,12 +53,9 @@ std::optional<uint64_t> CountKernelsInMsgPack(llvm::StringRef blob) {
 
 // Kernel count from one metadata note: V3+ (owner "AMDGPU", NT_AMDGPU_METADATA,
 // MessagePack) or V2 (owner "AMD", NT_AMD_HSA_METADATA, YAML).
-std::optional<uint64_t> KernelsInNote(llvm::StringRef owner, uint32_t type,
-                                      llvm::ArrayRef<uint8_t> desc) {
+std::optional<uint64_t> KernelsInNote(llvm::StringRef owner, uint32_t type, llvm::ArrayRef<uint8_t> desc) {
   llvm::StringRef blob(reinterpret_cast<const char*>(desc.data()), desc.size());
-  if (owner == "AMDGPU" && type == llvm::ELF::NT_AMDGPU_METADATA) {
-    return CountKernelsInMsgPack(blob);
-  }
+  if (owner == "AMDGPU" && type == llvm::ELF::NT_AMDGPU_METADATA) { return CountKernelsInMsgPack(blob); }
   if (owner == "AMD" && type == llvm::ELF::NT_AMD_HSA_METADATA) {
     llvm::AMDGPU::HSAMD::Metadata md;
     if (llvm::AMDGPU::HSAMD::fromString(blob, md)) return std::nullopt;
@@ -100,7 +98,9 @@ uint64_t CodeObjectPrefixNeeded(std::string_view head) {
 
 bool InspectCodeObject(std::string_view prefix, uint64_t total_size, CodeObjectInfo* out,
                        std::string* error) {
-  if (prefix.size() < llvm::ELF::EI_NIDENT || prefix.substr(0, 4) != "\x7f" "ELF") {
+  if (prefix.size() < llvm::ELF::EI_NIDENT || prefix.substr(0, 4) !=
+                                                  "\x7f"
+                                                  "ELF") {
     *error = "not an ELF file";
     return false;
   }
@@ -128,14 +128,12 @@ bool InspectCodeObject(std::string_view prefix, uint64_t total_size, CodeObjectI
   if (out->os_abi == llvm::ELF::ELFOSABI_AMDGPU_HSA && abi <= 4) out->code_object_version = abi + 2;
   uint32_t flags = h.e_flags;
   if (out->code_object_version >= 4) {
-    out->xnack = V4Setting(flags & llvm::ELF::EF_AMDGPU_FEATURE_XNACK_V4,
-                           llvm::ELF::EF_AMDGPU_FEATURE_XNACK_ANY_V4,
-                           llvm::ELF::EF_AMDGPU_FEATURE_XNACK_OFF_V4,
-                           llvm::ELF::EF_AMDGPU_FEATURE_XNACK_ON_V4);
-    out->sramecc = V4Setting(flags & llvm::ELF::EF_AMDGPU_FEATURE_SRAMECC_V4,
-                             llvm::ELF::EF_AMDGPU_FEATURE_SRAMECC_ANY_V4,
-                             llvm::ELF::EF_AMDGPU_FEATURE_SRAMECC_OFF_V4,
-                             llvm::ELF::EF_AMDGPU_FEATURE_SRAMECC_ON_V4);
+    out->xnack =
+        V4Setting(flags & llvm::ELF::EF_AMDGPU_FEATURE_XNACK_V4, llvm::ELF::EF_AMDGPU_FEATURE_XNACK_ANY_V4,
+                  llvm::ELF::EF_AMDGPU_FEATURE_XNACK_OFF_V4, llvm::ELF::EF_AMDGPU_FEATURE_XNACK_ON_V4);
+    out->sramecc = V4Setting(
+        flags & llvm::ELF::EF_AMDGPU_FEATURE_SRAMECC_V4, llvm::ELF::EF_AMDGPU_FEATURE_SRAMECC_ANY_V4,
+        llvm::ELF::EF_AMDGPU_FEATURE_SRAMECC_OFF_V4, llvm::ELF::EF_AMDGPU_FEATURE_SRAMECC_ON_V4);
     if (out->code_object_version >= 6)
       out->generic_version = flags >> llvm::ELF::EF_AMDGPU_GENERIC_VERSION_OFFSET;
   } else {

@@ -14,10 +14,10 @@
 namespace rocm_audit {
 
 struct CodeObjectInfo {
-  uint16_t type = 0;          ///< ET_DYN (loadable) or ET_REL
-  uint8_t os_abi = 0;         ///< 64 = HSA, 65 = PAL, 66 = Mesa
-  uint32_t mach = 0;          ///< e_flags & EF_AMDGPU_MACH
-  std::string processor;      ///< "" when the mach value is unknown
+  uint16_t type = 0;            ///< ET_DYN (loadable) or ET_REL
+  uint8_t os_abi = 0;           ///< 64 = HSA, 65 = PAL, 66 = Mesa
+  uint32_t mach = 0;            ///< e_flags & EF_AMDGPU_MACH
+  std::string processor;        ///< "" when the mach value is unknown
   int code_object_version = 0;  ///< 2..6 from EI_ABIVERSION (HSA only), 0 when unknown
   FeatureSetting xnack = FeatureSetting::kUnsupported;
   FeatureSetting sramecc = FeatureSetting::kUnsupported;
@@ -37,7 +37,6 @@ uint64_t CodeObjectPrefixNeeded(std::string_view head);
 /// Inspects a code object of `total_size` bytes from its first `prefix.size()` bytes.
 /// Fails (with `error`) for anything the loader would refuse: not ELF64 LE, not EM_AMDGPU,
 /// tables past `total_size`. Kernels are counted when the notes lie in `prefix`.
-bool InspectCodeObject(std::string_view prefix, uint64_t total_size, CodeObjectInfo* out,
-                       std::string* error);
+bool InspectCodeObject(std::string_view prefix, uint64_t total_size, CodeObjectInfo* out, std::string* error);
 
 }  // namespace rocm_audit

@@ -35,9 +35,8 @@ struct SectionView {
 // PIC file the pointer is a RELATIVE relocation's addend (RELA) or the stored value
 // (REL/RELR, non-PIE); in an object file it is a symbol + addend relocation.
 std::vector<std::pair<size_t, int64_t>> WrapperTargets(const Elf& elf, const Elf::Elf_Shdr& fatbin,
-                                                        size_t fatbin_index,
-                                                        const SectionView& wrappers,
-                                                        std::vector<BundleProblem>* problems) {
+                                                       size_t fatbin_index, const SectionView& wrappers,
+                                                       std::vector<BundleProblem>* problems) {
   std::vector<std::pair<size_t, int64_t>> targets;  // (wrapper number, offset in .hip_fatbin)
   const bool relocatable = elf.getHeader().e_type == llvm::ELF::ET_REL;
   const uint64_t base = wrappers.header->sh_addr;
@@ -74,9 +73,8 @@ std::vector<std::pair<size_t, int64_t>> WrapperTargets(const Elf& elf, const Elf
     const char* w = wrappers.bytes.data() + at;
     if (read32le(w) != kWrapperMagic || read32le(w + 4) != 1) {
       problems->push_back({BundleProblem::kMalformed,
-                           std::string(kWrapperSection) + " record " + std::to_string(n) +
-                               " has magic " + Hex(read32le(w)) + " version " +
-                               std::to_string(read32le(w + 4)) +
+                           std::string(kWrapperSection) + " record " + std::to_string(n) + " has magic " +
+                               Hex(read32le(w)) + " version " + std::to_string(read32le(w + 4)) +
                                "; the HIP runtime refuses to register it"});
       continue;
     }
@@ -117,14 +115,17 @@ void FromElf(std::string_view bytes, uint64_t base, const std::string& member,
     if (s.sh_type == llvm::ELF::SHT_NOBITS) continue;
     auto contents = elf->getSectionContents(s);
     if (!Take(contents)) {
-      inv->problems.push_back({BundleProblem::kMalformed,
-                               "section " + name->str() + " runs past the end of the file"});
+      inv->problems.push_back(
+          {BundleProblem::kMalformed, "section " + name->str() + " runs past the end of the file"});
       continue;
     }
     SectionView v{&s, std::string_view(reinterpret_cast<const char*>(contents->data()), contents->size()), i};
-    if (is_fatbin) fatbin = v;
-    else if (is_wrapper) wrappers = v;
-    else rdc.push_back(v);
+    if (is_fatbin)
+      fatbin = v;
+    else if (is_wrapper)
+      wrappers = v;
+    else
+      rdc.push_back(v);
   }
 
   if (!rdc.empty()) {
@@ -160,9 +161,9 @@ void FromElf(std::string_view bytes, uint64_t base, const std::string& member,
   if (!fatbin.header) {
     // An object file's wrapper points at __hip_fatbin, which the link fills in.
     if (wrappers.header && elf->getHeader().e_type != llvm::ELF::ET_REL)
-      inv->problems.push_back({BundleProblem::kMalformed,
-                               std::string(kWrapperSection) + " registers fat binaries but there is no " +
-                                   std::string(kFatbinSection) + " section"});
+      inv->problems.push_back({BundleProblem::kMalformed, std::string(kWrapperSection) +
+                                                              " registers fat binaries but there is no " +
+                                                              std::string(kFatbinSection) + " section"});
     return;
   }
   size_t first = inv->bundles.size();
@@ -179,15 +180,15 @@ void FromElf(std::string_view bytes, uint64_t base, const std::string& member,
     if (offset >= 0 && starts.count(uint64_t(offset))) continue;
     std::string what = std::string(kWrapperSection) + " record " + std::to_string(n);
     if (offset < 0 || uint64_t(offset) >= fatbin.bytes.size()) {
-      inv->problems.push_back({BundleProblem::kMalformed,
-                               what + " points outside " + std::string(kFatbinSection) +
-                                   "; the runtime would register garbage"});
+      inv->problems.push_back(
+          {BundleProblem::kMalformed,
+           what + " points outside " + std::string(kFatbinSection) + "; the runtime would register garbage"});
       continue;
     }
     std::string_view at = fatbin.bytes.substr(offset);
-    inv->problems.push_back({BundleProblem::kMalformed,
-                             what + " points at " + std::string(kFatbinSection) + "+" + Hex(offset) +
-                                 ", which is not where a bundle starts by the length fields"});
+    inv->problems.push_back(
+        {BundleProblem::kMalformed, what + " points at " + std::string(kFatbinSection) + "+" + Hex(offset) +
+                                        ", which is not where a bundle starts by the length fields"});
     if (StartsWithBundleMagic(at)) {
       ReadBundleAt(fatbin.bytes, offset, where, options, &inv->bundles);
       starts.insert(offset);
@@ -214,13 +215,10 @@ std::vector<ArchOffer> DeviceInventory::Offers() const {
   return out;
 }
 
-DeviceInventory FindDeviceCode(FileKind kind, std::string_view bytes,
-                               const BundleReadOptions& options) {
+DeviceInventory FindDeviceCode(FileKind kind, std::string_view bytes, const BundleReadOptions& options) {
   DeviceInventory inv;
   switch (kind) {
-    case FileKind::kElf:
-      FromElf(bytes, 0, "", options, &inv);
-      break;
+    case FileKind::kElf: FromElf(bytes, 0, "", options, &inv); break;
     case FileKind::kOffloadBundle:
     case FileKind::kCompressedBundle:
       ReadBundleSequence(bytes, {}, options, &inv.bundles, &inv.problems);
@@ -231,15 +229,16 @@ DeviceInventory FindDeviceCode(FileKind kind, std::string_view bytes,
           bytes,
           [&](std::string_view name, std::string_view data) {
             uint64_t base = data.data() - bytes.data();
-            if (data.starts_with("\x7f" "ELF")) FromElf(data, base, std::string(name), options, &inv);
+            if (data.starts_with("\x7f"
+                                 "ELF"))
+              FromElf(data, base, std::string(name), options, &inv);
             else if (StartsWithBundleMagic(data))
               ReadBundleSequence(data, {"", std::string(name), base}, options, &inv.bundles, &inv.problems);
           },
           &error);
       break;
     }
-    default:
-      break;
+    default: break;
   }
   return inv;
 }
@@ -251,8 +250,7 @@ void DeviceOfferCache::Put(const std::string& real_path, std::vector<ArchOffer> 
   slots_[real_path] = std::move(slot);
 }
 
-const std::vector<ArchOffer>& DeviceOfferCache::Get(const std::string& real_path,
-                                                    std::string_view bytes) {
+const std::vector<ArchOffer>& DeviceOfferCache::Get(const std::string& real_path, std::string_view bytes) {
   std::shared_ptr<Slot> slot;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -260,7 +258,8 @@ const std::vector<ArchOffer>& DeviceOfferCache::Get(const std::string& real_path
     if (!s) s = std::make_shared<Slot>();
     slot = s;
   }
-  std::call_once(slot->once, [&] { slot->offers = FindDeviceCode(FileKind::kElf, bytes, options_).Offers(); });
+  std::call_once(slot->once,
+                 [&] { slot->offers = FindDeviceCode(FileKind::kElf, bytes, options_).Offers(); });
   return slot->offers;
 }
 

@@ -12,9 +12,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "audit/fs/file_kind.h"
 #include "audit/gpu/arch_policy.h"
 #include "audit/gpu/bundle.h"
-#include "audit/fs/file_kind.h"
 
 namespace rocm_audit {
 
@@ -32,8 +32,7 @@ struct DeviceInventory {
 
 /// `bytes` is the whole file, of the given kind. Never fails: what cannot be read is a
 /// problem in the inventory.
-DeviceInventory FindDeviceCode(FileKind kind, std::string_view bytes,
-                               const BundleReadOptions& options);
+DeviceInventory FindDeviceCode(FileKind kind, std::string_view bytes, const BundleReadOptions& options);
 
 /// The device targets of every object a run looks at, by real path: filled from the audited
 /// files, and on first use for closure members outside the audited paths. Thread-safe.

@@ -1,6 +1,6 @@
 #include "audit/inspect/collect_facts.h"
 
-#include "audit/gpu/device_facts.h"
+#include "audit/gpu/project_device_facts.h"
 
 namespace rocm_audit {
 namespace {

@@ -15,7 +15,9 @@
 #include "audit/gpu/bundle.h"
 #include "audit/gpu/device_code.h"
 
-namespace llvm { class MemoryBuffer; }
+namespace llvm {
+class MemoryBuffer;
+}
 
 namespace rocm_audit {
 
@@ -31,16 +33,16 @@ struct ParseProblem {
 
 struct InspectedFile {
   WalkedFile walked;
-  std::string kind;  ///< FileKindName, refined for ELF (elf-shared-library, ...)
-  std::shared_ptr<const StoredObject> elf;       ///< ELF files
-  std::shared_ptr<llvm::MemoryBuffer> archive;   ///< valid archives (the symbol index reads them)
+  std::string kind;                             ///< FileKindName, refined for ELF (elf-shared-library, ...)
+  std::shared_ptr<const StoredObject> elf;      ///< ELF files
+  std::shared_ptr<llvm::MemoryBuffer> archive;  ///< valid archives (the symbol index reads them)
   uint64_t archive_members = 0;
-  DeviceInventory device;                        ///< GPU code found in it
-  std::vector<ArchOffer> offers;                 ///< what its device entries serve
+  DeviceInventory device;         ///< GPU code found in it
+  std::vector<ArchOffer> offers;  ///< what its device entries serve
   /// rocBLAS/hipBLASLt: the Tensile data directory, when the library has device code for
   /// specific processors to pair it with.
   std::optional<ArchDataDir> arch_data;
-  std::vector<ParseProblem> problems;            ///< in the order they were met
+  std::vector<ParseProblem> problems;  ///< in the order they were met
 
   /// The parsed ELF model, or null.
   const ElfModel* model() const { return elf && elf->model ? elf->model.get() : nullptr; }

@@ -14,8 +14,7 @@ int LoadClosure::FindByName(const std::string& name) const {
 }
 
 LoadClosure BuildClosure(const ElfModel& main, const std::string& main_path,
-                         const std::string& main_real_path, const LoaderConfig& config,
-                         ObjectStore& store) {
+                         const std::string& main_real_path, const LoaderConfig& config, ObjectStore& store) {
   LoadClosure closure;
   LoadedObject root;
   root.model = &main;
@@ -61,8 +60,7 @@ LoadClosure BuildClosure(const ElfModel& main, const std::string& main_path,
       obj.real_path = res.real_path;
       obj.loader = static_cast<int>(next);
       obj.names.push_back(name);
-      if (!obj.model->soname.empty() && obj.model->soname != name)
-        obj.names.push_back(obj.model->soname);
+      if (!obj.model->soname.empty() && obj.model->soname != name) obj.names.push_back(obj.model->soname);
       closure.keep_alive.push_back(std::move(stored));
       closure.objects.push_back(std::move(obj));
     }

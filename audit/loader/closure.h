@@ -13,17 +13,17 @@ namespace rocm_audit {
 
 struct LoadedObject {
   const ElfModel* model = nullptr;
-  std::string path;       ///< host path as found; its directory is $ORIGIN
-  std::string real_path;  ///< the file mapped
-  int loader = -1;        ///< index of the object that first needed it; -1 for the main object
+  std::string path;                ///< host path as found; its directory is $ORIGIN
+  std::string real_path;           ///< the file mapped
+  int loader = -1;                 ///< index of the object that first needed it; -1 for the main object
   std::vector<std::string> names;  ///< DT_NEEDED names it satisfied, plus its soname
 };
 
 struct UnresolvedLibrary {
-  std::string name;                  ///< the DT_NEEDED string
-  std::vector<int> needed_by;        ///< indices into LoadClosure::objects
-  Resolution resolution;             ///< the search, for the explanation
-  std::string parse_error;           ///< found, but not a usable ELF file
+  std::string name;            ///< the DT_NEEDED string
+  std::vector<int> needed_by;  ///< indices into LoadClosure::objects
+  Resolution resolution;       ///< the search, for the explanation
+  std::string parse_error;     ///< found, but not a usable ELF file
 };
 
 struct LoadClosure {
@@ -37,7 +37,6 @@ struct LoadClosure {
 };
 
 LoadClosure BuildClosure(const ElfModel& main, const std::string& main_path,
-                         const std::string& main_real_path, const LoaderConfig& config,
-                         ObjectStore& store);
+                         const std::string& main_real_path, const LoaderConfig& config, ObjectStore& store);
 
 }  // namespace rocm_audit

@@ -10,8 +10,8 @@ namespace {
 
 constexpr int kMaxIncludeDepth = 16;  // include cycles must not recurse forever
 
-void ReadInto(const RootedFs& fs, const std::string& conf_path, int depth,
-              std::vector<std::string>* dirs, std::set<std::string>* seen) {
+void ReadInto(const RootedFs& fs, const std::string& conf_path, int depth, std::vector<std::string>* dirs,
+              std::set<std::string>* seen) {
   if (depth > kMaxIncludeDepth) return;
   auto host = fs.Resolve(fs.HostPath(conf_path));
   if (!host) return;

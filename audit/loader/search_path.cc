@@ -1,10 +1,10 @@
 #include "audit/loader/search_path.h"
 
 #include <fcntl.h>
+#include <unistd.h>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
-#include <unistd.h>
 
 #include <llvm/BinaryFormat/ELF.h>
 

@@ -64,18 +64,16 @@ SymbolBinding BindSymbols(const ElfModel& model, const LoadClosure& closure) {
     if (!seen.insert({name, version}).second) continue;
 
     const std::string* from = ref.version ? VersionLibrary(model, s.version_index) : nullptr;
-    auto mv = std::find_if(out.missing_versions.begin(), out.missing_versions.end(),
-                           [&](const MissingVersion& m) {
-                             return from && m.library == *from && m.version == version;
-                           });
+    auto mv = std::find_if(
+        out.missing_versions.begin(), out.missing_versions.end(),
+        [&](const MissingVersion& m) { return from && m.library == *from && m.version == version; });
     if (mv != out.missing_versions.end()) {
       mv->symbols.emplace_back(name);
       continue;
     }
     if (!fallback_library.empty()) {
-      bool from_unresolved =
-          from && std::any_of(closure.unresolved.begin(), closure.unresolved.end(),
-                              [&](const UnresolvedLibrary& u) { return u.name == *from; });
+      bool from_unresolved = from && std::any_of(closure.unresolved.begin(), closure.unresolved.end(),
+                                                 [&](const UnresolvedLibrary& u) { return u.name == *from; });
       out.behind_unresolved[from_unresolved ? *from : fallback_library].emplace_back(name);
       continue;
     }

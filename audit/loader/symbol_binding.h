@@ -22,16 +22,16 @@ struct UndefinedSymbol {
 
 /// A non-weak DT_VERNEED version the resolved library does not define: fatal in ld.so.
 struct MissingVersion {
-  std::string library;        ///< vn_file, the DT_NEEDED name
+  std::string library;  ///< vn_file, the DT_NEEDED name
   std::string version;
-  std::string resolved_path;  ///< host path of the library the loader found
-  int library_index = -1;     ///< into LoadClosure::objects
+  std::string resolved_path;         ///< host path of the library the loader found
+  int library_index = -1;            ///< into LoadClosure::objects
   std::vector<std::string> symbols;  ///< this object's references that need it
 };
 
 struct SymbolBinding {
-  size_t scope_size = 0;                     ///< objects in the global scope
-  std::vector<UndefinedSymbol> undefined;    ///< in .dynsym order, each (name, version) once
+  size_t scope_size = 0;                         ///< objects in the global scope
+  std::vector<UndefinedSymbol> undefined;        ///< in .dynsym order, each (name, version) once
   std::vector<MissingVersion> missing_versions;  ///< in DT_VERNEED order
   /// Symbols left unbound because a library is unresolved, by that library's DT_NEEDED
   /// name: the one a versioned reference names, else the first unresolved direct

@@ -22,30 +22,30 @@ struct CodeObjectFacts {
 };
 
 struct BundleEntryFacts {
-  std::string id;                          ///< as stored
-  std::optional<std::string> kind;         ///< hip, hipv4, host, ... (nullopt: unparsable ID)
-  std::optional<std::string> target_id;    ///< gfx90a:xnack+ (device entries naming a target)
+  std::string id;                        ///< as stored
+  std::optional<std::string> kind;       ///< hip, hipv4, host, ... (nullopt: unparsable ID)
+  std::optional<std::string> target_id;  ///< gfx90a:xnack+ (device entries naming a target)
   std::optional<std::string> processor;
-  std::optional<std::string> features;     ///< ":sramecc+:xnack-" ("" when both are any)
-  uint64_t offset = 0;                     ///< within the uncompressed bundle
+  std::optional<std::string> features;  ///< ":sramecc+:xnack-" ("" when both are any)
+  uint64_t offset = 0;                  ///< within the uncompressed bundle
   uint64_t size = 0;
-  std::string content;                     ///< "code-object" | "bitcode" | "other" | ""
+  std::string content;  ///< "code-object" | "bitcode" | "other" | ""
   std::optional<CodeObjectFacts> code_object;
 };
 
 struct BundleFacts {
-  std::string section;                ///< "" for a standalone file
-  std::string member;                 ///< archive member, "" outside archives
-  uint64_t offset = 0;                ///< within the section, member or file
-  uint64_t file_offset = 0;           ///< from the start of the file
-  std::string format;                 ///< "plain" | "ccob" | "sections" | "code-object"
+  std::string section;       ///< "" for a standalone file
+  std::string member;        ///< archive member, "" outside archives
+  uint64_t offset = 0;       ///< within the section, member or file
+  uint64_t file_offset = 0;  ///< from the start of the file
+  std::string format;        ///< "plain" | "ccob" | "sections" | "code-object"
   std::optional<int> ccob_version;
   std::optional<std::string> compression;  ///< "zstd" | "zlib"
   uint64_t compressed_size = 0;
   uint64_t uncompressed_size = 0;
-  std::optional<uint64_t> hash;       ///< CCOB header's truncated MD5
-  std::optional<bool> hash_ok;        ///< set when --verify-hash checked it
-  bool valid = true;                  ///< no problem found in it
+  std::optional<uint64_t> hash;  ///< CCOB header's truncated MD5
+  std::optional<bool> hash_ok;   ///< set when --verify-hash checked it
+  bool valid = true;             ///< no problem found in it
   std::vector<BundleEntryFacts> entries;
 };
 
@@ -57,7 +57,7 @@ struct DeviceFacts {
 
 /// In a load closure, the libraries with device code and the targets all of them serve.
 struct DeviceStackFacts {
-  std::vector<std::string> libraries;       ///< display paths, load order
+  std::vector<std::string> libraries;  ///< display paths, load order
   std::vector<std::string> common_targets;
 };
 

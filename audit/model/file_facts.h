@@ -35,10 +35,10 @@ struct FileFacts {
   std::string kind;  ///< elf-shared-library, ar-archive, offload-bundle, ... (see FileKindName)
   std::optional<ElfFacts> elf;
   std::optional<uint64_t> archive_members;
-  std::optional<DeviceFacts> device;           ///< files with at least one bundle
+  std::optional<DeviceFacts> device;  ///< files with at least one bundle
   std::optional<ArchDataFacts> arch_data;
   std::optional<DeviceStackFacts> device_stack;
-  std::optional<ClosureFacts> closure;         ///< loadable files only
+  std::optional<ClosureFacts> closure;  ///< loadable files only
 };
 
 }  // namespace rocm_audit

@@ -11,7 +11,7 @@
 namespace rocm_audit {
 
 struct Finding {
-  std::string check;    ///< the rule's stable ID (Rule::id)
+  std::string check;  ///< the rule's stable ID (Rule::id)
   Severity severity = Severity::kError;
   std::string file;     ///< the audited file (as found by the walk)
   std::string message;  ///< what is wrong, in one sentence

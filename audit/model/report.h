@@ -15,7 +15,7 @@ namespace rocm_audit {
 /// What the run was asked to audit, and how the loader was configured.
 struct ReportInputs {
   std::vector<std::string> paths;
-  std::vector<std::string> roots;            ///< --root layers, canonical, top first
+  std::vector<std::string> roots;  ///< --root layers, canonical, top first
   std::vector<std::string> library_path;
   std::vector<std::string> ld_so_conf_dirs;  ///< what the ld.so.conf files named
 };

@@ -12,10 +12,14 @@ std::string_view SeverityName(Severity s) {
 }
 
 bool ParseSeverity(std::string_view text, Severity* out) {
-  if (text == "error") *out = Severity::kError;
-  else if (text == "warning") *out = Severity::kWarning;
-  else if (text == "note") *out = Severity::kNote;
-  else return false;
+  if (text == "error")
+    *out = Severity::kError;
+  else if (text == "warning")
+    *out = Severity::kWarning;
+  else if (text == "note")
+    *out = Severity::kNote;
+  else
+    return false;
   return true;
 }
 

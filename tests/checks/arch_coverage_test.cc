@@ -11,7 +11,8 @@
 namespace rocm_audit::testing {
 namespace {
 
-Report AuditGpu(std::vector<std::string> rels, const std::string& archs, IsaCompat compat = IsaCompat::kNone) {
+Report AuditGpu(std::vector<std::string> rels, const std::string& archs,
+                IsaCompat compat = IsaCompat::kNone) {
   AuditOptions o;
   for (const auto& rel : rels) o.paths.push_back(GpuTreePath(rel));
   std::string error;
@@ -56,8 +57,9 @@ TEST(ArchCoverage, PlainProcessorNeedsEveryXnackMode) {
 TEST(ArchCoverage, CompatibilityThroughCompressedBundlesIsAWarning) {
   Report compat = AuditGpu({"lib/libccob.so.1", "lib/libfat.so.1"}, "gfx1031;gfx90a", IsaCompat::kDebian);
   EXPECT_EQ(Verdicts(compat),
-            (std::multiset<std::string>{"ccob-isa-compat gfx1031 libccob.so.1", "ccob-isa-compat gfx1031 libfat.so.1",
-                                        "missing-arch gfx90a libccob.so.1", "missing-arch gfx90a libfat.so.1"}));
+            (std::multiset<std::string>{
+                "ccob-isa-compat gfx1031 libccob.so.1", "ccob-isa-compat gfx1031 libfat.so.1",
+                "missing-arch gfx90a libccob.so.1", "missing-arch gfx90a libfat.so.1"}));
   for (const Finding& f : FindingsOf(compat, "ccob-isa-compat")) EXPECT_EQ(f.severity, Severity::kWarning);
   // Without --isa-compat nothing serves gfx1031 at all.
   Report strict = AuditGpu({"lib/libccob.so.1"}, "gfx1031");

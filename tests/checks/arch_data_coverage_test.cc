@@ -16,7 +16,8 @@ namespace {
 TEST(ArchDataCoverage, CodeWithoutDataAndDataWithoutCode) {
   Report r = Audit({GpuTreePath("rocblas")}, "");
   std::map<std::string, Finding> by_arch;
-  for (const Finding& f : FindingsOf(r, "missing-arch-data")) by_arch[f.fields["arch"].get<std::string>()] = f;
+  for (const Finding& f : FindingsOf(r, "missing-arch-data"))
+    by_arch[f.fields["arch"].get<std::string>()] = f;
   ASSERT_EQ(by_arch.size(), 2u);
   EXPECT_EQ(by_arch["gfx90a"].fields["missing"], "data");
   EXPECT_EQ(by_arch["gfx1030"].fields["missing"], "code");

@@ -45,7 +45,8 @@ TEST(BundleIntegrity, WrapperTheRuntimeRefusesIsMalformed) {
   wrappers[0] ^= 0x5a;
   WriteAll(t / "segment", wrappers);
   ASSERT_EQ(RunCommand("llvm-objcopy-19 --update-section .hipFatBinSegment=" + t / "segment " + lib + " " +
-                       t / "libfat.so.1"), 0);
+                       t / "libfat.so.1"),
+            0);
   Report r = Audit({t / "libfat.so.1"}, "");
   auto f = FindingsOf(r, "malformed-bundle");
   ASSERT_EQ(f.size(), 1u);

@@ -12,11 +12,12 @@ namespace {
 TEST(UnresolvedLibrary, TransitiveMissingLibraryIsReportedWhereItIsNeeded) {
   TempDir t;
   ASSERT_TRUE(BuildTree(t.path(),
-      "mklib gone/libhsa.so.1 libhsa.so.1 'int hsa(void) { return 1; }' -nostdlib\n"
-      "mklib lib/librccl.so.1 librccl.so.1 'int hsa(void); int rccl(void) { return hsa(); }' -nostdlib -Lgone -l:libhsa.so.1\n"
-      "mklib lib/libtorch.so libtorch.so 'int rccl(void); int t(void) { return rccl(); }' "
-      "-nostdlib -Llib -l:librccl.so.1 -Wl,--enable-new-dtags,-rpath,'$ORIGIN'\n"
-      "rm -r gone"));
+                        "mklib gone/libhsa.so.1 libhsa.so.1 'int hsa(void) { return 1; }' -nostdlib\n"
+                        "mklib lib/librccl.so.1 librccl.so.1 'int hsa(void); int rccl(void) { return hsa(); "
+                        "}' -nostdlib -Lgone -l:libhsa.so.1\n"
+                        "mklib lib/libtorch.so libtorch.so 'int rccl(void); int t(void) { return rccl(); }' "
+                        "-nostdlib -Llib -l:librccl.so.1 -Wl,--enable-new-dtags,-rpath,'$ORIGIN'\n"
+                        "rm -r gone"));
   Report both = Audit({t / "lib"}, t.path());
   EXPECT_EQ(FindingsOf(both, "unresolved-library", t / "lib/librccl.so.1").size(), 1u);
   EXPECT_TRUE(FindingsOf(both, "unresolved-library", t / "lib/libtorch.so").empty());
@@ -31,10 +32,12 @@ TEST(UnresolvedLibrary, TransitiveMissingLibraryIsReportedWhereItIsNeeded) {
 TEST(UnresolvedLibrary, SymbolsBehindAnUnresolvedLibraryAreAttributedToIt) {
   TempDir t;
   ASSERT_TRUE(BuildTree(t.path(),
-      "mklib tmp/libhsa.so.1 libhsa.so.1 'int hsa_init(void) { return 0; } int hsa_shut_down(void) { return 0; }' -nostdlib\n"
-      "mklib lib/libA.so libA.so 'int hsa_init(void); int hsa_shut_down(void); int a(void) { return hsa_init() + hsa_shut_down(); }' "
-      "-nostdlib -Ltmp -l:libhsa.so.1\n"
-      "rm -r tmp"));
+                        "mklib tmp/libhsa.so.1 libhsa.so.1 'int hsa_init(void) { return 0; } int "
+                        "hsa_shut_down(void) { return 0; }' -nostdlib\n"
+                        "mklib lib/libA.so libA.so 'int hsa_init(void); int hsa_shut_down(void); int a(void) "
+                        "{ return hsa_init() + hsa_shut_down(); }' "
+                        "-nostdlib -Ltmp -l:libhsa.so.1\n"
+                        "rm -r tmp"));
   Report r = Audit({t / "lib/libA.so"}, t.path());
   EXPECT_TRUE(FindingsOf(r, "undefined-symbol").empty());
   auto f = FindingsOf(r, "unresolved-library", t / "lib/libA.so");

@@ -9,8 +9,9 @@ namespace {
 
 TEST(MalformedFile, TruncatedElfIsAnErrorWithItsReason) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), "mklib lib/libok.so libok.so 'int ok(void) { return 0; }' -nostdlib\n"
-                                  "head -c 100 lib/libok.so > lib/libcut.so"));
+  ASSERT_TRUE(BuildTree(t.path(),
+                        "mklib lib/libok.so libok.so 'int ok(void) { return 0; }' -nostdlib\n"
+                        "head -c 100 lib/libok.so > lib/libcut.so"));
   Report r = Audit({t / "lib"}, t.path());
   auto f = FindingsOf(r, "malformed-file", t / "lib/libcut.so");
   ASSERT_EQ(f.size(), 1u);
@@ -32,7 +33,8 @@ TEST(MalformedFile, TextNamedLikeALibraryIsANote) {
 
 TEST(MalformedFile, BrokenArchiveIsAnError) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), "mkdir -p lib && printf '!<arch>\\nnot a member header at all' > lib/libbad.a"));
+  ASSERT_TRUE(
+      BuildTree(t.path(), "mkdir -p lib && printf '!<arch>\\nnot a member header at all' > lib/libbad.a"));
   Report r = Audit({t / "lib"}, t.path());
   auto f = FindingsOf(r, "malformed-file");
   ASSERT_EQ(f.size(), 1u);

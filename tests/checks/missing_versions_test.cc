@@ -11,12 +11,15 @@ TEST(MissingVersions, MissingVersionNamesTheSymbolsThatNeedIt) {
   TempDir t;
   // The GLIBCXX_3.4.32 case: built against a newer library than the one installed.
   ASSERT_TRUE(BuildTree(t.path(),
-      "mkversioned new/libcxx.so.6 libcxx.so.6 'CXX_3.4.31 { global: old_fn; local: *; }; CXX_3.4.32 { global: new_fn; } CXX_3.4.31;' "
-      "'int old_fn(void) { return 0; } int new_fn(void) { return 1; }'\n"
-      "mklib lib/libA.so libA.so 'int old_fn(void); int new_fn(void); int a(void) { return old_fn() + new_fn(); }' "
-      "-nostdlib -Lnew -l:libcxx.so.6 -Wl,--enable-new-dtags,-rpath,/lib\n"
-      "mkversioned lib/libcxx.so.6 libcxx.so.6 'CXX_3.4.31 { global: old_fn; local: *; };' 'int old_fn(void) { return 0; }'\n"
-      "rm -r new"));
+                        "mkversioned new/libcxx.so.6 libcxx.so.6 'CXX_3.4.31 { global: old_fn; local: *; }; "
+                        "CXX_3.4.32 { global: new_fn; } CXX_3.4.31;' "
+                        "'int old_fn(void) { return 0; } int new_fn(void) { return 1; }'\n"
+                        "mklib lib/libA.so libA.so 'int old_fn(void); int new_fn(void); int a(void) { return "
+                        "old_fn() + new_fn(); }' "
+                        "-nostdlib -Lnew -l:libcxx.so.6 -Wl,--enable-new-dtags,-rpath,/lib\n"
+                        "mkversioned lib/libcxx.so.6 libcxx.so.6 'CXX_3.4.31 { global: old_fn; local: *; };' "
+                        "'int old_fn(void) { return 0; }'\n"
+                        "rm -r new"));
   Report r = Audit({t / "lib/libA.so"}, t.path());
   auto f = FindingsOf(r, "missing-version", t / "lib/libA.so");
   ASSERT_EQ(f.size(), 1u);
@@ -32,16 +35,20 @@ TEST(MissingVersions, WeakVersionNeedIsNotAnError) {
   TempDir t;
   // A weak version reference (VER_FLG_WEAK) only draws a verbose warning from ld.so. GNU ld
   // never sets the flag, so the fixture sets it in the W_2 vernaux entry (vna_flags, +4).
-  ASSERT_TRUE(BuildTree(t.path(),
+  ASSERT_TRUE(BuildTree(
+      t.path(),
       "mkversioned new/libw.so.1 libw.so.1 'W_1 { global: base; local: *; }; W_2 { global: extra; } W_1;' "
       "'int base(void) { return 0; } int extra(void) { return 1; }'\n"
       "mklib lib/libA.so libA.so 'int base(void); __attribute__((weak)) int extra(void); "
-      "int a(void) { return base() + (extra ? extra() : 0); }' -nostdlib -Lnew -l:libw.so.1 -Wl,--enable-new-dtags,-rpath,/lib\n"
-      "sec=$(readelf -V lib/libA.so | sed -n 's/.*Addr: 0x[0-9a-f]*  Offset: 0x\\([0-9a-f]*\\).*/\\1/p' | tail -1)\n"
+      "int a(void) { return base() + (extra ? extra() : 0); }' -nostdlib -Lnew -l:libw.so.1 "
+      "-Wl,--enable-new-dtags,-rpath,/lib\n"
+      "sec=$(readelf -V lib/libA.so | sed -n 's/.*Addr: 0x[0-9a-f]*  Offset: 0x\\([0-9a-f]*\\).*/\\1/p' | "
+      "tail -1)\n"
       "aux=$(readelf -V lib/libA.so | sed -n 's/^  0x\\([0-9a-f]*\\):   Name: W_2.*/\\1/p')\n"
       "printf '\\002' | dd of=lib/libA.so bs=1 seek=$((0x$sec + 0x$aux + 4)) conv=notrunc status=none\n"
       "readelf -V lib/libA.so | grep -q 'Name: W_2  Flags: WEAK'\n"
-      "mkversioned lib/libw.so.1 libw.so.1 'W_1 { global: base; local: *; };' 'int base(void) { return 0; }'\n"
+      "mkversioned lib/libw.so.1 libw.so.1 'W_1 { global: base; local: *; };' 'int base(void) { return 0; "
+      "}'\n"
       "rm -r new"));
   Report r = Audit({t / "lib/libA.so"}, t.path());
   EXPECT_TRUE(FindingsOf(r, "missing-version").empty());

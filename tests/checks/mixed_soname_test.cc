@@ -9,11 +9,14 @@ namespace {
 
 TEST(MixedSoname, TwoMajorsInOneClosureIsAnError) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(),
+  ASSERT_TRUE(BuildTree(
+      t.path(),
       "mklib lib/libamdhip64.so.5 libamdhip64.so.5 'int hip5(void) { return 5; }' -nostdlib\n"
       "mklib lib/libamdhip64.so.6 libamdhip64.so.6 'int hip6(void) { return 6; }' -nostdlib\n"
-      "mklib lib/librccl.so.1 librccl.so.1 'int hip5(void); int rccl(void) { return hip5(); }' -nostdlib -Llib -l:libamdhip64.so.5 -Wl,-rpath,'$ORIGIN'\n"
-      "mklib lib/libtorch.so libtorch.so 'int hip6(void); int rccl(void); int t(void) { return hip6() + rccl(); }' "
+      "mklib lib/librccl.so.1 librccl.so.1 'int hip5(void); int rccl(void) { return hip5(); }' -nostdlib "
+      "-Llib -l:libamdhip64.so.5 -Wl,-rpath,'$ORIGIN'\n"
+      "mklib lib/libtorch.so libtorch.so 'int hip6(void); int rccl(void); int t(void) { return hip6() + "
+      "rccl(); }' "
       "-nostdlib -Llib -l:libamdhip64.so.6 -l:librccl.so.1 -Wl,--enable-new-dtags,-rpath,'$ORIGIN'"));
   Report r = Audit({t.path()}, t.path());
   auto closure = FindingsOf(r, "mixed-soname", t / "lib/libtorch.so");

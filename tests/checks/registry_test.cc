@@ -37,11 +37,11 @@ TEST(Registry, RuleIdsAreKebabCaseWithATitleAndAFix) {
 // The IDs are the JSON contract's `check` values and SARIF ruleIds: renaming one breaks
 // every consumer, so the set only grows.
 TEST(Registry, KnownIdsStay) {
-  for (const char* id : {"undefined-symbol", "missing-version", "unresolved-library", "rpath-build-dir",
-                         "rpath-missing-dir", "rpath-absolute-outside", "rpath-relative", "mixed-soname",
-                         "dangling-symlink", "symlink-loop", "malformed-file", "unreadable-file",
-                         "malformed-bundle", "bundle-id-mismatch", "missing-arch", "ccob-isa-compat",
-                         "stack-arch-gap", "missing-arch-data"})
+  for (const char* id :
+       {"undefined-symbol", "missing-version", "unresolved-library", "rpath-build-dir", "rpath-missing-dir",
+        "rpath-absolute-outside", "rpath-relative", "mixed-soname", "dangling-symlink", "symlink-loop",
+        "malformed-file", "unreadable-file", "malformed-bundle", "bundle-id-mismatch", "missing-arch",
+        "ccob-isa-compat", "stack-arch-gap", "missing-arch-data"})
     EXPECT_NE(FindRule(id), nullptr) << id;
 }
 

@@ -9,8 +9,11 @@ namespace rocm_audit::testing {
 namespace {
 
 Report AuditRunpath(TempDir& t, const std::string& runpath, std::vector<std::string> forbid = {}) {
-  EXPECT_TRUE(BuildTree(t.path(), "mkdir -p prefix/lib/real && mklib prefix/lib/libA.so libA.so 'int a(void) { return 0; }' "
-                                  "-nostdlib -Wl,--enable-new-dtags,-rpath,'" + runpath + "'"));
+  EXPECT_TRUE(
+      BuildTree(t.path(),
+                "mkdir -p prefix/lib/real && mklib prefix/lib/libA.so libA.so 'int a(void) { return 0; }' "
+                "-nostdlib -Wl,--enable-new-dtags,-rpath,'" +
+                    runpath + "'"));
   AuditOptions o;
   o.paths = {t / "prefix"};
   o.roots = {t.path()};
@@ -31,8 +34,9 @@ TEST(RpathEntries, BuildDirectoryIsReported) {
 
 TEST(RpathEntries, CMakeStyleBuildTreesAreReported) {
   TempDir t;
-  Report r = AuditRunpath(t, "/home/me/rocblas-build/lib:/src/miopen/build-release/lib:/w/cmake-build-debug:"
-                             "/w/_build/x:/opt/rocm/lib/builder");
+  Report r = AuditRunpath(t,
+                          "/home/me/rocblas-build/lib:/src/miopen/build-release/lib:/w/cmake-build-debug:"
+                          "/w/_build/x:/opt/rocm/lib/builder");
   auto f = FindingsOf(r, "rpath-build-dir");
   ASSERT_EQ(f.size(), 4u);
   EXPECT_NE(f[0].message.find("(rocblas-build)"), std::string::npos) << f[0].message;

@@ -11,10 +11,13 @@ namespace {
 // in a member nobody links.
 TEST(UndefinedSymbols, ReportsEachSymbolWithItsArchiveProvider) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(),
-      "mkarchive \"$PWD/lib/librockCompiler.a\" X86TargetInfo.cpp.o 'void LLVMInitializeX86TargetInfo(void) {} "
+  ASSERT_TRUE(BuildTree(
+      t.path(),
+      "mkarchive \"$PWD/lib/librockCompiler.a\" X86TargetInfo.cpp.o 'void LLVMInitializeX86TargetInfo(void) "
+      "{} "
       "void LLVMInitializeX86Target(void) {}'\n"
-      "mklib lib/libMIOpen.so libMIOpen.so.1 'void LLVMInitializeX86TargetInfo(void); void LLVMInitializeX86Target(void); "
+      "mklib lib/libMIOpen.so libMIOpen.so.1 'void LLVMInitializeX86TargetInfo(void); void "
+      "LLVMInitializeX86Target(void); "
       "int miopen(void) { LLVMInitializeX86TargetInfo(); LLVMInitializeX86Target(); return 0; }' -nostdlib"));
   Report r = Audit({t.path()}, t.path());
   auto f = FindingsOf(r, "undefined-symbol", t / "lib/libMIOpen.so");
@@ -24,16 +27,19 @@ TEST(UndefinedSymbols, ReportsEachSymbolWithItsArchiveProvider) {
     EXPECT_EQ(x.fields["providers"][0]["file"], "/lib/librockCompiler.a");
     EXPECT_EQ(x.fields["providers"][0]["member"], "X86TargetInfo.cpp.o");
     EXPECT_NE(x.hint.find("lib/librockCompiler.a(X86TargetInfo.cpp.o), which libMIOpen.so does not link"),
-              std::string::npos) << x.hint;
+              std::string::npos)
+        << x.hint;
     EXPECT_TRUE(x.fields["version"].is_null());
   }
 }
 
 TEST(UndefinedSymbols, SharedLibraryOutsideTheClosureIsAProvider) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(),
-      "mklib lib/libLLVM.so.19 libLLVM.so.19 'void LLVMInitializeX86Target(void) {}' -nostdlib\n"
-      "mklib lib/libA.so libA.so 'void LLVMInitializeX86Target(void); int a(void) { LLVMInitializeX86Target(); return 0; }' -nostdlib"));
+  ASSERT_TRUE(
+      BuildTree(t.path(),
+                "mklib lib/libLLVM.so.19 libLLVM.so.19 'void LLVMInitializeX86Target(void) {}' -nostdlib\n"
+                "mklib lib/libA.so libA.so 'void LLVMInitializeX86Target(void); int a(void) { "
+                "LLVMInitializeX86Target(); return 0; }' -nostdlib"));
   Report r = Audit({t.path()}, t.path());
   auto f = FindingsOf(r, "undefined-symbol", t / "lib/libA.so");
   ASSERT_EQ(f.size(), 1u);
@@ -45,8 +51,9 @@ TEST(UndefinedSymbols, SharedLibraryOutsideTheClosureIsAProvider) {
 TEST(UndefinedSymbols, CxxSymbolsAreShownDemangled) {
   TempDir t;
   ASSERT_TRUE(BuildTree(t.path(),
-      "printf 'namespace miopen { int Handle_Create(int x); }\\nint a(void) { return miopen::Handle_Create(1); }\\n' > a.cc\n"
-      "mkdir -p lib && g++ -shared -fPIC -nostdlib -o lib/libA.so a.cc"));
+                        "printf 'namespace miopen { int Handle_Create(int x); }\\nint a(void) { return "
+                        "miopen::Handle_Create(1); }\\n' > a.cc\n"
+                        "mkdir -p lib && g++ -shared -fPIC -nostdlib -o lib/libA.so a.cc"));
   Report r = Audit({t / "lib/libA.so"}, t.path());
   auto f = FindingsOf(r, "undefined-symbol");
   ASSERT_EQ(f.size(), 1u);

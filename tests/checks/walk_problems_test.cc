@@ -9,7 +9,8 @@ namespace {
 
 TEST(WalkProblems, BrokenLinksAreWarningsWithTheGenericFix) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), "mkdir -p lib && ln -s libgone.so.1 lib/libgone.so && ln -s loop lib/loop"));
+  ASSERT_TRUE(
+      BuildTree(t.path(), "mkdir -p lib && ln -s libgone.so.1 lib/libgone.so && ln -s loop lib/loop"));
   Report r = Audit({t / "lib"}, t.path());
   auto dangling = FindingsOf(r, "dangling-symlink", t / "lib/libgone.so");
   ASSERT_EQ(dangling.size(), 1u);

@@ -18,8 +18,8 @@ namespace {
 // A real library with symbols, versions and a RUNPATH: the richest tables to break.
 std::string MakeSeedLibrary(const TempDir& t) {
   EXPECT_TRUE(BuildTree(t.path(),
-      "mkversioned seed/libseed.so.1 libseed.so.1 'S_1 { global: s1; local: *; };' "
-      "'int undefined_thing(void); int s1(void) { return undefined_thing(); }'"));
+                        "mkversioned seed/libseed.so.1 libseed.so.1 'S_1 { global: s1; local: *; };' "
+                        "'int undefined_thing(void); int s1(void) { return undefined_thing(); }'"));
   return ReadAll(t / "seed/libseed.so.1");
 }
 
@@ -53,7 +53,11 @@ TEST(BadInput, LyingHeaderCountsAndOffsetsAreReported) {
   TempDir t;
   std::string seed = MakeSeedLibrary(t);
   std::filesystem::create_directories(t / "bad");
-  auto patch16 = [&](std::string b, size_t off, uint16_t v) { b[off] = v & 0xff; b[off + 1] = v >> 8; return b; };
+  auto patch16 = [&](std::string b, size_t off, uint16_t v) {
+    b[off] = v & 0xff;
+    b[off + 1] = v >> 8;
+    return b;
+  };
   auto patch64 = [&](std::string b, size_t off, uint64_t v) {
     for (int i = 0; i < 8; ++i) b[off + i] = static_cast<char>((v >> (8 * i)) & 0xff);
     return b;
@@ -157,8 +161,8 @@ TEST(BadInput, ArchiveWithALyingSymbolIndexIsSurvived) {
   ASSERT_EQ(b.substr(8, 2), "/ ");
   b[72] = b[73] = b[74] = b[75] = '\x7f';  // first member offset -> far past the end
   WriteAll(t / "a/libx.a", b);
-  ASSERT_TRUE(BuildTree(t.path(),
-      "mklib a/libu.so libu.so 'int x(void); int u(void) { return x(); }' -nostdlib"));
+  ASSERT_TRUE(
+      BuildTree(t.path(), "mklib a/libu.so libu.so 'int x(void); int u(void) { return x(); }' -nostdlib"));
   Report r = Audit({t / "a"}, t.path());
   auto f = FindingsOf(r, "undefined-symbol", t / "a/libu.so");
   ASSERT_EQ(f.size(), 1u);
@@ -176,7 +180,8 @@ TEST(BadInput, NonElfFileNamedLikeALibraryIsANote) {
 TEST(BadInput, LinkerScriptIsClassifiedNotReported) {
   TempDir t;
   ASSERT_TRUE(BuildTree(t.path(),
-      "mkdir -p lib && printf '/* GNU ld script */\\nGROUP ( /lib/libc.so.6 AS_NEEDED ( /lib/ld-linux-x86-64.so.2 ) )\\n' > lib/libc.so"));
+                        "mkdir -p lib && printf '/* GNU ld script */\\nGROUP ( /lib/libc.so.6 AS_NEEDED ( "
+                        "/lib/ld-linux-x86-64.so.2 ) )\\n' > lib/libc.so"));
   Report r = Audit({t.path()}, t.path());
   ASSERT_EQ(r.files.size(), 1u);
   EXPECT_EQ(r.files[0].kind, "linker-script");
@@ -187,8 +192,8 @@ TEST(BadInput, UnreadableFileIsAFindingAndTheScanGoesOn) {
   TempDir t;
   // /proc/self/mem stats as a regular file but every read at offset 0 fails, even as root.
   ASSERT_TRUE(BuildTree(t.path(),
-      "mkdir -p lib && ln -s /proc/self/mem lib/libmem.so\n"
-      "mklib lib/libok.so libok.so 'int ok(void) { return 0; }' -nostdlib"));
+                        "mkdir -p lib && ln -s /proc/self/mem lib/libmem.so\n"
+                        "mklib lib/libok.so libok.so 'int ok(void) { return 0; }' -nostdlib"));
   Report r = Audit({t / "lib"}, "");
   auto f = FindingsOf(r, "unreadable-file", t / "lib/libmem.so");
   ASSERT_EQ(f.size(), 1u);
@@ -200,13 +205,17 @@ TEST(BadInput, UnreadableFileIsAFindingAndTheScanGoesOn) {
 
 TEST(BadInput, ElfForAnotherMachineIsAuditedWithItsOwnRules) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(),
+  ASSERT_TRUE(BuildTree(
+      t.path(),
       "mkdir -p lib && cat > arm.yaml <<'Y'\n"
-      "--- !ELF\nFileHeader:\n  Class: ELFCLASS64\n  Data: ELFDATA2LSB\n  Type: ET_DYN\n  Machine: EM_AARCH64\n"
+      "--- !ELF\nFileHeader:\n  Class: ELFCLASS64\n  Data: ELFDATA2LSB\n  Type: ET_DYN\n  Machine: "
+      "EM_AARCH64\n"
       "Sections:\n  - Name: .dynstr\n    Type: SHT_STRTAB\n    Flags: [ SHF_ALLOC ]\n    Address: 0x1000\n"
       "    Content: '006c6962632e736f2e3600'\n"
-      "  - Name: .dynamic\n    Type: SHT_DYNAMIC\n    Flags: [ SHF_ALLOC ]\n    Address: 0x1100\n    Link: .dynstr\n"
-      "    Entries:\n      - Tag: DT_STRTAB\n        Value: 0x1000\n      - Tag: DT_STRSZ\n        Value: 11\n"
+      "  - Name: .dynamic\n    Type: SHT_DYNAMIC\n    Flags: [ SHF_ALLOC ]\n    Address: 0x1100\n    Link: "
+      ".dynstr\n"
+      "    Entries:\n      - Tag: DT_STRTAB\n        Value: 0x1000\n      - Tag: DT_STRSZ\n        Value: "
+      "11\n"
       "      - Tag: DT_NEEDED\n        Value: 1\n      - Tag: DT_NULL\n        Value: 0\n"
       "ProgramHeaders:\n  - Type: PT_LOAD\n    VAddr: 0x1000\n    FirstSec: .dynstr\n    LastSec: .dynamic\n"
       "  - Type: PT_DYNAMIC\n    VAddr: 0x1100\n    FirstSec: .dynamic\n    LastSec: .dynamic\n"
@@ -227,9 +236,9 @@ TEST(BadInput, ElfForAnotherMachineIsAuditedWithItsOwnRules) {
 TEST(BadInput, SymlinkLoopsAndDirectoryCyclesAreSurvived) {
   TempDir t;
   ASSERT_TRUE(BuildTree(t.path(),
-      "mkdir -p lib/sub && ln -s libb.so lib/liba.so && ln -s liba.so lib/libb.so\n"
-      "ln -s .. lib/sub/up && ln -s ../.. lib/sub/up2\n"
-      "mklib lib/libok.so libok.so 'int ok(void) { return 0; }' -nostdlib"));
+                        "mkdir -p lib/sub && ln -s libb.so lib/liba.so && ln -s liba.so lib/libb.so\n"
+                        "ln -s .. lib/sub/up && ln -s ../.. lib/sub/up2\n"
+                        "mklib lib/libok.so libok.so 'int ok(void) { return 0; }' -nostdlib"));
   Report r = Audit({t.path()}, t.path());
   EXPECT_EQ(FindingsOf(r, "symlink-loop").size(), 2u);
   EXPECT_EQ(r.files.size(), 1u);  // libok.so once, whatever the cycles

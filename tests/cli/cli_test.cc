@@ -14,7 +14,8 @@ const std::string kBin = ROCM_AUDIT_BINARY;
 
 TEST(Cli, ExitStatusFollowsFailOn) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(),
+  ASSERT_TRUE(BuildTree(
+      t.path(),
       "mklib clean/lib/libok.so libok.so 'int ok(void) { return 0; }' -nostdlib\n"
       "mklib warn/lib/libw.so libw.so 'int w(void) { return 0; }' -nostdlib -Wl,-rpath,/build/w\n"
       "mklib err/lib/libe.so libe.so 'int missing(void); int e(void) { return missing(); }' -nostdlib"));

@@ -9,8 +9,8 @@
 #include <set>
 #include <sstream>
 
-#include "audit/gpu/device_code.h"
 #include "audit/fs/file_kind.h"
+#include "audit/gpu/device_code.h"
 #include "tests/support/audit_support.h"
 #include "tests/support/test_support.h"
 
@@ -28,14 +28,16 @@ TEST(CorpusBundles, EveryBundleListsLikeClangOffloadBundler) {
   if (!fs::is_directory(root, ec)) GTEST_SKIP() << "no corpus at " << root;
   TempDir tmp;
   size_t files = 0, bundles = 0, compressed = 0;
-  for (auto it = fs::recursive_directory_iterator(root, ec); it != fs::recursive_directory_iterator(); it.increment(ec)) {
+  for (auto it = fs::recursive_directory_iterator(root, ec); it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
     if (ec || !it->is_regular_file(ec) || it->is_symlink(ec)) continue;
     std::ifstream in(it->path(), std::ios::binary);
     std::string head(64, '\0');
     in.read(head.data(), head.size());
     head.resize(in.gcount());
     FileKind kind = ClassifyFile(it->path().filename().string(), head);
-    if (kind != FileKind::kElf && kind != FileKind::kOffloadBundle && kind != FileKind::kCompressedBundle) continue;
+    if (kind != FileKind::kElf && kind != FileKind::kOffloadBundle && kind != FileKind::kCompressedBundle)
+      continue;
     std::stringstream all;
     in.seekg(0);
     all << in.rdbuf();
@@ -47,7 +49,8 @@ TEST(CorpusBundles, EveryBundleListsLikeClangOffloadBundler) {
       EXPECT_TRUE(b.problems.empty()) << it->path() << " +" << b.offset << ": " << b.problems[0].message;
       std::ofstream(tmp / "one", std::ios::binary).write(bytes.data() + b.file_offset, b.compressed_size);
       std::string listed;
-      ASSERT_EQ(RunCommand("clang-offload-bundler-19 --list --type=o --input=" + tmp / "one" + " 2>&1", &listed), 0)
+      ASSERT_EQ(
+          RunCommand("clang-offload-bundler-19 --list --type=o --input=" + tmp / "one" + " 2>&1", &listed), 0)
           << it->path() << " +" << b.offset << ": " << listed;
       std::set<std::string> theirs, ours;
       std::istringstream lines(listed);

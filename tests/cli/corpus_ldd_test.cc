@@ -23,10 +23,12 @@ std::string SidRoot() { return CorpusRoot() + "/sid-root"; }
 nlohmann::json AuditAndCompare(const TempDir& t, const std::string& audit_args,
                                const std::string& compare_args) {
   EXPECT_EQ(RunCommand(std::string(ROCM_AUDIT_BINARY) + " --no-progress --format json --fail-on none -o " +
-                       t / "r.json " + audit_args), 0);
+                       t / "r.json " + audit_args),
+            0);
   std::string out;
-  int rc = RunCommand("python3 " ROCM_AUDIT_FIXTURES_DIR "/../bench/compare_ldd.py " + t / "r.json " +
-                      compare_args + " 2>&1", &out);
+  int rc = RunCommand(
+      "python3 " ROCM_AUDIT_FIXTURES_DIR "/../bench/compare_ldd.py " + t / "r.json " + compare_args + " 2>&1",
+      &out);
   EXPECT_EQ(rc, 0) << out;
   auto stats = nlohmann::json::parse(out.substr(0, out.find("\n}\n") + 2), nullptr, false);
   EXPECT_FALSE(stats.is_discarded()) << out;
@@ -56,8 +58,9 @@ TEST(CorpusAgreesWithLdd, RootMatchesTheLoaderInsideAChroot) {
     GTEST_SKIP() << "no corpus at " << root;
   if (geteuid() != 0) GTEST_SKIP() << "chroot(2) needs root";
   TempDir t;
-  auto stats = AuditAndCompare(t, "--root " + root + " " + root,
-                               "--chroot " + root + " --ld-so /usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2");
+  auto stats =
+      AuditAndCompare(t, "--root " + root + " " + root,
+                      "--chroot " + root + " --ld-so /usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2");
   EXPECT_GE(stats.value("files", 0), 300);
 }
 
@@ -70,16 +73,21 @@ TEST(CorpusAgreesWithLdd, NewerRuntimeVersionsOnAnOlderSystem) {
   struct stat st;
   if (stat((lib + "/libMIOpen.so.1").c_str(), &st) != 0) GTEST_SKIP() << "no corpus at " << root;
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(),
-      "mkdir lp && for f in '" + lib + "'/*.so*; do b=${f##*/}; case $b in libc.so*|libm.so*|ld-linux*|"
-      "libstdc++*|libgcc_s*|libpthread*|libdl.so*|librt.so*|libmvec*|libresolv*) continue;; esac; "
-      "ln -s \"$f\" lp/\"$b\"; done\n"
-      "find '" + root + "' -type f \\( -name '*.so*' -o -path '*/bin/*' \\) ! -name 'libc.so*' ! -name 'libm.so*' "
-      "! -name 'ld-linux*' ! -name 'libstdc++*' ! -name 'libgcc_s*' > files"));
+  ASSERT_TRUE(BuildTree(
+      t.path(),
+      "mkdir lp && for f in '" + lib +
+          "'/*.so*; do b=${f##*/}; case $b in libc.so*|libm.so*|ld-linux*|"
+          "libstdc++*|libgcc_s*|libpthread*|libdl.so*|librt.so*|libmvec*|libresolv*) continue;; esac; "
+          "ln -s \"$f\" lp/\"$b\"; done\n"
+          "find '" +
+          root +
+          "' -type f \\( -name '*.so*' -o -path '*/bin/*' \\) ! -name 'libc.so*' ! -name 'libm.so*' "
+          "! -name 'ld-linux*' ! -name 'libstdc++*' ! -name 'libgcc_s*' > files"));
   std::string files;
   RunCommand("tr '\\n' ' ' < " + t / "files", &files);
-  auto stats = AuditAndCompare(t, "--ld-so-conf /nonexistent --library-path " + t / "lp" + " " + files,
-                               "--ld-so /lib64/ld-linux-x86-64.so.2 --inhibit-cache --library-path " + t / "lp");
+  auto stats =
+      AuditAndCompare(t, "--ld-so-conf /nonexistent --library-path " + t / "lp" + " " + files,
+                      "--ld-so /lib64/ld-linux-x86-64.so.2 --inhibit-cache --library-path " + t / "lp");
   // On an older system than sid (Debian 12), this must exercise missing versions.
   EXPECT_GT(stats["versions"].value("both", 0), 0) << stats.dump();
 }

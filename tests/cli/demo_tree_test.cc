@@ -14,9 +14,7 @@ const std::string kDemo = ROCM_AUDIT_DEMO_TREE;
 
 class DemoTree : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    report_ = new Report(Audit({kDemo}, "", {}, "/nonexistent/ld.so.conf"));
-  }
+  static void SetUpTestSuite() { report_ = new Report(Audit({kDemo}, "", {}, "/nonexistent/ld.so.conf")); }
   static void TearDownTestSuite() { delete report_; }
   static Report* report_;
 };
@@ -47,7 +45,8 @@ TEST_F(DemoTree, EveryPlantedDefectIsFound) {
 
 TEST_F(DemoTree, CleanLibrariesHaveNoFindings) {
   for (const Finding& f : report_->findings)
-    EXPECT_TRUE(f.file != kDemo + "/lib/libamdhip64.so.6" && f.file != kDemo + "/lib/librocfft.so.0") << f.message;
+    EXPECT_TRUE(f.file != kDemo + "/lib/libamdhip64.so.6" && f.file != kDemo + "/lib/librocfft.so.0")
+        << f.message;
 }
 
 }  // namespace

@@ -24,7 +24,9 @@ TEST(Options, ParsesRepeatableAndColonSeparatedOptions) {
   CliOptions o;
   std::string error;
   ASSERT_TRUE(ParseArguments({"--library-path", "/a:/b", "--library-path=/c", "--forbid-rpath", "/opt/*",
-                              "-j3", "--fail-on", "note", "-q", "p1", "--", "-p2"}, &o, &error)) << error;
+                              "-j3", "--fail-on", "note", "-q", "p1", "--", "-p2"},
+                             &o, &error))
+      << error;
   EXPECT_EQ(o.audit.library_path, (std::vector<std::string>{"/a", "/b", "/c"}));
   EXPECT_EQ(o.audit.checks.forbid_rpath, std::vector<std::string>{"/opt/*"});
   EXPECT_EQ(o.audit.jobs, 3u);
@@ -54,7 +56,8 @@ TEST(Options, EveryOptionIsParsedAndListedInHelp) {
 TEST(Options, HelpNamesNoOptionTheParserDoesNotKnow) {
   std::string help = HelpText();
   std::regex long_option("--[a-z][a-z-]*");
-  for (auto it = std::sregex_iterator(help.begin(), help.end(), long_option); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(help.begin(), help.end(), long_option); it != std::sregex_iterator();
+       ++it) {
     CliOptions o;
     std::string error;
     ParseArguments({it->str(), "x"}, &o, &error);
@@ -77,7 +80,8 @@ TEST(Options, ManPageDocumentsEveryOptionAndNoOther) {
   std::string options = man.substr(start, end - start);
   std::regex tag("\\.TP\\n\\.B[IR]? (\\\\-\\\\-[a-z\\\\-]+)");
   int tags = 0;
-  for (auto it = std::sregex_iterator(options.begin(), options.end(), tag); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(options.begin(), options.end(), tag); it != std::sregex_iterator();
+       ++it) {
     ++tags;
     EXPECT_TRUE(known.count((*it)[1].str())) << (*it)[1].str();
   }

@@ -80,7 +80,8 @@ TEST(SarifReport, OneRunRulesFromTheCheckTableResultsByRuleId) {
   EXPECT_EQ(run["results"][0]["ruleId"], "undefined-symbol");
   EXPECT_EQ(run["results"][0]["level"], "error");
   EXPECT_EQ(run["results"][1]["level"], "warning");
-  EXPECT_EQ(run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], "/p/lib/libA.so");
+  EXPECT_EQ(run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            "/p/lib/libA.so");
   EXPECT_EQ(run["results"][0]["properties"]["symbol"], "f");
 }
 
@@ -97,7 +98,8 @@ TEST(JunitReport, OneCasePerFileFailingAtFailOn) {
   r.files.push_back({"/p/lib/clean.so", "elf-shared-library", {}});
   std::string xml = RenderJunit(r, Severity::kError, false);
   EXPECT_NE(xml.find("<testsuite name=\"rocm-audit\" tests=\"2\" failures=\"1\""), std::string::npos) << xml;
-  EXPECT_NE(xml.find("<failure message=\"error[undefined-symbol]: undefined symbol f\">"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<failure message=\"error[undefined-symbol]: undefined symbol f\">"), std::string::npos)
+      << xml;
   EXPECT_NE(xml.find("<system-out>warning[rpath-build-dir]"), std::string::npos) << xml;
   EXPECT_NE(xml.find("name=\"/p/lib/clean.so\">\n    </testcase>"), std::string::npos) << xml;
   std::string lenient = RenderJunit(r, Severity::kError, true);
@@ -114,7 +116,9 @@ TEST(JunitReport, EscapesXml) {
 TEST(TextReport, GroupedByFileWithFixAndSummary) {
   std::string text = RenderText(SampleReport(), TextOptions{});
   EXPECT_NE(text.find("/p/lib/libA.so\n  error[undefined-symbol]: undefined symbol f\n    fix: link libf\n"
-                      "  warning[rpath-build-dir]"), std::string::npos) << text;
+                      "  warning[rpath-build-dir]"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("1 file audited"), std::string::npos) << text;
   EXPECT_NE(text.find("1 error, 1 warning, 0 notes in 1 file"), std::string::npos) << text;
   EXPECT_EQ(text.find("\033["), std::string::npos);  // no colour unless asked

@@ -17,8 +17,7 @@ Report Audit(const std::vector<std::string>& paths, const std::string& root,
 Report AuditWith(const AuditOptions& options);
 
 /// Findings of one check, optionally only those about `file`.
-std::vector<Finding> FindingsOf(const Report& report, const std::string& check,
-                                const std::string& file = "");
+std::vector<Finding> FindingsOf(const Report& report, const std::string& check, const std::string& file = "");
 
 /// The facts recorded for `file` (null when it was not audited).
 const FileFacts* FactsOf(const Report& report, const std::string& file);

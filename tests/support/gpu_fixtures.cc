@@ -80,8 +80,8 @@ uint64_t Md5Low(std::string_view bytes) {
 std::string Zlib(std::string_view raw, int level) {
   uLongf n = compressBound(raw.size());
   std::string out(n, '\0');
-  compress2(reinterpret_cast<Bytef*>(out.data()), &n, reinterpret_cast<const Bytef*>(raw.data()),
-            raw.size(), level);
+  compress2(reinterpret_cast<Bytef*>(out.data()), &n, reinterpret_cast<const Bytef*>(raw.data()), raw.size(),
+            level);
   out.resize(n);
   return out;
 }
@@ -103,11 +103,10 @@ std::string Decompressed(const std::string& ccob) {
   std::string error;
   EXPECT_TRUE(ParseCcobHeader(ccob, &h, &error)) << error;
   std::string out(h.uncompressed_size, '\0');
-  size_t n = ZSTD_decompress(out.data(), out.size(), ccob.data() + h.header_size,
-                             h.total_size - h.header_size);
+  size_t n =
+      ZSTD_decompress(out.data(), out.size(), ccob.data() + h.header_size, h.total_size - h.header_size);
   EXPECT_FALSE(ZSTD_isError(n));
   return out;
 }
-
 
 }  // namespace rocm_audit::testing

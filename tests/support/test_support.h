@@ -36,5 +36,4 @@ void WriteAll(const std::string& path, std::string_view bytes);
 /// The real-package corpus: $CORPUS, default $HOME/rocm-corpus (may not exist).
 std::string CorpusRoot();
 
-
 }  // namespace rocm_audit::testing

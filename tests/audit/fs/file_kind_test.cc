@@ -6,7 +6,10 @@ namespace rocm_audit {
 namespace {
 
 TEST(FileKind, ClassifiesByContentNotByName) {
-  EXPECT_EQ(ClassifyFile("README", "\x7f" "ELF\x02\x01\x01"), FileKind::kElf);
+  EXPECT_EQ(ClassifyFile("README",
+                         "\x7f"
+                         "ELF\x02\x01\x01"),
+            FileKind::kElf);
   EXPECT_EQ(ClassifyFile("libfoo.so", "!<arch>\nxyz"), FileKind::kArArchive);
   EXPECT_EQ(ClassifyFile("libfoo.a", "!<thin>\nxyz"), FileKind::kArArchive);
   EXPECT_EQ(ClassifyFile("kernels.co", "__CLANG_OFFLOAD_BUNDLE__\x02"), FileKind::kOffloadBundle);
@@ -26,7 +29,8 @@ TEST(FileKind, CMakePackageFilesByName) {
   EXPECT_EQ(ClassifyFile("composable_kernelConfig.cmake", "include(x)"), FileKind::kCMakePackage);
   EXPECT_EQ(ClassifyFile("rocblas-config.cmake", ""), FileKind::kCMakePackage);
   EXPECT_EQ(ClassifyFile("rocblas-targets-release.cmake", ""), FileKind::kCMakePackage);
-  EXPECT_EQ(ClassifyFile("composable_kerneldevice_gemm_operationsTargets.cmake", ""), FileKind::kCMakePackage);
+  EXPECT_EQ(ClassifyFile("composable_kerneldevice_gemm_operationsTargets.cmake", ""),
+            FileKind::kCMakePackage);
   EXPECT_EQ(ClassifyFile("FindFoo.cmake", ""), FileKind::kOther);
 }
 

@@ -19,9 +19,10 @@ TEST(RootedFs, NormalizePath) {
 
 TEST(RootedFs, AbsoluteSymlinkTargetsStayInsideTheRoot) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(),
-      "mkdir -p usr/lib && echo x > usr/lib/libz.so.1.3 && ln -s usr/lib lib\n"
-      "ln -s /usr/lib/libz.so.1.3 usr/lib/libz.so.1 && ln -s /lib/libz.so.1 usr/lib/libz.so"));
+  ASSERT_TRUE(
+      BuildTree(t.path(),
+                "mkdir -p usr/lib && echo x > usr/lib/libz.so.1.3 && ln -s usr/lib lib\n"
+                "ln -s /usr/lib/libz.so.1.3 usr/lib/libz.so.1 && ln -s /lib/libz.so.1 usr/lib/libz.so"));
   RootedFs fs(t.path());
   EXPECT_EQ(fs.Resolve(t / "usr/lib/libz.so"), t / "usr/lib/libz.so.1.3");
   EXPECT_EQ(fs.Resolve(fs.HostPath("/lib/libz.so.1")), t / "usr/lib/libz.so.1.3");
@@ -48,12 +49,14 @@ TEST(RootedFs, LoopsAndMissingTargetsAreNamed) {
 
 TEST(RootedFs, LayersAreSearchedTopFirstAtEveryComponent) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(),
-      "mkdir -p top/usr/lib base/usr/lib base/etc/ld.so.conf.d top/etc/ld.so.conf.d\n"
-      "echo top > top/usr/lib/libboth.so && echo base > base/usr/lib/libboth.so\n"
-      "echo base > base/usr/lib/libbase.so.1\n"
-      "ln -s /usr/lib/libbase.so.1 top/usr/lib/libbase.so\n"  // absolute link into the lower layer
-      "echo a > base/etc/ld.so.conf.d/a.conf && echo b > top/etc/ld.so.conf.d/b.conf && echo a2 > top/etc/ld.so.conf.d/a.conf"));
+  ASSERT_TRUE(
+      BuildTree(t.path(),
+                "mkdir -p top/usr/lib base/usr/lib base/etc/ld.so.conf.d top/etc/ld.so.conf.d\n"
+                "echo top > top/usr/lib/libboth.so && echo base > base/usr/lib/libboth.so\n"
+                "echo base > base/usr/lib/libbase.so.1\n"
+                "ln -s /usr/lib/libbase.so.1 top/usr/lib/libbase.so\n"  // absolute link into the lower layer
+                "echo a > base/etc/ld.so.conf.d/a.conf && echo b > top/etc/ld.so.conf.d/b.conf && echo a2 > "
+                "top/etc/ld.so.conf.d/a.conf"));
   RootedFs fs(std::vector<std::string>{t / "top", t / "base"});
   EXPECT_EQ(fs.Resolve(fs.HostPath("/usr/lib/libboth.so")), t / "top/usr/lib/libboth.so");
   EXPECT_EQ(fs.Resolve(fs.HostPath("/usr/lib/libbase.so")), t / "base/usr/lib/libbase.so.1");

@@ -10,9 +10,9 @@ namespace {
 TEST(Walk, EachFileOnceUnderItsInstalledPath) {
   TempDir t;
   ASSERT_TRUE(BuildTree(t.path(),
-      "mklib usr/lib/libfoo.so.1.2 libfoo.so.1 'int foo(void) { return 0; }' -nostdlib\n"
-      "ln -s libfoo.so.1.2 usr/lib/libfoo.so.1 && ln -s libfoo.so.1 usr/lib/libfoo.so\n"
-      "ln -s usr/lib lib && ln usr/lib/libfoo.so.1.2 usr/lib/hardlink.so"));
+                        "mklib usr/lib/libfoo.so.1.2 libfoo.so.1 'int foo(void) { return 0; }' -nostdlib\n"
+                        "ln -s libfoo.so.1.2 usr/lib/libfoo.so.1 && ln -s libfoo.so.1 usr/lib/libfoo.so\n"
+                        "ln -s usr/lib lib && ln usr/lib/libfoo.so.1.2 usr/lib/hardlink.so"));
   WalkResult w = WalkInputs({t.path()}, RootedFs(t.path()));
   ASSERT_EQ(w.files.size(), 1u);
   // "hardlink.so" sorts first, but either real name is fine; never a symlink path.
@@ -25,7 +25,8 @@ TEST(Walk, EachFileOnceUnderItsInstalledPath) {
 TEST(Walk, SymlinkedDirectoriesComeAfterRealOnes) {
   TempDir t;
   ASSERT_TRUE(BuildTree(t.path(),
-      "mklib usr/lib/libfoo.so.1 libfoo.so.1 'int foo(void) { return 0; }' -nostdlib && ln -s usr/lib a-lib"));
+                        "mklib usr/lib/libfoo.so.1 libfoo.so.1 'int foo(void) { return 0; }' -nostdlib && ln "
+                        "-s usr/lib a-lib"));
   WalkResult w = WalkInputs({t.path()}, RootedFs(t.path()));
   ASSERT_EQ(w.files.size(), 1u);
   EXPECT_EQ(w.files[0].path, t / "usr/lib/libfoo.so.1");
@@ -42,7 +43,8 @@ TEST(Walk, DanglingSymlinkIsAProblemWithItsTarget) {
 
 TEST(Walk, CountsEveryFileByKind) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(),
+  ASSERT_TRUE(BuildTree(
+      t.path(),
       "mkdir -p include && echo '#pragma once' > include/hip.h && echo 'x' > README && mkfifo fifo"));
   WalkResult w = WalkInputs({t.path()}, RootedFs(t.path()));
   EXPECT_EQ(w.counts["other"], 2u);

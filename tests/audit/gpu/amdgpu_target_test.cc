@@ -22,7 +22,8 @@ TEST(TargetIds, ParseEntryIdsOfEveryEra) {
     const char* target;
   };
   for (const Case& c : std::vector<Case>{
-           {"hipv4-amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-", "hipv4", "amdgcn-amd-amdhsa-", "gfx90a:sramecc+:xnack-"},
+           {"hipv4-amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-", "hipv4", "amdgcn-amd-amdhsa-",
+            "gfx90a:sramecc+:xnack-"},
            {"host-x86_64-unknown-linux-gnu-", "host", "x86_64-unknown-linux-gnu", ""},
            {"hipv4-amdgcn-amd-amdhsa-unknown-gfx90a", "hipv4", "amdgcn-amd-amdhsa-unknown", "gfx90a"},
            {"hipv4-amdgcn-amd-amdhsa--gfx10-3-generic", "hipv4", "amdgcn-amd-amdhsa-", "gfx10-3-generic"},
@@ -49,7 +50,8 @@ TEST(TargetIds, ParseEntryIdsOfEveryEra) {
   EXPECT_FALSE(ParseArchList("gfx90a,gfx9999", &list, &error));
   EXPECT_FALSE(ParseArchList("gfx1030:xnack+", &list, &error));  // gfx1030 has no xnack modes
   list.clear();
-  EXPECT_TRUE(ParseArchFile("# targets\ngfx906 gfx90a:xnack+ # MI210\n\ngfx1030;gfx1100\n", &list, &error)) << error;
+  EXPECT_TRUE(ParseArchFile("# targets\ngfx906 gfx90a:xnack+ # MI210\n\ngfx1030;gfx1100\n", &list, &error))
+      << error;
   EXPECT_EQ(list.size(), 4u);
 }
 
@@ -66,7 +68,10 @@ TEST(AmdgpuProcessors, AgreeWithLlvm19) {
     EXPECT_EQ(p->sramecc, bool(attr & FEATURE_SRAMECC)) << name.str();
     // A header-only AMDGPU ELF with this mach: LLVM names its CPU.
     llvm::ELF::Elf64_Ehdr h{};
-    memcpy(h.e_ident, "\x7f" "ELF\x02\x01\x01\x40\x03", 9);
+    memcpy(h.e_ident,
+           "\x7f"
+           "ELF\x02\x01\x01\x40\x03",
+           9);
     h.e_type = llvm::ELF::ET_DYN;
     h.e_machine = llvm::ELF::EM_AMDGPU;
     h.e_version = 1;

@@ -97,8 +97,9 @@ TEST_F(GpuTree, MalformedCompressedBundlesAreFindingsNotCrashes) {
   // Every truncation of a real CCOB and of a plain bundle: a problem, never a crash.
   for (const std::string& whole : {ccob, raw})
     for (size_t n = 0; n < whole.size(); n += 97) {
-      DeviceInventory inv = Inventory(whole[0] == 'C' ? FileKind::kCompressedBundle : FileKind::kOffloadBundle,
-                                      std::string_view(whole).substr(0, n));
+      DeviceInventory inv =
+          Inventory(whole[0] == 'C' ? FileKind::kCompressedBundle : FileKind::kOffloadBundle,
+                    std::string_view(whole).substr(0, n));
       if (n > 0) EXPECT_GT(ProblemCount(inv), 0u) << n;
     }
 }

@@ -57,7 +57,8 @@ TEST_F(GpuTree, EveryBundleAgreesWithClangOffloadBundlerList) {
       ASSERT_EQ(RunCommand("clang-offload-bundler-19 --list --type=o --input=" + tmp / "one", &listed), 0);
       std::set<std::string> theirs, ours;
       std::istringstream lines(listed);
-      for (std::string l; std::getline(lines, l);) if (!l.empty()) theirs.insert(l);
+      for (std::string l; std::getline(lines, l);)
+        if (!l.empty()) theirs.insert(l);
       for (const BundleEntry& e : b.entries) ours.insert(e.id);
       EXPECT_EQ(ours, theirs) << lib << " bundle at " << b.offset;
     }

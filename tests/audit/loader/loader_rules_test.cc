@@ -23,29 +23,36 @@ bool Contains(const std::vector<std::string>& v, const std::string& s) {
 
 TEST(LoaderRules, RpathOfTheRequesterComesBeforeLibraryPath) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), std::string() +
-      "mklib r1/libB.so libB.so " + kB + " -nostdlib\n"
-      "mklib lp/libB.so libB.so " + kB + " -nostdlib\n"
-      "mklib a/libA.so libA.so " + kA + " -nostdlib -Lr1 -l:libB.so -Wl,--disable-new-dtags,-rpath,/r1"));
+  ASSERT_TRUE(BuildTree(t.path(), std::string() + "mklib r1/libB.so libB.so " + kB +
+                                      " -nostdlib\n"
+                                      "mklib lp/libB.so libB.so " +
+                                      kB +
+                                      " -nostdlib\n"
+                                      "mklib a/libA.so libA.so " +
+                                      kA + " -nostdlib -Lr1 -l:libB.so -Wl,--disable-new-dtags,-rpath,/r1"));
   CoreAudit r({t / "a/libA.so"}, {t.path()}, {t / "lp"});
   EXPECT_EQ(r.Closure(t / "a/libA.so"), std::vector<std::string>{"/r1/libB.so"});
 }
 
 TEST(LoaderRules, LibraryPathComesBeforeRunpath) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), std::string() +
-      "mklib r1/libB.so libB.so " + kB + " -nostdlib\n"
-      "mklib lp/libB.so libB.so " + kB + " -nostdlib\n"
-      "mklib a/libA.so libA.so " + kA + " -nostdlib -Lr1 -l:libB.so -Wl,--enable-new-dtags,-rpath,/r1"));
+  ASSERT_TRUE(BuildTree(t.path(), std::string() + "mklib r1/libB.so libB.so " + kB +
+                                      " -nostdlib\n"
+                                      "mklib lp/libB.so libB.so " +
+                                      kB +
+                                      " -nostdlib\n"
+                                      "mklib a/libA.so libA.so " +
+                                      kA + " -nostdlib -Lr1 -l:libB.so -Wl,--enable-new-dtags,-rpath,/r1"));
   CoreAudit r({t / "a/libA.so"}, {t.path()}, {t / "lp"});
   EXPECT_EQ(r.Closure(t / "a/libA.so"), std::vector<std::string>{"/lp/libB.so"});
 }
 
 TEST(LoaderRules, RunpathIsUsedWhenNothingEarlierHasTheLibrary) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), std::string() +
-      "mklib r1/libB.so libB.so " + kB + " -nostdlib\n"
-      "mklib a/libA.so libA.so " + kA + " -nostdlib -Lr1 -l:libB.so -Wl,--enable-new-dtags,-rpath,/r1"));
+  ASSERT_TRUE(BuildTree(t.path(), std::string() + "mklib r1/libB.so libB.so " + kB +
+                                      " -nostdlib\n"
+                                      "mklib a/libA.so libA.so " +
+                                      kA + " -nostdlib -Lr1 -l:libB.so -Wl,--enable-new-dtags,-rpath,/r1"));
   CoreAudit r({t / "a/libA.so"}, {t.path()});
   EXPECT_EQ(r.Closure(t / "a/libA.so"), std::vector<std::string>{"/r1/libB.so"});
 }
@@ -54,10 +61,12 @@ TEST(LoaderRules, RunpathIsUsedWhenNothingEarlierHasTheLibrary) {
 // writes both, so the test links a DT_AUXILIARY string entry and retags it DT_RUNPATH.
 TEST(LoaderRules, RpathIsIgnoredWhenTheObjectHasRunpath) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), std::string() +
-      "mklib r1/libB.so libB.so " + kB + " -nostdlib\n"
-      "mklib a/libA.so libA.so " + kA + " -nostdlib -Lr1 -l:libB.so "
-      "-Wl,--disable-new-dtags,-rpath,/r1 -Wl,-f,/nowhere"));
+  ASSERT_TRUE(BuildTree(t.path(), std::string() + "mklib r1/libB.so libB.so " + kB +
+                                      " -nostdlib\n"
+                                      "mklib a/libA.so libA.so " +
+                                      kA +
+                                      " -nostdlib -Lr1 -l:libB.so "
+                                      "-Wl,--disable-new-dtags,-rpath,/r1 -Wl,-f,/nowhere"));
   std::string path = t / "a/libA.so";
   std::ifstream in(path, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -78,22 +87,30 @@ TEST(LoaderRules, RpathIsIgnoredWhenTheObjectHasRunpath) {
 
 TEST(LoaderRules, RpathIsInheritedFromTheLoaderChain) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), std::string() +
-      "mklib r1/libB.so libB.so " + kB + " -nostdlib\n"
-      "mklib r1/libA.so libA.so " + kA + " -nostdlib -Lr1 -l:libB.so\n"
-      "mklib m/libM.so libM.so 'int a(void); int m(void) { return a(); }' -nostdlib -Lr1 -l:libA.so "
-      "-Wl,--disable-new-dtags,-rpath,/r1"));
+  ASSERT_TRUE(BuildTree(
+      t.path(),
+      std::string() + "mklib r1/libB.so libB.so " + kB +
+          " -nostdlib\n"
+          "mklib r1/libA.so libA.so " +
+          kA +
+          " -nostdlib -Lr1 -l:libB.so\n"
+          "mklib m/libM.so libM.so 'int a(void); int m(void) { return a(); }' -nostdlib -Lr1 -l:libA.so "
+          "-Wl,--disable-new-dtags,-rpath,/r1"));
   CoreAudit r({t / "m/libM.so"}, {t.path()});
   EXPECT_EQ(r.Closure(t / "m/libM.so"), (std::vector<std::string>{"/r1/libA.so", "/r1/libB.so"}));
 }
 
 TEST(LoaderRules, InheritedRpathIsNotUsedWhenTheRequesterHasRunpath) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), std::string() +
-      "mklib r1/libB.so libB.so " + kB + " -nostdlib\n"
-      "mklib r2/libA.so libA.so " + kA + " -nostdlib -Lr1 -l:libB.so -Wl,--enable-new-dtags,-rpath,/elsewhere\n"
-      "mklib m/libM.so libM.so 'int a(void); int m(void) { return a(); }' -nostdlib -Lr2 -l:libA.so "
-      "-Wl,--disable-new-dtags,-rpath,/r1:/r2"));
+  ASSERT_TRUE(BuildTree(
+      t.path(),
+      std::string() + "mklib r1/libB.so libB.so " + kB +
+          " -nostdlib\n"
+          "mklib r2/libA.so libA.so " +
+          kA +
+          " -nostdlib -Lr1 -l:libB.so -Wl,--enable-new-dtags,-rpath,/elsewhere\n"
+          "mklib m/libM.so libM.so 'int a(void); int m(void) { return a(); }' -nostdlib -Lr2 -l:libA.so "
+          "-Wl,--disable-new-dtags,-rpath,/r1:/r2"));
   CoreAudit r({t / "m/libM.so"}, {t.path()});
   EXPECT_EQ(r.Closure(t / "m/libM.so"), std::vector<std::string>{"/r2/libA.so"});
   EXPECT_EQ(r.Unresolved(t / "m/libM.so"), std::vector<std::string>{"libB.so"});
@@ -101,11 +118,15 @@ TEST(LoaderRules, InheritedRpathIsNotUsedWhenTheRequesterHasRunpath) {
 
 TEST(LoaderRules, RunpathIsNotInherited) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), std::string() +
-      "mklib r1/libB.so libB.so " + kB + " -nostdlib\n"
-      "mklib r1/libA.so libA.so " + kA + " -nostdlib -Lr1 -l:libB.so\n"
-      "mklib m/libM.so libM.so 'int a(void); int m(void) { return a(); }' -nostdlib -Lr1 -l:libA.so "
-      "-Wl,--enable-new-dtags,-rpath,/r1"));
+  ASSERT_TRUE(BuildTree(
+      t.path(),
+      std::string() + "mklib r1/libB.so libB.so " + kB +
+          " -nostdlib\n"
+          "mklib r1/libA.so libA.so " +
+          kA +
+          " -nostdlib -Lr1 -l:libB.so\n"
+          "mklib m/libM.so libM.so 'int a(void); int m(void) { return a(); }' -nostdlib -Lr1 -l:libA.so "
+          "-Wl,--enable-new-dtags,-rpath,/r1"));
   CoreAudit r({t / "m/libM.so"}, {t.path()});
   EXPECT_EQ(r.Closure(t / "m/libM.so"), std::vector<std::string>{"/r1/libA.so"});
   EXPECT_EQ(r.Unresolved(t / "m/libM.so"), std::vector<std::string>{"libB.so"});
@@ -113,28 +134,34 @@ TEST(LoaderRules, RunpathIsNotInherited) {
 
 TEST(LoaderRules, InheritedRpathExpandsOriginOfTheObjectThatOwnsIt) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), std::string() +
-      "mklib m/deps/libB.so libB.so " + kB + " -nostdlib\n"
-      "mklib m/deps/libA.so libA.so " + kA + " -nostdlib -Lm/deps -l:libB.so\n"
-      "mklib m/libM.so libM.so 'int a(void); int m(void) { return a(); }' -nostdlib -Lm/deps -l:libA.so "
-      "-Wl,--disable-new-dtags,-rpath,'$ORIGIN/deps'"));
+  ASSERT_TRUE(BuildTree(
+      t.path(),
+      std::string() + "mklib m/deps/libB.so libB.so " + kB +
+          " -nostdlib\n"
+          "mklib m/deps/libA.so libA.so " +
+          kA +
+          " -nostdlib -Lm/deps -l:libB.so\n"
+          "mklib m/libM.so libM.so 'int a(void); int m(void) { return a(); }' -nostdlib -Lm/deps -l:libA.so "
+          "-Wl,--disable-new-dtags,-rpath,'$ORIGIN/deps'"));
   CoreAudit r({t / "m/libM.so"}, {t.path()});
-  EXPECT_EQ(r.Closure(t / "m/libM.so"),
-            (std::vector<std::string>{"/m/deps/libA.so", "/m/deps/libB.so"}));
+  EXPECT_EQ(r.Closure(t / "m/libM.so"), (std::vector<std::string>{"/m/deps/libA.so", "/m/deps/libB.so"}));
 }
 
 // libtree's 07_origin_is_relative_to_symlink_location_not_realpath.
 TEST(LoaderRules, OriginIsTheDirectoryWhereTheObjectWasFoundNotItsRealPath) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), std::string() +
-      "mklib app/lib/libB.so libB.so " + kB + " -nostdlib\n"
-      "mklib store/libA.so libA.so " + kA + " -nostdlib -Lapp/lib -l:libB.so -Wl,--enable-new-dtags,-rpath,'$ORIGIN'\n"
-      "ln -s ../../store/libA.so app/lib/libA.so\n"
-      "mklib app/libM.so libM.so 'int a(void); int m(void) { return a(); }' -nostdlib -Lstore -l:libA.so "
-      "-Wl,--enable-new-dtags,-rpath,'$ORIGIN/lib'"));
+  ASSERT_TRUE(BuildTree(
+      t.path(),
+      std::string() + "mklib app/lib/libB.so libB.so " + kB +
+          " -nostdlib\n"
+          "mklib store/libA.so libA.so " +
+          kA +
+          " -nostdlib -Lapp/lib -l:libB.so -Wl,--enable-new-dtags,-rpath,'$ORIGIN'\n"
+          "ln -s ../../store/libA.so app/lib/libA.so\n"
+          "mklib app/libM.so libM.so 'int a(void); int m(void) { return a(); }' -nostdlib -Lstore -l:libA.so "
+          "-Wl,--enable-new-dtags,-rpath,'$ORIGIN/lib'"));
   CoreAudit r({t / "app/libM.so"}, {t.path()});
-  EXPECT_EQ(r.Closure(t / "app/libM.so"),
-            (std::vector<std::string>{"/app/lib/libA.so", "/app/lib/libB.so"}));
+  EXPECT_EQ(r.Closure(t / "app/libM.so"), (std::vector<std::string>{"/app/lib/libA.so", "/app/lib/libB.so"}));
   // Audited through the symlink itself: $ORIGIN is the link's directory as well.
   CoreAudit direct({t / "app/lib/libA.so"}, {t.path()});
   EXPECT_EQ(direct.Closure(t / "app/lib/libA.so"), std::vector<std::string>{"/app/lib/libB.so"});
@@ -142,31 +169,45 @@ TEST(LoaderRules, OriginIsTheDirectoryWhereTheObjectWasFoundNotItsRealPath) {
 
 TEST(LoaderRules, CandidateOfTheWrongElfClassIsSkipped) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), std::string() +
-      "mklib r1/libB.so libB.so " + kB + " -nostdlib -m32\n"
-      "mklib r2/libB.so libB.so " + kB + " -nostdlib\n"
-      "mklib a/libA.so libA.so " + kA + " -nostdlib -Lr2 -l:libB.so -Wl,--enable-new-dtags,-rpath,/r1:/r2"));
+  ASSERT_TRUE(BuildTree(t.path(), std::string() + "mklib r1/libB.so libB.so " + kB +
+                                      " -nostdlib -m32\n"
+                                      "mklib r2/libB.so libB.so " +
+                                      kB +
+                                      " -nostdlib\n"
+                                      "mklib a/libA.so libA.so " +
+                                      kA +
+                                      " -nostdlib -Lr2 -l:libB.so -Wl,--enable-new-dtags,-rpath,/r1:/r2"));
   CoreAudit r({t / "a/libA.so"}, {t.path()});
   EXPECT_EQ(r.Closure(t / "a/libA.so"), std::vector<std::string>{"/r2/libB.so"});
 }
 
 TEST(LoaderRules, CandidateForAnotherMachineIsSkipped) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), std::string() +
-      "mkdir -p r1 && printf '%s\\n' '--- !ELF' 'FileHeader:' '  Class: ELFCLASS64' '  Data: ELFDATA2LSB'"
-      " '  Type: ET_DYN' '  Machine: EM_AARCH64' > arm.yaml && yaml2obj-19 arm.yaml -o r1/libB.so\n"
-      "mklib r2/libB.so libB.so " + kB + " -nostdlib\n"
-      "mklib a/libA.so libA.so " + kA + " -nostdlib -Lr2 -l:libB.so -Wl,--enable-new-dtags,-rpath,/r1:/r2"));
+  ASSERT_TRUE(BuildTree(
+      t.path(),
+      std::string() +
+          "mkdir -p r1 && printf '%s\\n' '--- !ELF' 'FileHeader:' '  Class: ELFCLASS64' '  Data: ELFDATA2LSB'"
+          " '  Type: ET_DYN' '  Machine: EM_AARCH64' > arm.yaml && yaml2obj-19 arm.yaml -o r1/libB.so\n"
+          "mklib r2/libB.so libB.so " +
+          kB +
+          " -nostdlib\n"
+          "mklib a/libA.so libA.so " +
+          kA + " -nostdlib -Lr2 -l:libB.so -Wl,--enable-new-dtags,-rpath,/r1:/r2"));
   CoreAudit r({t / "a/libA.so"}, {t.path()});
   EXPECT_EQ(r.Closure(t / "a/libA.so"), std::vector<std::string>{"/r2/libB.so"});
 }
 
 TEST(LoaderRules, CandidateThatIsNotElfStopsTheSearch) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), std::string() +
-      "mkdir -p r1 && printf '/* GNU ld script\\n   Use the shared library, but some functions are only in\\n   the static library. */\\nGROUP ( libB.so.1 )\\n' > r1/libB.so\n"
-      "mklib r2/libB.so libB.so " + kB + " -nostdlib\n"
-      "mklib a/libA.so libA.so " + kA + " -nostdlib -Lr2 -l:libB.so -Wl,--enable-new-dtags,-rpath,/r1:/r2"));
+  ASSERT_TRUE(BuildTree(
+      t.path(), std::string() +
+                    "mkdir -p r1 && printf '/* GNU ld script\\n   Use the shared library, but some functions "
+                    "are only in\\n   the static library. */\\nGROUP ( libB.so.1 )\\n' > r1/libB.so\n"
+                    "mklib r2/libB.so libB.so " +
+                    kB +
+                    " -nostdlib\n"
+                    "mklib a/libA.so libA.so " +
+                    kA + " -nostdlib -Lr2 -l:libB.so -Wl,--enable-new-dtags,-rpath,/r1:/r2"));
   CoreAudit r({t / "a/libA.so"}, {t.path()});
   const UnresolvedLibrary* u = r.UnresolvedNamed(t / "a/libA.so", "libB.so");
   ASSERT_NE(u, nullptr);
@@ -175,19 +216,20 @@ TEST(LoaderRules, CandidateThatIsNotElfStopsTheSearch) {
 
 TEST(LoaderRules, DefaultDirectoriesAreSearchedInsideTheRoot) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), std::string() +
-      "mklib usr/lib/x86_64-linux-gnu/libB.so libB.so " + kB + " -nostdlib\n"
-      "mklib a/libA.so libA.so " + kA + " -nostdlib -Lusr/lib/x86_64-linux-gnu -l:libB.so"));
+  ASSERT_TRUE(BuildTree(t.path(), std::string() + "mklib usr/lib/x86_64-linux-gnu/libB.so libB.so " + kB +
+                                      " -nostdlib\n"
+                                      "mklib a/libA.so libA.so " +
+                                      kA + " -nostdlib -Lusr/lib/x86_64-linux-gnu -l:libB.so"));
   CoreAudit r({t / "a/libA.so"}, {t.path()});
-  EXPECT_EQ(r.Closure(t / "a/libA.so"),
-            std::vector<std::string>{"/usr/lib/x86_64-linux-gnu/libB.so"});
+  EXPECT_EQ(r.Closure(t / "a/libA.so"), std::vector<std::string>{"/usr/lib/x86_64-linux-gnu/libB.so"});
 }
 
 TEST(LoaderRules, NodeflibSkipsTheDefaultDirectories) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), std::string() +
-      "mklib usr/lib/libB.so libB.so " + kB + " -nostdlib\n"
-      "mklib a/libA.so libA.so " + kA + " -nostdlib -Lusr/lib -l:libB.so -Wl,-z,nodefaultlib"));
+  ASSERT_TRUE(BuildTree(t.path(), std::string() + "mklib usr/lib/libB.so libB.so " + kB +
+                                      " -nostdlib\n"
+                                      "mklib a/libA.so libA.so " +
+                                      kA + " -nostdlib -Lusr/lib -l:libB.so -Wl,-z,nodefaultlib"));
   CoreAudit r({t / "a/libA.so"}, {t.path()});
   EXPECT_TRUE(r.Closure(t / "a/libA.so").empty());
   EXPECT_EQ(r.Unresolved(t / "a/libA.so"), std::vector<std::string>{"libB.so"});
@@ -195,11 +237,15 @@ TEST(LoaderRules, NodeflibSkipsTheDefaultDirectories) {
 
 TEST(LoaderRules, LdSoConfDirectoriesAndIncludeGlobsAreSearched) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), std::string() +
-      "mkdir -p etc/ld.so.conf.d && echo 'include ld.so.conf.d/*.conf' > etc/ld.so.conf\n"
-      "printf '# ROCm\\n/opt/rocm/lib\\n' > etc/ld.so.conf.d/rocm.conf\n"
-      "mklib opt/rocm/lib/libB.so libB.so " + kB + " -nostdlib\n"
-      "mklib a/libA.so libA.so " + kA + " -nostdlib -Lopt/rocm/lib -l:libB.so"));
+  ASSERT_TRUE(BuildTree(
+      t.path(), std::string() +
+                    "mkdir -p etc/ld.so.conf.d && echo 'include ld.so.conf.d/*.conf' > etc/ld.so.conf\n"
+                    "printf '# ROCm\\n/opt/rocm/lib\\n' > etc/ld.so.conf.d/rocm.conf\n"
+                    "mklib opt/rocm/lib/libB.so libB.so " +
+                    kB +
+                    " -nostdlib\n"
+                    "mklib a/libA.so libA.so " +
+                    kA + " -nostdlib -Lopt/rocm/lib -l:libB.so"));
   CoreAudit r({t / "a/libA.so"}, {t.path()});
   EXPECT_EQ(r.Closure(t / "a/libA.so"), std::vector<std::string>{"/opt/rocm/lib/libB.so"});
 }
@@ -207,19 +253,24 @@ TEST(LoaderRules, LdSoConfDirectoriesAndIncludeGlobsAreSearched) {
 TEST(LoaderRules, NodeflibStillUsesLdSoConfDirectoriesOutsideTheDefaults) {
   TempDir t;
   ASSERT_TRUE(BuildTree(t.path(), std::string() +
-      "mkdir -p etc && echo /opt/rocm/lib > etc/ld.so.conf\n"
-      "mklib opt/rocm/lib/libB.so libB.so " + kB + " -nostdlib\n"
-      "mklib a/libA.so libA.so " + kA + " -nostdlib -Lopt/rocm/lib -l:libB.so -Wl,-z,nodefaultlib"));
+                                      "mkdir -p etc && echo /opt/rocm/lib > etc/ld.so.conf\n"
+                                      "mklib opt/rocm/lib/libB.so libB.so " +
+                                      kB +
+                                      " -nostdlib\n"
+                                      "mklib a/libA.so libA.so " +
+                                      kA + " -nostdlib -Lopt/rocm/lib -l:libB.so -Wl,-z,nodefaultlib"));
   CoreAudit r({t / "a/libA.so"}, {t.path()});
   EXPECT_EQ(r.Closure(t / "a/libA.so"), std::vector<std::string>{"/opt/rocm/lib/libB.so"});
 }
 
 TEST(LoaderRules, AbsoluteSymlinksResolveInsideTheRoot) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), std::string() +
-      "mklib usr/lib/libB.so.1 libB.so.1 " + kB + " -nostdlib\n"
-      "mkdir -p r1 && ln -s /usr/lib/libB.so.1 r1/libB.so.1\n"
-      "mklib a/libA.so libA.so " + kA + " -nostdlib -Lusr/lib -l:libB.so.1 -Wl,--enable-new-dtags,-rpath,/r1"));
+  ASSERT_TRUE(BuildTree(t.path(), std::string() + "mklib usr/lib/libB.so.1 libB.so.1 " + kB +
+                                      " -nostdlib\n"
+                                      "mkdir -p r1 && ln -s /usr/lib/libB.so.1 r1/libB.so.1\n"
+                                      "mklib a/libA.so libA.so " +
+                                      kA +
+                                      " -nostdlib -Lusr/lib -l:libB.so.1 -Wl,--enable-new-dtags,-rpath,/r1"));
   CoreAudit r({t / "a/libA.so"}, {t.path()});
   EXPECT_EQ(r.Closure(t / "a/libA.so"), std::vector<std::string>{"/r1/libB.so.1"});
 }
@@ -227,12 +278,15 @@ TEST(LoaderRules, AbsoluteSymlinksResolveInsideTheRoot) {
 // --root DESTDIR --root SYSTEM: a staged package resolved as once installed on SYSTEM.
 TEST(LoaderRules, RootLayersResolveAStagedTreeOverTheSystem) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), std::string() +
-      "mklib system/usr/lib/x86_64-linux-gnu/libB.so libB.so " + kB + " -nostdlib\n"
-      "mklib destdir/opt/rocm/lib/libC.so libC.so 'int c(void) { return 3; }' -nostdlib\n"
-      "mklib destdir/opt/rocm/lib/libA.so libA.so 'int b(void); int c(void); int a(void) { return b() + c(); }' "
-      "-nostdlib -Lsystem/usr/lib/x86_64-linux-gnu -Ldestdir/opt/rocm/lib -l:libB.so -l:libC.so "
-      "-Wl,--enable-new-dtags,-rpath,/opt/rocm/lib"));
+  ASSERT_TRUE(BuildTree(
+      t.path(),
+      std::string() + "mklib system/usr/lib/x86_64-linux-gnu/libB.so libB.so " + kB +
+          " -nostdlib\n"
+          "mklib destdir/opt/rocm/lib/libC.so libC.so 'int c(void) { return 3; }' -nostdlib\n"
+          "mklib destdir/opt/rocm/lib/libA.so libA.so 'int b(void); int c(void); int a(void) { return b() + "
+          "c(); }' "
+          "-nostdlib -Lsystem/usr/lib/x86_64-linux-gnu -Ldestdir/opt/rocm/lib -l:libB.so -l:libC.so "
+          "-Wl,--enable-new-dtags,-rpath,/opt/rocm/lib"));
   CoreAudit r({t / "destdir"}, {t / "destdir", t / "system"});
   EXPECT_TRUE(r.Unresolved(t / "destdir/opt/rocm/lib/libA.so").empty());
   EXPECT_EQ(r.Closure(t / "destdir/opt/rocm/lib/libA.so"),
@@ -247,14 +301,15 @@ TEST(LoaderRules, RootLayersResolveAStagedTreeOverTheSystem) {
 TEST(LoaderRules, StagedPackageOverTheHostFindsTheSystemLibraries) {
   TempDir t;
   ASSERT_TRUE(BuildTree(t.path(),
-      "mklib destdir/usr/lib/x86_64-linux-gnu/libstaged.so.1 libstaged.so.1 "
-      "'#include <stdio.h>\nint staged(void) { return puts(\"x\"); }'"));
+                        "mklib destdir/usr/lib/x86_64-linux-gnu/libstaged.so.1 libstaged.so.1 "
+                        "'#include <stdio.h>\nint staged(void) { return puts(\"x\"); }'"));
   CoreAudit r({t / "destdir"}, {t / "destdir", "/"});
   std::string lib = t / "destdir/usr/lib/x86_64-linux-gnu/libstaged.so.1";
   EXPECT_TRUE(r.Unresolved(lib).empty());
   auto closure = r.Closure(lib);
   EXPECT_TRUE(Contains(closure, "/lib/x86_64-linux-gnu/libc.so.6") ||
-              Contains(closure, "/usr/lib/x86_64-linux-gnu/libc.so.6")) << closure.size();
+              Contains(closure, "/usr/lib/x86_64-linux-gnu/libc.so.6"))
+      << closure.size();
   EXPECT_TRUE(r.Undefined().empty());
   EXPECT_TRUE(r.MissingVersions().empty());
 }
@@ -263,14 +318,16 @@ TEST(LoaderRules, LoadedObjectIsReusedBySoname) {
   TempDir t;
   // libA needs "libX.so"; the installed libX.so has SONAME libfoo.so.2. libY needs
   // "libfoo.so.2", a name no file has: ld.so matches the loaded libX.so by its soname.
-  ASSERT_TRUE(BuildTree(t.path(), std::string() +
-      "mklib link/libX.so libX.so 'int foo(void) { return 2; }' -nostdlib\n"
-      "mklib link/libfoo.so.2 libfoo.so.2 'int foo(void) { return 2; }' -nostdlib\n"
-      "mklib r/libY.so libY.so 'int foo(void); int y(void) { return foo(); }' -nostdlib -Llink -l:libfoo.so.2\n"
-      "mklib r/libX.so libfoo.so.2 'int foo(void) { return 2; }' -nostdlib\n"
-      "mklib a/libA.so libA.so 'int y(void); int foo(void); int a(void) { return y() + foo(); }' -nostdlib "
-      "-Llink -Lr -l:libX.so -l:libY.so -Wl,--enable-new-dtags,-rpath,/r\n"
-      "rm -r link"));
+  ASSERT_TRUE(BuildTree(
+      t.path(), std::string() + "mklib link/libX.so libX.so 'int foo(void) { return 2; }' -nostdlib\n"
+                                "mklib link/libfoo.so.2 libfoo.so.2 'int foo(void) { return 2; }' -nostdlib\n"
+                                "mklib r/libY.so libY.so 'int foo(void); int y(void) { return foo(); }' "
+                                "-nostdlib -Llink -l:libfoo.so.2\n"
+                                "mklib r/libX.so libfoo.so.2 'int foo(void) { return 2; }' -nostdlib\n"
+                                "mklib a/libA.so libA.so 'int y(void); int foo(void); int a(void) { return "
+                                "y() + foo(); }' -nostdlib "
+                                "-Llink -Lr -l:libX.so -l:libY.so -Wl,--enable-new-dtags,-rpath,/r\n"
+                                "rm -r link"));
   CoreAudit r({t / "a/libA.so"}, {t.path()});
   EXPECT_TRUE(r.Unresolved(t / "a/libA.so").empty());
   EXPECT_EQ(r.Closure(t / "a/libA.so"), (std::vector<std::string>{"/r/libX.so", "/r/libY.so"}));
@@ -278,13 +335,17 @@ TEST(LoaderRules, LoadedObjectIsReusedBySoname) {
 
 TEST(LoaderRules, ClosureIsInBreadthFirstLoadOrder) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), std::string() +
-      "mklib r/libC.so libC.so 'int c(void) { return 3; }' -nostdlib\n"
-      "mklib r/libD.so libD.so 'int d(void) { return 4; }' -nostdlib\n"
-      "mklib r/libA.so libA.so 'int c(void); int a(void) { return c(); }' -nostdlib -Lr -l:libC.so -Wl,-rpath,/r\n"
-      "mklib r/libB.so libB.so 'int d(void); int b(void) { return d(); }' -nostdlib -Lr -l:libD.so -Wl,-rpath,/r\n"
-      "mklib m/libM.so libM.so 'int a(void); int b(void); int m(void) { return a() + b(); }' -nostdlib "
-      "-Lr -l:libA.so -l:libB.so -Wl,--enable-new-dtags,-rpath,/r"));
+  ASSERT_TRUE(BuildTree(
+      t.path(),
+      std::string() +
+          "mklib r/libC.so libC.so 'int c(void) { return 3; }' -nostdlib\n"
+          "mklib r/libD.so libD.so 'int d(void) { return 4; }' -nostdlib\n"
+          "mklib r/libA.so libA.so 'int c(void); int a(void) { return c(); }' -nostdlib -Lr -l:libC.so "
+          "-Wl,-rpath,/r\n"
+          "mklib r/libB.so libB.so 'int d(void); int b(void) { return d(); }' -nostdlib -Lr -l:libD.so "
+          "-Wl,-rpath,/r\n"
+          "mklib m/libM.so libM.so 'int a(void); int b(void); int m(void) { return a() + b(); }' -nostdlib "
+          "-Lr -l:libA.so -l:libB.so -Wl,--enable-new-dtags,-rpath,/r"));
   CoreAudit r({t / "m/libM.so"}, {t.path()});
   EXPECT_EQ(r.Closure(t / "m/libM.so"),
             (std::vector<std::string>{"/r/libA.so", "/r/libB.so", "/r/libC.so", "/r/libD.so"}));
@@ -293,8 +354,10 @@ TEST(LoaderRules, ClosureIsInBreadthFirstLoadOrder) {
 TEST(LoaderRules, NeededNameWithASlashIsOpenedDirectly) {
   TempDir t;
   ASSERT_TRUE(BuildTree(t.path(), std::string() +
-      "mkdir -p sub && printf 'int b(void) { return 1; }' > b.c && $CC -shared -fPIC -nostdlib -o sub/libB.so b.c\n"
-      "mklib a/libA.so libA.so " + kA + " -nostdlib \"$PWD/sub/libB.so\""));
+                                      "mkdir -p sub && printf 'int b(void) { return 1; }' > b.c && $CC "
+                                      "-shared -fPIC -nostdlib -o sub/libB.so b.c\n"
+                                      "mklib a/libA.so libA.so " +
+                                      kA + " -nostdlib \"$PWD/sub/libB.so\""));
   CoreAudit r({t / "a/libA.so"}, {});
   EXPECT_EQ(r.Closure(t / "a/libA.so"), std::vector<std::string>{t / "sub/libB.so"});
 }

@@ -41,8 +41,9 @@ TEST(SearchPath, AbsoluteEntriesAreReRooted) {
 }
 
 TEST(SearchPath, DebianDefaultDirectories) {
-  EXPECT_EQ(DefaultDirectories(kX86), (std::vector<std::string>{"/lib/x86_64-linux-gnu",
-                                                                "/usr/lib/x86_64-linux-gnu", "/lib", "/usr/lib"}));
+  EXPECT_EQ(
+      DefaultDirectories(kX86),
+      (std::vector<std::string>{"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib", "/usr/lib"}));
 }
 
 }  // namespace

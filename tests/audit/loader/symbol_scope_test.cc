@@ -13,13 +13,16 @@ const char* kVersioned =
     "printf 'V1 { global: g; local: *; };\\nV2 { global: f; } V1;\\n' > v.map\n"
     "printf '%s\\n' 'int f_old(void) { return 1; } int f_new(void) { return 2; } int g(void) { return 3; }'"
     " '__asm__(\".symver f_old,f@V1\"); __asm__(\".symver f_new,f@@V2\");' > v.c\n"
-    "mkdir -p lib && $CC -shared -fPIC -nostdlib -o lib/libv.so.1 v.c -Wl,-soname,libv.so.1 -Wl,--version-script,v.map\n";
+    "mkdir -p lib && $CC -shared -fPIC -nostdlib -o lib/libv.so.1 v.c -Wl,-soname,libv.so.1 "
+    "-Wl,--version-script,v.map\n";
 
 TEST(SymbolScope, VersionedReferenceBindsToTheSameVersion) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), std::string(kVersioned) +
-      "mklib app/libapp.so libapp.so 'int f(void); int g(void); int app(void) { return f() + g(); }' "
-      "-nostdlib -Llib -l:libv.so.1 -Wl,--enable-new-dtags,-rpath,/lib"));
+  ASSERT_TRUE(BuildTree(
+      t.path(),
+      std::string(kVersioned) +
+          "mklib app/libapp.so libapp.so 'int f(void); int g(void); int app(void) { return f() + g(); }' "
+          "-nostdlib -Llib -l:libv.so.1 -Wl,--enable-new-dtags,-rpath,/lib"));
   CoreAudit r({t / "app/libapp.so"}, {t.path()});
   EXPECT_TRUE(r.Undefined().empty());
   EXPECT_TRUE(r.MissingVersions().empty());
@@ -28,12 +31,14 @@ TEST(SymbolScope, VersionedReferenceBindsToTheSameVersion) {
 TEST(SymbolScope, VersionedReferenceFailsWhenOnlyAnotherVersionIsDefined) {
   TempDir t;
   // Link against V1+V2, then install a libv.so.1 whose f is only f@@V1 (and V2 exists for g).
-  ASSERT_TRUE(BuildTree(t.path(), std::string(kVersioned) +
-      "mklib app/libapp.so libapp.so 'int f(void); int app(void) { return f(); }' "
-      "-nostdlib -Llib -l:libv.so.1 -Wl,--enable-new-dtags,-rpath,/lib\n"
-      "printf 'V1 { global: f; local: *; };\\nV2 { global: g; } V1;\\n' > v2.map\n"
-      "printf 'int f(void) { return 1; } int g(void) { return 3; }' > v2.c\n"
-      "$CC -shared -fPIC -nostdlib -o lib/libv.so.1 v2.c -Wl,-soname,libv.so.1 -Wl,--version-script,v2.map"));
+  ASSERT_TRUE(
+      BuildTree(t.path(), std::string(kVersioned) +
+                              "mklib app/libapp.so libapp.so 'int f(void); int app(void) { return f(); }' "
+                              "-nostdlib -Llib -l:libv.so.1 -Wl,--enable-new-dtags,-rpath,/lib\n"
+                              "printf 'V1 { global: f; local: *; };\\nV2 { global: g; } V1;\\n' > v2.map\n"
+                              "printf 'int f(void) { return 1; } int g(void) { return 3; }' > v2.c\n"
+                              "$CC -shared -fPIC -nostdlib -o lib/libv.so.1 v2.c -Wl,-soname,libv.so.1 "
+                              "-Wl,--version-script,v2.map"));
   CoreAudit r({t / "app/libapp.so"}, {t.path()});
   auto f = r.Undefined();
   ASSERT_EQ(f.size(), 1u);
@@ -43,10 +48,11 @@ TEST(SymbolScope, VersionedReferenceFailsWhenOnlyAnotherVersionIsDefined) {
 
 TEST(SymbolScope, VersionedReferenceBindsToALibraryWithoutVersionInformation) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), std::string(kVersioned) +
-      "mklib app/libapp.so libapp.so 'int f(void); int app(void) { return f(); }' "
-      "-nostdlib -Llib -l:libv.so.1 -Wl,--enable-new-dtags,-rpath,/lib\n"
-      "mklib lib/libv.so.1 libv.so.1 'int f(void) { return 1; }' -nostdlib"));
+  ASSERT_TRUE(
+      BuildTree(t.path(), std::string(kVersioned) +
+                              "mklib app/libapp.so libapp.so 'int f(void); int app(void) { return f(); }' "
+                              "-nostdlib -Llib -l:libv.so.1 -Wl,--enable-new-dtags,-rpath,/lib\n"
+                              "mklib lib/libv.so.1 libv.so.1 'int f(void) { return 1; }' -nostdlib"));
   CoreAudit r({t / "app/libapp.so"}, {t.path()});
   EXPECT_TRUE(r.Undefined().empty());
   // ld.so only warns (verbosely) when the library has no version definitions at all.
@@ -55,11 +61,12 @@ TEST(SymbolScope, VersionedReferenceBindsToALibraryWithoutVersionInformation) {
 
 TEST(SymbolScope, UnversionedReferenceBindsToTheDefaultVersion) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), std::string(kVersioned) +
-      "mklib lib/libplain.so.1 libv.so.1 'int f(void) { return 1; }' -nostdlib\n"
-      "mklib app/libapp.so libapp.so 'int f(void); int app(void) { return f(); }' "
-      "-nostdlib -Llib -l:libplain.so.1 -Wl,--enable-new-dtags,-rpath,/lib\n"
-      "rm lib/libplain.so.1"));
+  ASSERT_TRUE(
+      BuildTree(t.path(), std::string(kVersioned) +
+                              "mklib lib/libplain.so.1 libv.so.1 'int f(void) { return 1; }' -nostdlib\n"
+                              "mklib app/libapp.so libapp.so 'int f(void); int app(void) { return f(); }' "
+                              "-nostdlib -Llib -l:libplain.so.1 -Wl,--enable-new-dtags,-rpath,/lib\n"
+                              "rm lib/libplain.so.1"));
   CoreAudit r({t / "app/libapp.so"}, {t.path()});
   EXPECT_TRUE(r.Undefined().empty());
 }
@@ -68,15 +75,17 @@ TEST(SymbolScope, NonDefaultVersionAloneDoesNotSatisfyAnUnversionedReference) {
   TempDir t;
   // The library only has f@V1 (hidden, non-default) and a default h: an unversioned f finds
   // no acceptable definition.
-  ASSERT_TRUE(BuildTree(t.path(), std::string() +
-      "mklib lib/libplain.so.1 libv.so.1 'int f(void) { return 1; }' -nostdlib\n"
-      "mklib app/libapp.so libapp.so 'int f(void); int app(void) { return f(); }' "
-      "-nostdlib -Llib -l:libplain.so.1 -Wl,--enable-new-dtags,-rpath,/lib\n"
-      "rm lib/libplain.so.1\n"
-      "printf 'V1 { global: h; local: *; };\\nV2 { global: h2; } V1;\\n' > v.map\n"
-      "printf '%s\\n' 'int f_old(void) { return 1; } int h(void) { return 0; } int h2(void) { return 0; }'"
-      " '__asm__(\".symver f_old,f@V1\");' > v.c\n"
-      "$CC -shared -fPIC -nostdlib -o lib/libv.so.1 v.c -Wl,-soname,libv.so.1 -Wl,--version-script,v.map"));
+  ASSERT_TRUE(BuildTree(
+      t.path(), std::string() + "mklib lib/libplain.so.1 libv.so.1 'int f(void) { return 1; }' -nostdlib\n"
+                                "mklib app/libapp.so libapp.so 'int f(void); int app(void) { return f(); }' "
+                                "-nostdlib -Llib -l:libplain.so.1 -Wl,--enable-new-dtags,-rpath,/lib\n"
+                                "rm lib/libplain.so.1\n"
+                                "printf 'V1 { global: h; local: *; };\\nV2 { global: h2; } V1;\\n' > v.map\n"
+                                "printf '%s\\n' 'int f_old(void) { return 1; } int h(void) { return 0; } int "
+                                "h2(void) { return 0; }'"
+                                " '__asm__(\".symver f_old,f@V1\");' > v.c\n"
+                                "$CC -shared -fPIC -nostdlib -o lib/libv.so.1 v.c -Wl,-soname,libv.so.1 "
+                                "-Wl,--version-script,v.map"));
   CoreAudit r({t / "app/libapp.so"}, {t.path()});
   auto f = r.Undefined();
   ASSERT_EQ(f.size(), 1u);
@@ -86,8 +95,8 @@ TEST(SymbolScope, NonDefaultVersionAloneDoesNotSatisfyAnUnversionedReference) {
 TEST(SymbolScope, WeakUndefinedReferencesAreNotReported) {
   TempDir t;
   ASSERT_TRUE(BuildTree(t.path(),
-      "mklib a/libA.so libA.so '__attribute__((weak)) int optional_hook(void); "
-      "int a(void) { return optional_hook ? optional_hook() : 0; }' -nostdlib"));
+                        "mklib a/libA.so libA.so '__attribute__((weak)) int optional_hook(void); "
+                        "int a(void) { return optional_hook ? optional_hook() : 0; }' -nostdlib"));
   CoreAudit r({t / "a/libA.so"}, {t.path()});
   EXPECT_TRUE(r.Undefined().empty());
 }
@@ -98,7 +107,8 @@ TEST(SymbolScope, WeakUndefinedReferencesAreNotReported) {
 TEST(SymbolScope, UndefinedSymbolWithoutARelocationIsNeverLookedUp) {
   TempDir t;
   ASSERT_TRUE(BuildTree(t.path(),
-      "mklib a/libA.so libA.so '__asm__(\".globl marker_only\"); int called(void); int a(void) { return called(); }' -nostdlib"));
+                        "mklib a/libA.so libA.so '__asm__(\".globl marker_only\"); int called(void); int "
+                        "a(void) { return called(); }' -nostdlib"));
   std::string out;
   ASSERT_EQ(RunCommand("readelf --dyn-syms -W " + t / "a/libA.so", &out), 0);
   ASSERT_NE(out.find("UND marker_only"), std::string::npos) << out;  // it is in .dynsym
@@ -110,11 +120,12 @@ TEST(SymbolScope, UndefinedSymbolWithoutARelocationIsNeverLookedUp) {
 
 TEST(SymbolScope, HiddenDefinitionsDoNotCount) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(),
-      "mklib r/libB.so libB.so '__attribute__((visibility(\"hidden\"))) int b(void) { return 1; } "
-      "int other(void) { return b(); }' -nostdlib\n"
-      "mklib a/libA.so libA.so 'int b(void); int a(void) { return b(); }' -nostdlib -Lr -l:libB.so "
-      "-Wl,--enable-new-dtags,-rpath,/r"));
+  ASSERT_TRUE(
+      BuildTree(t.path(),
+                "mklib r/libB.so libB.so '__attribute__((visibility(\"hidden\"))) int b(void) { return 1; } "
+                "int other(void) { return b(); }' -nostdlib\n"
+                "mklib a/libA.so libA.so 'int b(void); int a(void) { return b(); }' -nostdlib -Lr -l:libB.so "
+                "-Wl,--enable-new-dtags,-rpath,/r"));
   CoreAudit r({t / "a/libA.so"}, {t.path()});
   auto f = r.Undefined();
   ASSERT_EQ(f.size(), 1u);
@@ -126,9 +137,12 @@ TEST(SymbolScope, AnExecutableDefinitionSatisfiesALibraryAuditedWithIt) {
   // A plugin referencing a symbol its host program exports: audited alone (as ldd -r does)
   // the symbol is undefined; the host executable's own audit is clean.
   ASSERT_TRUE(BuildTree(t.path(),
-      "mklib lib/libplugin.so libplugin.so 'int host_api(void); int plugin(void) { return host_api(); }' -nostdlib\n"
-      "mkexe bin/host 'int plugin(void); int host_api(void) { return 7; } int main(void) { return plugin(); }' "
-      "-nostdlib -nostartfiles -Wl,-e,main -rdynamic -Llib -l:libplugin.so -Wl,--enable-new-dtags,-rpath,/lib"));
+                        "mklib lib/libplugin.so libplugin.so 'int host_api(void); int plugin(void) { return "
+                        "host_api(); }' -nostdlib\n"
+                        "mkexe bin/host 'int plugin(void); int host_api(void) { return 7; } int main(void) { "
+                        "return plugin(); }' "
+                        "-nostdlib -nostartfiles -Wl,-e,main -rdynamic -Llib -l:libplugin.so "
+                        "-Wl,--enable-new-dtags,-rpath,/lib"));
   CoreAudit r({t.path()}, {t.path()});
   EXPECT_EQ(r.Undefined(t / "lib/libplugin.so").size(), 1u);
   EXPECT_TRUE(r.Undefined(t / "bin/host").empty());

@@ -1,4 +1,4 @@
-#include "audit/gpu/device_facts.h"
+#include "audit/gpu/project_device_facts.h"
 
 #include <algorithm>
 
