@@ -9,7 +9,7 @@ namespace {
 // EF_AMDGPU_MACH values and feature modes: llvm/BinaryFormat/ELF.h and
 // llvm/TargetParser/TargetParser.cpp (LLVM 19), then AMDGPUUsage.rst (LLVM 20+) for the
 // processors LLVM 19 lacks (marked "newer"). Generic families: AMDGPUUsage "Generic
-// Processors" (docs/formats.md 5.2).
+// Processors" (docs/design.md §F6).
 constexpr ProcessorInfo kProcessors[] = {
     {0x020, "gfx600", false, false, ""},
     {0x021, "gfx601", false, false, ""},

@@ -1,4 +1,4 @@
-// The per-arch data that rocBLAS and hipBLASLt load at run time (docs/formats.md 6): the
+// The per-arch data that rocBLAS and hipBLASLt load at run time (docs/design.md §F7): the
 // Tensile library directory next to the shared library, and which GPU processors its
 // file names (TensileLibrary_lazy_gfx90a.dat, *_gfx1030.co, Kernels.so-000-gfx90a-xnack-.hsaco)
 // and per-arch subdirectories cover.

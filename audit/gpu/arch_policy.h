@@ -1,4 +1,4 @@
-// Which devices a set of code objects can serve (docs/formats.md 5): a requirement is a
+// Which devices a set of code objects can serve (docs/design.md §F6): a requirement is a
 // target ID read as "this device must be able to load the code". Plain gfx90a means every
 // xnack/sramecc mode of a gfx90a device; gfx90a:xnack+ means that mode only. A mode is
 // served by an entry for the same processor (or its generic target) whose features are

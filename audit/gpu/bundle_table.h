@@ -1,4 +1,4 @@
-// The entry table of an uncompressed clang offload bundle (docs/formats.md 1.1):
+// The entry table of an uncompressed clang offload bundle (docs/design.md §F1):
 // "__CLANG_OFFLOAD_BUNDLE__", u64 count, then {u64 offset, u64 size, u64 id length, id}.
 // Unlike LLVM's reader, which stops quietly at the first bad entry, every inconsistency
 // is an error here.

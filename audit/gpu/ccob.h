@@ -1,4 +1,4 @@
-// Compressed offload bundles ("CCOB", docs/formats.md 2): the header of versions 1-3 and a
+// Compressed offload bundles ("CCOB", docs/design.md §F2): the header of versions 1-3 and a
 // streaming decoder for their zstd or zlib payload. Memory stays bounded whatever the
 // header claims: output is handed over in fixed-size chunks and never accumulated here.
 #pragma once

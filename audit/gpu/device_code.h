@@ -1,4 +1,4 @@
-// Finds the device code a file carries, wherever it sits (docs/formats.md 3): the
+// Finds the device code a file carries, wherever it sits (docs/design.md §F3): the
 // .hip_fatbin section of executables, libraries and objects; the per-target
 // __CLANG_OFFLOAD_BUNDLE__<id> sections of -fgpu-rdc objects; archive members; standalone
 // bundle files; bare AMDGPU code objects. The .hipFatBinSegment wrappers (the pointers

@@ -1,0 +1,49 @@
+// The JSON report: schema_version 1 and its contract fields.
+#include "reports/json_report.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/sample_report.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+TEST(JsonReport, ContractFields) {
+  auto j = nlohmann::json::parse(RenderJson(SampleReport(), Severity::kError, false));
+  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["tool"]["name"], "rocm-audit");
+  EXPECT_TRUE(j["tool"]["version"].is_string());
+  EXPECT_EQ(j["inputs"]["fail_on"], "error");
+  EXPECT_EQ(j["summary"]["by_severity"]["error"], 1);
+  EXPECT_EQ(j["summary"]["by_severity"]["warning"], 1);
+  EXPECT_EQ(j["summary"]["by_check"]["undefined-symbol"], 1);
+  EXPECT_EQ(j["summary"]["failed"], true);
+  ASSERT_EQ(j["findings"].size(), 2u);
+  const auto& f = j["findings"][0];
+  for (const char* key : {"check", "severity", "file", "message", "hint", "symbol", "version"})
+    EXPECT_TRUE(f.contains(key)) << key;
+  EXPECT_EQ(f["severity"], "error");
+  EXPECT_TRUE(f["version"].is_null());
+  EXPECT_EQ(j["files"][0]["path"], "/p/lib/libA.so");
+  EXPECT_EQ(j["files"][0]["kind"], "elf-shared-library");
+  EXPECT_EQ(j["files"][0]["machine"], "x86-64");
+}
+
+TEST(JsonReport, FailedFollowsFailOn) {
+  Report r = SampleReport();
+  r.findings.erase(r.findings.begin());  // only the warning left
+  EXPECT_EQ(nlohmann::json::parse(RenderJson(r, Severity::kError, false))["summary"]["failed"], false);
+  EXPECT_EQ(nlohmann::json::parse(RenderJson(r, Severity::kWarning, false))["summary"]["failed"], true);
+  EXPECT_EQ(nlohmann::json::parse(RenderJson(r, Severity::kNote, true))["summary"]["failed"], false);
+}
+
+TEST(JsonReport, NonUtf8PathsDoNotBreakTheReport) {
+  Report r = SampleReport();
+  r.findings[0].file = "/p/lib/lib\xff\xfe.so";
+  auto j = nlohmann::json::parse(RenderJson(r, Severity::kError, false));
+  EXPECT_EQ(j["findings"].size(), 2u);
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing

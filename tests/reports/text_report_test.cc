@@ -1,0 +1,40 @@
+// The text report: findings grouped by file, the fix under each, the summary line.
+#include "reports/text_report.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/sample_report.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+TEST(TextReport, GroupedByFileWithFixAndSummary) {
+  std::string text = RenderText(SampleReport(), TextOptions{});
+  EXPECT_NE(text.find("/p/lib/libA.so\n  error[undefined-symbol]: undefined symbol f\n    fix: link libf\n"
+                      "  warning[rpath-build-dir]"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("1 file audited"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 error, 1 warning, 0 notes in 1 file"), std::string::npos) << text;
+  EXPECT_EQ(text.find("\033["), std::string::npos);  // no colour unless asked
+}
+
+TEST(TextReport, QuietShowsOnlyFailingFindings) {
+  TextOptions o;
+  o.quiet = true;
+  o.min_severity = Severity::kError;
+  std::string text = RenderText(SampleReport(), o);
+  EXPECT_NE(text.find("undefined-symbol"), std::string::npos);
+  EXPECT_EQ(text.find("rpath-build-dir"), std::string::npos);
+  EXPECT_EQ(text.find("audited"), std::string::npos);
+}
+
+TEST(TextReport, ColourWhenAsked) {
+  TextOptions o;
+  o.color = true;
+  EXPECT_NE(RenderText(SampleReport(), o).find("\033[1;31merror"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing
