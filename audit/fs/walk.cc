@@ -33,7 +33,12 @@ class Walker {
  public:
   Walker(const RootedFs& fs, const std::function<void(size_t)>& on_entry) : fs_(fs), on_entry_(on_entry) {}
 
-  void Visit(const std::string& path, const std::string& prefix, bool via_symlink) {
+  /// The real paths of the input directories: what the walk may enter.
+  void AddTree(const std::string& input) {
+    if (auto real = fs_.Resolve(input)) trees_.push_back(*real);
+  }
+
+  void Visit(const std::string& path, const std::string& prefix, bool via_symlink, bool input = false) {
     if (on_entry_) on_entry_(++entries_);
     struct stat st;
     if (lstat(path.c_str(), &st) != 0) {
@@ -47,6 +52,13 @@ class Walker {
         bool loop = why == "symlink loop";
         Problem(loop ? WalkProblem::kSymlinkLoop : WalkProblem::kDanglingSymlink, path,
                 loop ? "symlink loops back on itself" : "symlink target does not exist" + LinkTarget(path));
+        return;
+      }
+      if (!input && !InsideTrees(*target)) {
+        std::string raw = ReadLinkText(path), shown = fs_.DisplayPath(*target);
+        Problem(WalkProblem::kOutsideTree, path,
+                "links to " + raw + (raw == shown ? "" : " (" + shown + ")") +
+                    ", outside the audited paths: not followed, not audited as part of them");
         return;
       }
       if (stat(target->c_str(), &st) != 0) {
@@ -142,10 +154,21 @@ class Walker {
     candidates_.push_back(std::move(f));
   }
 
-  std::string LinkTarget(const std::string& path) {
+  bool InsideTrees(const std::string& real) const {
+    for (const std::string& t : trees_)
+      if (IsUnderDirectory(real, t)) return true;
+    return false;
+  }
+
+  static std::string ReadLinkText(const std::string& path) {
     char buf[4096];
     ssize_t n = readlink(path.c_str(), buf, sizeof buf);
-    return n > 0 ? " (-> " + std::string(buf, static_cast<size_t>(n)) + ")" : "";
+    return n > 0 ? std::string(buf, static_cast<size_t>(n)) : "";
+  }
+
+  static std::string LinkTarget(const std::string& path) {
+    std::string raw = ReadLinkText(path);
+    return raw.empty() ? "" : " (-> " + raw + ")";
   }
 
   void Problem(WalkProblem::Kind kind, const std::string& path, std::string message) {
@@ -161,6 +184,7 @@ class Walker {
   std::vector<WalkedFile> candidates_;
   std::vector<size_t> order_;
   std::vector<std::pair<std::string, std::string>> deferred_;  // (path, prefix)
+  std::vector<std::string> trees_;                              // real paths of the inputs
   bool draining_ = false;
 };
 
@@ -169,6 +193,7 @@ class Walker {
 WalkResult WalkInputs(const std::vector<std::string>& inputs, const RootedFs& fs,
                       const std::function<void(size_t)>& on_entry) {
   Walker walker(fs, on_entry);
+  for (const auto& input : inputs) walker.AddTree(input);
   for (const auto& input : inputs) {
     std::string prefix = input;
     while (prefix.size() > 1 && prefix.back() == '/') prefix.pop_back();
@@ -179,7 +204,7 @@ WalkResult WalkInputs(const std::vector<std::string>& inputs, const RootedFs& fs
       std::string_view leaf = BaseName(dir);
       prefix = (leaf.substr(0, 3) == "lib" || leaf == "bin") ? DirName(dir) : dir;
     }
-    walker.Visit(input, prefix, false);
+    walker.Visit(input, prefix, false, /*input=*/true);
   }
   return walker.Finish();
 }

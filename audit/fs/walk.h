@@ -24,7 +24,12 @@ struct WalkedFile {
 
 /// Something the walk could not follow or read. Never a stop: the walk goes on.
 struct WalkProblem {
-  enum Kind { kDanglingSymlink, kSymlinkLoop, kUnreadable } kind;
+  enum Kind {
+    kDanglingSymlink,
+    kSymlinkLoop,
+    kUnreadable,
+    kOutsideTree,  ///< a link out of the audited paths: not followed, not audited
+  } kind;
   std::string path;
   std::string message;  ///< what failed, with the OS's reason
 };
@@ -36,7 +41,11 @@ struct WalkResult {
   std::vector<WalkProblem> problems;
 };
 
-/// `on_entry(n)`, if given, is called with the number of entries seen so far.
+/// `on_entry(n)`, if given, is called with the number of entries seen so far. The inputs
+/// themselves are followed wherever they point; a symlink met below an input directory is
+/// followed only while its target stays inside one of the inputs (a link to "/" or to a
+/// parent would walk the whole machine; a store path's links into other store paths would
+/// audit those packages as part of this one).
 WalkResult WalkInputs(const std::vector<std::string>& inputs, const RootedFs& fs,
                       const std::function<void(size_t)>& on_entry = nullptr);
 

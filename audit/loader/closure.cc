@@ -28,18 +28,22 @@ LoadClosure BuildClosure(const ElfModel& main, const std::string& main_path,
     const ElfModel* requester = closure.objects[next].model;
     for (const std::string& name : requester->needed) {
       if (closure.FindByName(name) >= 0) continue;  // already loaded under this name
-      auto known = std::find_if(closure.unresolved.begin(), closure.unresolved.end(),
-                                [&](const UnresolvedLibrary& u) { return u.name == name; });
-      if (known != closure.unresolved.end()) {
-        known->needed_by.push_back(static_cast<int>(next));
-        continue;
-      }
+      // A name an earlier object failed to find is searched again with this object's own
+      // RPATH/RUNPATH: _dl_map_object never matches a name against a failed (faked) map.
       std::vector<RpathLink> chain;
       for (int i = static_cast<int>(next); i >= 0; i = closure.objects[i].loader)
         chain.push_back({closure.objects[i].model, DirName(closure.objects[i].path)});
       Resolution res = FindLibrary(name, chain, config);
+      auto fail = [&](Resolution&& why, std::string parse_error) {
+        auto known = std::find_if(closure.unresolved.begin(), closure.unresolved.end(),
+                                  [&](const UnresolvedLibrary& u) { return u.name == name; });
+        if (known != closure.unresolved.end())
+          known->needed_by.push_back(static_cast<int>(next));
+        else
+          closure.unresolved.push_back({name, {static_cast<int>(next)}, std::move(why), std::move(parse_error)});
+      };
       if (!res.found) {
-        closure.unresolved.push_back({name, {static_cast<int>(next)}, std::move(res), {}});
+        fail(std::move(res), {});
         continue;
       }
       // Same file under another name: ld.so compares st_dev/st_ino and reuses the map.
@@ -51,7 +55,7 @@ LoadClosure BuildClosure(const ElfModel& main, const std::string& main_path,
       }
       auto stored = store.Get(res.real_path, res.path);
       if (!stored->model) {
-        closure.unresolved.push_back({name, {static_cast<int>(next)}, std::move(res), stored->error});
+        fail(std::move(res), stored->error);
         continue;
       }
       LoadedObject obj;

@@ -20,5 +20,16 @@ TEST(WalkProblems, BrokenLinksAreWarningsWithTheGenericFix) {
   EXPECT_EQ(FindingsOf(r, "symlink-loop", t / "lib/loop").size(), 1u);
 }
 
+TEST(WalkProblems, LinkOutOfTheTreeIsANoteNamingItsTarget) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), "mkdir -p pkg/lib && ln -s / pkg/lib/everything"));
+  Report r = Audit({t / "pkg"}, "");
+  auto f = FindingsOf(r, "link-outside-tree", t / "pkg/lib/everything");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::kNote);
+  EXPECT_NE(f[0].message.find("links to /, outside"), std::string::npos) << f[0].message;
+  EXPECT_TRUE(r.files.empty());
+}
+
 }  // namespace
 }  // namespace rocm_audit::testing

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "tests/support/test_support.h"
 
 namespace rocm_audit::testing {
@@ -39,6 +41,40 @@ TEST(Walk, DanglingSymlinkIsAProblemWithItsTarget) {
   ASSERT_EQ(w.problems.size(), 1u);
   EXPECT_EQ(w.problems[0].kind, WalkProblem::kDanglingSymlink);
   EXPECT_NE(w.problems[0].message.find("libamdhip64.so.6"), std::string::npos);
+}
+
+// A link to "/" or to a parent would walk the whole machine, /proc included; a store path's
+// links into other store paths would audit those packages as part of this one.
+TEST(Walk, LinksOutOfTheTreeAreNotFollowed) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+                        "mkdir -p pkg/lib other/lib\n"
+                        "mklib pkg/lib/libin.so libin.so 'int a(void) { return 0; }' -nostdlib\n"
+                        "mklib other/lib/libout.so libout.so 'int b(void) { return 0; }' -nostdlib\n"
+                        "ln -s / pkg/root && ln -s .. pkg/up && ln -s ../../other/lib pkg/lib/dep\n"
+                        "ln -s ../../other/lib/libout.so pkg/lib/libout.so && ln -s libin.so pkg/lib/libin.so.1"));
+  WalkResult w = WalkInputs({t / "pkg"}, RootedFs());
+  ASSERT_EQ(w.files.size(), 1u);
+  EXPECT_EQ(w.files[0].path, t / "pkg/lib/libin.so");
+  std::set<std::string> outside;
+  for (const WalkProblem& p : w.problems)
+    if (p.kind == WalkProblem::kOutsideTree) outside.insert(p.path);
+  EXPECT_EQ(outside,
+            (std::set<std::string>{t / "pkg/root", t / "pkg/up", t / "pkg/lib/dep", t / "pkg/lib/libout.so"}));
+  // Named as inputs, the same links are followed: the user asked for them.
+  WalkResult both = WalkInputs({t / "pkg", t / "pkg/lib/dep"}, RootedFs());
+  EXPECT_EQ(both.files.size(), 2u);
+}
+
+TEST(Walk, AbsoluteLinksInsideARootStayInTheTree) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+                        "mkdir -p usr/lib/x\n"
+                        "mklib usr/lib/x/libin.so.1 libin.so.1 'int a(void) { return 0; }' -nostdlib\n"
+                        "ln -s /usr/lib/x/libin.so.1 usr/lib/x/libin.so && ln -s /usr/lib lib"));
+  WalkResult w = WalkInputs({t.path()}, RootedFs(t.path()));
+  EXPECT_EQ(w.files.size(), 1u);
+  for (const WalkProblem& p : w.problems) EXPECT_NE(p.kind, WalkProblem::kOutsideTree) << p.path;
 }
 
 TEST(Walk, CountsEveryFileByKind) {

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "audit/fs/path.h"
 #include "tests/support/core_audit.h"
 #include "tests/support/test_support.h"
 
@@ -312,6 +313,32 @@ TEST(LoaderRules, StagedPackageOverTheHostFindsTheSystemLibraries) {
       << closure.size();
   EXPECT_TRUE(r.Undefined().empty());
   EXPECT_TRUE(r.MissingVersions().empty());
+}
+
+// glibc's _dl_map_object skips failed (faked) maps when it matches a name: libB searches
+// again with its own RUNPATH and loads libX, which libA could not find. ld.so's trace mode
+// prints both "libX.so => not found" and "libX.so => /hidden/libX.so".
+TEST(LoaderRules, FailedLookupIsSearchedAgainByALaterRequester) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), std::string() +
+                                      "mklib hidden/libX.so libX.so 'int x(void) { return 1; }' -nostdlib\n"
+                                      "mklib a/libA.so libA.so 'int x(void); int a(void) { return x(); }' "
+                                      "-nostdlib -Lhidden -l:libX.so\n"
+                                      "mklib b/libB.so libB.so 'int x(void); int b(void) { return x(); }' "
+                                      "-nostdlib -Lhidden -l:libX.so -Wl,--enable-new-dtags,-rpath,/hidden\n"
+                                      "mklib m/libM.so libM.so 'int a(void); int b(void); int m(void) { return a() + b(); }' "
+                                      "-nostdlib -La -Lb -l:libA.so -l:libB.so -Wl,--enable-new-dtags,-rpath,/a:/b"));
+  CoreAudit r({t / "m/libM.so"}, {t.path()});
+  EXPECT_EQ(r.Closure(t / "m/libM.so"), (std::vector<std::string>{"/a/libA.so", "/b/libB.so", "/hidden/libX.so"}));
+  const UnresolvedLibrary* u = r.UnresolvedNamed(t / "m/libM.so", "libX.so");
+  ASSERT_NE(u, nullptr);
+  // Only libA failed; libB found it.
+  const LoadFacts* load = r.LoadOf(t / "m/libM.so");
+  ASSERT_NE(load, nullptr);
+  ASSERT_EQ(u->needed_by.size(), 1u);
+  EXPECT_EQ(BaseName(load->closure.objects[u->needed_by[0]].path), "libA.so");
+  // x() binds: the global scope holds libX, loaded for libB.
+  EXPECT_TRUE(r.Undefined().empty());
 }
 
 TEST(LoaderRules, LoadedObjectIsReusedBySoname) {
