@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -26,6 +27,9 @@ struct CheckOptions {
 /// What the run knows beyond one file.
 struct RunFacts {
   std::unordered_set<std::string> audited_real_paths;  ///< loadable files audited on their own
+  /// Audited ELF files by file name and by soname (walk paths): where a library the loader
+  /// does not find actually is.
+  std::unordered_map<std::string, std::vector<std::string>> audited_by_name;
   const SymbolIndex* providers = nullptr;              ///< where undefined symbols are defined
 };
 

@@ -8,6 +8,17 @@
 namespace rocm_audit {
 namespace {
 
+// "$ORIGIN/../lib/rocm" from the requester's directory to the one holding the library.
+std::string OriginRelative(const std::string& from_dir, const std::string& to_dir) {
+  std::vector<std::string_view> from = PathComponents(from_dir), to = PathComponents(to_dir);
+  size_t common = 0;
+  while (common < from.size() && common < to.size() && from[common] == to[common]) ++common;
+  std::string out = "$ORIGIN";
+  for (size_t i = common; i < from.size(); ++i) out += "/..";
+  for (size_t i = common; i < to.size(); ++i) out += "/" + std::string(to[i]);
+  return out;
+}
+
 constexpr Rule kRules[] = {
     {"unresolved-library", Severity::kError, "a DT_NEEDED library that the loader would not find",
      "add the providing package as a dependency, or fix RUNPATH (e.g. $ORIGIN/../lib) "
@@ -42,6 +53,16 @@ void Run(const LoadableInput& in, FindingSink& sink) {
       f.message = u.name + " needed by " + who + (direct ? " (direct dependency)" : "") +
                   " is not found in " + std::to_string(u.resolution.searched.size()) +
                   " searched directories";
+      // The library may be right there, in a directory this object's search never visits.
+      auto there = in.run.audited_by_name.find(u.name);
+      if (there != in.run.audited_by_name.end() && !u.needed_by.empty()) {
+        const std::string requester_dir = DirName(closure.objects[u.needed_by[0]].path);
+        const std::string dir = DirName(there->second.front());
+        f.message += "; it is in " + dir + ", which ld.so does not search for this object";
+        f.hint = "add " + OriginRelative(requester_dir, dir) + " to the RUNPATH of " + who +
+                 ", or, if it is found once installed, audit it as installed with --root";
+        f.fields["found_in"] = there->second;
+      }
     }
     f.fields["library"] = u.name;
     f.fields["needed_by"] = needed_by;

@@ -54,7 +54,6 @@ void Run(const LoadableInput& in, FindingSink& sink) {
   std::string prefix = in.loader.fs.DisplayPath(in.file.walked.prefix);
 
   for (const std::string& entry : entries) {
-    if (entry.empty()) continue;
     auto add = [&](const Rule& rule, std::string message) {
       Finding f = MakeFinding(rule, in.file.walked.path);
       f.message = std::string(tag) + " entry " + entry + " " + message;
@@ -62,6 +61,19 @@ void Run(const LoadableInput& in, FindingSink& sink) {
       f.fields["tag"] = tag;
       sink.Add(std::move(f));
     };
+    if (entry.empty()) {
+      // glibc's fillin_rpath: strsep yields "" for a leading, trailing or doubled ':', and an
+      // empty directory is the working directory of the process.
+      Finding f = MakeFinding(kRelative, in.file.walked.path);
+      f.message = std::string(tag) + " has an empty entry (a leading, trailing or doubled ':'): the loader "
+                  "searches the process's working directory there, so whatever directory it runs in can "
+                  "supply its libraries";
+      f.hint = "remove the empty entry (CMake: an empty item in INSTALL_RPATH/BUILD_RPATH; patchelf --set-rpath)";
+      f.fields["entry"] = entry;
+      f.fields["tag"] = tag;
+      sink.Add(std::move(f));
+      continue;
+    }
     bool origin_relative = entry.starts_with("$ORIGIN") || entry.starts_with("${ORIGIN}");
     // The most specific of build-dir / relative / absolute-outside, then whether it exists.
     if (std::string why = BuildDirReason(entry, in.options); !why.empty()) {

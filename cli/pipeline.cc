@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "audit/elf/object_store.h"
+#include "audit/fs/path.h"
 #include "audit/fs/walk.h"
 #include "audit/inspect/collect_facts.h"
 #include "audit/inspect/inspected_file.h"
@@ -90,6 +91,12 @@ bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
   for (const InspectedFile& f : files) {
     if (f.model()) offers.Put(f.walked.real_path, f.offers);
     if (f.loadable()) run.audited_real_paths.insert(f.walked.real_path);
+    if (f.model()) {
+      std::string name(BaseName(f.walked.path));
+      run.audited_by_name[name].push_back(f.walked.path);
+      if (!f.model()->soname.empty() && f.model()->soname != name)
+        run.audited_by_name[f.model()->soname].push_back(f.walked.path);
+    }
   }
   std::vector<std::optional<LoadFacts>> loads(total);
   ParallelFor(total, jobs, [&](size_t i) {

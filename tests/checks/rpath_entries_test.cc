@@ -95,5 +95,28 @@ TEST(RpathEntries, CleanOriginRelativeRunpathHasNoFinding) {
   EXPECT_TRUE(r.findings.empty()) << r.findings.front().message;
 }
 
+// An empty entry is the working directory (glibc fillin_rpath), so it is relative too.
+TEST(RpathEntries, EmptyEntryIsTheWorkingDirectory) {
+  for (const char* runpath : {"$ORIGIN:", ":$ORIGIN", "$ORIGIN::/usr/lib"}) {
+    TempDir t;
+    Report r = AuditRunpath(t, runpath);
+    auto f = FindingsOf(r, "rpath-relative");
+    ASSERT_EQ(f.size(), 1u) << runpath;
+    EXPECT_EQ(f[0].fields["entry"], "") << runpath;
+    EXPECT_NE(f[0].message.find("empty entry"), std::string::npos) << f[0].message;
+  }
+}
+
+// The tool's own binary must never search a build tree or the working directory: run from
+// a sysroot's library directory, an empty RUNPATH entry loads that directory's libc.
+TEST(RpathEntries, RocmAuditItselfHasNoRelativeOrBuildTreeEntries) {
+  Report r = Audit({ROCM_AUDIT_BINARY}, "");
+  for (const char* check : {"rpath-relative", "rpath-build-dir"})
+    EXPECT_TRUE(FindingsOf(r, check).empty()) << check << ": " << FindingsOf(r, check).front().message;
+  const FileFacts* self = FactsOf(r, ROCM_AUDIT_BINARY);
+  ASSERT_TRUE(self && self->elf);
+  EXPECT_TRUE(self->closure && self->closure->unresolved.empty());
+}
+
 }  // namespace
 }  // namespace rocm_audit::testing
