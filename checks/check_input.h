@@ -22,15 +22,17 @@ struct CheckOptions {
   std::vector<std::string> forbid_rpath;  ///< --forbid-rpath globs
   std::string tmpdir;                     ///< $TMPDIR at start-up, if set
   ArchRequirement arch;                   ///< --require-arch, --isa-compat
+  bool relocatable = false;               ///< --relocatable: every absolute path is a defect
 };
 
 /// What the run knows beyond one file.
 struct RunFacts {
+  std::vector<std::string> audited_prefixes;           ///< host paths of the audited prefixes
   std::unordered_set<std::string> audited_real_paths;  ///< loadable files audited on their own
   /// Audited ELF files by file name and by soname (walk paths): where a library the loader
   /// does not find actually is.
   std::unordered_map<std::string, std::vector<std::string>> audited_by_name;
-  const SymbolIndex* providers = nullptr;              ///< where undefined symbols are defined
+  const SymbolIndex* providers = nullptr;  ///< where undefined symbols are defined
 };
 
 struct FileInput {

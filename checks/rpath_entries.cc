@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "audit/fs/path.h"
+#include "audit/fs/placement.h"
 #include "checks/registry.h"
 
 namespace rocm_audit {
@@ -65,10 +66,12 @@ void Run(const LoadableInput& in, FindingSink& sink) {
       // glibc's fillin_rpath: strsep yields "" for a leading, trailing or doubled ':', and an
       // empty directory is the working directory of the process.
       Finding f = MakeFinding(kRelative, in.file.walked.path);
-      f.message = std::string(tag) + " has an empty entry (a leading, trailing or doubled ':'): the loader "
+      f.message = std::string(tag) +
+                  " has an empty entry (a leading, trailing or doubled ':'): the loader "
                   "searches the process's working directory there, so whatever directory it runs in can "
                   "supply its libraries";
-      f.hint = "remove the empty entry (CMake: an empty item in INSTALL_RPATH/BUILD_RPATH; patchelf --set-rpath)";
+      f.hint =
+          "remove the empty entry (CMake: an empty item in INSTALL_RPATH/BUILD_RPATH; patchelf --set-rpath)";
       f.fields["entry"] = entry;
       f.fields["tag"] = tag;
       sink.Add(std::move(f));
@@ -81,8 +84,17 @@ void Run(const LoadableInput& in, FindingSink& sink) {
     } else if (!origin_relative && entry[0] != '/') {
       add(kRelative, "is relative: the loader resolves it against the working directory");
       continue;  // where it points depends on the working directory: existence means nothing
-    } else if (!origin_relative && !IsUnderDirectory(NormalizePath(entry), prefix)) {
-      add(kAbsoluteOutside, "is absolute and outside the audited prefix " + prefix);
+    } else if (!origin_relative) {
+      // Judged as the installed system sees it: a directory of the audited paths, of the
+      // installed system (--root) or of another store path (a dependency) is where it should
+      // be, unless the tree must be relocatable.
+      Placement where = PlaceAbsolutePath(NormalizePath(entry), in.run.audited_prefixes, in.loader.fs);
+      if (in.options.relocatable)
+        add(kAbsoluteOutside,
+            "is absolute: a relocatable tree (--relocatable) can only use $ORIGIN-relative entries");
+      else if (where == Placement::kOutside)
+        add(kAbsoluteOutside, "is absolute and outside the audited prefix " + prefix +
+                                  " (not a store path either; audit the installed system with --root)");
     }
     auto dir = ExpandSearchEntry(entry, DirName(in.file.walked.path), id, in.loader);
     if (dir && !in.loader.fs.IsDirectory(*dir))

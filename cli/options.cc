@@ -72,6 +72,21 @@ const Option kOptions[] = {
        o->audit.ld_so_conf = v;
        return true;
      }},
+    {kLoader, "", "--default-dirs", "", "DIR[:DIR...]",
+     "the target ld.so's built-in directories, inside the root ('' for\n"
+     "none; default: the interpreter's own lib/ for a Nix or Guix glibc,\n"
+     "else Debian's multiarch list)",
+     [](S& v, O* o, std::string*) {
+       o->audit.default_dirs = SplitColons(v);
+       return true;
+     }},
+    {kLoader, "", "--relocatable", "", "",
+     "the tree must work wherever it is unpacked (an /opt tarball, a\n"
+     "wheel, a conda env): every absolute RPATH/RUNPATH entry is a finding",
+     [](S&, O* o, std::string*) {
+       o->audit.checks.relocatable = true;
+       return true;
+     }},
     {kLoader, "", "--forbid-rpath", "", "GLOB",
      "also report RPATH/RUNPATH entries matching GLOB (repeatable)",
      [](S& v, O* o, std::string*) {

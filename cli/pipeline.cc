@@ -62,6 +62,7 @@ bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
   if (!CheckInputs(options, error)) return false;
   LoaderConfig loader{RootedFs(options.roots), options.library_path, {}, ""};
   loader.conf_dirs = ReadLdSoConf(loader.fs, options.ld_so_conf);
+  loader.default_dirs = options.default_dirs;
   const unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   report->inputs = {options.paths, loader.fs.layers(), options.library_path, loader.conf_dirs};
   for (const Rule* r : AllRules()) report->rules.push_back(*r);
@@ -91,6 +92,9 @@ bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
   for (const InspectedFile& f : files) {
     if (f.model()) offers.Put(f.walked.real_path, f.offers);
     if (f.loadable()) run.audited_real_paths.insert(f.walked.real_path);
+    if (std::find(run.audited_prefixes.begin(), run.audited_prefixes.end(), f.walked.prefix) ==
+        run.audited_prefixes.end())
+      run.audited_prefixes.push_back(f.walked.prefix);
     if (f.model()) {
       std::string name(BaseName(f.walked.path));
       run.audited_by_name[name].push_back(f.walked.path);

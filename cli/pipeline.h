@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,9 @@ struct AuditOptions {
   std::vector<std::string> roots;         ///< --root layers, top first; none = the host
   std::vector<std::string> library_path;  ///< --library-path, in order
   std::string ld_so_conf = "/etc/ld.so.conf";
+  /// --default-dirs: the target ld.so's built-in directories (an empty list: none); unset =
+  /// derived from each main object's interpreter.
+  std::optional<std::vector<std::string>> default_dirs;
   BundleReadOptions bundles;  ///< --max-decompressed, --verify-hash
   CheckOptions checks;        ///< --forbid-rpath, --require-arch, --isa-compat
   unsigned jobs = 0;          ///< 0 = hardware threads

@@ -66,6 +66,7 @@ struct ElfModel {
   uint16_t machine = 0;  ///< EM_*
   uint32_t flags = 0;    ///< e_flags (the GPU processor, for AMDGPU code objects)
   bool has_interpreter = false;
+  std::string interpreter;  ///< PT_INTERP, e.g. /lib64/ld-linux-x86-64.so.2 ("" when none or unreadable)
 
   // Dynamic section (empty for static or relocatable files).
   bool has_dynamic = false;

@@ -113,8 +113,17 @@ class Reader {
 
     auto phdrs = obj_.program_headers();
     if (!phdrs) return Fail(error, "program headers: " + TakeMessage(phdrs.takeError()));
-    for (const auto& ph : *phdrs)
-      if (ph.p_type == llvm::ELF::PT_INTERP) model_->has_interpreter = true;
+    for (const auto& ph : *phdrs) {
+      if (ph.p_type != llvm::ELF::PT_INTERP) continue;
+      model_->has_interpreter = true;
+      // The interpreter's path, NUL-terminated inside the segment; a segment past the end of
+      // the file leaves it unknown (the object is still audited).
+      std::string_view file(reinterpret_cast<const char*>(obj_.base()), obj_.getBufSize());
+      if (ph.p_offset < file.size() && ph.p_filesz <= file.size() - ph.p_offset) {
+        std::string_view text = file.substr(ph.p_offset, ph.p_filesz);
+        model_->interpreter = std::string(text.substr(0, text.find('\0')));
+      }
+    }
 
     auto sections = obj_.sections();
     if (!sections) return Fail(error, "section headers: " + TakeMessage(sections.takeError()));

@@ -122,6 +122,19 @@ std::vector<std::string> DefaultDirectories(const ObjectIdentity& id) {
   return dirs;
 }
 
+std::vector<std::string> DefaultDirectoriesFor(const ElfModel& main, const ObjectIdentity& id,
+                                               const LoaderConfig& config) {
+  if (config.default_dirs) return *config.default_dirs;
+  if (!main.interpreter.empty() && main.interpreter[0] == '/') {
+    std::string dir = DirName(NormalizePath(main.interpreter));
+    bool fhs = false;
+    for (std::string_view d : {"/lib", "/lib32", "/lib64", "/libx32", "/usr/lib", "/usr/lib32", "/usr/lib64"})
+      fhs = fhs || IsUnderDirectory(dir, d);
+    if (!fhs) return {dir};
+  }
+  return DefaultDirectories(id);
+}
+
 std::string LibDirToken(const ObjectIdentity& id) {
   std::string triple = MultiarchTriple(id);
   return triple.empty() ? "lib" : "lib/" + triple;
@@ -201,7 +214,7 @@ Resolution FindLibrary(const std::string& name, const std::vector<RpathLink>& ch
       try_list(requester.model->runpath, requester, SourceName("RUNPATH", requester)))
     return res;
 
-  std::vector<std::string> defaults = DefaultDirectories(want);
+  std::vector<std::string> defaults = DefaultDirectoriesFor(*chain.back().model, want, config);
   for (const auto& dir : config.conf_dirs) {
     if (requester.model->nodeflib && UnderDefaultDir(dir, defaults)) continue;
     if (TryDirectory(config.fs.HostPath(dir), "ld.so.conf", name, want, config, &res)) return res;

@@ -25,6 +25,9 @@ struct LoaderConfig {
   std::vector<std::string> library_path;  ///< host directories, searched as LD_LIBRARY_PATH
   std::vector<std::string> conf_dirs;     ///< from <root>/etc/ld.so.conf, inside the root
   std::string platform;                   ///< $PLATFORM; empty = derived from the machine
+  /// The target ld.so's built-in directories (--default-dirs; empty list = none). When not
+  /// given they follow the main object's interpreter (DefaultDirectoriesFor).
+  std::optional<std::vector<std::string>> default_dirs;
 };
 
 /// The class/machine pair an object needs its dependencies to have.
@@ -36,6 +39,12 @@ struct ObjectIdentity {
 /// glibc's built-in search directories for this class/machine on Debian (multiarch first;
 /// `ld.so --help` prints them), as absolute paths inside the root.
 std::vector<std::string> DefaultDirectories(const ObjectIdentity& id);
+
+/// The directories the loader of `main` has built in: --default-dirs when given; else, for
+/// an interpreter outside the FHS library directories (a Nix or Guix glibc in its store
+/// path, whose ld.so searches only its own lib/), that directory; else Debian's.
+std::vector<std::string> DefaultDirectoriesFor(const ElfModel& main, const ObjectIdentity& id,
+                                               const LoaderConfig& config);
 /// $LIB as Debian's glibc expands it, e.g. "lib/x86_64-linux-gnu".
 std::string LibDirToken(const ObjectIdentity& id);
 

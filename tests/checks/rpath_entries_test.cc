@@ -118,5 +118,41 @@ TEST(RpathEntries, RocmAuditItselfHasNoRelativeOrBuildTreeEntries) {
   EXPECT_TRUE(self->closure && self->closure->unresolved.empty());
 }
 
+// Debian's MIGraphX: RUNPATH /usr/lib/x86_64-linux-gnu/migraphx/lib, a directory the
+// package ships. Audited as installed (--root), that is where it belongs.
+TEST(RpathEntries, AbsoluteEntryTheInstalledSystemHasIsFine) {
+  TempDir t;
+  ASSERT_TRUE(
+      BuildTree(t.path(),
+                "mkdir -p usr/lib/x86_64-linux-gnu/migraphx/lib\n"
+                "mklib usr/lib/x86_64-linux-gnu/libmigraphx.so libmigraphx.so 'int m(void) { return 0; }' "
+                "-nostdlib -Wl,--enable-new-dtags,-rpath,/usr/lib/x86_64-linux-gnu/migraphx/lib"));
+  Report installed = Audit({t / "usr"}, t.path());
+  EXPECT_TRUE(FindingsOf(installed, "rpath-absolute-outside").empty());
+  // --relocatable: any absolute entry is a defect.
+  AuditOptions o;
+  o.paths = {t / "usr"};
+  o.roots = {t.path()};
+  o.checks.relocatable = true;
+  auto f = FindingsOf(AuditWith(o), "rpath-absolute-outside");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].message.find("--relocatable"), std::string::npos) << f[0].message;
+}
+
+// A store path's entries into itself or into the store paths it depends on are how Nix,
+// Guix and Spack link: dependencies, not defects.
+TEST(RpathEntries, EntriesIntoStorePathsAreDependencies) {
+  TempDir t;
+  Report r =
+      AuditRunpath(t,
+                   "/nix/store/0123456789abcdfghijklmnpqrsvwxyz-glibc-2.40/lib:"
+                   "/gnu/store/0123456789abcdfghijklmnpqrsvwxyz-gcc-13.2.0-lib/lib:"
+                   "/home/me/spack/opt/spack/linux-debian12-x86_64/gcc-12.2.0/hip-6.2.4-abcdefghij/lib:"
+                   "/nix/store/not-a-hash/lib");
+  auto f = FindingsOf(r, "rpath-absolute-outside");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fields["entry"], "/nix/store/not-a-hash/lib");
+}
+
 }  // namespace
 }  // namespace rocm_audit::testing

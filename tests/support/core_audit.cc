@@ -8,8 +8,9 @@
 namespace rocm_audit::testing {
 
 CoreAudit::CoreAudit(const std::vector<std::string>& paths, const std::vector<std::string>& roots,
-                     std::vector<std::string> library_path, std::string conf)
-    : loader_{RootedFs(roots), std::move(library_path), {}, ""} {
+                     std::vector<std::string> library_path, std::string conf,
+                     std::optional<std::vector<std::string>> default_dirs)
+    : loader_{RootedFs(roots), std::move(library_path), {}, "", std::move(default_dirs)} {
   loader_.conf_dirs = ReadLdSoConf(loader_.fs, conf);
   WalkResult walk = WalkInputs(paths, loader_.fs);
   DeviceOfferCache offers{BundleReadOptions{}};

@@ -19,7 +19,8 @@ class CoreAudit {
   /// Audits `paths` inside the `roots` overlay (none = the host), with no ld.so.conf unless
   /// `conf` names one inside the roots.
   CoreAudit(const std::vector<std::string>& paths, const std::vector<std::string>& roots,
-            std::vector<std::string> library_path = {}, std::string conf = "/etc/ld.so.conf");
+            std::vector<std::string> library_path = {}, std::string conf = "/etc/ld.so.conf",
+            std::optional<std::vector<std::string>> default_dirs = std::nullopt);
 
   /// The closure ld.so would map for `file` (display paths, load order, itself excluded).
   std::vector<std::string> Closure(const std::string& file) const;

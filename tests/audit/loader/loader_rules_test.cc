@@ -236,6 +236,49 @@ TEST(LoaderRules, NodeflibSkipsTheDefaultDirectories) {
   EXPECT_EQ(r.Unresolved(t / "a/libA.so"), std::vector<std::string>{"libB.so"});
 }
 
+// --default-dirs names the target loader's built-in directories; an empty list has none.
+TEST(LoaderRules, DefaultDirectoriesCanBeGiven) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), std::string() + "mklib usr/lib/x86_64-linux-gnu/libB.so libB.so " + kB +
+                                      " -nostdlib\n"
+                                      "mklib sys/libB.so libB.so " +
+                                      kB +
+                                      " -nostdlib\n"
+                                      "mklib a/libA.so libA.so " +
+                                      kA + " -nostdlib -Lsys -l:libB.so"));
+  CoreAudit none({t / "a/libA.so"}, {t.path()}, {}, "/etc/ld.so.conf", std::vector<std::string>{});
+  EXPECT_EQ(none.Unresolved(t / "a/libA.so"), std::vector<std::string>{"libB.so"});
+  CoreAudit sys({t / "a/libA.so"}, {t.path()}, {}, "/etc/ld.so.conf", std::vector<std::string>{"/sys"});
+  EXPECT_EQ(sys.Closure(t / "a/libA.so"), std::vector<std::string>{"/sys/libB.so"});
+  CoreAudit debian({t / "a/libA.so"}, {t.path()});
+  EXPECT_EQ(debian.Closure(t / "a/libA.so"), std::vector<std::string>{"/usr/lib/x86_64-linux-gnu/libB.so"});
+}
+
+// A Nix glibc's ld.so searches only its own lib/: the interpreter names it.
+TEST(LoaderRules, InterpreterInAStorePathBringsItsOwnDefaultDirectory) {
+  TempDir t;
+  const std::string glibc = "/nix/store/0123456789abcdfghijklmnpqrsvwxyz-glibc-2.40/lib";
+  ASSERT_TRUE(BuildTree(t.path(),
+                        std::string() + "mklib usr/lib/x86_64-linux-gnu/libB.so libB.so " + kB +
+                            " -nostdlib\n"
+                            "mklib ." +
+                            glibc +
+                            "/libC.so libC.so 'int c(void) { return 3; }' -nostdlib\n"
+                            "mklib lib/libB.so libB.so " +
+                            kB +
+                            " -nostdlib\n"
+                            "mkexe bin/app 'int b(void); int c(void); int main(void) { return b() + c(); }' "
+                            "-nostdlib -Llib -L." +
+                            glibc +
+                            " -l:libB.so -l:libC.so "
+                            "-Wl,--dynamic-linker=" +
+                            glibc + "/ld-linux-x86-64.so.2 -Wl,-e,main"));
+  CoreAudit r({t / "bin/app"}, {t.path()});
+  // libC from the interpreter's directory; libB is only in Debian's directories: not searched.
+  EXPECT_EQ(r.Closure(t / "bin/app"), std::vector<std::string>{glibc + "/libC.so"});
+  EXPECT_EQ(r.Unresolved(t / "bin/app"), std::vector<std::string>{"libB.so"});
+}
+
 TEST(LoaderRules, LdSoConfDirectoriesAndIncludeGlobsAreSearched) {
   TempDir t;
   ASSERT_TRUE(BuildTree(
@@ -320,16 +363,18 @@ TEST(LoaderRules, StagedPackageOverTheHostFindsTheSystemLibraries) {
 // prints both "libX.so => not found" and "libX.so => /hidden/libX.so".
 TEST(LoaderRules, FailedLookupIsSearchedAgainByALaterRequester) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), std::string() +
-                                      "mklib hidden/libX.so libX.so 'int x(void) { return 1; }' -nostdlib\n"
-                                      "mklib a/libA.so libA.so 'int x(void); int a(void) { return x(); }' "
-                                      "-nostdlib -Lhidden -l:libX.so\n"
-                                      "mklib b/libB.so libB.so 'int x(void); int b(void) { return x(); }' "
-                                      "-nostdlib -Lhidden -l:libX.so -Wl,--enable-new-dtags,-rpath,/hidden\n"
-                                      "mklib m/libM.so libM.so 'int a(void); int b(void); int m(void) { return a() + b(); }' "
-                                      "-nostdlib -La -Lb -l:libA.so -l:libB.so -Wl,--enable-new-dtags,-rpath,/a:/b"));
+  ASSERT_TRUE(BuildTree(
+      t.path(), std::string() +
+                    "mklib hidden/libX.so libX.so 'int x(void) { return 1; }' -nostdlib\n"
+                    "mklib a/libA.so libA.so 'int x(void); int a(void) { return x(); }' "
+                    "-nostdlib -Lhidden -l:libX.so\n"
+                    "mklib b/libB.so libB.so 'int x(void); int b(void) { return x(); }' "
+                    "-nostdlib -Lhidden -l:libX.so -Wl,--enable-new-dtags,-rpath,/hidden\n"
+                    "mklib m/libM.so libM.so 'int a(void); int b(void); int m(void) { return a() + b(); }' "
+                    "-nostdlib -La -Lb -l:libA.so -l:libB.so -Wl,--enable-new-dtags,-rpath,/a:/b"));
   CoreAudit r({t / "m/libM.so"}, {t.path()});
-  EXPECT_EQ(r.Closure(t / "m/libM.so"), (std::vector<std::string>{"/a/libA.so", "/b/libB.so", "/hidden/libX.so"}));
+  EXPECT_EQ(r.Closure(t / "m/libM.so"),
+            (std::vector<std::string>{"/a/libA.so", "/b/libB.so", "/hidden/libX.so"}));
   const UnresolvedLibrary* u = r.UnresolvedNamed(t / "m/libM.so", "libX.so");
   ASSERT_NE(u, nullptr);
   // Only libA failed; libB found it.
