@@ -23,9 +23,10 @@ const Rule& kMissingArch = kRules[0];
 const Rule& kCcobIsaCompat = kRules[1];
 
 std::vector<std::string> Available(const std::vector<ArchOffer>& offers) {
-  std::set<std::string> ids;
-  for (const ArchOffer& o : offers) ids.insert(o.target.str());
-  return std::vector<std::string>(ids.begin(), ids.end());
+  std::vector<std::string> ids;
+  for (const ArchOffer& o : offers) ids.push_back(o.target.str());
+  SortTargetIds(&ids);
+  return ids;
 }
 
 std::string Join(const std::vector<std::string>& v) {

@@ -1,5 +1,7 @@
 #include "reports/text_report.h"
 
+#include "audit/model/target_order.h"
+
 #include <algorithm>
 #include <map>
 #include <vector>
@@ -74,12 +76,9 @@ std::string ArchMatrix(const Report& report) {
     for (const std::string& t : e.device->targets) columns[ProcessorOf(t)] = 0;
   }
   if (rows.empty()) return "";
-  // gfx906 before gfx1030: order by numeric length, then name.
   std::vector<std::string> cols;
   for (const auto& [c, _] : columns) cols.push_back(c);
-  std::stable_sort(cols.begin(), cols.end(), [](const std::string& a, const std::string& b) {
-    return a.size() != b.size() ? a.size() < b.size() : a < b;
-  });
+  SortTargetIds(&cols);
   size_t width = 4;
   for (const FileFacts* e : rows) width = std::max(width, e->path.size());
   width = std::min<size_t>(width, 60);

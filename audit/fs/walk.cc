@@ -33,9 +33,12 @@ class Walker {
  public:
   Walker(const RootedFs& fs, const std::function<void(size_t)>& on_entry) : fs_(fs), on_entry_(on_entry) {}
 
-  /// The real paths of the input directories: what the walk may enter.
+  /// The real paths of the input directories: what the walk may enter. A file input is
+  /// audited itself but opens no tree.
   void AddTree(const std::string& input) {
-    if (auto real = fs_.Resolve(input)) trees_.push_back(*real);
+    struct stat st;
+    if (auto real = fs_.Resolve(input); real && stat(real->c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+      trees_.push_back(*real);
   }
 
   void Visit(const std::string& path, const std::string& prefix, bool via_symlink, bool input = false) {
@@ -184,7 +187,7 @@ class Walker {
   std::vector<WalkedFile> candidates_;
   std::vector<size_t> order_;
   std::vector<std::pair<std::string, std::string>> deferred_;  // (path, prefix)
-  std::vector<std::string> trees_;                              // real paths of the inputs
+  std::vector<std::string> trees_;                             // real paths of the inputs
   bool draining_ = false;
 };
 

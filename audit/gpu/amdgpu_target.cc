@@ -1,6 +1,7 @@
 #include "audit/gpu/amdgpu_target.h"
 
 #include <algorithm>
+#include <cctype>
 #include <vector>
 
 namespace rocm_audit {

@@ -8,7 +8,9 @@
 #include <optional>
 #include <span>
 #include <string>
+
 #include <string_view>
+#include "audit/model/target_order.h"
 
 namespace rocm_audit {
 

@@ -58,8 +58,7 @@ DeviceFacts ToDeviceFacts(const DeviceInventory& inventory, const std::vector<Ar
   DeviceFacts out;
   for (const Bundle& b : inventory.bundles) out.bundles.push_back(ToFacts(b));
   for (const ArchOffer& o : offers) out.targets.push_back(o.target.str());
-  std::sort(out.targets.begin(), out.targets.end());
-  out.targets.erase(std::unique(out.targets.begin(), out.targets.end()), out.targets.end());
+  SortTargetIds(&out.targets);
   out.fatbin_wrappers = inventory.wrappers;
   return out;
 }

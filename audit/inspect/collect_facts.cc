@@ -38,6 +38,7 @@ FileFacts CollectFacts(const InspectedFile& file, const LoadFacts* load, const L
   if (file.arch_data) {
     const ArchDataDir& d = *file.arch_data;
     out.arch_data = ArchDataFacts{d.library, d.dir, {d.processors.begin(), d.processors.end()}};
+    SortTargetIds(&out.arch_data->processors);
   }
   if (load) {
     if (!load->device_stack.libraries.empty())

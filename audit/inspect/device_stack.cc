@@ -37,6 +37,8 @@ DeviceStack AnalyzeDeviceStack(const LoadClosure& closure, const LoaderConfig& l
         if (ProcessorByName(o.target.processor) && !IsGenericProcessor(o.target.processor))
           offered.emplace(o.target.str(), o.target);
     for (const auto& [text, id] : offered) targets.push_back(id);
+    std::sort(targets.begin(), targets.end(),
+              [](const TargetId& a, const TargetId& b) { return TargetIdLess(a.str(), b.str()); });
   }
   for (const TargetId& t : targets) {
     TargetSpread spread{t, {}, {}};

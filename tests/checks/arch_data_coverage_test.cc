@@ -24,7 +24,7 @@ TEST(ArchDataCoverage, CodeWithoutDataAndDataWithoutCode) {
   EXPECT_EQ(by_arch["gfx90a"].fields["library"], "rocBLAS");
   const FileFacts* facts = FactsOf(r, GpuTreePath("rocblas/lib/librocblas.so.4"));
   ASSERT_TRUE(facts && facts->arch_data);
-  EXPECT_EQ(facts->arch_data->processors, (std::vector<std::string>{"gfx1030", "gfx906"}));
+  EXPECT_EQ(facts->arch_data->processors, (std::vector<std::string>{"gfx906", "gfx1030"}));
 }
 
 TEST(ArchDataCoverage, NoDataDirectoryAtAllNamesWhereItLooked) {

@@ -88,5 +88,15 @@ TEST(AmdgpuProcessors, AgreeWithLlvm19) {
   EXPECT_GE(checked, 50);
 }
 
+TEST(TargetIds, SortedByProcessorAsPeopleListThem) {
+  std::vector<std::string> ids = {"gfx1100", "gfx90a:xnack+", "gfx803",        "gfx10-3-generic",
+                                  "gfx906",  "gfx1030",       "gfx90a",        "gfx9-generic",
+                                  "gfx1201", "gfx942",        "gfx90a:xnack-", "gfx906"};
+  SortTargetIds(&ids);
+  EXPECT_EQ(
+      ids, (std::vector<std::string>{"gfx803", "gfx906", "gfx90a", "gfx90a:xnack+", "gfx90a:xnack-", "gfx942",
+                                     "gfx9-generic", "gfx1030", "gfx10-3-generic", "gfx1100", "gfx1201"}));
+}
+
 }  // namespace
 }  // namespace rocm_audit::testing
