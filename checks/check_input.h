@@ -3,6 +3,7 @@
 // never compute loader or device facts themselves (audit/ does) and never print.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -50,6 +51,7 @@ struct LoadableInput {
 
 struct TreeInput {
   const std::vector<InspectedFile>& files;
+  const std::vector<std::optional<LoadFacts>>& loads;  ///< loads[i] belongs to files[i]
   const std::vector<WalkProblem>& walk_problems;
   const CheckOptions& options;
 };

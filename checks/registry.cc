@@ -34,9 +34,9 @@ const Check* const kChecks[] = {
     &kLibraryResolutionCheck,
     &kRpathEntriesCheck,
     &kClosureSonamesCheck,
-    &kStackArchGapCheck,
     // Stage::kTree
     &kTreeSonamesCheck,
+    &kStackArchGapCheck,
     &kWalkProblemsCheck,
 };
 

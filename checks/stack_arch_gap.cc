@@ -1,6 +1,10 @@
-// stack-arch-gap: a GPU target that some device-code libraries of one load closure serve
-// and others do not; on that GPU the calls into the lagging ones fail at run time. A
-// target nobody in the closure serves is missing-arch's job.
+// stack-arch-gap: a GPU target that some device-code libraries of a load closure serve and
+// one does not; on that GPU the calls into it fail at run time. Reported once, on the
+// library that lacks the target (where it can be fixed), with every audited file whose
+// closure it breaks. A target nobody in a closure serves is missing-arch's job.
+#include <algorithm>
+#include <map>
+
 #include "audit/fs/path.h"
 #include "checks/registry.h"
 
@@ -9,32 +13,84 @@ namespace {
 
 constexpr Rule kRules[] = {
     {"stack-arch-gap", Severity::kWarning,
-     "a GPU target served by some device-code libraries of a load closure but not by all",
-     "rebuild the lagging libraries for the target, or drop it from the others' GPU_TARGETS"},
+     "a GPU target that the other device-code libraries of a load closure serve and this one does not",
+     "rebuild the lagging library for the target, or drop it from the others' GPU_TARGETS"},
 };
 
-void Run(const LoadableInput& in, FindingSink& sink) {
-  const DeviceStack& stack = in.load.device_stack;
-  if (stack.libraries.size() < 2) return;
-  for (const TargetSpread& t : stack.targets) {
-    if (t.lacking.empty() || t.serving.empty()) continue;
-    Finding f = MakeFinding(kRules[0], in.file.walked.path);
-    std::string names;
-    for (const auto& l : t.lacking) names += (names.empty() ? "" : ", ") + std::string(BaseName(l));
-    f.message = t.target.str() + " is served by " + std::to_string(t.serving.size()) + " of the " +
-                std::to_string(stack.libraries.size()) +
-                " device-code libraries this file loads, but not by " + names + "; on a " +
-                t.target.processor + " the GPU calls into those fail at run time";
-    f.hint = "rebuild " + names + " with " + t.target.str() + " in GPU_TARGETS";
-    f.fields["arch"] = t.target.str();
-    f.fields["lacking"] = t.lacking;
-    f.fields["serving"] = t.serving;
+struct Gap {
+  std::string library;                 ///< the lacking library, as audited (else as the loader found it)
+  std::vector<std::string> serving;    ///< the same, first seen first
+  std::vector<std::string> consumers;  ///< audited files whose closure has the gap
+};
+
+void AddOnce(std::vector<std::string>* list, const std::string& item) {
+  if (std::find(list->begin(), list->end(), item) == list->end()) list->push_back(item);
+}
+
+std::string Names(const std::vector<std::string>& paths, size_t most = 4) {
+  std::string out;
+  for (size_t i = 0; i < paths.size() && i < most; ++i)
+    out += (out.empty() ? "" : ", ") + std::string(BaseName(paths[i]));
+  if (paths.size() > most) out += " and " + std::to_string(paths.size() - most) + " more";
+  return out;
+}
+
+void Run(const TreeInput& in, FindingSink& sink) {
+  // A library reached as /lib/x/librocblas.so.4 and as migraphx/lib/../../librocblas.so.4 is
+  // one file: the gap is keyed by its real path and shown at its audited path, if any.
+  std::map<std::string, std::string> audited;  // real path -> walk path
+  for (const InspectedFile& f : in.files) audited.emplace(f.walked.real_path, f.walked.path);
+  // (lacking library's real path, target) -> the gap, in a stable order.
+  std::map<std::pair<std::string, std::string>, Gap> gaps;
+  std::vector<std::pair<std::string, std::string>> order;
+  std::map<std::string, TargetId> targets;
+  for (size_t i = 0; i < in.files.size(); ++i) {
+    if (!in.loads[i]) continue;
+    const DeviceStack& stack = in.loads[i]->device_stack;
+    if (stack.libraries.size() < 2) continue;
+    for (const TargetSpread& t : stack.targets) {
+      if (t.lacking.empty() || t.serving.empty()) continue;
+      // A library by its real path, shown where the audit found it (or as the loader did).
+      auto real = [&](const std::string& display) {
+        return stack.library_paths[std::find(stack.libraries.begin(), stack.libraries.end(), display) -
+                                   stack.libraries.begin()];
+      };
+      auto shown = [&](const std::string& display) {
+        auto a = audited.find(real(display));
+        return a != audited.end() ? a->second : NormalizePath(display);
+      };
+      for (const std::string& lacking : t.lacking) {
+        std::pair<std::string, std::string> key{real(lacking), t.target.str()};
+        auto [it, fresh] = gaps.try_emplace(key, Gap{shown(lacking), {}, {}});
+        if (fresh) order.push_back(key);
+        for (const std::string& s : t.serving) AddOnce(&it->second.serving, shown(s));
+        AddOnce(&it->second.consumers, in.files[i].walked.path);
+        targets.emplace(key.second, t.target);
+      }
+    }
+  }
+  for (const auto& key : order) {
+    const Gap& gap = gaps[key];
+    const TargetId& target = targets.at(key.second);
+    std::string self(BaseName(gap.library));
+    Finding f = MakeFinding(kRules[0], gap.library);
+    f.message =
+        self + " has no device code for " + key.second + ", which " + Names(gap.serving) +
+        (gap.serving.size() == 1 ? " serves" : " serve") + " in the same process; on a " + target.processor +
+        " the GPU calls into " + self + " fail at run time in " + std::to_string(gap.consumers.size()) +
+        (gap.consumers.size() == 1 ? " audited file" : " audited files") + " (" + Names(gap.consumers) + ")";
+    f.hint = "rebuild " + self + " with " + key.second + " in GPU_TARGETS, or drop " + key.second + " from " +
+             Names(gap.serving);
+    f.fields["arch"] = key.second;
+    f.fields["lacking"] = std::vector<std::string>{gap.library};
+    f.fields["serving"] = gap.serving;
+    f.fields["consumers"] = gap.consumers;
     sink.Add(std::move(f));
   }
 }
 
 }  // namespace
 
-extern const Check kStackArchGapCheck{"stack_arch_gap", kRules, LoadableCheck{Run}};
+extern const Check kStackArchGapCheck{"stack_arch_gap", kRules, TreeCheck{Run}};
 
 }  // namespace rocm_audit

@@ -118,7 +118,7 @@ bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
   FindingSink tree;
   for (const Check* check : AllChecks())
     if (const auto* run_tree = std::get_if<TreeCheck>(&check->run))
-      (*run_tree)(TreeInput{files, walk.problems, options.checks}, tree);
+      (*run_tree)(TreeInput{files, loads, walk.problems, options.checks}, tree);
 
   for (size_t i = 0; i < total; ++i) {
     report->files.push_back(CollectFacts(files[i], loads[i] ? &*loads[i] : nullptr, loader));

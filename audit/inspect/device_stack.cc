@@ -26,6 +26,7 @@ DeviceStack AnalyzeDeviceStack(const LoadClosure& closure, const LoaderConfig& l
         cache.Get(o.real_path, std::string_view(b.getBufferStart(), b.getBufferSize()));
     if (found.empty()) continue;
     out.libraries.push_back(loader.fs.DisplayPath(o.path));
+    out.library_paths.push_back(o.real_path);
     offers.push_back(&found);
   }
   if (out.libraries.empty()) return out;

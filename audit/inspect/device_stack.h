@@ -22,7 +22,8 @@ struct TargetSpread {
 };
 
 struct DeviceStack {
-  std::vector<std::string> libraries;  ///< closure members with device code, load order
+  std::vector<std::string> libraries;      ///< closure members with device code, load order (display paths)
+  std::vector<std::string> library_paths;  ///< the same, as real host paths (symlinks resolved)
   std::vector<TargetSpread> targets;
 
   /// Targets every library serves.
