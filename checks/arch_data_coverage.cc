@@ -48,6 +48,17 @@ void Run(const FileInput& in, FindingSink& sink) {
     f.hint = "build and install Tensile data for " + p + " (same GPU_TARGETS as the library)";
     sink.Add(std::move(f));
   }
+  // What the packager asked for, against the data (hipBLASLt's kernels live only there).
+  for (const TargetId& want : in.options.arch.targets) {
+    const std::string& p = want.processor;
+    if (data.dir.empty() || data.processors.count(p) || code.count(p) || IsGenericProcessor(p)) continue;
+    Finding f = Missing(file, data, p, "data");
+    f.message = "--require-arch " + want.str() + ", but " + data.dir + " has no " + data.library +
+                " data for " + p + " (no TensileLibrary*_" + p + "* / *" + p + "*.co|.hsaco)";
+    f.hint = "build " + data.library + "'s Tensile data for " + p + " (add it to GPU_TARGETS)";
+    sink.Add(std::move(f));
+  }
+  if (code.empty()) return;  // a library without a fat binary: its data is all there is
   for (const std::string& p : data.processors) {
     if (code.count(p) || !ProcessorByName(p)) continue;
     Finding f = Missing(file, data, p, "code");

@@ -1,6 +1,8 @@
 #include "audit/inspect/inspected_file.h"
 
 #include <llvm/BinaryFormat/ELF.h>
+
+#include <algorithm>
 #include <llvm/Support/MemoryBuffer.h>
 
 #include "audit/elf/archive_reader.h"
@@ -58,16 +60,15 @@ void ReadDeviceCode(const WalkedFile& file, const BundleReadOptions& options, In
   if (!out->device.bundles.empty()) out->offers = out->device.Offers();
 }
 
-// Tensile data pairs with code for specific processors; a stub or host-only build has
-// nothing to pair it with.
+// Tensile data pairs with code for specific processors. A library without a fat binary of
+// its own (Debian's hipBLASLt keeps every kernel in library/) still has its data checked
+// against --require-arch, so a data directory found counts even without code.
 void ReadArchData(const WalkedFile& file, InspectedFile* out) {
   std::optional<ArchDataDir> data = FindArchData(file.path);
   if (!data) return;
-  for (const ArchOffer& o : out->offers)
-    if (!IsGenericProcessor(o.target.processor)) {
-      out->arch_data = std::move(data);
-      return;
-    }
+  bool code = std::any_of(out->offers.begin(), out->offers.end(),
+                          [](const ArchOffer& o) { return !IsGenericProcessor(o.target.processor); });
+  if (code || !data->dir.empty()) out->arch_data = std::move(data);
 }
 
 }  // namespace

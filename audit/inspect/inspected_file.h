@@ -39,8 +39,8 @@ struct InspectedFile {
   uint64_t archive_members = 0;
   DeviceInventory device;         ///< GPU code found in it
   std::vector<ArchOffer> offers;  ///< what its device entries serve
-  /// rocBLAS/hipBLASLt: the Tensile data directory, when the library has device code for
-  /// specific processors to pair it with.
+  /// rocBLAS/hipBLASLt: the Tensile data directory, when one was found or the library has
+  /// device code for specific processors to pair it with.
   std::optional<ArchDataDir> arch_data;
   std::vector<ParseProblem> problems;  ///< in the order they were met
 

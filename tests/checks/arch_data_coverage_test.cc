@@ -38,5 +38,33 @@ TEST(ArchDataCoverage, NoDataDirectoryAtAllNamesWhereItLooked) {
   EXPECT_EQ(f[0].fields["data_dir"], "");
 }
 
+// Debian's hipBLASLt: no fat binary in the library, every kernel in the multiarch
+// lib/x86_64-linux-gnu/hipblaslt/library. Its data is what --require-arch is held against.
+TEST(ArchDataCoverage, DataDirectoryOfALibraryWithoutFatBinaryMeetsTheRequirement) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), "mklib usr/lib/x86_64-linux-gnu/libhipblaslt.so.1 libhipblaslt.so.1 "
+                                  "'int hipblasLtCreate(void) { return 0; }' -nostdlib\n"
+                                  "mkdir -p usr/lib/x86_64-linux-gnu/hipblaslt/library\n"
+                                  "cd usr/lib/x86_64-linux-gnu/hipblaslt/library\n"
+                                  "touch Kernels.so-000-gfx1100.hsaco TensileLibrary_lazy_gfx90a.dat"));
+  AuditOptions o;
+  o.paths = {t / "usr"};
+  o.roots = {t.path()};
+  Report plain = AuditWith(o);
+  const FileFacts* facts = FactsOf(plain, t / "usr/lib/x86_64-linux-gnu/libhipblaslt.so.1");
+  ASSERT_TRUE(facts && facts->arch_data);
+  EXPECT_EQ(facts->arch_data->library, "hipBLASLt");
+  EXPECT_EQ(facts->arch_data->processors, (std::vector<std::string>{"gfx90a", "gfx1100"}));
+  EXPECT_TRUE(FindingsOf(plain, "missing-arch-data").empty());
+
+  std::string error;
+  ASSERT_TRUE(ParseArchList("gfx90a,gfx942,gfx1100", &o.checks.arch.targets, &error)) << error;
+  auto f = FindingsOf(AuditWith(o), "missing-arch-data");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fields["arch"], "gfx942");
+  EXPECT_EQ(f[0].fields["missing"], "data");
+  EXPECT_NE(f[0].message.find("--require-arch gfx942"), std::string::npos) << f[0].message;
+}
+
 }  // namespace
 }  // namespace rocm_audit::testing
