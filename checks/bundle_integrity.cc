@@ -1,5 +1,5 @@
-// malformed-bundle and bundle-id-mismatch: what the bundle reader found wrong, as findings
-// that say where (section, archive member, offset) and why.
+// malformed-bundle, bundle-id-mismatch and unknown-gpu-target: what the bundle reader found
+// wrong, as findings that say where (section, archive member, offset) and why.
 #include "audit/model/hex.h"
 #include "checks/registry.h"
 
@@ -15,9 +15,24 @@ constexpr Rule kRules[] = {
     {"bundle-id-mismatch", Severity::kError,
      "a bundle entry whose code object is for another processor or feature mode than its ID says",
      "rebuild the bundle with clang-offload-bundler from the matching code objects"},
+    {"unknown-gpu-target", Severity::kWarning,
+     "a code object whose e_flags name no known AMDGPU processor, or whose code object ABI version is "
+     "unknown",
+     "rebuild with a toolchain whose targets the shipped runtime knows; if the processor is newer than "
+     "rocm-audit's table, this warning is rocm-audit's to fix"},
 };
 const Rule& kMalformedBundle = kRules[0];
 const Rule& kBundleIdMismatch = kRules[1];
+const Rule& kUnknownTarget = kRules[2];
+
+const Rule& RuleOf(BundleProblem::Kind kind) {
+  switch (kind) {
+    case BundleProblem::kIdMismatch: return kBundleIdMismatch;
+    case BundleProblem::kUnknownTarget: return kUnknownTarget;
+    case BundleProblem::kMalformed: break;
+  }
+  return kMalformedBundle;
+}
 
 std::string Where(const Bundle& b) {
   std::string where = b.member.empty() ? "" : "archive member " + b.member + ", ";
@@ -26,7 +41,7 @@ std::string Where(const Bundle& b) {
 }
 
 void Emit(const std::string& file, const BundleProblem& p, const Bundle* b, FindingSink& sink) {
-  Finding f = MakeFinding(p.kind == BundleProblem::kIdMismatch ? kBundleIdMismatch : kMalformedBundle, file);
+  Finding f = MakeFinding(RuleOf(p.kind), file);
   f.message = b ? Where(*b) + ": " + p.message : p.message;
   if (b) {
     if (!b->section.empty()) f.fields["section"] = b->section;

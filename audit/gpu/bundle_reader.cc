@@ -26,6 +26,18 @@ void Problem(std::vector<BundleProblem>* out, BundleProblem::Kind kind, std::str
   out->push_back({kind, std::move(message)});
 }
 
+// A code object the runtime cannot place: a processor (e_flags mach) or a code object ABI
+// version (EI_ABIVERSION, HSA) that no loader rocm-audit models knows. "" when it is fine.
+std::string UnknownTarget(const CodeObjectInfo& co) {
+  if (co.processor.empty())
+    return "e_flags mach " + Hex(co.mach) +
+           " names no AMDGPU processor known to rocm-audit (LLVM 19's table and "
+           "the newer processors it adds): no runtime of that era can load it";
+  if (co.os_abi == llvm::ELF::ELFOSABI_AMDGPU_HSA && co.code_object_version == 0)
+    return "its code object ABI version (EI_ABIVERSION) is unknown: the runtime refuses it";
+  return "";
+}
+
 // Compares what the entry ID promises with what the code object is.
 void CompareWithCode(const BundleEntry& e, std::vector<BundleProblem>* problems) {
   const TargetId& want = *e.target;
@@ -218,6 +230,9 @@ std::optional<uint64_t> ReadBareCodeObject(std::string_view bytes, Bundle* b) {
   e.content = "code-object";
   if (!InspectCodeObject(bytes.substr(0, e.size), e.size, &co, &error)) {
     Problem(&b->problems, BundleProblem::kMalformed, "code object: " + error);
+  } else if (std::string unknown = UnknownTarget(co); !unknown.empty()) {
+    e.code_object = co;  // kept for the report; it serves no target
+    Problem(&b->problems, BundleProblem::kUnknownTarget, "code object: " + unknown);
   } else {
     e.code_object = co;
     e.target = co.target_id();
@@ -265,6 +280,8 @@ void InspectEntry(BundleEntry* e, std::string_view prefix, std::vector<BundlePro
     return;
   }
   e->code_object = co;
+  if (std::string unknown = UnknownTarget(co); !unknown.empty())
+    Problem(problems, BundleProblem::kUnknownTarget, "entry '" + e->id + "': " + unknown);
   // Code object V2/V3 in a `hip` entry: a feature the ID leaves out is off (D99235).
   if (e->target && e->parsed->kind == "hip" && co.code_object_version && co.code_object_version <= 3) {
     const ProcessorInfo* p = ProcessorByName(e->target->processor);

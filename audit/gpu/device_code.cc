@@ -210,7 +210,7 @@ std::vector<ArchOffer> DeviceInventory::Offers() const {
   std::vector<ArchOffer> out;
   for (const Bundle& b : bundles)
     for (const BundleEntry& e : b.entries)
-      if (e.size > 0 && e.target && e.parsed && e.parsed->device())
+      if (e.size > 0 && e.target && !e.target->processor.empty() && e.parsed && e.parsed->device())
         out.push_back({*e.target, b.format == BundleFormat::kCcob});
   return out;
 }

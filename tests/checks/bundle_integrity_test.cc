@@ -67,5 +67,29 @@ TEST(BundleIntegrity, TruncatedSectionKeepsWhereAndWhy) {
   EXPECT_NE(f[0].message.find("file+0x0"), std::string::npos) << f[0].message;
 }
 
+// A mach value no table knows, or an unknown ABI version: a finding, and no target ID made
+// of features alone.
+TEST(BundleIntegrity, UnknownProcessorOrAbiVersionIsAFindingNotATarget) {
+  TempDir t;
+  std::string co = ReadAll(GpuTreePath("co/kernel_gfx90a.co"));
+  std::string unknown_mach = co, unknown_abi = co;
+  unknown_mach[48] = 0x7f;  // e_flags & EF_AMDGPU_MACH: unassigned
+  unknown_abi[8] = 9;       // EI_ABIVERSION: no code object version 11
+  WriteAll(t / "mach.co", unknown_mach);
+  WriteAll(t / "abi.co", unknown_abi);
+  Report r = Audit({t.path()}, "");
+  auto f = FindingsOf(r, "unknown-gpu-target");
+  ASSERT_EQ(f.size(), 2u);
+  for (const Finding& x : f) EXPECT_EQ(x.severity, Severity::kWarning);
+  EXPECT_NE(FindingsOf(r, "unknown-gpu-target", t / "mach.co")[0].message.find("mach 0x7f"),
+            std::string::npos);
+  EXPECT_NE(FindingsOf(r, "unknown-gpu-target", t / "abi.co")[0].message.find("ABI version"),
+            std::string::npos);
+  for (const FileFacts& file : r.files)
+    if (file.device)
+      for (const std::string& target : file.device->targets) EXPECT_NE(target[0], ':') << file.path;
+  EXPECT_TRUE(FactsOf(r, t / "mach.co")->device->targets.empty());
+}
+
 }  // namespace
 }  // namespace rocm_audit::testing
