@@ -29,7 +29,8 @@ const Rule& RuleOf(BundleProblem::Kind kind) {
   switch (kind) {
     case BundleProblem::kIdMismatch: return kBundleIdMismatch;
     case BundleProblem::kUnknownTarget: return kUnknownTarget;
-    case BundleProblem::kMalformed: break;
+    case BundleProblem::kMalformed:
+    case BundleProblem::kOverstatedSize: break;
   }
   return kMalformedBundle;
 }
@@ -42,6 +43,8 @@ std::string Where(const Bundle& b) {
 
 void Emit(const std::string& file, const BundleProblem& p, const Bundle* b, FindingSink& sink) {
   Finding f = MakeFinding(RuleOf(p.kind), file);
+  // The runtime reads such a bundle at its real size: worth fixing, not broken.
+  if (p.kind == BundleProblem::kOverstatedSize) f.severity = Severity::kWarning;
   f.message = b ? Where(*b) + ": " + p.message : p.message;
   if (b) {
     if (!b->section.empty()) f.fields["section"] = b->section;

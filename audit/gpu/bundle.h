@@ -16,9 +16,10 @@ namespace rocm_audit {
 /// finding (malformed-bundle or bundle-id-mismatch).
 struct BundleProblem {
   enum Kind {
-    kMalformed,      ///< the runtime cannot read it: sizes, compression, tables, wrappers
-    kIdMismatch,     ///< an entry ID names another target than its code object's e_flags
-    kUnknownTarget,  ///< e_flags name no known processor, or the ABI version is unknown
+    kMalformed,       ///< the runtime cannot read it: sizes, compression, tables, wrappers
+    kIdMismatch,      ///< an entry ID names another target than its code object's e_flags
+    kUnknownTarget,   ///< e_flags name no known processor, or the ABI version is unknown
+    kOverstatedSize,  ///< a CCOB header claims more than its stream holds: read at the real size
   } kind;
   std::string message;
 };

@@ -184,10 +184,15 @@ std::optional<uint64_t> ReadCcob(std::string_view bytes, const BundleReadOptions
   else if (ok)
     extent = h.header_size + result.consumed;
   b->compressed_size = extent.value_or(bytes.size());
-  if (ok && result.produced != h.uncompressed_size) {
-    ok = false;
-    error = "decompresses to " + std::to_string(result.produced) + " bytes, the header says " +
-            std::to_string(h.uncompressed_size);
+  if (ok && result.produced < h.uncompressed_size) {
+    // LLVM's compression::decompress sizes its buffer from the header and keeps what the
+    // stream produced: the real size wins. A header that understates is refused (the
+    // decoder stops at the declared size), as zstd/zlib refuse a too small buffer.
+    Problem(&b->problems, BundleProblem::kOverstatedSize,
+            label + "the header says " + std::to_string(h.uncompressed_size) +
+                " uncompressed bytes, the stream holds " + std::to_string(result.produced) +
+                "; read at its real size, as LLVM reads it");
+    b->uncompressed_size = result.produced;
   }
   if (!ok) {
     Problem(&b->problems, BundleProblem::kMalformed, label + error);
@@ -203,7 +208,16 @@ std::optional<uint64_t> ReadCcob(std::string_view bytes, const BundleReadOptions
                   ", the decompressed bytes hash to " + Hex(got));
   }
   b->entries = std::move(stream.entries());
-  for (size_t i = 0; i < b->entries.size(); ++i) InspectEntry(&b->entries[i], stream.prefix(i), &b->problems);
+  for (size_t i = 0; i < b->entries.size(); ++i) {
+    const BundleEntry& e = b->entries[i];
+    if (e.offset > result.produced || e.size > result.produced - e.offset) {
+      Problem(&b->problems, BundleProblem::kMalformed,
+              "entry '" + e.id + "' runs past the " + std::to_string(result.produced) +
+                  " bytes the stream holds");
+      continue;
+    }
+    InspectEntry(&b->entries[i], stream.prefix(i), &b->problems);
+  }
   return extent;
 }
 

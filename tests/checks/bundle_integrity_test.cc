@@ -91,5 +91,18 @@ TEST(BundleIntegrity, UnknownProcessorOrAbiVersionIsAFindingNotATarget) {
   EXPECT_TRUE(FactsOf(r, t / "mach.co")->device->targets.empty());
 }
 
+TEST(BundleIntegrity, OverstatedCompressedSizeIsAWarning) {
+  TempDir t;
+  std::string raw = Decompressed(RealCcob());
+  std::string payload = Zstd(raw);
+  WriteAll(t / "over.hsaco", CcobHeaderBytes(2, 1, payload.size(), raw.size() + 100, Md5Low(raw)) + payload);
+  Report r = Audit({t / "over.hsaco"}, "");
+  auto f = FindingsOf(r, "malformed-bundle");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::kWarning);
+  EXPECT_NE(f[0].message.find("read at its real size"), std::string::npos) << f[0].message;
+  EXPECT_EQ(FactsOf(r, t / "over.hsaco")->device->targets, std::vector<std::string>{"gfx1030"});
+}
+
 }  // namespace
 }  // namespace rocm_audit::testing

@@ -104,6 +104,32 @@ TEST_F(GpuTree, MalformedCompressedBundlesAreFindingsNotCrashes) {
     }
 }
 
+// LLVM decompresses into a buffer of the header's size and keeps what the stream produced:
+// an overstated size reads at the real size (every entry kept), an understated one fails.
+TEST_F(GpuTree, OverstatedUncompressedSizeReadsAtTheRealSize) {
+  std::string raw = Decompressed(RealCcob());
+  for (int version : {2, 3}) {
+    std::string payload = Zstd(raw);
+    std::string over = CcobHeaderBytes(version, 1, payload.size(), raw.size() + 4096, Md5Low(raw)) + payload;
+    DeviceInventory inv = Inventory(FileKind::kCompressedBundle, over);
+    ASSERT_EQ(inv.bundles.size(), 1u);
+    const Bundle& b = inv.bundles[0];
+    ASSERT_EQ(b.problems.size(), 1u) << AllProblems(inv);
+    EXPECT_EQ(b.problems[0].kind, BundleProblem::kOverstatedSize);
+    EXPECT_EQ(b.uncompressed_size, raw.size());
+    EXPECT_EQ(Targets(inv), std::set<std::string>{"gfx1030"});
+    ASSERT_FALSE(b.entries.empty());
+    for (const BundleEntry& e : b.entries)
+      if (e.size) EXPECT_TRUE(e.code_object.has_value()) << e.id;
+
+    std::string under = CcobHeaderBytes(version, 1, payload.size(), raw.size() - 1, Md5Low(raw)) + payload;
+    DeviceInventory bad = Inventory(FileKind::kCompressedBundle, under);
+    ASSERT_EQ(bad.bundles.size(), 1u);
+    ASSERT_FALSE(bad.bundles[0].problems.empty());
+    EXPECT_EQ(bad.bundles[0].problems[0].kind, BundleProblem::kMalformed) << AllProblems(bad);
+  }
+}
+
 // Found by the ASan mutation run: a PT_NOTE with p_align 0 (which LLVM's notes() accepts
 // and iterates with 4) made getDesc(0) assert, or misread without assertions.
 
