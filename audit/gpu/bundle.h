@@ -36,8 +36,9 @@ struct BundleEntry {
   std::string content;
 };
 
-enum class BundleFormat { kPlain, kCcob, kObjectSections, kCodeObject };
-std::string_view BundleFormatName(BundleFormat f);  ///< plain | ccob | sections | code-object
+enum class BundleFormat { kPlain, kCcob, kObjectSections, kCodeObject, kOffloadBinary };
+/// plain | ccob | sections | code-object | offload-binary
+std::string_view BundleFormatName(BundleFormat f);
 
 struct Bundle {
   std::string section;       ///< ELF section holding it ("" for a standalone file)

@@ -22,6 +22,7 @@ std::string_view BundleFormatName(BundleFormat f) {
     case BundleFormat::kCcob: return "ccob";
     case BundleFormat::kObjectSections: return "sections";
     case BundleFormat::kCodeObject: return "code-object";
+    case BundleFormat::kOffloadBinary: return "offload-binary";
   }
   return "plain";
 }

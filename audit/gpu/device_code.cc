@@ -9,6 +9,7 @@
 
 #include "audit/elf/archive_reader.h"
 #include "audit/gpu/bundle_reader.h"
+#include "audit/gpu/offload_binary.h"
 #include "audit/model/hex.h"
 #include "audit/support/llvm_expected.h"
 
@@ -22,6 +23,7 @@ using llvm::support::endian::read64le;
 constexpr std::string_view kFatbinSection = ".hip_fatbin";
 constexpr std::string_view kWrapperSection = ".hipFatBinSegment";
 constexpr std::string_view kRdcPrefix = "__CLANG_OFFLOAD_BUNDLE__";
+constexpr std::string_view kOffloadingSection = ".llvm.offloading";
 constexpr uint32_t kWrapperMagic = 0x48495046;  // "HIPF" (clr __hipFatMAGIC2)
 constexpr uint64_t kWrapperSize = 24;
 
@@ -102,7 +104,7 @@ void FromElf(std::string_view bytes, uint64_t base, const std::string& member,
   auto sections = elf->sections();
   if (!Take(sections)) return;
   SectionView fatbin, wrappers;
-  std::vector<SectionView> rdc;
+  std::vector<SectionView> rdc, offloading;
   size_t index = 0;
   for (const auto& s : *sections) {
     size_t i = index++;
@@ -111,7 +113,8 @@ void FromElf(std::string_view bytes, uint64_t base, const std::string& member,
     std::string_view n(name->data(), name->size());
     bool is_fatbin = n == kFatbinSection, is_wrapper = n == kWrapperSection;
     bool is_rdc = n.starts_with(kRdcPrefix);
-    if (!is_fatbin && !is_wrapper && !is_rdc) continue;
+    bool is_offloading = n == kOffloadingSection;
+    if (!is_fatbin && !is_wrapper && !is_rdc && !is_offloading) continue;
     if (s.sh_type == llvm::ELF::SHT_NOBITS) continue;
     auto contents = elf->getSectionContents(s);
     if (!Take(contents)) {
@@ -120,7 +123,9 @@ void FromElf(std::string_view bytes, uint64_t base, const std::string& member,
       continue;
     }
     SectionView v{&s, std::string_view(reinterpret_cast<const char*>(contents->data()), contents->size()), i};
-    if (is_fatbin)
+    if (is_offloading)
+      offloading.push_back(v);
+    else if (is_fatbin)
       fatbin = v;
     else if (is_wrapper)
       wrappers = v;
@@ -156,6 +161,12 @@ void FromElf(std::string_view bytes, uint64_t base, const std::string& member,
     }
     b.uncompressed_size = b.compressed_size;
     if (!b.entries.empty()) inv->bundles.push_back(std::move(b));
+  }
+
+  for (const SectionView& v : offloading) {
+    Bundle b =
+        ReadOffloadSection(v.bytes, {std::string(kOffloadingSection), member, base + v.header->sh_offset});
+    if (!b.entries.empty() || !b.problems.empty()) inv->bundles.push_back(std::move(b));
   }
 
   if (!fatbin.header) {

@@ -73,6 +73,15 @@ TEST(ArchCoverage, PerArchCodeObjectsAreNotHeldToTheWholeList) {
   EXPECT_EQ(FindingsOf(AuditGpu({"co/bundle.hsaco"}, "gfx1100"), "missing-arch").size(), 1u);
 }
 
+// New-driver device code (.llvm.offloading) is held to --require-arch like bundles.
+TEST(ArchCoverage, NewDriverOffloadBinariesCount) {
+  Report r = AuditGpu({"lib/libnewdriver.a"}, "gfx906,gfx1030");
+  auto f = FindingsOf(r, "missing-arch");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fields["arch"], "gfx1030");
+  EXPECT_EQ(f[0].fields["available"], (nlohmann::ordered_json{"gfx906", "gfx90a:xnack+"}));
+}
+
 TEST(ArchCoverage, NoRequirementNoFinding) {
   Report r = AuditGpu({"lib"}, "");
   EXPECT_TRUE(FindingsOf(r, "missing-arch").empty());

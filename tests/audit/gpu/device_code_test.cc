@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "audit/gpu/device_code.h"
+#include "audit/gpu/offload_binary.h"
 #include "tests/support/gpu_fixtures.h"
 #include "tests/support/test_support.h"
 
@@ -87,6 +88,53 @@ TEST_F(GpuTree, RdcObjectArchiveMembersAndStandaloneFiles) {
     EXPECT_EQ(ProblemCount(*inv), 0u) << AllProblems(*inv);
   }
   EXPECT_EQ(bare.bundles[0].format, BundleFormat::kCodeObject);
+}
+
+// --offload-new-driver -fgpu-rdc: OffloadBinary records in .llvm.offloading, listed as
+// llvm-objdump-19 --offloading lists them.
+TEST_F(GpuTree, NewDriverOffloadBinariesAreInventoried) {
+  DeviceInventory inv = Inventory(FileKind::kElf, ReadAll(P("obj/newdriver.o")));
+  ASSERT_EQ(inv.bundles.size(), 1u) << AllProblems(inv);
+  const Bundle& b = inv.bundles[0];
+  EXPECT_EQ(b.format, BundleFormat::kOffloadBinary);
+  EXPECT_EQ(b.section, ".llvm.offloading");
+  EXPECT_EQ(ProblemCount(inv), 0u) << AllProblems(inv);
+  EXPECT_EQ(Targets(inv), (std::set<std::string>{"gfx906", "gfx90a:xnack+"}));
+  std::string listed;
+  ASSERT_EQ(RunCommand("llvm-objdump-19 --offloading " + P("obj/newdriver.o"), &listed), 0);
+  std::set<std::string> theirs, ours;
+  std::istringstream lines(listed);
+  for (std::string l; std::getline(lines, l);)
+    if (l.rfind("arch", 0) == 0) theirs.insert(l.substr(l.find_last_of(' ') + 1));
+  for (const BundleEntry& e : b.entries) {
+    EXPECT_EQ(e.content, "bitcode") << e.id;
+    ours.insert(e.target->str());
+  }
+  EXPECT_EQ(ours, theirs);
+  // Inside a static library too.
+  DeviceInventory ar = Inventory(FileKind::kArArchive, ReadAll(P("lib/libnewdriver.a")));
+  ASSERT_EQ(ar.bundles.size(), 1u);
+  EXPECT_EQ(ar.bundles[0].member, "newdriver.o");
+}
+
+// Every truncation and a sweep of flipped bytes: problems, never a crash or a read past
+// the record (LLVM 19's reader trusts the string table and the image range).
+TEST_F(GpuTree, DamagedOffloadBinariesAreProblemsNotCrashes) {
+  std::string section = Section(P("obj/newdriver.o"), ".llvm.offloading");
+  ASSERT_GT(section.size(), 100u);
+  for (size_t n = 1; n < section.size(); n += 7) {
+    Bundle b = ReadOffloadSection(std::string_view(section).substr(0, n), {".llvm.offloading", "", 0});
+    size_t whole = b.entries.size();
+    EXPECT_TRUE(whole < 2 || !b.problems.empty() || n == section.size()) << n;
+  }
+  for (size_t at = 0; at < 96; ++at) {
+    std::string bad = section;
+    bad[at] = char(0xff);
+    ReadOffloadSection(bad, {".llvm.offloading", "", 0});  // must not crash (ASan runs catch overreads)
+  }
+  std::string lying = section;
+  lying[8] = char(0xff);  // size far past the section
+  EXPECT_FALSE(ReadOffloadSection(lying, {".llvm.offloading", "", 0}).problems.empty());
 }
 
 }  // namespace
