@@ -32,11 +32,23 @@ DeviceStack AnalyzeDeviceStack(const LoadClosure& closure, const LoaderConfig& l
   if (out.libraries.empty()) return out;
   std::vector<TargetId> targets = requirement.targets;
   if (targets.empty()) {
-    std::map<std::string, TargetId> offered;  // every specific target any library offers
+    // Every specific target any library offers, and every processor a generic target it
+    // offers serves: a gfx1031 runs gfx10-3-generic code, so the others must serve it too.
+    std::map<std::string, TargetId> offered;
     for (const auto* list : offers)
-      for (const ArchOffer& o : *list)
-        if (ProcessorByName(o.target.processor) && !IsGenericProcessor(o.target.processor))
+      for (const ArchOffer& o : *list) {
+        if (!ProcessorByName(o.target.processor)) continue;
+        if (!IsGenericProcessor(o.target.processor)) {
           offered.emplace(o.target.str(), o.target);
+          continue;
+        }
+        for (const ProcessorInfo& p : AllProcessors())
+          if (p.generic == o.target.processor) {
+            TargetId member;
+            member.processor = std::string(p.name);
+            offered.emplace(member.str(), member);
+          }
+      }
     for (const auto& [text, id] : offered) targets.push_back(id);
     std::sort(targets.begin(), targets.end(),
               [](const TargetId& a, const TargetId& b) { return TargetIdLess(a.str(), b.str()); });

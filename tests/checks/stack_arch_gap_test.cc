@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "audit/fs/path.h"
 #include "tests/support/audit_support.h"
 #include "tests/support/gpu_fixtures.h"
 #include "tests/support/test_support.h"
@@ -57,6 +58,19 @@ TEST(StackArchGap, RequiredTargetsReplaceTheOfferedOnes) {
   auto f = FindingsOf(r, "stack-arch-gap");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].fields["arch"], "gfx1100");
+}
+
+// libapp2 loads libgeneric (gfx10-3-generic) and libccob (gfx1030, gfx1100): the generic
+// target serves gfx1031..gfx1036, which libccob does not; libgeneric lacks gfx1100.
+TEST(StackArchGap, ProcessorsServedThroughAGenericTargetCount) {
+  Report r = Audit({GpuTreePath("generic/libapp2.so.1")}, "");
+  std::multiset<std::string> gaps;
+  for (const Finding& f : FindingsOf(r, "stack-arch-gap"))
+    gaps.insert(std::string(BaseName(f.file)) + " " + f.fields["arch"].get<std::string>());
+  EXPECT_EQ(gaps, (std::multiset<std::string>{"libccob.so.1 gfx1031", "libccob.so.1 gfx1032",
+                                              "libccob.so.1 gfx1033", "libccob.so.1 gfx1034",
+                                              "libccob.so.1 gfx1035", "libccob.so.1 gfx1036",
+                                              "libgeneric.so.1 gfx1100"}));
 }
 
 TEST(StackArchGap, OneDeviceLibraryHasNoGap) {
