@@ -27,9 +27,12 @@ void Run(const LoadableInput& in, FindingSink& sink) {
     f.message = "version " + m.version + " not found in " + m.library + " (" + m.resolved_path + ")" +
                 DescribeVersions(lib, m.version) + "; ";
     if (m.symbols.empty())
-      f.message += "no symbol of the file binds through it, but ld.so checks every DT_VERNEED entry and refuses to load the file";
+      f.message +=
+          "no symbol of the file binds through it, but ld.so checks every DT_VERNEED entry and refuses to "
+          "load the file";
     else
-      f.message += std::to_string(m.symbols.size()) + (m.symbols.size() == 1 ? " symbol needs" : " symbols need") + " it";
+      f.message += std::to_string(m.symbols.size()) +
+                   (m.symbols.size() == 1 ? " symbol needs" : " symbols need") + " it";
     f.hint = "the file was built against a newer " + m.library +
              " than the one it loads: build against the oldest supported one, or depend on the newer one";
     f.fields["library"] = m.library;

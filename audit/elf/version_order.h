@@ -11,8 +11,8 @@
 namespace rocm_audit {
 
 struct VersionName {
-  std::string_view family;     ///< "GLIBCXX_"
-  std::vector<unsigned> parts; ///< {3, 4, 30}
+  std::string_view family;      ///< "GLIBCXX_"
+  std::vector<unsigned> parts;  ///< {3, 4, 30}
 };
 
 /// nullopt for names without a numeric tail.

@@ -2,8 +2,8 @@
 
 #include <llvm/BinaryFormat/ELF.h>
 
-#include <algorithm>
 #include <llvm/Support/MemoryBuffer.h>
+#include <algorithm>
 
 #include "audit/elf/archive_reader.h"
 #include "audit/elf/elf_reader.h"

@@ -40,7 +40,8 @@ LoadClosure BuildClosure(const ElfModel& main, const std::string& main_path,
         if (known != closure.unresolved.end())
           known->needed_by.push_back(static_cast<int>(next));
         else
-          closure.unresolved.push_back({name, {static_cast<int>(next)}, std::move(why), std::move(parse_error)});
+          closure.unresolved.push_back(
+              {name, {static_cast<int>(next)}, std::move(why), std::move(parse_error)});
       };
       if (!res.found) {
         fail(std::move(res), {});

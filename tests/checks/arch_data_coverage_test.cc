@@ -42,11 +42,12 @@ TEST(ArchDataCoverage, NoDataDirectoryAtAllNamesWhereItLooked) {
 // lib/x86_64-linux-gnu/hipblaslt/library. Its data is what --require-arch is held against.
 TEST(ArchDataCoverage, DataDirectoryOfALibraryWithoutFatBinaryMeetsTheRequirement) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(), "mklib usr/lib/x86_64-linux-gnu/libhipblaslt.so.1 libhipblaslt.so.1 "
-                                  "'int hipblasLtCreate(void) { return 0; }' -nostdlib\n"
-                                  "mkdir -p usr/lib/x86_64-linux-gnu/hipblaslt/library\n"
-                                  "cd usr/lib/x86_64-linux-gnu/hipblaslt/library\n"
-                                  "touch Kernels.so-000-gfx1100.hsaco TensileLibrary_lazy_gfx90a.dat"));
+  ASSERT_TRUE(BuildTree(t.path(),
+                        "mklib usr/lib/x86_64-linux-gnu/libhipblaslt.so.1 libhipblaslt.so.1 "
+                        "'int hipblasLtCreate(void) { return 0; }' -nostdlib\n"
+                        "mkdir -p usr/lib/x86_64-linux-gnu/hipblaslt/library\n"
+                        "cd usr/lib/x86_64-linux-gnu/hipblaslt/library\n"
+                        "touch Kernels.so-000-gfx1100.hsaco TensileLibrary_lazy_gfx90a.dat"));
   AuditOptions o;
   o.paths = {t / "usr"};
   o.roots = {t.path()};

@@ -50,15 +50,17 @@ TEST(UnresolvedLibrary, SymbolsBehindAnUnresolvedLibraryAreAttributedToIt) {
 // The library is in the audited paths, only not where this object looks.
 TEST(UnresolvedLibrary, LibraryBesideTheRequesterIsNamedWithTheRunpathThatReachesIt) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(),
-                        "mklib opt/rocm/lib/rocm/libhsa.so.1 libhsa.so.1 'int hsa(void) { return 1; }' -nostdlib\n"
-                        "mklib opt/rocm/lib/librccl.so.1 librccl.so.1 'int hsa(void); int r(void) { return hsa(); }' "
-                        "-nostdlib -Lopt/rocm/lib/rocm -l:libhsa.so.1"));
+  ASSERT_TRUE(
+      BuildTree(t.path(),
+                "mklib opt/rocm/lib/rocm/libhsa.so.1 libhsa.so.1 'int hsa(void) { return 1; }' -nostdlib\n"
+                "mklib opt/rocm/lib/librccl.so.1 librccl.so.1 'int hsa(void); int r(void) { return hsa(); }' "
+                "-nostdlib -Lopt/rocm/lib/rocm -l:libhsa.so.1"));
   Report r = Audit({t / "opt"}, t.path());
   auto f = FindingsOf(r, "unresolved-library", t / "opt/rocm/lib/librccl.so.1");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_NE(f[0].message.find("it is in " + t / "opt/rocm/lib/rocm"), std::string::npos) << f[0].message;
-  EXPECT_NE(f[0].hint.find("add $ORIGIN/rocm to the RUNPATH of librccl.so.1"), std::string::npos) << f[0].hint;
+  EXPECT_NE(f[0].hint.find("add $ORIGIN/rocm to the RUNPATH of librccl.so.1"), std::string::npos)
+      << f[0].hint;
   EXPECT_EQ(f[0].fields["found_in"], (nlohmann::ordered_json{t / "opt/rocm/lib/rocm/libhsa.so.1"}));
 }
 

@@ -59,16 +59,18 @@ TEST(MissingVersions, WeakVersionNeedIsNotAnError) {
 // version no strong reference needs still stops ld.so (_dl_check_map_versions).
 TEST(MissingVersions, NewestOfTheFamilyAndVersionsNoSymbolNeeds) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(),
-                        "mkversioned new/libcxx.so.6 libcxx.so.6 'CXX_3.4.9 { global: a9; local: *; }; "
-                        "CXX_3.4.31 { global: a31; } CXX_3.4.9; CXX_3.4.32 { global: a32; } CXX_3.4.31;' "
-                        "'int a9(void) { return 0; } int a31(void) { return 1; } int a32(void) { return 2; }'\n"
-                        "mklib lib/libA.so libA.so '__attribute__((weak)) int a32(void); int a(void) { return a32 ? a32() : 0; }' "
-                        "-nostdlib -Wl,--no-as-needed -Lnew -l:libcxx.so.6 -Wl,--enable-new-dtags,-rpath,/lib\n"
-                        "mkversioned lib/libcxx.so.6 libcxx.so.6 'CXX_3.4.31 { global: a31; local: *; }; "
-                        "CXX_3.4.9 { global: a9; } CXX_3.4.31; CXX_PRIVATE { global: p; } CXX_3.4.9;' "
-                        "'int a9(void) { return 0; } int a31(void) { return 1; } int p(void) { return 3; }'\n"
-                        "rm -r new"));
+  ASSERT_TRUE(
+      BuildTree(t.path(),
+                "mkversioned new/libcxx.so.6 libcxx.so.6 'CXX_3.4.9 { global: a9; local: *; }; "
+                "CXX_3.4.31 { global: a31; } CXX_3.4.9; CXX_3.4.32 { global: a32; } CXX_3.4.31;' "
+                "'int a9(void) { return 0; } int a31(void) { return 1; } int a32(void) { return 2; }'\n"
+                "mklib lib/libA.so libA.so '__attribute__((weak)) int a32(void); int a(void) { return a32 ? "
+                "a32() : 0; }' "
+                "-nostdlib -Wl,--no-as-needed -Lnew -l:libcxx.so.6 -Wl,--enable-new-dtags,-rpath,/lib\n"
+                "mkversioned lib/libcxx.so.6 libcxx.so.6 'CXX_3.4.31 { global: a31; local: *; }; "
+                "CXX_3.4.9 { global: a9; } CXX_3.4.31; CXX_PRIVATE { global: p; } CXX_3.4.9;' "
+                "'int a9(void) { return 0; } int a31(void) { return 1; } int p(void) { return 3; }'\n"
+                "rm -r new"));
   Report r = Audit({t / "lib/libA.so"}, t.path());
   auto f = FindingsOf(r, "missing-version", t / "lib/libA.so");
   ASSERT_EQ(f.size(), 1u);

@@ -15,28 +15,45 @@ const std::string kApp = "/nix/store/2123456789abcdfghijklmnpqrsvwxyz-miopen-6.2
 
 TEST(StorePath, NixStyleStorePathHasNoWarnings) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(),
-                        "mklib ." + kGlibc + "/lib/libc.so.6 libc.so.6 'int puts(const char* s) { return 0; }' -nostdlib\n"
-                        "mklib ." + kHip + "/lib/libamdhip64.so.6 libamdhip64.so.6 'int hipInit(int f) { return f; }' "
-                        "-nostdlib\n"
-                        "mklib ." + kApp + "/lib/libMIOpen.so.1 libMIOpen.so.1 'int hipInit(int); int puts(const char*); "
-                        "int m(void) { return hipInit(0) + puts(\"\"); }' -nostdlib -L." + kHip + "/lib -L." + kGlibc +
-                        "/lib -l:libamdhip64.so.6 -l:libc.so.6 -Wl,--enable-new-dtags,-rpath," + kApp + "/lib:" + kHip +
-                        "/lib:" + kGlibc + "/lib\n"
-                        "mkexe ." + kApp + "/bin/miopen-driver 'int m(void); int main(void) { return m(); }' -nostdlib "
-                        "-L." + kApp + "/lib -l:libMIOpen.so.1 -Wl,-rpath-link,." + kHip + "/lib:." + kGlibc + "/lib "
-                        "-Wl,--enable-new-dtags,-rpath," + kApp + "/lib "
-                        "-Wl,--dynamic-linker=" + kGlibc + "/lib/ld-linux-x86-64.so.2 -Wl,-e,main\n"
-                        "ln -s " + kHip + "/lib/libamdhip64.so.6 ." + kApp + "/lib/libamdhip64.so.6\n"
-                        "mkdir -p ." + kApp + "/nix-support && ln -s " + kHip + " ." + kApp + "/nix-support/clr"));
+  ASSERT_TRUE(
+      BuildTree(t.path(), "mklib ." + kGlibc +
+                              "/lib/libc.so.6 libc.so.6 'int puts(const char* s) { return 0; }' -nostdlib\n"
+                              "mklib ." +
+                              kHip +
+                              "/lib/libamdhip64.so.6 libamdhip64.so.6 'int hipInit(int f) { return f; }' "
+                              "-nostdlib\n"
+                              "mklib ." +
+                              kApp +
+                              "/lib/libMIOpen.so.1 libMIOpen.so.1 'int hipInit(int); int puts(const char*); "
+                              "int m(void) { return hipInit(0) + puts(\"\"); }' -nostdlib -L." +
+                              kHip + "/lib -L." + kGlibc +
+                              "/lib -l:libamdhip64.so.6 -l:libc.so.6 -Wl,--enable-new-dtags,-rpath," + kApp +
+                              "/lib:" + kHip + "/lib:" + kGlibc +
+                              "/lib\n"
+                              "mkexe ." +
+                              kApp +
+                              "/bin/miopen-driver 'int m(void); int main(void) { return m(); }' -nostdlib "
+                              "-L." +
+                              kApp + "/lib -l:libMIOpen.so.1 -Wl,-rpath-link,." + kHip + "/lib:." + kGlibc +
+                              "/lib "
+                              "-Wl,--enable-new-dtags,-rpath," +
+                              kApp +
+                              "/lib "
+                              "-Wl,--dynamic-linker=" +
+                              kGlibc +
+                              "/lib/ld-linux-x86-64.so.2 -Wl,-e,main\n"
+                              "ln -s " +
+                              kHip + "/lib/libamdhip64.so.6 ." + kApp +
+                              "/lib/libamdhip64.so.6\n"
+                              "mkdir -p ." +
+                              kApp + "/nix-support && ln -s " + kHip + " ." + kApp + "/nix-support/clr"));
   AuditOptions o;
   o.paths = {t.path() + kApp};
   o.roots = {t.path()};
   o.ld_so_conf = "/nonexistent";
   o.default_dirs = std::vector<std::string>{};
   Report r = AuditWith(o);
-  for (const Finding& f : r.findings)
-    EXPECT_EQ(f.severity, Severity::kNote) << f.check << ": " << f.message;
+  for (const Finding& f : r.findings) EXPECT_EQ(f.severity, Severity::kNote) << f.check << ": " << f.message;
   EXPECT_EQ(r.files.size(), 2u);  // libMIOpen and the driver: the linked-in clr is not audited
   EXPECT_EQ(FindingsOf(r, "link-outside-tree").size(), 2u);
   EXPECT_EQ(UnresolvedOf(r, t.path() + kApp + "/bin/miopen-driver"), std::vector<std::string>{});

@@ -47,20 +47,21 @@ TEST(Walk, DanglingSymlinkIsAProblemWithItsTarget) {
 // links into other store paths would audit those packages as part of this one.
 TEST(Walk, LinksOutOfTheTreeAreNotFollowed) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(t.path(),
-                        "mkdir -p pkg/lib other/lib\n"
-                        "mklib pkg/lib/libin.so libin.so 'int a(void) { return 0; }' -nostdlib\n"
-                        "mklib other/lib/libout.so libout.so 'int b(void) { return 0; }' -nostdlib\n"
-                        "ln -s / pkg/root && ln -s .. pkg/up && ln -s ../../other/lib pkg/lib/dep\n"
-                        "ln -s ../../other/lib/libout.so pkg/lib/libout.so && ln -s libin.so pkg/lib/libin.so.1"));
+  ASSERT_TRUE(
+      BuildTree(t.path(),
+                "mkdir -p pkg/lib other/lib\n"
+                "mklib pkg/lib/libin.so libin.so 'int a(void) { return 0; }' -nostdlib\n"
+                "mklib other/lib/libout.so libout.so 'int b(void) { return 0; }' -nostdlib\n"
+                "ln -s / pkg/root && ln -s .. pkg/up && ln -s ../../other/lib pkg/lib/dep\n"
+                "ln -s ../../other/lib/libout.so pkg/lib/libout.so && ln -s libin.so pkg/lib/libin.so.1"));
   WalkResult w = WalkInputs({t / "pkg"}, RootedFs());
   ASSERT_EQ(w.files.size(), 1u);
   EXPECT_EQ(w.files[0].path, t / "pkg/lib/libin.so");
   std::set<std::string> outside;
   for (const WalkProblem& p : w.problems)
     if (p.kind == WalkProblem::kOutsideTree) outside.insert(p.path);
-  EXPECT_EQ(outside,
-            (std::set<std::string>{t / "pkg/root", t / "pkg/up", t / "pkg/lib/dep", t / "pkg/lib/libout.so"}));
+  EXPECT_EQ(outside, (std::set<std::string>{t / "pkg/root", t / "pkg/up", t / "pkg/lib/dep",
+                                            t / "pkg/lib/libout.so"}));
   // Named as inputs, the same links are followed: the user asked for them.
   WalkResult both = WalkInputs({t / "pkg", t / "pkg/lib/dep"}, RootedFs());
   EXPECT_EQ(both.files.size(), 2u);
