@@ -56,6 +56,24 @@ std::vector<Finding> CheckFile(const InspectedFile& file, const LoadFacts* load,
   return std::move(sink.findings);
 }
 
+// What checks may ask about the run as a whole: which files are audited, under which
+// prefixes, and by which names.
+RunFacts CollectRunFacts(const std::vector<InspectedFile>& files) {
+  RunFacts run;
+  for (const InspectedFile& f : files) {
+    if (f.loadable()) run.audited_real_paths.insert(f.walked.real_path);
+    if (std::find(run.audited_prefixes.begin(), run.audited_prefixes.end(), f.walked.prefix) ==
+        run.audited_prefixes.end())
+      run.audited_prefixes.push_back(f.walked.prefix);
+    if (!f.model()) continue;
+    std::string name(BaseName(f.walked.path));
+    run.audited_by_name[name].push_back(f.walked.path);
+    if (!f.model()->soname.empty() && f.model()->soname != name)
+      run.audited_by_name[f.model()->soname].push_back(f.walked.path);
+  }
+  return run;
+}
+
 }  // namespace
 
 bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
@@ -88,20 +106,9 @@ bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
   // The loader's view of each loadable file; closure members outside the audited paths
   // have their device code read on first use.
   DeviceOfferCache offers(options.bundles);
-  RunFacts run;
-  for (const InspectedFile& f : files) {
+  for (const InspectedFile& f : files)
     if (f.model()) offers.Put(f.walked.real_path, f.offers);
-    if (f.loadable()) run.audited_real_paths.insert(f.walked.real_path);
-    if (std::find(run.audited_prefixes.begin(), run.audited_prefixes.end(), f.walked.prefix) ==
-        run.audited_prefixes.end())
-      run.audited_prefixes.push_back(f.walked.prefix);
-    if (f.model()) {
-      std::string name(BaseName(f.walked.path));
-      run.audited_by_name[name].push_back(f.walked.path);
-      if (!f.model()->soname.empty() && f.model()->soname != name)
-        run.audited_by_name[f.model()->soname].push_back(f.walked.path);
-    }
-  }
+  RunFacts run = CollectRunFacts(files);
   std::vector<std::optional<LoadFacts>> loads(total);
   ParallelFor(total, jobs, [&](size_t i) {
     if (files[i].loadable()) loads[i] = InspectLoad(files[i], loader, store, offers, options.checks.arch);
