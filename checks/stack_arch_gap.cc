@@ -50,20 +50,16 @@ void Run(const TreeInput& in, FindingSink& sink) {
     if (stack.libraries.size() < 2) continue;
     for (const TargetSpread& t : stack.targets) {
       if (t.lacking.empty() || t.serving.empty()) continue;
-      // A library by its real path, shown where the audit found it (or as the loader did).
-      auto real = [&](const std::string& display) {
-        return stack.library_paths[std::find(stack.libraries.begin(), stack.libraries.end(), display) -
-                                   stack.libraries.begin()];
+      // A library shown where the audit found it, else as the loader did.
+      auto shown = [&](size_t lib) {
+        auto a = audited.find(stack.library_paths[lib]);
+        return a != audited.end() ? a->second : NormalizePath(stack.libraries[lib]);
       };
-      auto shown = [&](const std::string& display) {
-        auto a = audited.find(real(display));
-        return a != audited.end() ? a->second : NormalizePath(display);
-      };
-      for (const std::string& lacking : t.lacking) {
-        std::pair<std::string, std::string> key{real(lacking), t.target.str()};
+      for (size_t lacking : t.lacking) {
+        std::pair<std::string, std::string> key{stack.library_paths[lacking], t.target.str()};
         auto [it, fresh] = gaps.try_emplace(key, Gap{shown(lacking), {}, {}});
         if (fresh) order.push_back(key);
-        for (const std::string& s : t.serving) AddOnce(&it->second.serving, shown(s));
+        for (size_t s : t.serving) AddOnce(&it->second.serving, shown(s));
         AddOnce(&it->second.consumers, in.files[i].walked.path);
         targets.emplace(key.second, t.target);
       }

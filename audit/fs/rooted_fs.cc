@@ -22,13 +22,13 @@ std::deque<std::string> Components(std::string_view path) {
   return out;
 }
 
+}  // namespace
+
 std::string ReadLink(const std::string& path) {
   char buf[PATH_MAX];
   ssize_t n = readlink(path.c_str(), buf, sizeof buf);
   return n < 0 ? std::string() : std::string(buf, static_cast<size_t>(n));
 }
-
-}  // namespace
 
 namespace {
 

@@ -14,6 +14,9 @@
 
 namespace rocm_audit {
 
+/// The text of a symbolic link ("" when `path` is no link or cannot be read).
+std::string ReadLink(const std::string& path);
+
 class RootedFs {
  public:
   RootedFs() = default;

@@ -58,7 +58,7 @@ class Walker {
         return;
       }
       if (!input && !InsideTrees(*target)) {
-        std::string raw = ReadLinkText(path), shown = fs_.DisplayPath(*target);
+        std::string raw = ReadLink(path), shown = fs_.DisplayPath(*target);
         Problem(WalkProblem::kOutsideTree, path,
                 "links to " + raw + (raw == shown ? "" : " (" + shown + ")") +
                     ", outside the audited paths: not followed, not audited as part of them");
@@ -163,14 +163,8 @@ class Walker {
     return false;
   }
 
-  static std::string ReadLinkText(const std::string& path) {
-    char buf[4096];
-    ssize_t n = readlink(path.c_str(), buf, sizeof buf);
-    return n > 0 ? std::string(buf, static_cast<size_t>(n)) : "";
-  }
-
   static std::string LinkTarget(const std::string& path) {
-    std::string raw = ReadLinkText(path);
+    std::string raw = ReadLink(path);
     return raw.empty() ? "" : " (-> " + raw + ")";
   }
 

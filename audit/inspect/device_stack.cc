@@ -57,7 +57,7 @@ DeviceStack AnalyzeDeviceStack(const LoadClosure& closure, const LoaderConfig& l
     TargetSpread spread{t, {}, {}};
     for (size_t i = 0; i < offers.size(); ++i) {
       Coverage c = CheckRequirement(t, *offers[i], requirement.isa_compat);
-      (c.by == ServedBy::kNone ? spread.lacking : spread.serving).push_back(out.libraries[i]);
+      (c.by == ServedBy::kNone ? spread.lacking : spread.serving).push_back(i);
     }
     out.targets.push_back(std::move(spread));
   }

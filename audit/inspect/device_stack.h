@@ -17,8 +17,8 @@ namespace rocm_audit {
 
 struct TargetSpread {
   TargetId target;
-  std::vector<std::string> serving;  ///< display paths of the libraries that serve it
-  std::vector<std::string> lacking;  ///< and of those that do not
+  std::vector<size_t> serving;  ///< indices into DeviceStack::libraries that serve it
+  std::vector<size_t> lacking;  ///< and of those that do not
 };
 
 struct DeviceStack {
