@@ -11,6 +11,7 @@
 
 #include "audit/fs/walk.h"
 #include "audit/gpu/arch_policy.h"
+#include "audit/inspect/cmake_packages.h"
 #include "audit/inspect/inspected_file.h"
 #include "audit/inspect/load_facts.h"
 #include "audit/loader/search_path.h"
@@ -54,6 +55,9 @@ struct TreeInput {
   const std::vector<std::optional<LoadFacts>>& loads;  ///< loads[i] belongs to files[i]
   const std::vector<WalkProblem>& walk_problems;
   const CheckOptions& options;
+  const std::vector<AuditedPackage>& cmake_packages;
+  const RunFacts& run;
+  const LoaderConfig& loader;
 };
 
 }  // namespace rocm_audit

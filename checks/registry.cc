@@ -18,6 +18,10 @@ extern const Check kClosureSonamesCheck;
 extern const Check kStackArchGapCheck;
 extern const Check kTreeSonamesCheck;
 extern const Check kWalkProblemsCheck;
+extern const Check kCMakeMissingFilesCheck;
+extern const Check kCMakeDependenciesCheck;
+extern const Check kCMakeAbsolutePathsCheck;
+extern const Check kCMakeNotEvaluatedCheck;
 
 namespace {
 
@@ -38,6 +42,10 @@ const Check* const kChecks[] = {
     &kTreeSonamesCheck,
     &kStackArchGapCheck,
     &kWalkProblemsCheck,
+    &kCMakeMissingFilesCheck,
+    &kCMakeDependenciesCheck,
+    &kCMakeAbsolutePathsCheck,
+    &kCMakeNotEvaluatedCheck,
 };
 
 std::vector<const Rule*> CollectRules() {

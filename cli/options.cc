@@ -46,6 +46,7 @@ bool Fail(std::string* error, std::string text) {
 
 constexpr std::string_view kLoader = "Loader emulation";
 constexpr std::string_view kGpu = "GPU code";
+constexpr std::string_view kCMake = "CMake packages";
 constexpr std::string_view kOutput = "Output";
 
 using O = CliOptions;
@@ -82,7 +83,8 @@ const Option kOptions[] = {
      }},
     {kLoader, "", "--relocatable", "", "",
      "the tree must work wherever it is unpacked (an /opt tarball, a\n"
-     "wheel, a conda env): every absolute RPATH/RUNPATH entry is a finding",
+     "wheel, a conda env): every absolute RPATH/RUNPATH entry, and\n"
+     "every CMake config path outside its prefix, is a finding",
      [](S&, O* o, std::string*) {
        o->audit.checks.relocatable = true;
        return true;
@@ -91,6 +93,14 @@ const Option kOptions[] = {
      "also report RPATH/RUNPATH entries matching GLOB (repeatable)",
      [](S& v, O* o, std::string*) {
        o->audit.checks.forbid_rpath.push_back(v);
+       return true;
+     }},
+
+    {kCMake, "", "--cmake-prefix-path", "", "DIR[:DIR...]",
+     "prefixes where a consumer's find_package() finds the CMake\n"
+     "dependencies of the audited packages (repeatable)",
+     [](S& v, O* o, std::string*) {
+       for (auto& d : SplitColons(v)) o->audit.cmake_prefix_path.push_back(d);
        return true;
      }},
 

@@ -7,9 +7,11 @@
 #include <optional>
 #include <thread>
 
+#include "audit/cmake/project_cmake_facts.h"
 #include "audit/elf/object_store.h"
 #include "audit/fs/path.h"
 #include "audit/fs/walk.h"
+#include "audit/inspect/cmake_packages.h"
 #include "audit/inspect/collect_facts.h"
 #include "audit/inspect/inspected_file.h"
 #include "audit/inspect/load_facts.h"
@@ -116,6 +118,8 @@ bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
   });
   SymbolIndex providers = BuildProviderIndex(files, loads, loader);
   run.providers = &providers;
+  std::vector<AuditedPackage> packages =
+      EvaluateCMakePackages(walk.files, loader.fs, options.cmake_prefix_path, jobs);
 
   // Checks: per file in parallel, then the whole tree.
   std::vector<std::vector<Finding>> per_file(total);
@@ -125,12 +129,13 @@ bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
   FindingSink tree;
   for (const Check* check : AllChecks())
     if (const auto* run_tree = std::get_if<TreeCheck>(&check->run))
-      (*run_tree)(TreeInput{files, loads, walk.problems, options.checks}, tree);
+      (*run_tree)(TreeInput{files, loads, walk.problems, options.checks, packages, run, loader}, tree);
 
   for (size_t i = 0; i < total; ++i) {
     report->files.push_back(CollectFacts(files[i], loads[i] ? &*loads[i] : nullptr, loader));
     for (Finding& f : per_file[i]) report->findings.push_back(std::move(f));
   }
+  for (const AuditedPackage& p : packages) report->files[p.file].cmake = ProjectCMakeFacts(p.package);
   for (Finding& f : tree.findings) report->findings.push_back(std::move(f));
   return true;
 }

@@ -24,6 +24,7 @@ struct AuditOptions {
   std::optional<std::vector<std::string>> default_dirs;
   BundleReadOptions bundles;  ///< --max-decompressed, --verify-hash
   CheckOptions checks;        ///< --forbid-rpath, --require-arch, --isa-compat
+  std::vector<std::string> cmake_prefix_path;  ///< --cmake-prefix-path: where CMake dependencies may be
   unsigned jobs = 0;          ///< 0 = hardware threads
   /// Called from worker threads (the callee serialises): `phase` is "scanning" (total 0:
   /// not known yet), "reading" or "auditing".

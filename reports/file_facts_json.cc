@@ -59,6 +59,28 @@ Json BundleToJson(const BundleFacts& b) {
   return j;
 }
 
+Json CMakeToJson(const CMakePackageFacts& c) {
+  Json targets = Json::array();
+  for (const CMakeTargetFacts& t : c.targets)
+    targets.push_back(
+        {{"name", t.name}, {"type", t.type}, {"locations", t.locations}, {"include_dirs", t.include_dirs}});
+  Json dependencies = Json::array();
+  for (const CMakeDependencyFacts& d : c.dependencies)
+    dependencies.push_back({{"name", d.name},
+                            {"version", d.version.empty() ? Json(nullptr) : Json(d.version)},
+                            {"found", d.found.empty() ? Json(nullptr) : Json(d.found)}});
+  Json missing = Json::array();
+  for (const CMakeMissingFacts& m : c.missing)
+    missing.push_back(
+        {{"path", m.path}, {"via", m.via}, {"in", m.file}, {"line", m.line}, {"decided", m.decided}});
+  return {{"package", c.package},
+          {"version", c.version.empty() ? Json(nullptr) : Json(c.version)},
+          {"targets", std::move(targets)},
+          {"includes", c.includes},
+          {"dependencies", std::move(dependencies)},
+          {"missing", std::move(missing)}};
+}
+
 }  // namespace
 
 Json FileFactsToJson(const FileFacts& f) {
@@ -94,6 +116,7 @@ Json FileFactsToJson(const FileFacts& f) {
     j["closure"] = f.closure->objects;
     j["unresolved"] = f.closure->unresolved;
   }
+  if (f.cmake) j["cmake"] = CMakeToJson(*f.cmake);
   return j;
 }
 

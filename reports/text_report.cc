@@ -31,6 +31,11 @@ void RenderSearch(const nlohmann::ordered_json& searched, std::string* out) {
   }
 }
 
+std::string FileNameOf(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 std::string Size(uint64_t bytes) {
   char buf[32];
   if (bytes >= 1000 * 1000)
@@ -40,6 +45,30 @@ std::string Size(uint64_t bytes) {
   else
     snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
   return buf;
+}
+
+// "hip 6.4.2: 4 targets, 2 dependencies, OK", or the first missing file and where it is named.
+std::string CMakeSummary(const CMakePackageFacts& c) {
+  const size_t deps = c.dependencies.size();
+  std::string out = c.package + (c.version.empty() ? "" : " " + c.version) + ": " +
+                    Plural(c.targets.size(), "target") + ", " + std::to_string(deps) +
+                    (deps == 1 ? " dependency" : " dependencies");
+  size_t decided = 0, undecided = 0;
+  const CMakeMissingFacts* first = nullptr;
+  for (const CMakeMissingFacts& m : c.missing) {
+    (m.decided ? decided : undecided) += 1;
+    if (m.decided && !first) first = &m;
+  }
+  if (!first) {
+    out += ", OK";
+    if (undecided)
+      out += " (" + Plural(undecided, "file") + " named only on branches not decided statically are missing)";
+    return out;
+  }
+  std::string in = FileNameOf(first->file);
+  out += ", " + Plural(decided, "missing file") + ": " + first->path + " (" + first->via + " at " + in + ":" +
+         std::to_string(first->line) + ")";
+  return out;
 }
 
 // "3 bundles, CCOB v2 zstd 12.1 MB -> 40.2 MB: gfx906 gfx90a gfx1030"
@@ -135,6 +164,11 @@ std::string RenderText(const Report& report, const TextOptions& options) {
   for (const FileFacts& e : report.files)
     if (e.device) devices += "  " + e.path + ": " + DeviceSummary(*e.device) + "\n";
   if (!devices.empty()) out += (order.empty() ? "" : "\n") + std::string("device code:\n") + devices;
+  std::string packages;
+  for (const FileFacts& e : report.files)
+    if (e.cmake) packages += "  " + CMakeSummary(*e.cmake) + "\n";
+  if (!packages.empty())
+    out += (order.empty() && devices.empty() ? "" : "\n") + std::string("cmake packages:\n") + packages;
   if (options.arch_matrix) out += ArchMatrix(report);
   size_t errors = report.Count(Severity::kError), warnings = report.Count(Severity::kWarning),
          notes = report.Count(Severity::kNote);

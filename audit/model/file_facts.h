@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "audit/model/cmake_facts.h"
 #include "audit/model/device_facts.h"
 
 namespace rocm_audit {
@@ -38,7 +39,8 @@ struct FileFacts {
   std::optional<DeviceFacts> device;  ///< files with at least one bundle
   std::optional<ArchDataFacts> arch_data;
   std::optional<DeviceStackFacts> device_stack;
-  std::optional<ClosureFacts> closure;  ///< loadable files only
+  std::optional<ClosureFacts> closure;     ///< loadable files only
+  std::optional<CMakePackageFacts> cmake;  ///< CMake package configs
 };
 
 }  // namespace rocm_audit

@@ -1,0 +1,335 @@
+#include "audit/cmake/condition.h"
+
+#include <cstdlib>
+#include <regex>
+
+#include "audit/cmake/lists.h"
+
+namespace rocm_audit {
+namespace {
+
+struct Token {
+  std::string text;
+  bool quoted = false;
+  bool known = true;
+  std::string why;
+  bool result = false;  ///< produced by an operator: a plain boolean, never a variable name
+};
+
+Token ResultToken(Tri t, std::string why = {}) {
+  Token r;
+  r.result = true;
+  r.quoted = true;
+  if (t == Tri::kUnknown) {
+    r.known = false;
+    r.why = std::move(why);
+  } else {
+    r.text = t == Tri::kTrue ? "1" : "0";
+  }
+  return r;
+}
+
+constexpr size_t kMaxRegexInput = 64 * 1024;
+
+class Evaluator {
+ public:
+  Evaluator(const ConditionContext& c, ConditionResult* out) : c_(c), out_(out) {}
+
+  // Reduces a token list to one boolean.
+  Token Reduce(std::vector<Token> t) {
+    Parens(t);
+    Unary(t);
+    Binary(t);
+    Not(t);
+    AndOr(t);
+    if (t.empty()) return ResultToken(Tri::kFalse);
+    if (t.size() > 1) {
+      // CMake reports "Unknown arguments specified"; the condition fails.
+      return ResultToken(Tri::kFalse);
+    }
+    why_.clear();
+    Tri v = Truth(t[0]);
+    return ResultToken(v, t[0].known ? why_ : t[0].why);
+  }
+
+ private:
+  // The value of an operand: an unquoted operand naming a defined variable is its value.
+  Token Deref(const Token& t) {
+    if (t.quoted || t.result || !t.known) return t;
+    if (const CMakeValue* v = c_.variable(t.text)) {
+      Token r{v->text, true, v->known, v->why};
+      return r;
+    }
+    return t;
+  }
+
+  Tri Truth(const Token& t) {
+    if (!t.known) return Tri::kUnknown;
+    if (t.result) return t.text == "1" ? Tri::kTrue : Tri::kFalse;
+    if (IsTrueConstant(t.text)) return Tri::kTrue;
+    if (IsFalseConstant(t.text)) return Tri::kFalse;
+    if (t.quoted) return Tri::kFalse;
+    const CMakeValue* v = c_.variable(t.text);
+    if (!v) return Tri::kFalse;
+    if (!v->known) {
+      why_ = v->why;
+      return Tri::kUnknown;
+    }
+    return IsFalseConstant(v->text) ? Tri::kFalse : Tri::kTrue;
+  }
+
+  void Parens(std::vector<Token>& t) {
+    for (size_t i = 0; i < t.size(); ++i) {
+      if (t[i].quoted || t[i].text != "(") continue;
+      int depth = 0;
+      size_t j = i;
+      for (; j < t.size(); ++j) {
+        if (t[j].quoted) continue;
+        if (t[j].text == "(") ++depth;
+        if (t[j].text == ")" && --depth == 0) break;
+      }
+      if (j >= t.size()) return;  // unbalanced: CMake fails the condition
+      std::vector<Token> inner(t.begin() + i + 1, t.begin() + j);
+      Token r = Reduce(std::move(inner));
+      t.erase(t.begin() + i, t.begin() + j + 1);
+      t.insert(t.begin() + i, r);
+    }
+  }
+
+  bool IsKeyword(const Token& t, std::string_view k) {
+    return !t.quoted && !t.result && t.known && t.text == k;
+  }
+
+  Tri PathTest(const std::function<Tri(const std::string&)>& test, const Token& arg, bool record_missing) {
+    if (!arg.known) return Tri::kUnknown;
+    if (arg.text.empty() || !test) return Tri::kFalse;
+    Tri r = test(arg.text);
+    if (record_missing && r == Tri::kFalse) out_->missing.push_back(arg.text);
+    return r;
+  }
+
+  void Unary(std::vector<Token>& t) {
+    for (size_t i = 0; i + 1 < t.size(); ++i) {
+      const Token& a = t[i + 1];
+      Tri r;
+      std::string why = a.why;
+      if (IsKeyword(t[i], "EXISTS")) {
+        r = PathTest(c_.exists, a, true);
+      } else if (IsKeyword(t[i], "IS_DIRECTORY")) {
+        r = PathTest(c_.is_directory, a, false);
+      } else if (IsKeyword(t[i], "IS_SYMLINK")) {
+        r = PathTest(c_.is_symlink, a, false);
+      } else if (IsKeyword(t[i], "IS_READABLE")) {
+        r = PathTest(c_.exists, a, false);
+      } else if (IsKeyword(t[i], "IS_ABSOLUTE")) {
+        r = !a.known ? Tri::kUnknown : (a.text.starts_with("/") ? Tri::kTrue : Tri::kFalse);
+      } else if (IsKeyword(t[i], "DEFINED")) {
+        r = Defined(a, &why);
+      } else if (IsKeyword(t[i], "TARGET")) {
+        r = !a.known ? Tri::kUnknown : c_.target(a.text);
+        if (r == Tri::kUnknown && a.known) why = "whether target " + a.text + " is defined by a dependency";
+      } else if (IsKeyword(t[i], "COMMAND")) {
+        r = !a.known ? Tri::kUnknown : c_.command(a.text);
+      } else if (IsKeyword(t[i], "POLICY")) {
+        r = Tri::kTrue;
+      } else if (IsKeyword(t[i], "TEST")) {
+        r = Tri::kFalse;
+      } else {
+        continue;
+      }
+      t[i] = ResultToken(r, why);
+      t.erase(t.begin() + i + 1);
+    }
+  }
+
+  Tri Defined(const Token& a, std::string* why) {
+    if (!a.known) return Tri::kUnknown;
+    std::string_view name = a.text;
+    if (name.starts_with("ENV{") && name.ends_with("}")) {
+      if (c_.env_defined) return c_.env_defined(name.substr(4, name.size() - 5)) ? Tri::kTrue : Tri::kFalse;
+      *why = "the consumer's environment (" + std::string(name.substr(4, name.size() - 5)) + ")";
+      return Tri::kUnknown;
+    }
+    if (name.starts_with("CACHE{") && name.ends_with("}")) name = name.substr(6, name.size() - 7);
+    return c_.variable(name) ? Tri::kTrue : Tri::kFalse;
+  }
+
+  static bool Number(const std::string& s, double* v) {
+    char* end = nullptr;
+    *v = std::strtod(s.c_str(), &end);
+    return !s.empty() && end && *end == 0;
+  }
+
+  void Binary(std::vector<Token>& t) {
+    for (size_t i = 1; i + 1 < t.size(); ++i) {
+      const Token& op = t[i];
+      if (op.quoted || op.result || !op.known) continue;
+      const std::string& k = op.text;
+      static const char* kOps[] = {"MATCHES",
+                                   "LESS",
+                                   "GREATER",
+                                   "EQUAL",
+                                   "LESS_EQUAL",
+                                   "GREATER_EQUAL",
+                                   "STRLESS",
+                                   "STRGREATER",
+                                   "STREQUAL",
+                                   "STRLESS_EQUAL",
+                                   "STRGREATER_EQUAL",
+                                   "VERSION_LESS",
+                                   "VERSION_GREATER",
+                                   "VERSION_EQUAL",
+                                   "VERSION_LESS_EQUAL",
+                                   "VERSION_GREATER_EQUAL",
+                                   "IN_LIST",
+                                   "PATH_EQUAL",
+                                   "IS_NEWER_THAN"};
+      bool is_op = false;
+      for (const char* o : kOps) is_op |= k == o;
+      if (!is_op) continue;
+      Token lhs = Deref(t[i - 1]);
+      Token rhs = k == "IN_LIST" ? t[i + 1] : Deref(t[i + 1]);
+      Tri r;
+      std::string why = !lhs.known ? lhs.why : rhs.why;
+      if (!lhs.known || !rhs.known) {
+        r = Tri::kUnknown;
+      } else if (k == "IN_LIST") {
+        r = Tri::kFalse;
+        const CMakeValue* list = rhs.quoted ? nullptr : c_.variable(rhs.text);
+        if (list && !list->known) {
+          r = Tri::kUnknown;
+          why = list->why;
+        } else if (list) {
+          for (const std::string& item : SplitList(list->text))
+            if (item == lhs.text) r = Tri::kTrue;
+        }
+      } else if (k == "MATCHES") {
+        r = Matches(lhs.text, rhs.text);
+      } else if (k.starts_with("VERSION_")) {
+        int c = CompareVersions(lhs.text, rhs.text);
+        r = Compare(k.substr(8), c);
+      } else if (k.starts_with("STR")) {
+        int c = lhs.text.compare(rhs.text);
+        r = Compare(k == "STREQUAL" ? "EQUAL" : k.substr(3), c);
+      } else if (k == "PATH_EQUAL") {
+        r = lhs.text == rhs.text ? Tri::kTrue : Tri::kFalse;
+      } else if (k == "IS_NEWER_THAN") {
+        r = Tri::kUnknown;
+        why = "file times";
+      } else {
+        double a, b;
+        if (!Number(lhs.text, &a) || !Number(rhs.text, &b))
+          r = Tri::kFalse;
+        else
+          r = Compare(k, a < b ? -1 : a > b ? 1 : 0);
+      }
+      t[i - 1] = ResultToken(r, why);
+      t.erase(t.begin() + i, t.begin() + i + 2);
+      --i;
+    }
+  }
+
+  static Tri Compare(std::string_view k, int c) {
+    bool v = k == "LESS"            ? c < 0
+             : k == "GREATER"       ? c > 0
+             : k == "EQUAL"         ? c == 0
+             : k == "LESS_EQUAL"    ? c <= 0
+             : k == "GREATER_EQUAL" ? c >= 0
+                                    : false;
+    return v ? Tri::kTrue : Tri::kFalse;
+  }
+
+  Tri Matches(const std::string& text, const std::string& pattern) {
+    if (text.size() > kMaxRegexInput) return Tri::kUnknown;
+    try {
+      std::regex re(pattern, std::regex::extended);
+      std::smatch m;
+      if (!std::regex_search(text, m, re)) return Tri::kFalse;
+      std::vector<std::string> groups;
+      for (const auto& g : m) groups.push_back(g.str());
+      if (c_.set_matches) c_.set_matches(groups);
+      return Tri::kTrue;
+    } catch (const std::regex_error&) {
+      return Tri::kFalse;  // CMake: "Regular expression cannot compile"
+    }
+  }
+
+  void Not(std::vector<Token>& t) {
+    // Right to left, so NOT NOT x works.
+    for (size_t i = t.size(); i-- > 0;) {
+      if (i + 1 >= t.size() || !IsKeyword(t[i], "NOT")) continue;
+      Tri v = Truth(t[i + 1]);
+      std::string why = t[i + 1].known ? why_ : t[i + 1].why;
+      t[i] = ResultToken(v == Tri::kUnknown ? v : v == Tri::kTrue ? Tri::kFalse : Tri::kTrue, why);
+      t.erase(t.begin() + i + 1);
+    }
+  }
+
+  void AndOr(std::vector<Token>& t) {
+    for (size_t i = 1; i + 1 < t.size(); ++i) {
+      bool is_and = IsKeyword(t[i], "AND"), is_or = IsKeyword(t[i], "OR");
+      if (!is_and && !is_or) continue;
+      why_.clear();
+      Tri a = Truth(t[i - 1]);
+      std::string why_a = t[i - 1].known ? why_ : t[i - 1].why;
+      why_.clear();
+      Tri b = Truth(t[i + 1]);
+      std::string why_b = t[i + 1].known ? why_ : t[i + 1].why;
+      Tri r;
+      if (is_and)
+        r = (a == Tri::kFalse || b == Tri::kFalse) ? Tri::kFalse
+            : (a == Tri::kTrue && b == Tri::kTrue) ? Tri::kTrue
+                                                   : Tri::kUnknown;
+      else
+        r = (a == Tri::kTrue || b == Tri::kTrue)     ? Tri::kTrue
+            : (a == Tri::kFalse && b == Tri::kFalse) ? Tri::kFalse
+                                                     : Tri::kUnknown;
+      t[i - 1] = ResultToken(r, a == Tri::kUnknown ? why_a : why_b);
+      t.erase(t.begin() + i, t.begin() + i + 2);
+      --i;
+    }
+  }
+
+ public:
+  std::string why_;  ///< why the last Truth() of a variable was unknown
+
+ private:
+  const ConditionContext& c_;
+  ConditionResult* out_;
+};
+
+}  // namespace
+
+int CompareVersions(std::string_view a, std::string_view b) {
+  auto next = [](std::string_view& s) -> unsigned long long {
+    unsigned long long v = 0;
+    size_t i = 0;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') v = v * 10 + (s[i++] - '0');
+    while (i < s.size() && s[i] != '.') ++i;  // a non-numeric tail of a component is ignored
+    s.remove_prefix(i < s.size() ? i + 1 : i);
+    return v;
+  };
+  while (!a.empty() || !b.empty()) {
+    unsigned long long x = next(a), y = next(b);
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+ConditionResult EvaluateCondition(std::vector<ConditionArg> args, const ConditionContext& context) {
+  ConditionResult out;
+  std::vector<Token> tokens;
+  for (ConditionArg& a : args)
+    tokens.push_back({std::move(a.value.text), a.quoted, a.value.known, std::move(a.value.why)});
+  Evaluator e(context, &out);
+  Token r = e.Reduce(std::move(tokens));
+  if (!r.known) {
+    out.value = Tri::kUnknown;
+    out.why = !r.why.empty() ? r.why : e.why_;
+  } else {
+    out.value = r.text == "1" ? Tri::kTrue : Tri::kFalse;
+  }
+  return out;
+}
+
+}  // namespace rocm_audit

@@ -1,0 +1,45 @@
+// if()/elseif()/while() conditions, three-valued: true, false, or undecided when an operand
+// is unknown. Precedence and operand dereferencing follow CMake: parentheses, unary tests,
+// binary tests, NOT, then AND/OR left to right; an unquoted operand that names a variable
+// stands for its value, a quoted one never does.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "audit/cmake/value.h"
+
+namespace rocm_audit {
+
+enum class Tri { kFalse, kTrue, kUnknown };
+
+struct ConditionArg {
+  CMakeValue value;
+  bool quoted = false;  ///< quoted or bracket argument: never dereferenced
+};
+
+struct ConditionContext {
+  std::function<const CMakeValue*(std::string_view)> variable;  ///< null when undefined
+  std::function<bool(std::string_view)> env_defined;            ///< DEFINED ENV{x}: unknown when not given
+  std::function<Tri(const std::string&)> exists;
+  std::function<Tri(const std::string&)> is_directory;
+  std::function<Tri(const std::string&)> is_symlink;
+  std::function<Tri(std::string_view)> target;
+  std::function<Tri(std::string_view)> command;
+  std::function<void(const std::vector<std::string>&)> set_matches;  ///< CMAKE_MATCH_<n> after MATCHES
+};
+
+struct ConditionResult {
+  Tri value = Tri::kFalse;
+  std::string why;                   ///< for kUnknown: what was not known
+  std::vector<std::string> missing;  ///< paths an EXISTS test found missing
+};
+
+ConditionResult EvaluateCondition(std::vector<ConditionArg> args, const ConditionContext& context);
+
+/// CMake's version comparison: numeric components, missing ones are 0. <0, 0, >0.
+int CompareVersions(std::string_view a, std::string_view b);
+
+}  // namespace rocm_audit

@@ -1,0 +1,82 @@
+// What the static evaluation of one package's list files found, before any check judges
+// it: the targets it defines, every file it references (and whether it exists), the
+// dependencies it asks for, where it would stop a consumer's configure, and what could not
+// be evaluated. Sites are paths of the installed system and 1-based lines. `undecided` is
+// empty when the record is reached on every path through the files, and otherwise says
+// which condition could not be decided and why.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "audit/cmake/value.h"
+
+namespace rocm_audit {
+
+struct CMakeSite {
+  std::string file;
+  int line = 0;
+};
+
+/// A file or directory the package needs: an include()d list file, an imported target's
+/// location, an include directory, a set_and_check path...
+struct CMakeReference {
+  std::string path;  ///< absolute, as the installed system names it
+  std::string via;  ///< include, IMPORTED_LOCATION_RELEASE, INTERFACE_INCLUDE_DIRECTORIES, set_and_check, ...
+  CMakeSite site;
+  std::string undecided;
+  std::string target;     ///< the imported target whose property names it, if any
+  std::string component;  ///< a Targets file included for one component (composable_kernel's conv operations)
+  std::string
+      component_library;  ///< for a missing one: lib<component>.{a,so} under the prefix, "" when absent
+  bool exists = false;
+  bool optional = false;         ///< include(... OPTIONAL): fine to miss
+  bool stops_configure = false;  ///< a FATAL_ERROR of the package's own check is reached for it
+  bool checked_by_cmake = true;  ///< false: CMake never looks (IMPORTED_SONAME); the consumer fails later
+};
+
+struct CMakeDependency {
+  std::string name;
+  std::string version;
+  std::vector<std::string> hints;  ///< HINTS and PATHS
+  bool required = true;            ///< find_dependency, or find_package(... REQUIRED)
+  CMakeSite site;
+  std::string undecided;
+};
+
+/// Where the package would stop or fail a consumer's configure, other than a missing file.
+struct CMakeFailure {
+  std::string message;
+  CMakeSite site;
+  std::string undecided;
+};
+
+/// A command that was recorded and not evaluated: unknown to the evaluator, never run
+/// (execute_process, try_compile, ...), or cut short by a limit.
+struct CMakeSkipped {
+  std::string command;
+  CMakeSite site;
+  std::string reason;
+};
+
+struct CMakeTarget {
+  std::string name;
+  std::string type;  ///< SHARED, STATIC, INTERFACE, UNKNOWN, MODULE, OBJECT, EXECUTABLE, ALIAS
+  bool imported = false;
+  std::map<std::string, CMakeValue> properties;
+  std::map<std::string, CMakeSite> set_at;  ///< where each property was last set
+};
+
+struct CMakeEvaluation {
+  std::vector<CMakeTarget> targets;        ///< in definition order
+  std::vector<std::string> included;       ///< list files evaluated besides the entry file
+  std::vector<CMakeReference> references;  ///< one per path, the first (decided) one kept
+  std::vector<CMakeDependency> dependencies;
+  std::vector<CMakeFailure> failures;
+  std::vector<CMakeSkipped> skipped;
+  std::map<std::string, CMakeValue> variables;  ///< the top scope at the end
+  bool stopped = false;                         ///< a decided FATAL_ERROR ended the evaluation
+};
+
+}  // namespace rocm_audit

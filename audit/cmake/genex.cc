@@ -1,0 +1,78 @@
+#include "audit/cmake/genex.h"
+
+#include "audit/cmake/lists.h"
+
+namespace rocm_audit {
+namespace {
+
+constexpr int kMaxDepth = 16;
+
+// Evaluates from `at` (just past "$<") to the matching '>'; sets *ok false for an
+// expression it cannot evaluate.
+std::string Expression(std::string_view s, size_t* at, int depth, bool* ok);
+
+// Text up to `stop` (':' or '>' at this level), with nested expressions evaluated.
+std::string Text(std::string_view s, size_t* at, std::string_view stops, int depth, bool* ok) {
+  std::string out;
+  while (*at < s.size()) {
+    if (s.substr(*at, 2) == "$<") {
+      *at += 2;
+      out += Expression(s, at, depth + 1, ok);
+      continue;
+    }
+    if (stops.find(s[*at]) != std::string_view::npos) return out;
+    out += s[(*at)++];
+  }
+  return out;
+}
+
+std::string Expression(std::string_view s, size_t* at, int depth, bool* ok) {
+  if (depth > kMaxDepth) {
+    *ok = false;
+    return {};
+  }
+  bool head_ok = true;
+  std::string head = Text(s, at, ":>", depth, &head_ok);
+  bool conditional = !head_ok;  // $<$<CONFIG:Debug>:x>: the head was a condition we cannot know
+  std::string body;
+  bool has_body = *at < s.size() && s[*at] == ':';
+  if (has_body) {
+    ++*at;
+    body = Text(s, at, ">", depth, ok);
+  }
+  if (*at < s.size()) ++*at;  // '>'
+  if (!has_body) {
+    *ok = false;  // $<CONFIG>, $<INSTALL_PREFIX>, ...
+    return {};
+  }
+  if (head == "INSTALL_INTERFACE" || head == "LINK_ONLY" || head == "1" || conditional) return body;
+  if (head == "BUILD_INTERFACE" || head == "BUILD_LOCAL_INTERFACE" || head == "0") return {};
+  if (head.find(':') == std::string::npos && !head.empty() && head.front() != '$' &&
+      (head == "CONFIG" || head == "COMPILE_LANGUAGE" || head == "LINK_LANGUAGE" || head == "PLATFORM_ID" ||
+       head == "CXX_COMPILER_ID" || head == "C_COMPILER_ID" || head == "HIP_COMPILER_ID" ||
+       head == "COMPILE_LANG_AND_ID")) {
+    return "1";  // a condition used as the head of an outer expression: taken as true
+  }
+  *ok = false;  // $<TARGET_FILE:t>, $<TARGET_PROPERTY:...>: not statically known
+  return {};
+}
+
+}  // namespace
+
+std::vector<std::string> InstallInterfaceItems(std::string_view value) {
+  std::vector<std::string> out;
+  for (const std::string& item : SplitList(value)) {
+    if (item.find("$<") == std::string::npos) {
+      out.push_back(item);
+      continue;
+    }
+    bool ok = true;
+    size_t at = 0;
+    std::string text = Text(item, &at, "", 0, &ok);
+    if (!ok) continue;
+    for (std::string& part : SplitList(text)) out.push_back(std::move(part));
+  }
+  return out;
+}
+
+}  // namespace rocm_audit

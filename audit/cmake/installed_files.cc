@@ -1,0 +1,83 @@
+#include "audit/cmake/installed_files.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "audit/fs/path.h"
+
+namespace rocm_audit {
+
+bool InstalledFiles::Outside(const std::string& path) const {
+  for (const std::string& o : outside_)
+    if (IsUnderDirectory(path, o)) return true;
+  return false;
+}
+
+std::string InstalledFiles::HostOf(const std::string& path) const {
+  std::string normal = NormalizePath(path);
+  return Outside(normal) ? normal : fs_.HostPath(normal);
+}
+
+std::string InstalledFiles::InstalledPath(const std::string& host_path) const {
+  return Outside(host_path) ? host_path : fs_.DisplayPath(host_path);
+}
+
+Tri InstalledFiles::Exists(const std::string& path) const {
+  if (path.empty() || path[0] != '/') return Tri::kFalse;
+  return fs_.Resolve(HostOf(path)) ? Tri::kTrue : Tri::kFalse;
+}
+
+Tri InstalledFiles::IsDirectory(const std::string& path) const {
+  if (path.empty() || path[0] != '/') return Tri::kFalse;
+  auto host = fs_.Resolve(HostOf(path));
+  return host && fs_.IsDirectory(*host) ? Tri::kTrue : Tri::kFalse;
+}
+
+Tri InstalledFiles::IsSymlink(const std::string& path) const {
+  if (path.empty() || path[0] != '/') return Tri::kFalse;
+  struct stat st;
+  return lstat(HostOf(path).c_str(), &st) == 0 && S_ISLNK(st.st_mode) ? Tri::kTrue : Tri::kFalse;
+}
+
+std::optional<std::string> InstalledFiles::RealPath(const std::string& path) const {
+  if (path.empty() || path[0] != '/') return std::nullopt;
+  auto host = fs_.Resolve(HostOf(path));
+  if (!host) return std::nullopt;
+  return InstalledPath(*host);
+}
+
+std::vector<std::string> InstalledFiles::Glob(const std::string& pattern) const {
+  std::vector<std::string> out;
+  if (pattern.empty() || pattern[0] != '/') return out;
+  if (Outside(NormalizePath(pattern))) {
+    for (const std::string& host : RootedFs().Glob(pattern)) out.push_back(host);
+    return out;
+  }
+  for (const std::string& host : fs_.Glob(pattern)) out.push_back(InstalledPath(host));
+  return out;
+}
+
+std::optional<std::string> InstalledFiles::Read(const std::string& path, size_t cap) const {
+  auto host = fs_.Resolve(HostOf(path));
+  if (!host) return std::nullopt;
+  int fd = open(host->c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0) return std::nullopt;
+  struct stat st;
+  std::optional<std::string> text;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) <= cap) {
+    std::string buf(static_cast<size_t>(st.st_size), '\0');
+    size_t got = 0;
+    while (got < buf.size()) {
+      ssize_t n = read(fd, buf.data() + got, buf.size() - got);
+      if (n <= 0) break;
+      got += static_cast<size_t>(n);
+    }
+    buf.resize(got);
+    text = std::move(buf);
+  }
+  close(fd);
+  return text;
+}
+
+}  // namespace rocm_audit

@@ -1,0 +1,42 @@
+// The files a package's list files see, by the paths of the installed system: through
+// the --root layers, except for audited paths that lie outside every layer (a staged tree
+// audited with --root /), which are read where they are. Read-only; nothing is created.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "audit/cmake/condition.h"
+#include "audit/fs/rooted_fs.h"
+
+namespace rocm_audit {
+
+class InstalledFiles {
+ public:
+  /// `outside` are host paths (audited prefixes) that no layer holds.
+  InstalledFiles(const RootedFs& fs, std::vector<std::string> outside)
+      : fs_(fs), outside_(std::move(outside)) {}
+
+  Tri Exists(const std::string& path) const;
+  Tri IsDirectory(const std::string& path) const;
+  Tri IsSymlink(const std::string& path) const;
+  /// Symlinks resolved, as an installed path; nullopt when it does not exist.
+  std::optional<std::string> RealPath(const std::string& path) const;
+  /// Installed paths matching an absolute wildcard pattern ('*', '?', '[...]').
+  std::vector<std::string> Glob(const std::string& pattern) const;
+  /// The file's text, at most `cap` bytes; nullopt when it cannot be read or is larger.
+  std::optional<std::string> Read(const std::string& path, size_t cap) const;
+
+  /// The installed path of a host path (the layer prefix removed).
+  std::string InstalledPath(const std::string& host_path) const;
+
+ private:
+  std::string HostOf(const std::string& path) const;
+  bool Outside(const std::string& path) const;
+
+  const RootedFs& fs_;
+  std::vector<std::string> outside_;
+};
+
+}  // namespace rocm_audit

@@ -1,0 +1,203 @@
+#include "audit/cmake/list_file.h"
+
+#include <cctype>
+
+namespace rocm_audit {
+namespace {
+
+class Lexer {
+ public:
+  explicit Lexer(std::string_view text) : s_(text) {}
+
+  ListFile Parse() {
+    ListFile out;
+    while (true) {
+      SkipSpaceAndComments(/*newlines=*/true);
+      if (at_ >= s_.size()) break;
+      if (!IsIdentStart(s_[at_])) return Fail(out, "expected a command name");
+      ListFileCommand cmd;
+      cmd.line = line_;
+      while (at_ < s_.size() && IsIdent(s_[at_]))
+        cmd.name += static_cast<char>(std::tolower(static_cast<unsigned char>(s_[at_++])));
+      SkipSpaceAndComments(/*newlines=*/false);
+      if (at_ >= s_.size() || s_[at_] != '(') return Fail(out, "expected '(' after command name");
+      ++at_;
+      if (!ParseArguments(&cmd, out)) return out;
+      out.commands.push_back(std::move(cmd));
+    }
+    return out;
+  }
+
+ private:
+  static bool IsIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+  static bool IsIdent(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+  ListFile& Fail(ListFile& out, const char* why) {
+    out.error = why;
+    out.error_line = line_;
+    out.commands.clear();
+    return out;
+  }
+
+  void Advance() {
+    if (s_[at_] == '\n') ++line_;
+    ++at_;
+  }
+
+  // "[==[" at `at_`: returns the number of '=' and moves past the opening; -1 when none.
+  int BracketOpen() {
+    if (at_ >= s_.size() || s_[at_] != '[') return -1;
+    size_t p = at_ + 1;
+    while (p < s_.size() && s_[p] == '=') ++p;
+    if (p >= s_.size() || s_[p] != '[') return -1;
+    int level = static_cast<int>(p - at_ - 1);
+    at_ = p + 1;
+    return level;
+  }
+
+  // Reads up to the matching "]==]"; false when the file ends first.
+  bool BracketBody(int level, std::string* text) {
+    std::string close = "]" + std::string(level, '=') + "]";
+    size_t end = s_.find(close, at_);
+    if (end == std::string_view::npos) return false;
+    std::string_view body = s_.substr(at_, end - at_);
+    for (char c : body)
+      if (c == '\n') ++line_;
+    // A newline right after the opening bracket is not part of the content.
+    if (body.starts_with("\r\n"))
+      body.remove_prefix(2);
+    else if (body.starts_with("\n"))
+      body.remove_prefix(1);
+    if (text) *text = std::string(body);
+    at_ = end + close.size();
+    return true;
+  }
+
+  bool SkipComment() {
+    ++at_;  // '#'
+    int level = BracketOpen();
+    if (level >= 0) return BracketBody(level, nullptr);
+    while (at_ < s_.size() && s_[at_] != '\n') ++at_;
+    return true;
+  }
+
+  void SkipSpaceAndComments(bool newlines) {
+    while (at_ < s_.size()) {
+      char c = s_[at_];
+      if (c == ' ' || c == '\t' || c == '\r' || (newlines && c == '\n')) {
+        Advance();
+      } else if (newlines && c == '#') {
+        if (!SkipComment()) return;
+      } else {
+        return;
+      }
+    }
+  }
+
+  bool ParseArguments(ListFileCommand* cmd, ListFile& out) {
+    int depth = 0;
+    while (true) {
+      if (at_ >= s_.size()) return Fail(out, "unterminated argument list"), false;
+      char c = s_[at_];
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+        Advance();
+      } else if (c == '#') {
+        if (!SkipComment()) return Fail(out, "unterminated bracket comment"), false;
+      } else if (c == '(') {
+        ++depth;
+        ++at_;
+        cmd->args.push_back({"(", ListFileArgument::kUnquoted});
+      } else if (c == ')') {
+        ++at_;
+        if (depth == 0) return true;
+        --depth;
+        cmd->args.push_back({")", ListFileArgument::kUnquoted});
+      } else if (c == '"') {
+        ListFileArgument arg{"", ListFileArgument::kQuoted};
+        if (!Quoted(&arg.text)) return Fail(out, "unterminated quoted argument"), false;
+        cmd->args.push_back(std::move(arg));
+      } else if (int level = BracketOpen(); level >= 0) {
+        ListFileArgument arg{"", ListFileArgument::kBracket};
+        if (!BracketBody(level, &arg.text)) return Fail(out, "unterminated bracket argument"), false;
+        cmd->args.push_back(std::move(arg));
+      } else {
+        cmd->args.push_back({Unquoted(), ListFileArgument::kUnquoted});
+      }
+    }
+  }
+
+  bool Quoted(std::string* text) {
+    ++at_;  // opening quote
+    while (at_ < s_.size()) {
+      char c = s_[at_];
+      if (c == '"') {
+        ++at_;
+        return true;
+      }
+      if (c == '\\' && at_ + 1 < s_.size()) {
+        if (s_[at_ + 1] == '\n') {  // line continuation: both characters vanish
+          at_ += 2;
+          ++line_;
+          continue;
+        }
+        *text += c;
+        *text += s_[at_ + 1];
+        at_ += 2;
+        continue;
+      }
+      *text += c;
+      Advance();
+    }
+    return false;
+  }
+
+  // Unquoted: up to whitespace, a parenthesis, '#' or a quote; "\x" escapes stay raw. A
+  // quote inside an unquoted argument (legacy a="b c") is taken up to its closing quote.
+  std::string Unquoted() {
+    std::string text;
+    while (at_ < s_.size()) {
+      char c = s_[at_];
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '(' || c == ')' || c == '#') break;
+      if (c == '\\' && at_ + 1 < s_.size()) {
+        text += c;
+        text += s_[at_ + 1];
+        at_ += 2;
+        continue;
+      }
+      if (c == '"') {
+        if (text.empty()) break;
+        size_t close = s_.find('"', at_ + 1);
+        if (close == std::string_view::npos) break;
+        for (size_t p = at_; p <= close; ++p) {
+          if (s_[p] == '\n') ++line_;
+          text += s_[p];
+        }
+        at_ = close + 1;
+        continue;
+      }
+      if (c == '$' && at_ + 1 < s_.size() && s_[at_ + 1] == '{') {
+        // A variable reference may hold characters that end an argument elsewhere.
+        size_t close = s_.find('}', at_);
+        if (close != std::string_view::npos &&
+            s_.substr(at_, close - at_).find_first_of(" \t\n") == std::string_view::npos) {
+          text += s_.substr(at_, close + 1 - at_);
+          at_ = close + 1;
+          continue;
+        }
+      }
+      text += c;
+      ++at_;
+    }
+    return text;
+  }
+
+  std::string_view s_;
+  size_t at_ = 0;
+  int line_ = 1;
+};
+
+}  // namespace
+
+ListFile ParseListFile(std::string_view text) { return Lexer(text).Parse(); }
+
+}  // namespace rocm_audit

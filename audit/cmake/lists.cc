@@ -1,0 +1,75 @@
+#include "audit/cmake/lists.h"
+
+#include <cctype>
+#include <cstdlib>
+
+namespace rocm_audit {
+
+std::vector<std::string> SplitList(std::string_view list, bool keep_empty) {
+  std::vector<std::string> out;
+  std::string item;
+  int brackets = 0;
+  for (size_t i = 0; i < list.size(); ++i) {
+    char c = list[i];
+    if (c == '\\' && i + 1 < list.size() && list[i + 1] == ';') {
+      item += ';';
+      ++i;
+      continue;
+    }
+    if (c == '[') ++brackets;
+    if (c == ']' && brackets > 0) --brackets;
+    if (c == ';' && brackets == 0) {
+      if (keep_empty || !item.empty()) out.push_back(item);
+      item.clear();
+      continue;
+    }
+    item += c;
+  }
+  if (keep_empty ? !list.empty() : !item.empty()) out.push_back(item);
+  return out;
+}
+
+std::string JoinList(const std::vector<std::string>& items, std::string_view separator) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) out += separator;
+    out += items[i];
+  }
+  return out;
+}
+
+std::string ToUpper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string ToLower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool IsTrueConstant(std::string_view s) {
+  std::string u = ToUpper(s);
+  if (u == "1" || u == "ON" || u == "YES" || u == "TRUE" || u == "Y") return true;
+  if (s.empty()) return false;
+  char* end = nullptr;
+  std::string copy(s);
+  double v = std::strtod(copy.c_str(), &end);
+  return end && *end == 0 && v != 0;
+}
+
+bool IsFalseConstant(std::string_view s) {
+  std::string u = ToUpper(s);
+  if (u.empty() || u == "0" || u == "OFF" || u == "NO" || u == "FALSE" || u == "N" || u == "IGNORE" ||
+      u == "NOTFOUND")
+    return true;
+  if (u.size() >= 9 && u.ends_with("-NOTFOUND")) return true;
+  char* end = nullptr;
+  std::string copy(s);
+  double v = std::strtod(copy.c_str(), &end);
+  return end && *end == 0 && v == 0;
+}
+
+}  // namespace rocm_audit

@@ -1,0 +1,23 @@
+// CMake's list and boolean conventions: a list is a ';'-separated string (a "\;" or a ';'
+// inside square brackets does not separate), and a handful of constants are false.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rocm_audit {
+
+/// Elements of a list; empty elements are kept only when `keep_empty`.
+std::vector<std::string> SplitList(std::string_view list, bool keep_empty = false);
+std::string JoinList(const std::vector<std::string>& items, std::string_view separator = ";");
+
+/// 1, ON, YES, TRUE, Y, or a non-zero number (case-insensitive).
+bool IsTrueConstant(std::string_view s);
+/// 0, OFF, NO, FALSE, N, IGNORE, NOTFOUND, "", or ending in -NOTFOUND.
+bool IsFalseConstant(std::string_view s);
+
+std::string ToUpper(std::string_view s);
+std::string ToLower(std::string_view s);
+
+}  // namespace rocm_audit

@@ -1,0 +1,266 @@
+#include "audit/cmake/package_config.h"
+
+#include <algorithm>
+#include <set>
+
+#include "audit/cmake/cmake_modules.h"
+#include "audit/cmake/lists.h"
+#include "audit/fs/path.h"
+
+namespace rocm_audit {
+namespace {
+
+constexpr std::string_view kLibraryArchitecture = "x86_64-linux-gnu";
+
+bool StartsWithNoCase(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && ToLower(s.substr(0, prefix.size())) == ToLower(prefix);
+}
+
+// Directories find_package() treats as "lib/<arch>|lib*|share" below a prefix.
+bool IsLibOrShare(std::string_view c) { return c == "share" || c.starts_with("lib"); }
+
+// The variables find_package() sets before it loads a config or version file, and the
+// built-in ones a configure on Debian 12's CMake has. The consumer's toolchain is unknown.
+void DefineFindPackageVariables(CMakeEvaluator& e, const std::string& name, const std::string& config) {
+  std::string version(kCMakeVersion);
+  std::vector<std::string> parts = SplitList([&] {
+    std::string v = version;
+    std::replace(v.begin(), v.end(), '.', ';');
+    return v;
+  }());
+  e.Define("CMAKE_VERSION", version);
+  e.Define("CMAKE_MAJOR_VERSION", parts.size() > 0 ? parts[0] : "3");
+  e.Define("CMAKE_MINOR_VERSION", parts.size() > 1 ? parts[1] : "0");
+  e.Define("CMAKE_PATCH_VERSION", parts.size() > 2 ? parts[2] : "0");
+  e.Define("CMAKE_ROOT", std::string(kCMakeRoot));
+  e.Define("CMAKE_COMMAND", "/usr/bin/cmake");
+  e.Define("UNIX", "1");
+  e.Define("LINUX", "1");
+  e.Define("CMAKE_HOST_UNIX", "1");
+  e.Define("CMAKE_SYSTEM_NAME", "Linux");
+  e.Define("CMAKE_HOST_SYSTEM_NAME", "Linux");
+  e.Define("CMAKE_SYSTEM_PROCESSOR", "x86_64");
+  e.Define("CMAKE_HOST_SYSTEM_PROCESSOR", "x86_64");
+  e.Define("CMAKE_SIZEOF_VOID_P", "8");
+  e.Define("CMAKE_LIBRARY_ARCHITECTURE", std::string(kLibraryArchitecture));
+  e.Define("CMAKE_SHARED_LIBRARY_PREFIX", "lib");
+  e.Define("CMAKE_SHARED_LIBRARY_SUFFIX", ".so");
+  e.Define("CMAKE_STATIC_LIBRARY_PREFIX", "lib");
+  e.Define("CMAKE_STATIC_LIBRARY_SUFFIX", ".a");
+  e.Define("CMAKE_INSTALL_PREFIX", "/usr/local");
+  e.Define("CMAKE_FIND_PACKAGE_NAME", name);
+  e.Define(name + "_FIND_REQUIRED", "1");
+  e.Define(name + "_CONFIG", config);
+  e.Define(name + "_DIR", DirName(config));
+}
+
+}  // namespace
+
+std::optional<std::string> ConfigPackageName(std::string_view file_name) {
+  if (file_name.ends_with("-config.cmake") && file_name.size() > 13)
+    return std::string(file_name.substr(0, file_name.size() - 13));
+  if (file_name.ends_with("Config.cmake") && file_name.size() > 12)
+    return std::string(file_name.substr(0, file_name.size() - 12));
+  return std::nullopt;
+}
+
+std::string PackagePrefixOf(std::string_view config_dir, std::string_view name) {
+  std::vector<std::string_view> c = PathComponents(config_dir);
+  auto prefix = [&](size_t keep) {
+    std::string out;
+    for (size_t i = 0; i < keep; ++i) out += "/" + std::string(c[i]);
+    return out.empty() ? std::string("/") : out;
+  };
+  auto is_name = [&](std::string_view s) { return StartsWithNoCase(s, name); };
+  auto is_cmake = [](std::string_view s) { return s == "cmake" || s == "CMake"; };
+  const size_t n = c.size();
+  // <prefix>/(lib/<arch>|lib*|share)/cmake/<name>*/
+  if (n >= 3 && is_name(c[n - 1]) && is_cmake(c[n - 2])) {
+    if (n >= 4 && c[n - 4] == "lib" && c[n - 3] == kLibraryArchitecture) return prefix(n - 4);
+    if (IsLibOrShare(c[n - 3])) return prefix(n - 3);
+  }
+  // <prefix>/(lib/<arch>|lib*|share)/<name>*/(cmake|CMake)/
+  if (n >= 3 && is_cmake(c[n - 1]) && is_name(c[n - 2])) {
+    if (n >= 4 && c[n - 4] == "lib" && c[n - 3] == kLibraryArchitecture) return prefix(n - 4);
+    if (IsLibOrShare(c[n - 3])) return prefix(n - 3);
+    return prefix(n - 2);  // <prefix>/<name>*/(cmake|CMake)/
+  }
+  // <prefix>/(lib/<arch>|lib*|share)/<name>*/
+  if (n >= 2 && is_name(c[n - 1])) {
+    if (n >= 3 && c[n - 3] == "lib" && c[n - 2] == kLibraryArchitecture) return prefix(n - 3);
+    if (IsLibOrShare(c[n - 2])) return prefix(n - 2);
+    return prefix(n - 1);  // <prefix>/<name>*/
+  }
+  if (n >= 1 && is_cmake(c[n - 1])) return prefix(n - 1);  // <prefix>/(cmake|CMake)/
+  return std::string(config_dir);
+}
+
+std::optional<std::string> FindConfigUnder(const std::string& prefix, const std::string& name,
+                                           const InstalledFiles& files) {
+  const std::string lower = ToLower(name);
+  auto config_in = [&](const std::string& dir) -> std::optional<std::string> {
+    for (const std::string& f : {dir + "/" + name + "Config.cmake", dir + "/" + lower + "-config.cmake"})
+      if (files.Exists(f) == Tri::kTrue) return NormalizePath(f);
+    return std::nullopt;
+  };
+  // Directories below `dir` whose name starts with <name>, case-insensitively.
+  auto named = [&](const std::string& dir) {
+    std::vector<std::string> out;
+    for (const std::string& d : files.Glob(dir + "/*"))
+      if (StartsWithNoCase(BaseName(d), name) && files.IsDirectory(d) == Tri::kTrue) out.push_back(d);
+    return out;
+  };
+  std::vector<std::string> libs{prefix + "/lib/" + std::string(kLibraryArchitecture),
+                                prefix + "/lib64",
+                                prefix + "/lib32",
+                                prefix + "/libx32",
+                                prefix + "/lib",
+                                prefix + "/share"};
+  std::vector<std::string> candidates{prefix, prefix + "/cmake", prefix + "/CMake"};
+  for (const std::string& d : named(prefix)) {
+    candidates.push_back(d);
+    candidates.push_back(d + "/cmake");
+    candidates.push_back(d + "/CMake");
+  }
+  for (const std::string& lib : libs) {
+    for (const std::string& d : named(lib + "/cmake")) candidates.push_back(d);
+    for (const std::string& d : named(lib)) {
+      candidates.push_back(d);
+      candidates.push_back(d + "/cmake");
+      candidates.push_back(d + "/CMake");
+    }
+  }
+  for (const std::string& dir : candidates)
+    if (auto f = config_in(dir)) return f;
+  return std::nullopt;
+}
+
+CMakePackage EvaluatePackage(const std::string& name, const std::string& config, const InstalledFiles& files,
+                             const EvaluatorLimits& limits) {
+  CMakePackage p;
+  p.name = name;
+  p.config = config;
+  p.prefix = PackagePrefixOf(DirName(config), name);
+  // find_package() reads <config>-version.cmake or <config>Version.cmake first.
+  const std::string stem = config.substr(0, config.size() - 6);
+  for (const std::string& v : {stem + "-version.cmake", stem + "Version.cmake"}) {
+    if (files.Exists(v) != Tri::kTrue) continue;
+    CMakeEvaluator version(files, limits);
+    DefineFindPackageVariables(version, name, config);
+    version.Define("PACKAGE_FIND_NAME", name);
+    version.Define("PACKAGE_FIND_VERSION", "");
+    version.Run(v);
+    CMakeEvaluation result = version.Take();
+    p.version_file = v;
+    if (auto it = result.variables.find("PACKAGE_VERSION"); it != result.variables.end() && it->second.known)
+      p.version = it->second.text;
+    if (auto it = result.variables.find("PACKAGE_VERSION_UNSUITABLE");
+        it != result.variables.end() && it->second.known && IsTrueConstant(it->second.text))
+      p.evaluation.failures.push_back(
+          {"the version file declares the package unsuitable (PACKAGE_VERSION_UNSUITABLE) for this consumer",
+           {v, 0},
+           {}});
+    break;
+  }
+  auto evaluate = [&](const std::set<std::string>& own, bool* asked) {
+    CMakeEvaluator e(files, limits);
+    DefineFindPackageVariables(e, name, config);
+    for (std::string compiler : {"C", "CXX", "HIP"}) {
+      for (std::string suffix : {"_COMPILER", "_COMPILER_ID", "_COMPILER_VERSION"})
+        e.DefineUnknown("CMAKE_" + compiler + suffix, "the consumer's " + compiler + " compiler");
+    }
+    e.SetOwnTargets(own);
+    e.Run(config);
+    *asked = e.asked_dependency_targets();
+    return e.Take();
+  };
+  bool asked = false;
+  CMakeEvaluation result = evaluate({}, &asked);
+  if (asked) {
+    // Generated Targets files test whether their own targets exist before defining them;
+    // once the package's own targets are known, those tests are decided.
+    std::set<std::string> own;
+    for (const CMakeTarget& t : result.targets) own.insert(t.name);
+    result = evaluate(own, &asked);
+  }
+  for (CMakeFailure& f : p.evaluation.failures) result.failures.insert(result.failures.begin(), f);
+  p.evaluation = std::move(result);
+  // find_package() then looks at <Name>_FOUND: a config that set it false was not found.
+  if (!p.evaluation.stopped) {
+    auto found = p.evaluation.variables.find(name + "_FOUND");
+    if (found != p.evaluation.variables.end() && found->second.known && IsFalseConstant(found->second.text)) {
+      std::string reason;
+      if (auto m = p.evaluation.variables.find(name + "_NOT_FOUND_MESSAGE");
+          m != p.evaluation.variables.end())
+        reason = m->second.known ? m->second.text : "a reason not known here";
+      p.evaluation.failures.push_back(
+          {"the config sets " + name + "_FOUND to FALSE" + (reason.empty() ? std::string() : ": " + reason),
+           {config, 0},
+           {}});
+    }
+  }
+  // A missing per-component Targets file: does the component's library exist at all?
+  for (CMakeReference& r : p.evaluation.references) {
+    if (r.exists || r.component.empty()) continue;
+    for (const std::string& lib :
+         {std::string("/lib/"), "/lib/" + std::string(kLibraryArchitecture) + "/", std::string("/lib64/")})
+      for (std::string_view ext : {".a", ".so"}) {
+        std::string candidate = NormalizePath(p.prefix + lib + "lib" + r.component + std::string(ext));
+        if (r.component_library.empty() && files.Exists(candidate) == Tri::kTrue)
+          r.component_library = candidate;
+      }
+  }
+  // The runtime needs the soname file next to each location (CMake itself never checks).
+  for (const CMakeTarget& t : p.evaluation.targets) {
+    for (const auto& [property, value] : t.properties) {
+      if (!property.starts_with("IMPORTED_SONAME") || !value.known ||
+          value.text.find('/') != std::string::npos)
+        continue;
+      std::string suffix = property.substr(15);
+      auto location = t.properties.find("IMPORTED_LOCATION" + suffix);
+      if (location == t.properties.end() || !location->second.known) continue;
+      std::string path = DirName(location->second.text) + "/" + value.text;
+      if (std::any_of(p.evaluation.references.begin(), p.evaluation.references.end(),
+                      [&](const CMakeReference& r) { return r.path == path; }))
+        continue;
+      auto site = t.set_at.find(property);
+      CMakeReference r;
+      r.path = NormalizePath(path);
+      r.via = property;
+      r.site = site == t.set_at.end() ? CMakeSite{config, 0} : site->second;
+      r.target = t.name;
+      r.exists = files.Exists(r.path) == Tri::kTrue;
+      r.checked_by_cmake = false;
+      p.evaluation.references.push_back(std::move(r));
+    }
+  }
+  return p;
+}
+
+void LocateDependencies(std::vector<CMakePackage*> packages, const std::vector<std::string>& prefixes,
+                        bool system, const InstalledFiles& files) {
+  std::vector<std::string> search = prefixes;
+  if (system)
+    for (const char* p : {"/usr/local", "/usr", "/"}) search.push_back(p);
+  for (CMakePackage* p : packages) {
+    for (const CMakeDependency& d : p->evaluation.dependencies) {
+      LocatedDependency l{d, {}, {}};
+      for (const CMakePackage* other : packages)
+        if (ToLower(other->name) == ToLower(d.name)) {
+          l.found = other->config;
+          break;
+        }
+      std::vector<std::string> order = d.hints;
+      order.insert(order.end(), search.begin(), search.end());
+      for (const std::string& prefix : order) {
+        if (!l.found.empty()) break;
+        l.searched.push_back(prefix);
+        if (auto f = FindConfigUnder(prefix, d.name, files)) l.found = *f;
+      }
+      if (l.found.empty() && HasFindModule(d.name)) l.found = "Find" + d.name + ".cmake of CMake";
+      p->dependencies.push_back(std::move(l));
+    }
+  }
+}
+
+}  // namespace rocm_audit

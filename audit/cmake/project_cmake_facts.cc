@@ -1,0 +1,33 @@
+#include "audit/cmake/project_cmake_facts.h"
+
+#include "audit/cmake/genex.h"
+#include "audit/cmake/lists.h"
+
+namespace rocm_audit {
+
+CMakePackageFacts ProjectCMakeFacts(const CMakePackage& package) {
+  CMakePackageFacts f;
+  f.package = package.name;
+  f.version = package.version;
+  for (const CMakeTarget& t : package.evaluation.targets) {
+    if (!t.imported) continue;
+    CMakeTargetFacts target{t.name, t.type, {}, {}};
+    for (const auto& [property, value] : t.properties) {
+      if (!value.known) continue;
+      if (property.starts_with("IMPORTED_LOCATION") || property.starts_with("IMPORTED_IMPLIB"))
+        target.locations.push_back(value.text);
+      if (property == "INTERFACE_INCLUDE_DIRECTORIES")
+        for (std::string& d : InstallInterfaceItems(value.text)) target.include_dirs.push_back(std::move(d));
+    }
+    f.targets.push_back(std::move(target));
+  }
+  f.includes = package.evaluation.included;
+  for (const LocatedDependency& d : package.dependencies)
+    f.dependencies.push_back({d.request.name, d.request.version, d.found});
+  for (const CMakeReference& r : package.evaluation.references)
+    if (!r.exists && !r.optional)
+      f.missing.push_back({r.path, r.via, r.site.file, r.site.line, r.undecided.empty()});
+  return f;
+}
+
+}  // namespace rocm_audit

@@ -1,0 +1,53 @@
+#include "audit/inspect/cmake_packages.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "audit/fs/path.h"
+#include "audit/support/parallel.h"
+
+namespace rocm_audit {
+namespace {
+
+// Walk paths may be relative to the working directory; list files see absolute ones.
+std::string Absolute(const std::string& path) {
+  std::error_code ec;
+  std::string a = std::filesystem::absolute(path, ec).string();
+  return NormalizePath(ec ? path : a);
+}
+
+}  // namespace
+
+std::vector<AuditedPackage> EvaluateCMakePackages(const std::vector<WalkedFile>& files, const RootedFs& fs,
+                                                  const std::vector<std::string>& prefixes, unsigned jobs) {
+  // Audited prefixes no root layer holds are read where they are.
+  std::vector<std::string> outside, audited;
+  for (const WalkedFile& f : files) {
+    std::string prefix = Absolute(f.prefix);
+    if (std::find(audited.begin(), audited.end(), prefix) != audited.end()) continue;
+    audited.push_back(prefix);
+    if (fs.DisplayPath(prefix) == prefix) outside.push_back(prefix);
+  }
+  InstalledFiles installed(fs, outside);
+
+  std::vector<AuditedPackage> packages;
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (files[i].kind != FileKind::kCMakePackage) continue;
+    if (auto name = ConfigPackageName(BaseName(files[i].path)))
+      packages.push_back({i, {*name, "", "", "", "", {}, {}}});
+  }
+  ParallelFor(packages.size(), jobs, [&](size_t k) {
+    AuditedPackage& p = packages[k];
+    p.package =
+        EvaluatePackage(p.package.name, installed.InstalledPath(Absolute(files[p.file].path)), installed);
+  });
+
+  std::vector<std::string> search = prefixes;
+  for (const std::string& a : audited) search.push_back(installed.InstalledPath(a));
+  std::vector<CMakePackage*> all;
+  for (AuditedPackage& p : packages) all.push_back(&p.package);
+  LocateDependencies(all, search, fs.has_root(), installed);
+  return packages;
+}
+
+}  // namespace rocm_audit

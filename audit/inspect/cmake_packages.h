@@ -1,0 +1,24 @@
+// The CMake packages of the audited tree: every walked <Name>Config.cmake or
+// <name>-config.cmake, evaluated (in parallel) as find_package() would load it from the
+// installed system, and its dependencies located.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "audit/cmake/package_config.h"
+#include "audit/fs/rooted_fs.h"
+#include "audit/fs/walk.h"
+
+namespace rocm_audit {
+
+struct AuditedPackage {
+  size_t file = 0;  ///< index of its config in the walked files
+  CMakePackage package;
+};
+
+/// `prefixes` are --cmake-prefix-path entries (paths of the installed system).
+std::vector<AuditedPackage> EvaluateCMakePackages(const std::vector<WalkedFile>& files, const RootedFs& fs,
+                                                  const std::vector<std::string>& prefixes, unsigned jobs);
+
+}  // namespace rocm_audit

@@ -1,0 +1,46 @@
+// cmake-absolute-path: a package config that names files outside its own prefix by an
+// absolute path (an include directory under /opt/rocm, a library in /usr while the package
+// lives in a store path). Judged like RPATH entries: a path into the audited paths, into
+// the installed system given by --root, or into another store path is fine, unless
+// --relocatable asks for a package that names nothing outside its prefix.
+#include "audit/fs/placement.h"
+#include "checks/cmake_package_site.h"
+#include "checks/registry.h"
+
+namespace rocm_audit {
+namespace {
+
+constexpr Rule kRules[] = {
+    {"cmake-absolute-path", Severity::kWarning,
+     "a CMake package config names a file outside its own prefix by an absolute path: the package is not "
+     "relocatable",
+     "compute the path from ${CMAKE_CURRENT_LIST_DIR} (configure_package_config_file's PACKAGE_PREFIX_DIR, "
+     "or $<INSTALL_INTERFACE:...> relative paths in exports)"},
+};
+
+void Run(const TreeInput& in, FindingSink& sink) {
+  for (const AuditedPackage& ap : in.cmake_packages) {
+    const CMakePackage& p = ap.package;
+    for (const CMakeReference& r : p.evaluation.references) {
+      if (!r.exists || IsUnderDirectory(r.path, p.prefix)) continue;
+      Placement where = PlaceAbsolutePath(r.path, in.run.audited_prefixes, in.loader.fs);
+      if (!in.options.relocatable && where != Placement::kOutside) continue;
+      Finding f = MakeFinding(kRules[0], in.files[ap.file].walked.path);
+      f.message = SiteText(r.site) + ": " + r.via + (r.target.empty() ? "" : " of " + r.target) + " names " +
+                  r.path + ", outside the package's prefix " + p.prefix;
+      if (in.options.relocatable) f.message += " (--relocatable)";
+      AddSiteFields(f, p.name, r.site);
+      f.fields["referenced"] = r.path;
+      f.fields["via"] = r.via;
+      f.fields["prefix"] = p.prefix;
+      MarkUndecided(f, r.undecided);
+      sink.Add(std::move(f));
+    }
+  }
+}
+
+}  // namespace
+
+extern const Check kCMakeAbsolutePathsCheck{"cmake_absolute_paths", kRules, TreeCheck{Run}};
+
+}  // namespace rocm_audit

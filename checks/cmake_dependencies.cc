@@ -1,0 +1,46 @@
+// cmake-missing-dependency: a find_dependency()/find_package() in a package config whose
+// package is found nowhere a consumer would look: not among the audited packages, not in
+// --cmake-prefix-path, not in the installed system (--root), and with no Find module of
+// CMake. The consumer's find_package() of this package then fails.
+#include "checks/cmake_package_site.h"
+#include "checks/registry.h"
+
+namespace rocm_audit {
+namespace {
+
+constexpr Rule kRules[] = {
+    {"cmake-missing-dependency", Severity::kWarning,
+     "a CMake package config asks for a dependency whose config is found nowhere a consumer would look",
+     "ship (or depend on) the package that provides the dependency's config, or point --cmake-prefix-path "
+     "at it when it comes from elsewhere"},
+};
+
+void Run(const TreeInput& in, FindingSink& sink) {
+  for (const AuditedPackage& ap : in.cmake_packages) {
+    for (const LocatedDependency& d : ap.package.dependencies) {
+      if (!d.found.empty()) continue;
+      Finding f = MakeFinding(kRules[0], in.files[ap.file].walked.path);
+      f.message = SiteText(d.request.site) + ": " + ap.package.name + " asks for " + d.request.name +
+                  (d.request.version.empty() ? "" : " " + d.request.version) +
+                  ", whose config is in none of the audited paths or searched prefixes";
+      if (!d.request.required) {
+        f.severity = Severity::kNote;
+        f.message += " (optional: the package still loads without it)";
+      }
+      f.hint = "make " + ap.package.name + " depend on the package that installs " + d.request.name +
+               "Config.cmake (or " + d.request.name + "-config.cmake), or audit with --cmake-prefix-path";
+      AddSiteFields(f, ap.package.name, d.request.site);
+      f.fields["dependency"] = d.request.name;
+      f.fields["version"] = d.request.version;
+      f.fields["prefixes_searched"] = d.searched;
+      MarkUndecided(f, d.request.undecided);
+      sink.Add(std::move(f));
+    }
+  }
+}
+
+}  // namespace
+
+extern const Check kCMakeDependenciesCheck{"cmake_dependencies", kRules, TreeCheck{Run}};
+
+}  // namespace rocm_audit
