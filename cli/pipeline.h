@@ -22,10 +22,10 @@ struct AuditOptions {
   /// --default-dirs: the target ld.so's built-in directories (an empty list: none); unset =
   /// derived from each main object's interpreter.
   std::optional<std::vector<std::string>> default_dirs;
-  BundleReadOptions bundles;  ///< --max-decompressed, --verify-hash
-  CheckOptions checks;        ///< --forbid-rpath, --require-arch, --isa-compat
+  BundleReadOptions bundles;                   ///< --max-decompressed, --verify-hash
+  CheckOptions checks;                         ///< --forbid-rpath, --require-arch, --isa-compat
   std::vector<std::string> cmake_prefix_path;  ///< --cmake-prefix-path: where CMake dependencies may be
-  unsigned jobs = 0;          ///< 0 = hardware threads
+  unsigned jobs = 0;                           ///< 0 = hardware threads
   /// Called from worker threads (the callee serialises): `phase` is "scanning" (total 0:
   /// not known yet), "reading" or "auditing".
   std::function<void(const char* phase, size_t done, size_t total)> progress;

@@ -95,6 +95,15 @@ std::string PackagePrefixOf(std::string_view config_dir, std::string_view name) 
   return std::string(config_dir);
 }
 
+bool IsFindPackagePosition(std::string_view config_dir, std::string_view name) {
+  std::vector<std::string_view> c = PathComponents(config_dir);
+  if (c.empty()) return false;
+  std::string_view last = c.back();
+  if ((last == "cmake" || last == "CMake") && c.size() >= 2 && StartsWithNoCase(c[c.size() - 2], name))
+    return true;
+  return StartsWithNoCase(last, name) || last == "cmake" || last == "CMake";
+}
+
 std::optional<std::string> FindConfigUnder(const std::string& prefix, const std::string& name,
                                            const InstalledFiles& files) {
   const std::string lower = ToLower(name);

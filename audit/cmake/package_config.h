@@ -22,6 +22,11 @@ std::optional<std::string> ConfigPackageName(std::string_view file_name);
 /// when it is in none of the places find_package() looks.
 std::string PackagePrefixOf(std::string_view config_dir, std::string_view name);
 
+/// Whether find_package(<name>) can find a config in `config_dir` below some prefix: the
+/// directory (or, for a cmake/CMake directory, its parent) is named after the package.
+/// hiprand-fortran-config.cmake in cmake/hiprand/ is not: hiprand's config includes it.
+bool IsFindPackagePosition(std::string_view config_dir, std::string_view name);
+
 /// find_package()'s search of one prefix for <name>'s config file (case-insensitive name
 /// directories, lib/<arch>, lib*, share, cmake/CMake subdirectories).
 std::optional<std::string> FindConfigUnder(const std::string& prefix, const std::string& name,

@@ -33,7 +33,10 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const std::vector<WalkedFile>&
   std::vector<AuditedPackage> packages;
   for (size_t i = 0; i < files.size(); ++i) {
     if (files[i].kind != FileKind::kCMakePackage) continue;
-    if (auto name = ConfigPackageName(BaseName(files[i].path)))
+    // hiprand-fortran-config.cmake in cmake/hiprand/ is no package of its own: find_package()
+    // never finds it there; hiprand's config includes it.
+    auto name = ConfigPackageName(BaseName(files[i].path));
+    if (name && IsFindPackagePosition(DirName(files[i].path), *name))
       packages.push_back({i, {*name, "", "", "", "", {}, {}}});
   }
   ParallelFor(packages.size(), jobs, [&](size_t k) {

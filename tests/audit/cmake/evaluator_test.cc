@@ -1,0 +1,196 @@
+#include "audit/cmake/evaluator.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "audit/cmake/genex.h"
+#include "audit/cmake/package_config.h"
+
+namespace rocm_audit {
+namespace {
+
+class Evaluator : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("rocm-audit-eval-" + std::to_string(getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string Write(const std::string& name, const std::string& text) {
+    std::filesystem::path p = dir_ / name;
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  CMakeEvaluation Run(const std::string& file) {
+    CMakeEvaluator e(files_);
+    e.Run(file);
+    return e.Take();
+  }
+  static std::string Var(const CMakeEvaluation& r, const std::string& name) {
+    auto it = r.variables.find(name);
+    if (it == r.variables.end()) return "<undefined>";
+    return it->second.known ? it->second.text : "<unknown>";
+  }
+  static const CMakeReference* Ref(const CMakeEvaluation& r, const std::string& tail) {
+    for (const CMakeReference& ref : r.references)
+      if (ref.path.ends_with(tail)) return &ref;
+    return nullptr;
+  }
+
+  std::filesystem::path dir_;
+  RootedFs fs_;
+  InstalledFiles files_{fs_, {}};
+};
+
+TEST_F(Evaluator, ValuesListsStringsAndMath) {
+  auto r = Run(Write("a.cmake",
+                     "set(L a b c)\n"
+                     "list(APPEND L d)\nlist(REMOVE_ITEM L b)\nlist(LENGTH L n)\n"
+                     "string(REPLACE \";\" \",\" S \"${L}\")\n"
+                     "string(REGEX REPLACE \"([0-9]+)\\\\.([0-9]+)\" \"\\\\2.\\\\1\" V 6.4)\n"
+                     "string(TOUPPER hip U)\n"
+                     "math(EXPR M \"(3 + 4) * 2 - 0x10\")\n"
+                     "get_filename_component(D \"${CMAKE_CURRENT_LIST_DIR}/x/../y/z.cmake\" DIRECTORY)\n"
+                     "get_filename_component(N /a/b/libfoo.so.1 NAME_WE)\n"
+                     "cmake_path(GET D PARENT_PATH P)\n"));
+  EXPECT_EQ(Var(r, "L"), "a;c;d");
+  EXPECT_EQ(Var(r, "n"), "3");
+  EXPECT_EQ(Var(r, "S"), "a,c,d");
+  EXPECT_EQ(Var(r, "V"), "4.6");
+  EXPECT_EQ(Var(r, "U"), "HIP");
+  EXPECT_EQ(Var(r, "M"), "-2");
+  EXPECT_EQ(Var(r, "D"), dir_.string() + "/x/../y");
+  EXPECT_EQ(Var(r, "N"), "libfoo");
+  EXPECT_EQ(Var(r, "P"), dir_.string() + "/x/..");
+}
+
+TEST_F(Evaluator, UndecidedBranchesRunBothWaysAndMerge) {
+  auto r = Run(Write("a.cmake", "execute_process(COMMAND touch " + (dir_ / "ran").string() +
+                                    " OUTPUT_VARIABLE out)\n"
+                                    "set(SAME 1)\n"
+                                    "if(out STREQUAL \"amd\")\n"
+                                    "  set(X a)\n  include(${CMAKE_CURRENT_LIST_DIR}/amd.cmake)\n"
+                                    "else()\n"
+                                    "  set(X b)\n"
+                                    "endif()\n"
+                                    "include(${CMAKE_CURRENT_LIST_DIR}/always.cmake)\n"));
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "ran")) << "execute_process must never run";
+  EXPECT_EQ(Var(r, "X"), "<unknown>");
+  EXPECT_EQ(Var(r, "SAME"), "1");
+  const CMakeReference* amd = Ref(r, "/amd.cmake");
+  ASSERT_NE(amd, nullptr);
+  EXPECT_FALSE(amd->exists);
+  EXPECT_NE(amd->undecided.find("execute_process"), std::string::npos) << amd->undecided;
+  const CMakeReference* always = Ref(r, "/always.cmake");
+  ASSERT_NE(always, nullptr);
+  EXPECT_TRUE(always->undecided.empty());
+  ASSERT_FALSE(r.skipped.empty());
+  EXPECT_EQ(r.skipped[0].command, "execute_process");
+}
+
+TEST_F(Evaluator, MacrosFunctionsAndTheirChecks) {
+  auto r =
+      Run(Write("a.cmake",
+                "macro(set_and_check _var _file)\n"
+                "  set(${_var} \"${_file}\")\n"
+                "  if(NOT EXISTS \"${_file}\")\n"
+                "    message(FATAL_ERROR \"File ${_file} does not exist\")\n"
+                "  endif()\n"
+                "endmacro()\n"
+                "function(f out)\n  set(${out} \"${ARGN}\" PARENT_SCOPE)\n  set(local 1)\nendfunction()\n"
+                "f(R x y)\n"
+                "set_and_check(INC \"${CMAKE_CURRENT_LIST_DIR}\")\n"
+                "set_and_check(GONE \"${CMAKE_CURRENT_LIST_DIR}/gone\")\n"
+                "set(AFTER 1)\n"));
+  EXPECT_EQ(Var(r, "R"), "x;y");
+  EXPECT_EQ(Var(r, "local"), "<undefined>");
+  EXPECT_EQ(Var(r, "INC"), dir_.string());
+  const CMakeReference* gone = Ref(r, "/gone");
+  ASSERT_NE(gone, nullptr);
+  EXPECT_EQ(gone->via, "set_and_check");
+  EXPECT_EQ(gone->site.line, 13);
+  EXPECT_TRUE(gone->stops_configure);
+  EXPECT_TRUE(r.stopped);
+  EXPECT_EQ(Var(r, "AFTER"), "<undefined>") << "FATAL_ERROR ends the evaluation, as it ends CMake's";
+}
+
+TEST_F(Evaluator, CyclesLoopsAndHostileInputsAreBounded) {
+  Write("b.cmake", "include(${CMAKE_CURRENT_LIST_DIR}/a.cmake)\n");
+  std::string a = Write("a.cmake",
+                        "include(${CMAKE_CURRENT_LIST_DIR}/b.cmake)\n"
+                        "function(rec)\n  rec()\nendfunction()\nrec()\n"
+                        "while(TRUE)\nendwhile()\n"
+                        "foreach(i RANGE 100000000)\nendforeach()\n");
+  auto r = Run(a);  // terminates
+  bool depth = false, loop = false;
+  for (const CMakeSkipped& s : r.skipped) {
+    depth |= s.reason.find("deeper") != std::string::npos;
+    loop |= s.command == "while";
+  }
+  EXPECT_TRUE(depth);
+  EXPECT_TRUE(loop);
+  auto bad = Run(Write("bad.cmake", "if(A)\nset(x 1)\n"));
+  ASSERT_EQ(bad.failures.size(), 1u);
+  EXPECT_NE(bad.failures[0].message.find("parse error"), std::string::npos);
+}
+
+TEST_F(Evaluator, GlobIncludeOptionalAndTargets) {
+  Write("FooTargets-release.cmake",
+        "set_property(TARGET foo::foo APPEND PROPERTY IMPORTED_CONFIGURATIONS RELEASE)\n"
+        "set_target_properties(foo::foo PROPERTIES IMPORTED_LOCATION_RELEASE \"/nonexistent/libfoo.so.1\")\n"
+        "list(APPEND _cmake_import_check_files_for_foo::foo \"/nonexistent/libfoo.so.1\")\n");
+  auto r = Run(Write("FooTargets.cmake",
+                     "add_library(foo::foo SHARED IMPORTED)\n"
+                     "set_target_properties(foo::foo PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "
+                     "\"$<BUILD_INTERFACE:/build/inc>;$<INSTALL_INTERFACE:" +
+                         dir_.string() +
+                         ">\")\n"
+                         "file(GLOB cfgs \"${CMAKE_CURRENT_LIST_DIR}/FooTargets-*.cmake\")\n"
+                         "foreach(f IN LISTS cfgs)\n  include(\"${f}\")\nendforeach()\n"
+                         "include(\"${CMAKE_CURRENT_LIST_DIR}/extras.cmake\" OPTIONAL RESULT_VARIABLE got)\n"
+                         "include(CMakeFindDependencyMacro)\n"));
+  ASSERT_EQ(r.targets.size(), 1u);
+  EXPECT_EQ(r.targets[0].type, "SHARED");
+  const CMakeReference* lib = Ref(r, "/libfoo.so.1");
+  ASSERT_NE(lib, nullptr);
+  EXPECT_EQ(lib->via, "IMPORTED_LOCATION_RELEASE");
+  EXPECT_FALSE(lib->exists);
+  EXPECT_EQ(Ref(r, "/build/inc"), nullptr) << "BUILD_INTERFACE is not for consumers of the install";
+  const CMakeReference* extras = Ref(r, "/extras.cmake");
+  ASSERT_NE(extras, nullptr);
+  EXPECT_TRUE(extras->optional);
+  EXPECT_EQ(Var(r, "got"), dir_.string() + "/extras.cmake-NOTFOUND");
+  EXPECT_TRUE(r.skipped.empty()) << r.skipped[0].reason;
+}
+
+TEST(Genex, InstallInterfaceItems) {
+  EXPECT_EQ(InstallInterfaceItems("$<BUILD_INTERFACE:/b>;$<INSTALL_INTERFACE:/i>;/plain"),
+            (std::vector<std::string>{"/i", "/plain"}));
+  EXPECT_EQ(InstallInterfaceItems("$<$<CONFIG:Debug>:/dbg>;$<TARGET_FILE:t>"),
+            std::vector<std::string>{"/dbg"});
+  EXPECT_EQ(InstallInterfaceItems("$<LINK_ONLY:/x/libz.a>"), std::vector<std::string>{"/x/libz.a"});
+}
+
+TEST(PackageConfig, NamesAndPrefixes) {
+  EXPECT_EQ(ConfigPackageName("hip-config.cmake").value_or(""), "hip");
+  EXPECT_EQ(ConfigPackageName("WidgetConfig.cmake").value_or(""), "Widget");
+  EXPECT_FALSE(ConfigPackageName("hip-config-amd.cmake"));
+  EXPECT_FALSE(ConfigPackageName("WidgetConfigVersion.cmake"));
+  EXPECT_EQ(PackagePrefixOf("/usr/lib/x86_64-linux-gnu/cmake/hip", "hip"), "/usr");
+  EXPECT_EQ(PackagePrefixOf("/opt/rocm/lib/cmake/rocblas", "rocblas"), "/opt/rocm");
+  EXPECT_EQ(PackagePrefixOf("/usr/share/rocmcmakebuildtools/cmake", "ROCmCMakeBuildTools"), "/usr");
+  EXPECT_EQ(PackagePrefixOf("/nix/store/x-ck/lib/cmake/composable_kernel", "composable_kernel"),
+            "/nix/store/x-ck");
+}
+
+}  // namespace
+}  // namespace rocm_audit

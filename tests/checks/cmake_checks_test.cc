@@ -1,0 +1,145 @@
+// The CMake checks on packages exported and installed by the real cmake, then broken
+// (fixtures/make_cmake_tree.sh): each broken copy gives exactly the finding it was made for.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/support/audit_support.h"
+
+namespace rocm_audit {
+namespace {
+
+using testing::AuditWith;
+using testing::FindingsOf;
+
+std::string Tree(const std::string& name) { return std::string(ROCM_AUDIT_CMAKE_TREE) + "/" + name; }
+
+Report AuditPackage(const std::string& name, bool relocatable = false) {
+  AuditOptions o;
+  o.paths = {Tree(name)};
+  o.ld_so_conf = "";
+  o.checks.relocatable = relocatable;
+  return AuditWith(o);
+}
+
+std::vector<Finding> Errors(const Report& r, const std::string& check) {
+  std::vector<Finding> out;
+  for (Finding& f : FindingsOf(r, check))
+    if (f.severity == Severity::kError) out.push_back(std::move(f));
+  return out;
+}
+
+TEST(CMakeChecks, CleanExportHasNoErrorAndItsFacts) {
+  Report r = AuditPackage("widget-ok");
+  EXPECT_TRUE(Errors(r, "cmake-missing-file").empty());
+  EXPECT_TRUE(Errors(r, "cmake-config-error").empty());
+  EXPECT_TRUE(FindingsOf(r, "cmake-missing-dependency").empty());
+  EXPECT_TRUE(FindingsOf(r, "cmake-absolute-path").empty());
+  const FileFacts* facts = testing::FactsOf(r, Tree("widget-ok/lib/cmake/Widget/WidgetConfig.cmake"));
+  ASSERT_NE(facts, nullptr);
+  ASSERT_TRUE(facts->cmake);
+  EXPECT_EQ(facts->cmake->package, "Widget");
+  EXPECT_EQ(facts->cmake->version, "1.2.3");
+  ASSERT_EQ(facts->cmake->targets.size(), 2u);
+  EXPECT_EQ(facts->cmake->targets[0].name, "widget::widget");
+  EXPECT_EQ(facts->cmake->targets[0].type, "SHARED");
+  EXPECT_EQ(facts->cmake->targets[0].locations,
+            std::vector<std::string>{Tree("widget-ok/lib/libwidget.so.1.2.3")});
+  EXPECT_EQ(facts->cmake->targets[0].include_dirs,
+            std::vector<std::string>{Tree("widget-ok/include/widget")});
+  ASSERT_EQ(facts->cmake->dependencies.size(), 1u);
+  EXPECT_EQ(facts->cmake->dependencies[0].name, "Threads");
+}
+
+TEST(CMakeChecks, TheOptionalIncludeIsFineAndTheUndecidedOneIsANote) {
+  Report r = AuditPackage("widget-ok");
+  for (const Finding& f : FindingsOf(r, "cmake-missing-file")) {
+    EXPECT_EQ(f.fields["referenced"], Tree("widget-ok/lib/cmake/Widget/WidgetLegacy.cmake"));
+    EXPECT_EQ(f.severity, Severity::kNote);
+    EXPECT_NE(f.message.find("execute_process"), std::string::npos) << f.message;
+  }
+  EXPECT_EQ(FindingsOf(r, "cmake-missing-file").size(), 1u);
+  EXPECT_EQ(FindingsOf(r, "cmake-not-evaluated").size(), 1u);
+}
+
+TEST(CMakeChecks, DeletedTargetsFileLibraryAndIncludeDir) {
+  struct Case {
+    const char* tree;
+    const char* referenced;
+    const char* via;
+  } cases[] = {
+      {"widget-no-targets", "widget-no-targets/lib/cmake/Widget/WidgetTargets.cmake", "include"},
+      {"widget-no-library", "widget-no-library/lib/libwidget.so.1.2.3", "IMPORTED_LOCATION_NOCONFIG"},
+      {"widget-no-includedir", "widget-no-includedir/include/widget", "set_and_check"},
+  };
+  for (const Case& c : cases) {
+    std::vector<Finding> e = Errors(AuditPackage(c.tree), "cmake-missing-file");
+    ASSERT_EQ(e.size(), 1u) << c.tree;
+    EXPECT_EQ(e[0].fields["referenced"], Tree(c.referenced)) << c.tree;
+    EXPECT_EQ(e[0].fields["via"], c.via) << c.tree;
+    EXPECT_GT(e[0].fields["line"].get<int>(), 0);
+  }
+}
+
+TEST(CMakeChecks, AMissingSonameLinkIsAWarningCMakeDoesNotCatch) {
+  Report r = AuditPackage("widget-no-soname");
+  EXPECT_TRUE(Errors(r, "cmake-missing-file").empty());
+  bool found = false;
+  for (const Finding& f : FindingsOf(r, "cmake-missing-file"))
+    if (f.fields["via"] == "IMPORTED_SONAME_NOCONFIG") {
+      found = true;
+      EXPECT_EQ(f.severity, Severity::kWarning);
+      EXPECT_EQ(f.fields["referenced"], Tree("widget-no-soname/lib/libwidget.so.1"));
+    }
+  EXPECT_TRUE(found);
+}
+
+TEST(CMakeChecks, ComposableKernelComponentTargetsFile) {
+  EXPECT_TRUE(Errors(AuditPackage("ck-ok"), "cmake-missing-file").empty());
+  std::vector<Finding> e = Errors(AuditPackage("ck-no-conv"), "cmake-missing-file");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].fields["component"], "device_conv_operations");
+  EXPECT_TRUE(e[0].fields["component_library"].is_null());
+  EXPECT_EQ(
+      e[0].fields["referenced"],
+      Tree("ck-no-conv/lib/cmake/composable_kernel/composable_kerneldevice_conv_operationsTargets.cmake"));
+  EXPECT_NE(e[0].hint.find("device_conv_operations"), std::string::npos);
+}
+
+TEST(CMakeChecks, DependenciesAndAbsolutePaths) {
+  std::vector<Finding> dep = FindingsOf(AuditPackage("widget-missing-dep"), "cmake-missing-dependency");
+  ASSERT_EQ(dep.size(), 1u);
+  EXPECT_EQ(dep[0].severity, Severity::kWarning);
+  EXPECT_EQ(dep[0].fields["dependency"], "NoSuchPackageAnywhere");
+  // Found once --cmake-prefix-path names a prefix that has its config.
+  std::string prefix = ::testing::TempDir() + "/rocm-audit-dep-" + std::to_string(getpid());
+  std::filesystem::create_directories(prefix + "/lib/cmake/nosuchpackageanywhere");
+  std::ofstream(prefix + "/lib/cmake/nosuchpackageanywhere/NoSuchPackageAnywhereConfig.cmake") << "\n";
+  AuditOptions o;
+  o.paths = {Tree("widget-missing-dep")};
+  o.ld_so_conf = "";
+  o.cmake_prefix_path = {prefix};
+  EXPECT_TRUE(FindingsOf(AuditWith(o), "cmake-missing-dependency").empty());
+  std::filesystem::remove_all(prefix);
+
+  std::vector<Finding> abs = FindingsOf(AuditPackage("widget-abs-include"), "cmake-absolute-path");
+  ASSERT_EQ(abs.size(), 1u);
+  EXPECT_EQ(abs[0].fields["referenced"], "/usr/include");
+  EXPECT_TRUE(FindingsOf(AuditPackage("widget-ok"), "cmake-absolute-path").empty());
+  // Under --relocatable, nothing outside the prefix is fine, not even the host's.
+  EXPECT_EQ(FindingsOf(AuditPackage("widget-abs-include", true), "cmake-absolute-path").size(), 1u);
+}
+
+TEST(CMakeChecks, RocmStyleHardCodedIncludeDirectory) {
+  Report r = AuditPackage("rocm-style");
+  std::vector<Finding> e = Errors(r, "cmake-missing-file");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].fields["referenced"], "/opt/include");  // "/opt/rocm/../include", folded
+  EXPECT_EQ(e[0].fields["via"], "INTERFACE_INCLUDE_DIRECTORIES");
+  EXPECT_EQ(e[0].fields["target"], "roc::rocfoo");
+}
+
+}  // namespace
+}  // namespace rocm_audit
