@@ -146,7 +146,6 @@ void CMakeEvaluator::ListCommand(const std::vector<Arg>& a) {
   const CMakeValue* current = Get(var);
   CMakeValue list = current ? *current : CMakeValue{};
   auto items = [&] { return SplitList(list.text); };
-  auto out_var = [&](size_t k) { return k < a.size() ? a[k].value.text : std::string(); };
 
   // Generated Targets files list the files each imported target needs; CMake checks them
   // at the end of the file and stops the configure when one is missing.
@@ -274,7 +273,6 @@ void CMakeEvaluator::ListCommand(const std::vector<Arg>& a) {
     return;
   }
   Set(var, {JoinList(v)});
-  (void)out_var;
 }
 
 void CMakeEvaluator::StringCommand(const std::vector<Arg>& a) {

@@ -271,7 +271,7 @@ CMakeEvaluator::Flow CMakeEvaluator::Include(const std::vector<Arg>& a) {
   result({path});
   Reference(path, "include", {}, optional);
   std::string failure;
-  Flow f = RunFile(path, Site(), optional, &failure);
+  Flow f = RunFile(path, &failure);
   if (!failure.empty()) Fail("include(" + path + "): the file " + failure);
   return f;
 }

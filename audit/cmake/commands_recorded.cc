@@ -77,26 +77,22 @@ bool CMakeEvaluator::Recorded(const std::string& n, const std::vector<Arg>& a) {
     d.required = n == "find_dependency";
     d.site = UserSite();
     d.undecided = Undecided();
-    bool module_mode = false, quiet_optional = true;
     std::string collecting;
     for (size_t k = 1; k < a.size(); ++k) {
       const std::string& t = a[k].value.text;
       if (t == "REQUIRED")
-        d.required = true, quiet_optional = false;
-      else if (t == "MODULE")
-        module_mode = true;
+        d.required = true;
       else if (t == "HINTS" || t == "PATHS" || t == "COMPONENTS" || t == "OPTIONAL_COMPONENTS" ||
                t == "NAMES" || t == "CONFIGS" || t == "PATH_SUFFIXES")
         collecting = t;
-      else if (t == "EXACT" || t == "QUIET" || t == "CONFIG" || t == "NO_MODULE" || t.starts_with("NO_") ||
-               t == "GLOBAL")
+      else if (t == "EXACT" || t == "QUIET" || t == "MODULE" || t == "CONFIG" || t == "NO_MODULE" ||
+               t.starts_with("NO_") || t == "GLOBAL")
         collecting.clear();
       else if (collecting == "HINTS" || collecting == "PATHS") {
         if (a[k].value.known) d.hints.push_back(t);
       } else if (k == 1 && collecting.empty() && !t.empty() && std::isdigit(static_cast<unsigned char>(t[0])))
         d.version = t;
     }
-    (void)module_mode;
     dependency_seen_ = true;
     out_.dependencies.push_back(d);
     // The dependency's own defects are its own findings: here it is taken as found when
@@ -104,7 +100,6 @@ bool CMakeEvaluator::Recorded(const std::string& n, const std::vector<Arg>& a) {
     Set(d.name + "_FOUND", d.required || n == "find_dependency"
                                ? CMakeValue{"1"}
                                : CMakeValue::Unknown("whether the consumer has " + d.name));
-    (void)quiet_optional;
     return true;
   }
   if (n == "execute_process") {

@@ -17,13 +17,12 @@ bool Names(const std::string& property, std::string_view prefix) {
 
 void CMakeEvaluator::SetProperty(CMakeTarget& t, const std::string& name, const CMakeValue& value,
                                  bool append) {
+  // Appending to an unknown value, or an unknown value, leaves the property unknown.
   CMakeValue& slot = t.properties[name];
-  if (append && !slot.text.empty() && value.known && slot.known)
-    slot.text += ";" + value.text;
-  else if (append && !slot.known)
-    ;
-  else
+  if (!append || (slot.known && slot.text.empty()) || (slot.known && !value.known))
     slot = value;
+  else if (slot.known)
+    slot.text += ";" + value.text;
   t.set_at[name] = UserSite();
   const bool location = Names(name, "IMPORTED_LOCATION") || Names(name, "IMPORTED_IMPLIB");
   const bool includes =

@@ -85,7 +85,7 @@ void CMakeEvaluator::DefineUnknown(const std::string& name, std::string why) {
 
 void CMakeEvaluator::Run(const std::string& path) {
   std::string failure;
-  Flow f = RunFile(path, {}, false, &failure);
+  Flow f = RunFile(path, &failure);
   if (!failure.empty()) out_.failures.push_back({path + ": " + failure, {path, 0}, {}});
   if (f == Flow::kStop) out_.stopped = true;
 }
@@ -144,9 +144,9 @@ std::string CMakeEvaluator::Undecided() const {
   return out;
 }
 
-void CMakeEvaluator::Reference(const std::string& path, const std::string& via, const std::string& target,
-                               bool optional, bool checked_by_cmake) {
-  if (path.empty() || path[0] != '/') return;
+CMakeReference* CMakeEvaluator::Reference(const std::string& path, const std::string& via,
+                                          const std::string& target, bool optional, bool checked_by_cmake) {
+  if (path.empty() || path[0] != '/') return nullptr;
   CMakeReference r;
   r.path = NormalizePath(path);
   r.via = via;
@@ -155,7 +155,6 @@ void CMakeEvaluator::Reference(const std::string& path, const std::string& via, 
   r.target = target;
   r.optional = optional;
   r.checked_by_cmake = checked_by_cmake;
-  r.exists = files_.Exists(r.path) == Tri::kTrue;
   std::string_view base = BaseName(r.path);
   for (auto it = loop_values_.rbegin(); it != loop_values_.rend(); ++it)
     if (!it->empty() && base.find(*it) != std::string_view::npos) {
@@ -164,10 +163,16 @@ void CMakeEvaluator::Reference(const std::string& path, const std::string& via, 
     }
   for (CMakeReference& old : out_.references) {
     if (old.path != r.path) continue;
-    if (!old.undecided.empty() && r.undecided.empty()) old = std::move(r);
-    return;
+    // The first reference to a path is kept, unless a decided one follows an undecided one.
+    if (!old.undecided.empty() && r.undecided.empty()) {
+      r.exists = old.exists;
+      old = std::move(r);
+    }
+    return &old;
   }
+  r.exists = files_.Exists(r.path) == Tri::kTrue;
   out_.references.push_back(std::move(r));
+  return &out_.references.back();
 }
 
 void CMakeEvaluator::Skip(const std::string& command, const std::string& reason) {
@@ -176,19 +181,12 @@ void CMakeEvaluator::Skip(const std::string& command, const std::string& reason)
 
 void CMakeEvaluator::Fail(const std::string& message) {
   // A failure right after an EXISTS test that found nothing is the package's own check of
-  // that file (set_and_check, the import check of generated Targets files).
+  // that file (set_and_check, the import check of generated Targets files): the finding is
+  // the missing file, which stops the configure.
   for (auto level = missing_tests_.rbegin(); level != missing_tests_.rend(); ++level) {
     if (level->empty()) continue;
-    const std::string missing = NormalizePath(level->back());
-    auto it = std::find_if(out_.references.begin(), out_.references.end(),
-                           [&](const CMakeReference& r) { return r.path == missing; });
-    if (it == out_.references.end()) {
-      Reference(missing, frames_.empty() ? "if(EXISTS)" : frames_.back().name);
-      it = std::find_if(out_.references.begin(), out_.references.end(),
-                        [&](const CMakeReference& r) { return r.path == missing; });
-    }
-    if (it != out_.references.end()) {
-      it->stops_configure = true;
+    if (CMakeReference* r = Reference(level->back(), frames_.empty() ? "if(EXISTS)" : frames_.back().name)) {
+      r->stops_configure = true;
       return;
     }
   }
@@ -271,8 +269,7 @@ ConditionResult CMakeEvaluator::Condition(const std::vector<Arg>& args) {
 
 // ---- Control flow -----------------------------------------------------------------------
 
-CMakeEvaluator::Flow CMakeEvaluator::RunFile(const std::string& path, const CMakeSite& from, bool optional,
-                                             std::string* failure) {
+CMakeEvaluator::Flow CMakeEvaluator::RunFile(const std::string& path, std::string* failure) {
   if (file_stack_.size() >= static_cast<size_t>(limits_.max_depth)) {
     Skip("include",
          "nested deeper than " + std::to_string(limits_.max_depth) + " files; " + path + " not evaluated");
@@ -321,8 +318,6 @@ CMakeEvaluator::Flow CMakeEvaluator::RunFile(const std::string& path, const CMak
   file_stack_.pop_back();
   if (saved_file) Set("CMAKE_CURRENT_LIST_FILE", *saved_file);
   if (saved_dir) Set("CMAKE_CURRENT_LIST_DIR", *saved_dir);
-  (void)from;
-  (void)optional;
   return f == Flow::kStop ? Flow::kStop : Flow::kNormal;
 }
 
@@ -505,11 +500,9 @@ CMakeEvaluator::Flow CMakeEvaluator::ExecForeach(const ProgramPtr& p, size_t at)
     // An unknown list: the body once, with an unknown item, as an undecided branch.
     Set(var, CMakeValue::Unknown(unknown));
     undecided_.push_back(Describe(p->commands[at]) + " iterates over an unknown list (" + unknown + ")");
-    State base = state_;
     Flow f = Exec(p, at + 1, p->end[at]);
     undecided_.pop_back();
     if (f == Flow::kStop) result = f;
-    (void)base;
   }
   for (size_t k = 0; k < items.size() && result == Flow::kNormal; ++k) {
     if (k >= limits_.max_iterations) {

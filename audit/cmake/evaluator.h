@@ -71,7 +71,7 @@ class CMakeEvaluator {
   };
 
   // Control flow (evaluator.cc).
-  Flow RunFile(const std::string& path, const CMakeSite& from, bool optional, std::string* failure);
+  Flow RunFile(const std::string& path, std::string* failure);
   Flow Exec(const std::shared_ptr<const Program>& p, size_t begin, size_t end);
   Flow ExecIf(const std::shared_ptr<const Program>& p, size_t at);
   Flow ExecForeach(const std::shared_ptr<const Program>& p, size_t at);
@@ -113,8 +113,9 @@ class CMakeEvaluator {
   CMakeSite Site() const;      ///< the current command
   CMakeSite UserSite() const;  ///< the outermost call site inside the package's files
   std::string Undecided() const;
-  void Reference(const std::string& path, const std::string& via, const std::string& target = {},
-                 bool optional = false, bool checked_by_cmake = true);
+  /// Records a reference (one per path); returns the record kept, null for a relative path.
+  CMakeReference* Reference(const std::string& path, const std::string& via, const std::string& target = {},
+                            bool optional = false, bool checked_by_cmake = true);
   void Skip(const std::string& command, const std::string& reason);
   void Fail(const std::string& message);
   CMakeTarget* FindTarget(const std::string& name);

@@ -22,12 +22,10 @@ bool IsLibOrShare(std::string_view c) { return c == "share" || c.starts_with("li
 // The variables find_package() sets before it loads a config or version file, and the
 // built-in ones a configure on Debian 12's CMake has. The consumer's toolchain is unknown.
 void DefineFindPackageVariables(CMakeEvaluator& e, const std::string& name, const std::string& config) {
-  std::string version(kCMakeVersion);
-  std::vector<std::string> parts = SplitList([&] {
-    std::string v = version;
-    std::replace(v.begin(), v.end(), '.', ';');
-    return v;
-  }());
+  const std::string version(kCMakeVersion);
+  std::string as_list = version;
+  std::replace(as_list.begin(), as_list.end(), '.', ';');
+  const std::vector<std::string> parts = SplitList(as_list);
   e.Define("CMAKE_VERSION", version);
   e.Define("CMAKE_MAJOR_VERSION", parts.size() > 0 ? parts[0] : "3");
   e.Define("CMAKE_MINOR_VERSION", parts.size() > 1 ? parts[1] : "0");
