@@ -1,6 +1,8 @@
 #include "audit/cmake/math_expression.h"
 
 #include <cctype>
+#include <iterator>
+#include <string_view>
 
 namespace rocm_audit {
 namespace {
@@ -26,73 +28,48 @@ class Parser {
     at_ += op.size();
     return true;
   }
-  // Binary levels, loosest first: | ^ & << >> + - * / %
-  std::optional<int64_t> Or() {
-    auto l = Xor();
-    while (l && Eat("|")) {
-      auto r = Xor();
-      if (!r) return r;
-      *l |= *r;
-    }
-    return l;
-  }
-  std::optional<int64_t> Xor() {
-    auto l = And();
-    while (l && Eat("^")) {
-      auto r = And();
-      if (!r) return r;
-      *l ^= *r;
-    }
-    return l;
-  }
-  std::optional<int64_t> And() {
-    auto l = Shift();
-    while (l && Eat("&")) {
-      auto r = Shift();
-      if (!r) return r;
-      *l &= *r;
-    }
-    return l;
-  }
-  std::optional<int64_t> Shift() {
-    auto l = Sum();
+  // Binary operators by precedence, loosest first; each level folds left to right.
+  static constexpr std::string_view kLevels[][3] = {{"|"},        {"^"},      {"&"},
+                                                    {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}};
+  static constexpr size_t kLevelCount = std::size(kLevels);
+
+  std::optional<int64_t> Or() { return Level(0); }
+
+  std::optional<int64_t> Level(size_t level) {
+    if (level == kLevelCount) return Unary();
+    auto l = Level(level + 1);
     while (l) {
-      bool left = Eat("<<");
-      if (!left && !Eat(">>")) break;
-      auto r = Sum();
-      if (!r || *r < 0 || *r > 63) return std::nullopt;
-      *l = left ? static_cast<int64_t>(static_cast<uint64_t>(*l) << *r) : *l >> *r;
-    }
-    return l;
-  }
-  std::optional<int64_t> Sum() {
-    auto l = Product();
-    while (l) {
-      bool plus = Eat("+");
-      if (!plus && !Eat("-")) break;
-      auto r = Product();
+      std::string_view op;
+      for (std::string_view candidate : kLevels[level])
+        if (!candidate.empty() && Eat(candidate)) {
+          op = candidate;
+          break;
+        }
+      if (op.empty()) break;
+      auto r = Level(level + 1);
       if (!r) return r;
-      *l = static_cast<int64_t>(plus ? static_cast<uint64_t>(*l) + static_cast<uint64_t>(*r)
-                                     : static_cast<uint64_t>(*l) - static_cast<uint64_t>(*r));
+      l = Apply(op, *l, *r);
     }
     return l;
   }
-  std::optional<int64_t> Product() {
-    auto l = Unary();
-    while (l) {
-      char op = Eat("*") ? '*' : Eat("/") ? '/' : Eat("%") ? '%' : 0;
-      if (!op) break;
-      auto r = Unary();
-      if (!r || (op != '*' && *r == 0)) return std::nullopt;
-      if (op == '*')
-        *l = static_cast<int64_t>(static_cast<uint64_t>(*l) * static_cast<uint64_t>(*r));
-      else if (*l == INT64_MIN && *r == -1)
-        return std::nullopt;
-      else
-        *l = op == '/' ? *l / *r : *l % *r;
+
+  // Two's-complement wrap like CMake's int64 arithmetic; nullopt where CMake errors.
+  static std::optional<int64_t> Apply(std::string_view op, int64_t l, int64_t r) {
+    const uint64_t ul = static_cast<uint64_t>(l), ur = static_cast<uint64_t>(r);
+    if (op == "|") return l | r;
+    if (op == "^") return l ^ r;
+    if (op == "&") return l & r;
+    if (op == "<<" || op == ">>") {
+      if (r < 0 || r > 63) return std::nullopt;
+      return op == "<<" ? static_cast<int64_t>(ul << r) : l >> r;
     }
-    return l;
+    if (op == "+") return static_cast<int64_t>(ul + ur);
+    if (op == "-") return static_cast<int64_t>(ul - ur);
+    if (op == "*") return static_cast<int64_t>(ul * ur);
+    if (r == 0 || (l == INT64_MIN && r == -1)) return std::nullopt;
+    return op == "/" ? l / r : l % r;
   }
+
   std::optional<int64_t> Unary() {
     if (++depth_ > 64) return std::nullopt;
     std::optional<int64_t> v;

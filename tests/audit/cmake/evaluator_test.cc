@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "audit/cmake/genex.h"
+#include "audit/cmake/math_expression.h"
 #include "audit/cmake/package_config.h"
 
 namespace rocm_audit {
@@ -190,6 +191,22 @@ TEST(PackageConfig, NamesAndPrefixes) {
   EXPECT_EQ(PackagePrefixOf("/usr/share/rocmcmakebuildtools/cmake", "ROCmCMakeBuildTools"), "/usr");
   EXPECT_EQ(PackagePrefixOf("/nix/store/x-ck/lib/cmake/composable_kernel", "composable_kernel"),
             "/nix/store/x-ck");
+}
+
+}  // namespace
+}  // namespace rocm_audit
+
+namespace rocm_audit {
+namespace {
+
+TEST(MathExpression, PrecedenceWrapAndErrors) {
+  EXPECT_EQ(EvaluateMathExpression("1 << 4 | 1"), 17);
+  EXPECT_EQ(EvaluateMathExpression("7 % 3 + 10 / 3"), 4);
+  EXPECT_EQ(EvaluateMathExpression("5 - 3 - 1"), 1);
+  EXPECT_EQ(EvaluateMathExpression("8 >> 1 ^ 1"), 5);
+  EXPECT_EQ(EvaluateMathExpression("-(2+3)*~0"), 5);
+  for (const char* bad : {"1/0", "1 << 64", "((1)", "1 +", "x"})
+    EXPECT_FALSE(EvaluateMathExpression(bad)) << bad;
 }
 
 }  // namespace
