@@ -1,0 +1,142 @@
+# Helpers for .ci/run: the fresh root, the README's commands, the skip rule. Sourced.
+
+die() { echo "ci: $*" >&2; exit 1; }
+step() { printf '\n=== %s\n' "$*"; }
+duration() { printf '%d min %02d s' $(($1 / 60)) $(($1 % 60)); }
+
+# retry TRIES COMMAND...: network steps fail now and then; wait longer after each failure.
+retry() {
+  local tries=$1 n=1
+  shift
+  until "$@"; do
+    [ "$n" -ge "$tries" ] && return 1
+    echo "ci: attempt $n of $tries failed: $*; retrying in $((n * 15)) s" >&2
+    sleep $((n * 15))
+    n=$((n + 1))
+  done
+}
+
+need_host_tools() {
+  local missing=()
+  for tool in "$@"; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+  [ ${#missing[@]} = 0 ] && return
+  export DEBIAN_FRONTEND=noninteractive
+  retry 3 apt-get update -qq
+  retry 3 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# The Debian mirror this machine's apt uses for bookworm (deb822 .sources or sources.list),
+# so the fresh root reaches the same archive the host does.
+host_debian_mirror() {
+  local uri
+  uri=$(awk '
+    /^[[:space:]]*$/ { if (suites ~ /(^| )bookworm( |$)/ && uris != "") { print uris; exit } uris = suites = ""; next }
+    /^URIs:/ { uris = $2 } /^Suites:/ { $1 = ""; suites = $0 }
+    END { if (suites ~ /(^| )bookworm( |$)/ && uris != "") print uris }' \
+    /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n1)
+  [ -n "$uri" ] || uri=$(awk '$1 == "deb" && / bookworm / { for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { print $i; exit } }' \
+    /etc/apt/sources.list 2>/dev/null | head -n1)
+  [ -n "$uri" ] || die "no bookworm mirror in this machine's apt sources; set ROCM_AUDIT_CI_MIRROR"
+  echo "$uri"
+}
+
+# unmount_below DIR: every mount at or below DIR, innermost first.
+unmount_below() {
+  local dir
+  dir=$(realpath -m "$1")
+  awk -v d="$dir" '$2 == d || index($2, d "/") == 1 { print $2 }' /proc/self/mounts | sort -r |
+    while read -r m; do umount "$m" 2>/dev/null || umount -l "$m"; done
+}
+
+# ensure_base_root TAR MIRROR: a tarball of a bootstrapped minbase bookworm root, made
+# once and reused for two weeks (the README's first command updates the package lists).
+ensure_base_root() {
+  local tar=$1 mirror=$2 tmp n=1
+  if [ -s "$tar" ] && [ -z "$(find "$tar" -mtime +14)" ]; then
+    echo "cached: $tar ($(du -h "$tar" | cut -f1))"
+    return
+  fi
+  mkdir -p "$(dirname "$tar")"
+  tmp=$(mktemp -d "$(dirname "$tar")/base.XXXXXX")
+  until debootstrap --variant=minbase bookworm "$tmp/root" "$mirror" >"$tmp/log" 2>&1; do
+    tail -n 5 "$tmp/log" >&2
+    unmount_below "$tmp/root"
+    rm -rf --one-file-system "$tmp/root"
+    [ "$n" -ge 3 ] && die "debootstrap failed $n times (mirror $mirror)"
+    echo "ci: debootstrap attempt $n failed; retrying in $((n * 15)) s" >&2
+    sleep $((n * 15))
+    n=$((n + 1))
+  done
+  tar --numeric-owner -C "$tmp/root" -cf "$tmp/base.tar" .
+  mv "$tmp/base.tar" "$tar"
+  rm -rf --one-file-system "$tmp"
+  echo "bootstrapped from $mirror: $tar ($(du -h "$tar" | cut -f1))"
+}
+
+# make_fresh_root TAR ROOT: unpack the base root and give it what a container runtime
+# gives a debian:12 container: /proc, /dev/pts, /dev/shm and the host's resolver. apt
+# inside retries its downloads (the README's commands are run unchanged).
+make_fresh_root() {
+  local tar=$1 root=$2
+  mkdir -p "$root"
+  tar --numeric-owner -C "$root" -xpf "$tar"
+  cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+  printf 'Acquire::Retries "5";\n' >"$root/etc/apt/apt.conf.d/80ci-retries"
+  mount -t proc proc "$root/proc"
+  mount -t devpts -o newinstance,ptmxmode=0666 devpts "$root/dev/pts"
+  mount -t tmpfs -o mode=1777 tmpfs "$root/dev/shm"
+}
+
+teardown_root() {
+  [ -d "$1" ] && unmount_below "$1"
+  return 0
+}
+
+# extract_readme_commands README PREFIX: the fenced `sh` blocks of the section
+# "## Two commands" become PREFIX.1 and PREFIX.2; anything else is an error.
+extract_readme_commands() {
+  local readme=$1 prefix=$2 blocks
+  blocks=$(awk -v out="$prefix" '
+    /^## / { section = ($0 ~ /^## Two commands/); next }
+    section && /^```sh[[:space:]]*$/ { n++; block = 1; next }
+    block && /^```[[:space:]]*$/ { block = 0; next }
+    block { print > (out "." n) }
+    END { print n + 0 }' "$readme")
+  [ "$blocks" = 2 ] || die "README.md: the section '## Two commands' has $blocks sh blocks, not 2"
+  for n in 1 2; do [ -s "$prefix.$n" ] || die "README.md: command $n is empty"; done
+}
+
+# run_in_root ROOT DIR FILE: the command in FILE, as written, by bash in DIR inside ROOT,
+# with a container's bare environment and no standard input.
+run_in_root() {
+  local root=$1 dir=$2
+  chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    /bin/bash -c "cd '$dir' && $(cat "$3")" </dev/null
+}
+
+# check_skips CTEST_OUTPUT LAST_TEST_LOG: a test may skip only for the absent corpus or
+# for needing root. The reason is the skip message the test printed, read from ctest's log
+# of every test's output.
+check_skips() {
+  local output=$1 log=$2 skipped bad=0
+  skipped=$(awk '/The following tests did not run:/ { on = 1; next }
+                 on && /\(Skipped\)/ { sub(/^[[:space:]]*[0-9]+ - /, ""); sub(/ \(Skipped\).*$/, ""); print; next }
+                 on { on = 0 }' "$output")
+  if [ -z "$skipped" ]; then
+    echo "no test skipped"
+    return
+  fi
+  while IFS= read -r name; do
+    # gtest prints "FILE:LINE: Skipped" and the message on the next line.
+    reason=$(awk -v t="$name" '
+      /^[0-9]+\/[0-9]+ Test: / { sub(/^[0-9]+\/[0-9]+ Test: /, ""); on = ($0 == t); next }
+      on && /: Skipped$/ { getline; print; exit }' "$log")
+    if grep -qE 'no corpus at|needs root' <<<"$reason"; then
+      echo "skipped, allowed: $name: $reason"
+    else
+      echo "ci: skipped for another reason: $name: ${reason:-no reason printed}" >&2
+      bad=1
+    fi
+  done <<<"$skipped"
+  [ "$bad" = 0 ] || die "a test skipped for a reason other than the absent corpus or needing root"
+}
