@@ -81,8 +81,9 @@ bool CMakeFails(const std::string& package, const std::string& prefix, bool buil
   std::string make_program = std::string(ROCM_AUDIT_CMAKE_MAKE_PROGRAM).empty()
                                  ? ""
                                  : " -DCMAKE_MAKE_PROGRAM=" + Quote(ROCM_AUDIT_CMAKE_MAKE_PROGRAM);
-  std::string cmd = "cd " + Quote(dir) + " && " + cmake + " -G " + Quote(ROCM_AUDIT_CMAKE_GENERATOR) + make_program +
-                    " -S . -B build -DCMAKE_PREFIX_PATH=" + Quote(prefix) + " " + defines + " 2>&1";
+  std::string cmd = "cd " + Quote(dir) + " && " + cmake + " -G " + Quote(ROCM_AUDIT_CMAKE_GENERATOR) +
+                    make_program + " -S . -B build -DCMAKE_PREFIX_PATH=" + Quote(prefix) + " " + defines +
+                    " 2>&1";
   if (build) cmd += " && " + cmake + " --build build 2>&1";
   int rc = RunCommand(cmd, output);
   std::filesystem::remove_all(dir);
