@@ -15,7 +15,24 @@ constexpr Rule kRules[] = {
      "a CMake package config names a file outside its own prefix by an absolute path: the package is not "
      "relocatable",
      "compute the path from ${CMAKE_CURRENT_LIST_DIR} (configure_package_config_file's PACKAGE_PREFIX_DIR, "
-     "or $<INSTALL_INTERFACE:...> relative paths in exports)"},
+     "or $<INSTALL_INTERFACE:...> relative paths in exports)",
+     "package via referenced",
+     "The config names an existing file or directory outside its own installation prefix by an absolute "
+     "path: an include directory under /opt/rocm in a package installed elsewhere, a library path recorded "
+     "from the build machine, a dependency's location written out instead of its imported target. As for "
+     "RPATH entries, paths into the audited paths, into another store path (Nix, Guix, Spack) or, with "
+     "--root, into the installed system are accepted, and --relocatable reports every path outside the "
+     "prefix. Such a package is not relocatable: installed where that path does not exist, consumers fail "
+     "with CMake's \"non-existent path\" errors, and where it holds another version, they silently compile "
+     "and link against that installation's headers and libraries. Compute paths from "
+     "${CMAKE_CURRENT_LIST_DIR} (configure_package_config_file's PACKAGE_PREFIX_DIR), export "
+     "prefix-relative paths with $<INSTALL_INTERFACE:...>, and refer to dependencies through their imported "
+     "targets.",
+     "/home/ci/conda/envs/rocm/lib/cmake/miopen/miopen-config.cmake\n"
+     "  warning[cmake-absolute-path]: miopen-targets.cmake:61: INTERFACE_INCLUDE_DIRECTORIES of MIOpen "
+     "names /opt/rocm-6.2.0/include, outside the package's prefix /home/ci/conda/envs/rocm\n"
+     "    fix: compute the path from ${CMAKE_CURRENT_LIST_DIR} (configure_package_config_file's "
+     "PACKAGE_PREFIX_DIR, or $<INSTALL_INTERFACE:...> relative paths in exports)"},
 };
 
 void Run(const TreeInput& in, FindingSink& sink) {

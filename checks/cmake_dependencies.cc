@@ -12,7 +12,25 @@ constexpr Rule kRules[] = {
     {"cmake-missing-dependency", Severity::kWarning,
      "a CMake package config asks for a dependency whose config is found nowhere a consumer would look",
      "ship (or depend on) the package that provides the dependency's config, or point --cmake-prefix-path "
-     "at it when it comes from elsewhere"},
+     "at it when it comes from elsewhere",
+     "package dependency",
+     "The config calls find_dependency() or find_package() for a package whose config is found nowhere a "
+     "consumer's CMake would look: not among the audited packages, the call's HINTS and PATHS, the "
+     "--cmake-prefix-path prefixes or, with --root, the installed system, and CMake has no Find module for "
+     "it. In the consumer's configure the call fails and takes this package down with it: \"Found package "
+     "configuration file ... but it set <Name>_FOUND to FALSE so package \"<Name>\" is considered to be NOT "
+     "FOUND. Reason given by package: <Name> could not be found because dependency <Dep> could not be "
+     "found.\" The usual cause is a missing package dependency (the -dev package does not depend on the one "
+     "that ships the dependency's config), or a build-time dependency that leaked into the exported config. "
+     "Make the package depend on the one that installs <Dep>Config.cmake or <dep>-config.cmake, drop the "
+     "call if consumers do not need it, or audit with --cmake-prefix-path when the dependency is installed "
+     "elsewhere. An optional find_package (without REQUIRED) is only a note, since the package still loads "
+     "without it.",
+     "/usr/lib/x86_64-linux-gnu/cmake/hipblas/hipblas-config.cmake\n"
+     "  warning[cmake-missing-dependency]: hipblas-config.cmake:41: hipblas asks for rocsolver, whose "
+     "config is in none of the audited paths or searched prefixes\n"
+     "    fix: make hipblas depend on the package that installs rocsolverConfig.cmake (or "
+     "rocsolver-config.cmake), or audit with --cmake-prefix-path"},
 };
 
 void Run(const TreeInput& in, FindingSink& sink) {

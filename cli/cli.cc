@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -12,6 +11,7 @@
 #include "cli/progress_line.h"
 #include "reports/json_report.h"
 #include "reports/junit_report.h"
+#include "reports/rule_catalog.h"
 #include "reports/sarif_report.h"
 #include "reports/text_report.h"
 
@@ -50,12 +50,22 @@ int RunCli(int argc, char** argv) {
     std::cout << "rocm-audit " << ROCM_AUDIT_VERSION << "\n";
     return 0;
   }
+  const std::vector<Rule> rules = KnownRules();
   if (o.list_checks) {
-    for (const Rule* r : AllRules())
-      std::printf("%-24s %-8s %s\n", std::string(r->id).c_str(),
-                  std::string(SeverityName(r->severity)).c_str(), std::string(r->title).c_str());
+    std::cout << (o.format == OutputFormat::kJson ? RenderRuleJson(rules) : RenderRuleTable(rules));
     return 0;
   }
+  if (!o.explain.empty()) {
+    for (const Rule& r : rules)
+      if (r.id == o.explain) {
+        std::cout << RenderExplanation(r);
+        return 0;
+      }
+    std::cerr << "rocm-audit: error: --explain " << o.explain << ": no such check (see --list-checks)\n";
+    return 2;
+  }
+  for (const Rule& r : rules)
+    if (!RuleEnabled(o.policy, r.id)) o.audit.disabled_rules.push_back(std::string(r.id));
   if (const char* tmp = std::getenv("TMPDIR")) o.audit.checks.tmpdir = tmp;
   ProgressLine progress;
   if (o.progress && isatty(STDERR_FILENO))
@@ -69,6 +79,10 @@ int RunCli(int argc, char** argv) {
     std::cerr << "rocm-audit: error: " << error << "\n";
     return 2;
   }
+  report.rules.push_back(kUnusedWaiverRule);
+  report.inputs.suppress_files = o.suppress_files;
+  report.inputs.baseline_file = o.policy.baseline_file;
+  ApplyPolicy(o.policy, &report);
   std::string text = Render(report, o);
   if (o.output.empty()) {
     std::cout << text << std::flush;

@@ -6,6 +6,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "checks/registry.h"
+#include "policy/baseline.h"
+
 namespace rocm_audit {
 namespace {
 
@@ -47,7 +50,31 @@ bool Fail(std::string* error, std::string text) {
 constexpr std::string_view kLoader = "Loader emulation";
 constexpr std::string_view kGpu = "GPU code";
 constexpr std::string_view kCMake = "CMake packages";
+constexpr std::string_view kPolicy = "Policy";
 constexpr std::string_view kOutput = "Output";
+
+// "a,b c;d" -> {a, b, c, d}
+std::vector<std::string> SplitList(const std::string& s) {
+  std::vector<std::string> out;
+  std::string word;
+  for (char c : s + ",") {
+    if (c == ',' || c == ';' || c == ' ') {
+      if (!word.empty()) out.push_back(word);
+      word.clear();
+    } else {
+      word += c;
+    }
+  }
+  return out;
+}
+
+bool ReadFile(const std::string& path, std::string* text) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  *text = buffer.str();
+  return static_cast<bool>(in);
+}
 
 using O = CliOptions;
 using S = const std::string;
@@ -156,6 +183,52 @@ const Option kOptions[] = {
        return true;
      }},
 
+    {kPolicy, "", "--enable", "", "IDS",
+     "run only these checks (IDs or globs such as 'cmake-*',\n"
+     "separated by commas; repeatable)",
+     [](S& v, O* o, std::string*) {
+       for (auto& id : SplitList(v)) o->policy.enable.push_back(id);
+       return true;
+     }},
+    {kPolicy, "", "--disable", "", "IDS", "do not run these checks (IDs or globs; repeatable)",
+     [](S& v, O* o, std::string*) {
+       for (auto& id : SplitList(v)) o->policy.disable.push_back(id);
+       return true;
+     }},
+    {kPolicy, "", "--severity", "", "ID=LEVEL",
+     "report the check's findings at LEVEL (error, warning or\n"
+     "note); ID may be a glob; repeatable, the last match wins",
+     [](S& v, O* o, std::string* error) {
+       size_t eq = v.find('=');
+       Severity level;
+       if (eq == std::string::npos || eq == 0 || !ParseSeverity(v.substr(eq + 1), &level))
+         return Fail(error, "--severity needs ID=LEVEL with LEVEL error, warning or note, not '" + v + "'");
+       o->policy.severity.emplace_back(v.substr(0, eq), level);
+       return true;
+     }},
+    {kPolicy, "", "--suppress", "", "FILE",
+     "accept the findings FILE waives, one per line:\n"
+     "CHECK-ID PATH-GLOB [KEY-GLOB] # reason (the reason is\n"
+     "required); accepted findings are reported, marked, and do\n"
+     "not fail the run; repeatable",
+     [](S& v, O* o, std::string* error) {
+       std::string text;
+       if (!ReadFile(v, &text)) return Fail(error, "--suppress: cannot read " + v);
+       o->suppress_files.push_back(v);
+       return ParseWaivers(text, v, KnownRules(), &o->policy.waivers, error);
+     }},
+    {kPolicy, "", "--baseline", "", "FILE",
+     "an earlier --format json report: its findings are accepted,\n"
+     "so only new ones fail the run",
+     [](S& v, O* o, std::string* error) {
+       std::string text, why;
+       if (!ReadFile(v, &text)) return Fail(error, "--baseline: cannot read " + v);
+       if (!ReadBaselineKeys(text, KnownRules(), &o->policy.baseline_keys, &why))
+         return Fail(error, "--baseline " + v + ": " + why);
+       o->policy.baseline_file = v;
+       return true;
+     }},
+
     {kOutput, "", "--format", "", "FORMAT",
      "text, json (schema_version 1), sarif (2.1.0) or junit (XML)\n(default text)",
      [](S& v, O* o, std::string* error) {
@@ -211,7 +284,14 @@ const Option kOptions[] = {
        o->audit.jobs = static_cast<unsigned>(n);
        return true;
      }},
-    {kOutput, "", "--list-checks", "", "", "print the check IDs, their default severities and exit",
+    {kOutput, "", "--explain", "", "ID", "say what a check means, with an example and the fix, and exit",
+     [](S& v, O* o, std::string*) {
+       o->explain = v;
+       return true;
+     }},
+    {kOutput, "", "--list-checks", "", "",
+     "print the check IDs, their default severities and exit\n(with --format json: every rule's whole "
+     "record)",
      [](S&, O* o, std::string*) {
        o->list_checks = true;
        return true;
@@ -251,6 +331,13 @@ constexpr size_t kHelpColumn = 25;
 }  // namespace
 
 std::span<const Option> AllOptions() { return kOptions; }
+
+std::vector<Rule> KnownRules() {
+  std::vector<Rule> out;
+  for (const Rule* r : AllRules()) out.push_back(*r);
+  out.push_back(kUnusedWaiverRule);
+  return out;
+}
 
 std::string HelpText() {
   std::string out(kDescription);
@@ -310,7 +397,8 @@ bool ParseArguments(const std::vector<std::string>& args, CliOptions* o, std::st
     }
     if (!opt->apply(value, o, error)) return false;
   }
-  if (!o->show_help && !o->show_version && !o->list_checks && o->audit.paths.empty()) {
+  if (!CheckPolicyNames(o->policy, KnownRules(), error)) return false;
+  if (!o->show_help && !o->show_version && !o->list_checks && o->explain.empty() && o->audit.paths.empty()) {
     *error = "no PATH given (see --help)";
     return false;
   }

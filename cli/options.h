@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/pipeline.h"
+#include "policy/policy.h"
 
 namespace rocm_audit {
 
@@ -26,6 +27,9 @@ struct CliOptions {
   bool show_help = false;
   bool show_version = false;
   bool list_checks = false;
+  std::string explain;  ///< --explain: the rule ID to explain
+  Policy policy;        ///< --enable, --disable, --severity, --suppress, --baseline
+  std::vector<std::string> suppress_files;
   bool arch_matrix = false;  ///< text: append the files x processors table
 };
 
@@ -41,6 +45,9 @@ struct Option {
 };
 
 std::span<const Option> AllOptions();
+
+/// Every rule a finding can name: the checks' and the policy's own.
+std::vector<Rule> KnownRules();
 
 /// Returns false with `error` set for a usage error.
 bool ParseArguments(const std::vector<std::string>& args, CliOptions* options, std::string* error);

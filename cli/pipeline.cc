@@ -41,12 +41,21 @@ bool CheckInputs(const AuditOptions& options, std::string* error) {
   return true;
 }
 
+// A check runs unless every rule it reports is disabled.
+bool Runs(const Check& check, const std::vector<std::string>& disabled) {
+  for (const Rule& r : check.rules)
+    if (std::find(disabled.begin(), disabled.end(), r.id) == disabled.end()) return true;
+  return false;
+}
+
 // Findings of one file: every file-stage check, then for a loadable file every
 // loadable-stage check, in registry order; the most severe first, ties in that order.
 std::vector<Finding> CheckFile(const InspectedFile& file, const LoadFacts* load, const LoaderConfig& loader,
-                               const CheckOptions& options, const RunFacts& run) {
+                               const AuditOptions& audit, const RunFacts& run) {
+  const CheckOptions& options = audit.checks;
   FindingSink sink;
   for (const Check* check : AllChecks()) {
+    if (!Runs(*check, audit.disabled_rules)) continue;
     if (const auto* run_file = std::get_if<FileCheck>(&check->run)) {
       (*run_file)(FileInput{file, options}, sink);
     } else if (const auto* run_loadable = std::get_if<LoadableCheck>(&check->run); run_loadable && load) {
@@ -124,11 +133,12 @@ bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
   // Checks: per file in parallel, then the whole tree.
   std::vector<std::vector<Finding>> per_file(total);
   ParallelFor(total, jobs, [&](size_t i) {
-    per_file[i] = CheckFile(files[i], loads[i] ? &*loads[i] : nullptr, loader, options.checks, run);
+    per_file[i] = CheckFile(files[i], loads[i] ? &*loads[i] : nullptr, loader, options, run);
   });
   FindingSink tree;
   for (const Check* check : AllChecks())
-    if (const auto* run_tree = std::get_if<TreeCheck>(&check->run))
+    if (const auto* run_tree = std::get_if<TreeCheck>(&check->run);
+        run_tree && Runs(*check, options.disabled_rules))
       (*run_tree)(TreeInput{files, loads, walk.problems, options.checks, packages, run, loader}, tree);
 
   for (size_t i = 0; i < total; ++i) {

@@ -25,6 +25,7 @@ struct AuditOptions {
   BundleReadOptions bundles;                   ///< --max-decompressed, --verify-hash
   CheckOptions checks;                         ///< --forbid-rpath, --require-arch, --isa-compat
   std::vector<std::string> cmake_prefix_path;  ///< --cmake-prefix-path: where CMake dependencies may be
+  std::vector<std::string> disabled_rules;     ///< a check none of whose rules is enabled does not run
   unsigned jobs = 0;                           ///< 0 = hardware threads
   /// Called from worker threads (the callee serialises): `phase` is "scanning" (total 0:
   /// not known yet), "reading" or "auditing".

@@ -16,20 +16,33 @@ std::string RenderJson(const Report& report, Severity fail_on, bool fail_on_none
   inputs["library_path"] = report.inputs.library_path;
   inputs["ld_so_conf_dirs"] = report.inputs.ld_so_conf_dirs;
   inputs["fail_on"] = fail_on_none ? "none" : std::string(SeverityName(fail_on));
+
+  inputs["suppress"] = report.inputs.suppress_files;
+  inputs["baseline"] =
+      report.inputs.baseline_file.empty() ? Json(nullptr) : Json(report.inputs.baseline_file);
   out["inputs"] = inputs;
 
+  // The summary counts the findings that count; accepted ones are under "suppressed".
   Json by_check = Json::object();
-  for (const Finding& f : report.findings) by_check[f.check] = by_check.value(f.check, 0) + 1;
+  size_t counted = 0;
+  for (const Finding& f : report.findings) {
+    if (f.suppressed) continue;
+    by_check[f.check] = by_check.value(f.check, 0) + 1;
+    ++counted;
+  }
   out["summary"] = {
       {"files_audited", report.files.size()},
       {"files_by_kind", report.counts},
-      {"findings", report.findings.size()},
+      {"findings", counted},
       {"by_severity",
        {{"error", report.Count(Severity::kError)},
         {"warning", report.Count(Severity::kWarning)},
         {"note", report.Count(Severity::kNote)}}},
       {"by_check", by_check},
       {"failed", !fail_on_none && report.HasFindingsAtOrAbove(fail_on)},
+      {"suppressed",
+       {{"waiver", report.CountSuppressed("waiver")}, {"baseline", report.CountSuppressed("baseline")}}},
+      {"disabled_checks", report.disabled},
   };
   Json findings = Json::array();
   for (const Finding& f : report.findings) {
@@ -39,6 +52,10 @@ std::string RenderJson(const Report& report, Severity fail_on, bool fail_on_none
               {"message", f.message},
               {"hint", f.hint}};
     for (const auto& [key, value] : f.fields.items()) j[key] = value;
+    if (!f.key.empty()) j["key"] = f.key;
+    if (f.suppressed)
+      j["suppressed"] = {
+          {"kind", f.suppressed->kind}, {"reason", f.suppressed->reason}, {"source", f.suppressed->source}};
     findings.push_back(std::move(j));
   }
   out["findings"] = std::move(findings);

@@ -45,7 +45,8 @@ std::string RenderJunit(const Report& report, Severity fail_on, bool fail_on_non
     for (const Finding* f : by_file[file]) {
       std::string line = std::string(SeverityName(f->severity)) + "[" + f->check + "]: " + f->message +
                          (f->hint.empty() ? "" : "\n  fix: " + f->hint) + "\n";
-      (!fail_on_none && f->severity >= fail_on ? failing : other) += line;
+      if (f->suppressed) line = "suppressed (" + f->suppressed->reason + "): " + line;
+      (!fail_on_none && !f->suppressed && f->severity >= fail_on ? failing : other) += line;
     }
     cases += "    <testcase classname=\"rocm-audit\" name=\"" + Xml(file) + "\">\n";
     if (!failing.empty()) {

@@ -42,6 +42,13 @@ std::string RenderSarif(const Report& report) {
               {"locations",
                Json::array({{{"physicalLocation", {{"artifactLocation", {{"uri", FileUri(f.file)}}}}}}})}};
     if (!f.fields.empty()) r["properties"] = f.fields;
+    // An accepted finding stays a result, suppressed with the waiver's reason, as code
+    // scanning dashboards expect.
+    if (f.suppressed)
+      r["suppressions"] =
+          Json::array({{{"kind", "external"},
+                        {"status", "accepted"},
+                        {"justification", f.suppressed->reason + " (" + f.suppressed->source + ")"}}});
     results.push_back(std::move(r));
   }
   Json out = {

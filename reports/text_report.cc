@@ -144,6 +144,7 @@ std::string RenderText(const Report& report, const TextOptions& options) {
   std::vector<std::string> order;
   std::map<std::string, std::vector<const Finding*>> by_file;
   for (const Finding& f : report.findings) {
+    if (f.suppressed) continue;  // counted in the summary line
     if (options.quiet && f.severity < options.min_severity) continue;
     auto& list = by_file[f.file];
     if (list.empty()) order.push_back(f.file);
@@ -179,7 +180,16 @@ std::string RenderText(const Report& report, const TextOptions& options) {
     kinds += (kinds.empty() ? "" : ", ") + std::to_string(n) + " " + kind;
   if (!kinds.empty()) out += " (walked: " + kinds + ")";
   out += "; " + Plural(errors, "error") + ", " + Plural(warnings, "warning") + ", " + Plural(notes, "note") +
-         " in " + Plural(order.size(), "file") + "\n";
+         " in " + Plural(order.size(), "file");
+  const size_t waived = report.CountSuppressed("waiver"), baselined = report.CountSuppressed("baseline");
+  if (waived || baselined) {
+    out += "; not shown: ";
+    if (waived) out += Plural(waived, "finding") + " accepted by waivers";
+    if (waived && baselined) out += ", ";
+    if (baselined) out += Plural(baselined, "finding") + " in the baseline";
+  }
+  if (!report.disabled.empty()) out += "; " + Plural(report.disabled.size(), "check") + " disabled";
+  out += "\n";
   return out;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,13 @@
 #include "audit/model/severity.h"
 
 namespace rocm_audit {
+
+/// Why an accepted finding does not count toward --fail-on: a waiver line or the baseline.
+struct Suppression {
+  std::string kind;    ///< "waiver" | "baseline"
+  std::string reason;  ///< the waiver's reason; "present in the baseline" for the baseline
+  std::string source;  ///< "FILE:LINE" of the waiver, or the baseline file
+};
 
 struct Finding {
   std::string check;  ///< the rule's stable ID (Rule::id)
@@ -20,6 +28,12 @@ struct Finding {
   /// record each check defines for itself: a new check adds fields without touching the
   /// model or a renderer. Copied verbatim into the JSON finding and SARIF properties.
   nlohmann::ordered_json fields = nlohmann::ordered_json::object();
+  /// Stable across runs and machines (check, path below the audited input, key fields);
+  /// set by the policy, empty before it runs.
+  std::string key;
+  /// Set when a waiver or the baseline accepts the finding: it is still reported, but
+  /// counts toward neither the summary's severities nor the exit status.
+  std::optional<Suppression> suppressed;
 };
 
 /// A finding of `rule` about `file`: the rule's default severity and generic fix, which the

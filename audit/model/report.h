@@ -18,6 +18,8 @@ struct ReportInputs {
   std::vector<std::string> roots;  ///< --root layers, canonical, top first
   std::vector<std::string> library_path;
   std::vector<std::string> ld_so_conf_dirs;  ///< what the ld.so.conf files named
+  std::vector<std::string> suppress_files;   ///< --suppress, in order
+  std::string baseline_file;                 ///< --baseline; empty: none
 };
 
 struct Report {
@@ -26,9 +28,13 @@ struct Report {
   std::map<std::string, size_t> counts;  ///< every walked file, by kind
   std::vector<Finding> findings;         ///< grouped by file (walk order), most severe first
   std::vector<Rule> rules;               ///< every rule the run could report, for legends
+  std::vector<std::string> disabled;     ///< rule IDs the policy turned off (--enable/--disable)
 
+  /// Findings of severity `s` that count (not suppressed).
   size_t Count(Severity s) const;
-  /// Whether any finding is at or above `level`.
+  /// Suppressed findings of one kind ("waiver" | "baseline").
+  size_t CountSuppressed(std::string_view kind) const;
+  /// Whether any finding that counts is at or above `level`.
   bool HasFindingsAtOrAbove(Severity level) const;
 };
 

@@ -1,5 +1,6 @@
 // One class of defect: its stable ID, default severity, one-line title and generic remedy.
-// The checks define one constant per rule; reports read them (SARIF rules[], legends).
+// The checks define one constant per rule; reports read them (SARIF rules[], legends);
+// the policy reads the key fields.
 // The ID is the JSON `check`, the SARIF ruleId and the suppression key: never rename one.
 #pragma once
 
@@ -14,6 +15,13 @@ struct Rule {
   Severity severity;       ///< default severity (some checks downgrade per finding)
   std::string_view title;  ///< one line, for --list-checks and report legends
   std::string_view fix;    ///< the generic remedy, shown when a finding has no specific hint
+  /// The fields (space-separated) that, with the ID and the file, tell one finding of this
+  /// rule from another across runs and machines: the finding key of waivers and baselines.
+  std::string_view key_fields = {};
+  /// For --explain and the SARIF help: what the defect is and why it breaks users (a
+  /// paragraph), and one example of the finding as the text report prints it.
+  std::string_view explanation = {};
+  std::string_view example = {};
 };
 
 }  // namespace rocm_audit

@@ -45,6 +45,39 @@ TEST(Docs, CiTakesBothCommandsFromTheReadme) {
   EXPECT_NE(ci.find("run_in_root \"$root\" \"$clone\" \"$work/command.$n\""), std::string::npos);
 }
 
+// CI's skip rule: a skip is allowed for the absent corpus or for needing root, and for
+// nothing else (a missing tool once skipped 12 GPU tests while CI stayed green).
+TEST(Docs, CiRefusesASkipForAnyOtherReason) {
+  testing::TempDir t;
+  auto block = [](const std::string& name, const std::string& reason) {
+    return "1/3 Testing: " + name + "\n1/3 Test: " + name + "\nCommand: \"/b/tests\"\nOutput:\n" +
+           "----------------------------------------------------------\n[ RUN      ] " + name + "\n" +
+           "/src/tests/x_test.cc:44: Skipped\n" + reason + "\n\n[  SKIPPED ] " + name + " (0 ms)\n" +
+           "<end of output>\nTest time =   0.01 "
+           "sec\n----------------------------------------------------------\n" +
+           "Test Skipped.\n";
+  };
+  testing::WriteAll(t / "log", block("Corpus.Ldd", "no corpus at /root/rocm-corpus/sid-root") +
+                                   block("Corpus.Chroot", "chroot(2) needs root") +
+                                   block("Gpu.Bundler", "clang-offload-bundler-19 not found"));
+  testing::WriteAll(t / "allowed",
+                    "The following tests did not run:\n\t  1 - Corpus.Ldd (Skipped)\n"
+                    "\t  2 - Corpus.Chroot (Skipped)\n\nThe following tests FAILED:\n");
+  testing::WriteAll(t / "refused",
+                    "The following tests did not run:\n\t  1 - Corpus.Ldd (Skipped)\n"
+                    "\t  3 - Gpu.Bundler (Skipped)\n");
+  std::string lib = std::string(ROCM_AUDIT_FIXTURES_DIR) + "/../.ci/lib.sh";
+  auto check = [&](const std::string& output, std::string* said) {
+    return testing::RunCommand(
+        "bash -c 'source " + lib + " && check_skips " + t / output + " " + t / "log' 2>&1", said);
+  };
+  std::string said;
+  EXPECT_EQ(check("allowed", &said), 0) << said;
+  EXPECT_NE(said.find("skipped, allowed: Corpus.Chroot: chroot(2) needs root"), std::string::npos) << said;
+  EXPECT_NE(check("refused", &said), 0) << said;
+  EXPECT_NE(said.find("Gpu.Bundler: clang-offload-bundler-19 not found"), std::string::npos) << said;
+}
+
 // The setup command installs what the build needs on a minimal machine: a generator's make
 // program and every tool the configure step requires.
 TEST(Docs, SetupCommandInstallsTheBuildTools) {

@@ -1,0 +1,57 @@
+#include "policy/baseline.h"
+
+#include "policy/finding_key.h"
+
+namespace rocm_audit {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// A finding's JSON members that are not the check's own fields (json_report.cc).
+bool IsEnvelopeMember(const std::string& name) {
+  return name == "check" || name == "severity" || name == "file" || name == "message" || name == "hint" ||
+         name == "key" || name == "suppressed";
+}
+
+std::string KeyOf(const Json& j, std::span<const Rule> rules, const std::vector<std::string>& inputs) {
+  if (j.contains("key") && j["key"].is_string()) return j["key"].get<std::string>();
+  Finding f;
+  f.check = j.value("check", "");
+  f.file = j.value("file", "");
+  for (const auto& [name, value] : j.items())
+    if (!IsEnvelopeMember(name)) f.fields[name] = value;
+  std::string_view key_fields;
+  for (const Rule& r : rules)
+    if (r.id == f.check) key_fields = r.key_fields;
+  return FindingKey(f, key_fields, inputs);
+}
+
+}  // namespace
+
+bool ReadBaselineKeys(std::string_view json_text, std::span<const Rule> rules, std::vector<std::string>* keys,
+                      std::string* error) {
+  Json report = Json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+  if (report.is_discarded() || !report.is_object()) {
+    *error = "not JSON";
+    return false;
+  }
+  if (report.value("schema_version", 0) != 1 || !report.contains("findings") ||
+      !report["findings"].is_array()) {
+    *error = "not a rocm-audit JSON report (schema_version 1, --format json)";
+    return false;
+  }
+  std::vector<std::string> inputs;
+  if (report.contains("inputs") && report["inputs"].contains("paths") && report["inputs"]["paths"].is_array())
+    for (const Json& p : report["inputs"]["paths"])
+      if (p.is_string()) inputs.push_back(p.get<std::string>());
+  try {
+    for (const Json& f : report["findings"])
+      if (f.is_object()) keys->push_back(KeyOf(f, rules, inputs));
+  } catch (const Json::exception& e) {  // a member of the wrong type
+    *error = std::string("a finding is not as --format json writes it: ") + e.what();
+    return false;
+  }
+  return true;
+}
+
+}  // namespace rocm_audit

@@ -1,0 +1,78 @@
+#include "policy/finding_key.h"
+
+namespace rocm_audit {
+namespace {
+
+std::string WithoutTrailingSlashes(std::string s) {
+  while (s.size() > 1 && s.back() == '/') s.pop_back();
+  return s;
+}
+
+std::vector<std::string_view> Words(std::string_view text) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t end = text.find(' ', i);
+    if (end == std::string_view::npos) end = text.size();
+    if (end > i) out.push_back(text.substr(i, end - i));
+    i = end + 1;
+  }
+  return out;
+}
+
+std::string ValueText(const nlohmann::ordered_json& value) {
+  return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+// A value naming a path under an input (cmake-missing-file's `referenced`), or anything
+// else unchanged.
+std::string Relativised(const std::string& value, const std::vector<std::string>& inputs) {
+  std::string below = PathBelowInput(value, inputs);
+  return below == value ? value : below;
+}
+
+}  // namespace
+
+std::string PathBelowInput(const std::string& file, const std::vector<std::string>& inputs) {
+  std::string best;
+  size_t best_length = 0;
+  for (const std::string& raw : inputs) {
+    std::string input = WithoutTrailingSlashes(raw);
+    if (input.empty() || input.size() < best_length) continue;
+    if (file == input) {
+      size_t slash = file.rfind('/');
+      best = slash == std::string::npos ? file : file.substr(slash + 1);
+      best_length = input.size();
+    } else if (input == "/" && file.size() > 1 && file[0] == '/') {
+      best = file.substr(1);
+      best_length = 1;
+    } else if (file.size() > input.size() && file.compare(0, input.size(), input) == 0 &&
+               file[input.size()] == '/') {
+      best = file.substr(input.size() + 1);
+      best_length = input.size();
+    }
+  }
+  return best_length ? best : file;
+}
+
+std::vector<std::string> KeyValues(const Finding& finding, std::string_view key_fields) {
+  std::vector<std::string> out;
+  for (std::string_view name : Words(key_fields)) {
+    auto it = finding.fields.find(std::string(name));
+    if (it != finding.fields.end()) out.push_back(ValueText(*it));
+  }
+  return out;
+}
+
+std::string FindingKey(const Finding& finding, std::string_view key_fields,
+                       const std::vector<std::string>& inputs) {
+  std::string key = finding.check + "|" + PathBelowInput(finding.file, inputs);
+  for (std::string_view name : Words(key_fields)) {
+    auto it = finding.fields.find(std::string(name));
+    if (it == finding.fields.end()) continue;
+    key += "|" + std::string(name) + "=" + Relativised(ValueText(*it), inputs);
+  }
+  return key;
+}
+
+}  // namespace rocm_audit

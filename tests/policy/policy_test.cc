@@ -1,0 +1,104 @@
+// The policy between the checks and the reports: selection, severities, waivers, the
+// baseline, and what the report then counts.
+#include "policy/policy.h"
+
+#include <gtest/gtest.h>
+
+namespace rocm_audit {
+namespace {
+
+Report TwoFileReport() {
+  Report r;
+  r.inputs.paths = {"tree"};
+  r.rules = {{"undefined-symbol", Severity::kError, "t", "f", "symbol version"},
+             {"rpath-build-dir", Severity::kWarning, "t", "f", "tag entry"},
+             kUnusedWaiverRule};
+  auto undefined = [](const std::string& file, const std::string& symbol) {
+    Finding f{"undefined-symbol", Severity::kError, file, "undefined symbol " + symbol, "h"};
+    f.fields["symbol"] = symbol;
+    f.fields["version"] = nullptr;
+    return f;
+  };
+  Finding rpath{"rpath-build-dir", Severity::kWarning, "tree/lib/librocblas.so.4", "m", "h"};
+  rpath.fields["entry"] = "/build/x";
+  rpath.fields["tag"] = "RUNPATH";
+  r.findings = {undefined("tree/lib/libthread_db.so.1", "ps_pglobal_lookup"),
+                undefined("tree/lib/libthread_db.so.1", "ps_getpid"),
+                undefined("tree/lib/libMIOpen.so.1", "LLVMInitializeX86Target"), rpath};
+  return r;
+}
+
+TEST(Policy, WaiversMarkFindingsThatThenDoNotCount) {
+  Report r = TwoFileReport();
+  Policy p;
+  std::string error;
+  ASSERT_TRUE(
+      ParseWaivers("undefined-symbol libthread_db.so ps_* # gdb provides them\n"
+                   "rpath-build-dir librocblas.so* # an unused one: wrong check below\n"
+                   "undefined-symbol libnothing.so # matches nothing\n",
+                   "w", r.rules, &p.waivers, &error));
+  ApplyPolicy(p, &r);
+  ASSERT_TRUE(r.findings[0].suppressed);
+  EXPECT_EQ(r.findings[0].suppressed->kind, "waiver");
+  EXPECT_EQ(r.findings[0].suppressed->reason, "gdb provides them");
+  EXPECT_EQ(r.findings[0].suppressed->source, "w:1");
+  EXPECT_TRUE(r.findings[1].suppressed);
+  EXPECT_FALSE(r.findings[2].suppressed);
+  EXPECT_TRUE(r.findings[3].suppressed);
+  EXPECT_EQ(r.Count(Severity::kError), 1u);
+  EXPECT_EQ(r.CountSuppressed("waiver"), 3u);
+  EXPECT_TRUE(r.HasFindingsAtOrAbove(Severity::kError));
+  // The waiver that matched nothing is a note on the waiver file.
+  ASSERT_EQ(r.findings.size(), 5u);
+  EXPECT_EQ(r.findings[4].check, "unused-waiver");
+  EXPECT_EQ(r.findings[4].file, "w");
+  EXPECT_EQ(r.findings[4].fields["line"], 3);
+  EXPECT_EQ(r.findings[4].severity, Severity::kNote);
+}
+
+TEST(Policy, TheBaselineAcceptsKnownFindingsOnly) {
+  Report before = TwoFileReport();
+  ApplyPolicy({}, &before);
+  Policy p;
+  for (const Finding& f : before.findings) p.baseline_keys.push_back(f.key);
+  p.baseline_file = "old.json";
+  Report after = TwoFileReport();
+  after.inputs.paths = {"elsewhere/tree"};  // another checkout, same tree
+  for (Finding& f : after.findings) f.file = "elsewhere/" + f.file;
+  Finding planted = after.findings[2];
+  planted.fields["symbol"] = "LLVMInitializeX86TargetMC";
+  after.findings.push_back(planted);
+  ApplyPolicy(p, &after);
+  for (size_t i = 0; i < 4; ++i) {
+    ASSERT_TRUE(after.findings[i].suppressed) << after.findings[i].key;
+    EXPECT_EQ(after.findings[i].suppressed->kind, "baseline");
+  }
+  EXPECT_FALSE(after.findings[4].suppressed);
+  EXPECT_EQ(after.Count(Severity::kError), 1u);
+  EXPECT_EQ(after.CountSuppressed("baseline"), 4u);
+}
+
+TEST(Policy, EnableDisableAndSeverity) {
+  Report r = TwoFileReport();
+  Policy p;
+  p.disable = {"rpath-*"};
+  p.severity = {{"undefined-symbol", Severity::kWarning}};
+  ApplyPolicy(p, &r);
+  EXPECT_EQ(r.findings.size(), 3u);
+  for (const Finding& f : r.findings) EXPECT_EQ(f.severity, Severity::kWarning);
+  EXPECT_EQ(r.disabled, (std::vector<std::string>{"rpath-build-dir"}));
+  EXPECT_FALSE(r.HasFindingsAtOrAbove(Severity::kError));
+
+  Policy only;
+  only.enable = {"rpath-build-dir"};
+  EXPECT_TRUE(RuleEnabled(only, "rpath-build-dir"));
+  EXPECT_FALSE(RuleEnabled(only, "undefined-symbol"));
+  std::string error;
+  EXPECT_TRUE(CheckPolicyNames(only, r.rules, &error));
+  only.disable = {"no-such-check"};
+  EXPECT_FALSE(CheckPolicyNames(only, r.rules, &error));
+  EXPECT_NE(error.find("no-such-check"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rocm_audit
