@@ -9,6 +9,7 @@
 #include "checks/registry.h"
 #include "cli/options.h"
 #include "cli/progress_line.h"
+#include "reports/gitlab_report.h"
 #include "reports/json_report.h"
 #include "reports/junit_report.h"
 #include "reports/rule_catalog.h"
@@ -18,11 +19,12 @@
 namespace rocm_audit {
 namespace {
 
-std::string Render(const Report& report, const CliOptions& o) {
+std::string Render(const Report& report, const CliOptions& o, int exit_code) {
   switch (o.format) {
     case OutputFormat::kJson: return RenderJson(report, o.fail_on, o.fail_on_none);
-    case OutputFormat::kSarif: return RenderSarif(report);
+    case OutputFormat::kSarif: return RenderSarif(report, {o.base_uri, exit_code});
     case OutputFormat::kJunit: return RenderJunit(report, o.fail_on, o.fail_on_none);
+    case OutputFormat::kGitlab: return RenderGitlab(report, o.base_uri);
     case OutputFormat::kText: break;
   }
   TextOptions t;
@@ -83,7 +85,8 @@ int RunCli(int argc, char** argv) {
   report.inputs.suppress_files = o.suppress_files;
   report.inputs.baseline_file = o.policy.baseline_file;
   ApplyPolicy(o.policy, &report);
-  std::string text = Render(report, o);
+  const int status = !o.fail_on_none && report.HasFindingsAtOrAbove(o.fail_on) ? 1 : 0;
+  std::string text = Render(report, o, status);
   if (o.output.empty()) {
     std::cout << text << std::flush;
   } else {
@@ -94,7 +97,7 @@ int RunCli(int argc, char** argv) {
       return 2;
     }
   }
-  return !o.fail_on_none && report.HasFindingsAtOrAbove(o.fail_on) ? 1 : 0;
+  return status;
 }
 
 }  // namespace rocm_audit

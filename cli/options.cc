@@ -230,7 +230,8 @@ const Option kOptions[] = {
      }},
 
     {kOutput, "", "--format", "", "FORMAT",
-     "text, json (schema_version 1), sarif (2.1.0) or junit (XML)\n(default text)",
+     "text, json (schema_version 1), sarif (2.1.0), junit (XML) or\n"
+     "gitlab (Code Quality) (default text)",
      [](S& v, O* o, std::string* error) {
        if (v == "text")
          o->format = OutputFormat::kText;
@@ -240,8 +241,17 @@ const Option kOptions[] = {
          o->format = OutputFormat::kSarif;
        else if (v == "junit")
          o->format = OutputFormat::kJunit;
+       else if (v == "gitlab")
+         o->format = OutputFormat::kGitlab;
        else
-         return Fail(error, "--format must be text, json, sarif or junit, not '" + v + "'");
+         return Fail(error, "--format must be text, json, sarif, junit or gitlab, not '" + v + "'");
+       return true;
+     }},
+    {kOutput, "", "--base-uri", "", "DIR",
+     "sarif, gitlab: file paths relative to DIR, the repository root a\n"
+     "dashboard resolves them against (default: the working directory)",
+     [](S& v, O* o, std::string*) {
+       o->base_uri = v;
        return true;
      }},
     {kOutput, "-o", "--output", "", "FILE", "write the report to FILE instead of standard output",

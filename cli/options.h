@@ -13,12 +13,13 @@
 
 namespace rocm_audit {
 
-enum class OutputFormat { kText, kJson, kSarif, kJunit };
+enum class OutputFormat { kText, kJson, kSarif, kJunit, kGitlab };
 
 struct CliOptions {
   AuditOptions audit;
   OutputFormat format = OutputFormat::kText;
-  std::string output;  ///< empty = stdout
+  std::string output;    ///< empty = stdout
+  std::string base_uri;  ///< sarif, gitlab: paths relative to this directory (default: the working directory)
   Severity fail_on = Severity::kError;
   bool fail_on_none = false;
   bool quiet = false;

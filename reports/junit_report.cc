@@ -1,5 +1,6 @@
 #include "reports/junit_report.h"
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -25,42 +26,79 @@ std::string Xml(std::string_view s) {
   return out;
 }
 
+std::string Line(const Finding& f) {
+  return std::string(SeverityName(f.severity)) + "[" + f.check + "]: " + f.message +
+         (f.hint.empty() ? "" : "\n  fix: " + f.hint) + "\n";
+}
+
+struct Counts {
+  size_t tests = 0, failures = 0, skipped = 0;
+};
+
+// One file's findings of one check, as a test case.
+std::string TestCase(const std::string& check, const std::string& file,
+                     const std::vector<const Finding*>& findings, Severity fail_on, bool fail_on_none,
+                     Counts* counts) {
+  std::string failing, accepted, other;
+  for (const Finding* f : findings) {
+    if (f->suppressed)
+      accepted += "accepted (" + f->suppressed->kind + ": " + f->suppressed->reason + "): " + Line(*f);
+    else if (!fail_on_none && f->severity >= fail_on)
+      failing += Line(*f);
+    else
+      other += Line(*f);
+  }
+  std::string out = "    <testcase classname=\"rocm-audit." + Xml(check) + "\" name=\"" + Xml(file) + "\">\n";
+  ++counts->tests;
+  if (failing.empty() && other.empty() && !accepted.empty()) {
+    ++counts->skipped;
+    out += "      <skipped>" + Xml(accepted) + "</skipped>\n";
+    accepted.clear();
+  }
+  if (!failing.empty()) {
+    ++counts->failures;
+    out += "      <failure message=\"" + Xml(failing.substr(0, failing.find('\n'))) + "\" type=\"" +
+           Xml(check) + "\">" + Xml(failing) + "</failure>\n";
+  }
+  if (!other.empty() || !accepted.empty())
+    out += "      <system-out>" + Xml(other + accepted) + "</system-out>\n";
+  return out + "    </testcase>\n";
+}
+
 }  // namespace
 
 std::string RenderJunit(const Report& report, Severity fail_on, bool fail_on_none) {
-  std::vector<std::string> order;
-  std::map<std::string, std::vector<const Finding*>> by_file;
-  for (const FileFacts& e : report.files) {
-    order.push_back(e.path);
-    by_file[e.path];
-  }
+  // check -> file -> findings, files in report order.
+  std::map<std::string, std::vector<std::pair<std::string, std::vector<const Finding*>>>> by_check;
   for (const Finding& f : report.findings) {
-    if (!by_file.count(f.file)) order.push_back(f.file);
-    by_file[f.file].push_back(&f);
+    auto& files = by_check[f.check];
+    auto it = std::find_if(files.begin(), files.end(), [&](const auto& e) { return e.first == f.file; });
+    if (it == files.end()) it = files.insert(files.end(), {f.file, {}});
+    it->second.push_back(&f);
   }
-  size_t failures = 0;
-  std::string cases;
-  for (const std::string& file : order) {
-    std::string failing, other;
-    for (const Finding* f : by_file[file]) {
-      std::string line = std::string(SeverityName(f->severity)) + "[" + f->check + "]: " + f->message +
-                         (f->hint.empty() ? "" : "\n  fix: " + f->hint) + "\n";
-      if (f->suppressed) line = "suppressed (" + f->suppressed->reason + "): " + line;
-      (!fail_on_none && !f->suppressed && f->severity >= fail_on ? failing : other) += line;
+  Counts total;
+  std::string suites;
+  for (const Rule& rule : report.rules) {
+    const std::string check(rule.id);
+    if (std::find(report.disabled.begin(), report.disabled.end(), check) != report.disabled.end()) continue;
+    Counts counts;
+    std::string cases;
+    for (const auto& [file, findings] : by_check[check])
+      cases += TestCase(check, file, findings, fail_on, fail_on_none, &counts);
+    if (cases.empty()) {
+      ++counts.tests;
+      cases = "    <testcase classname=\"rocm-audit." + Xml(check) + "\" name=\"no findings in " +
+              std::to_string(report.files.size()) + " audited files\"/>\n";
     }
-    cases += "    <testcase classname=\"rocm-audit\" name=\"" + Xml(file) + "\">\n";
-    if (!failing.empty()) {
-      ++failures;
-      std::string first = failing.substr(0, failing.find('\n'));
-      cases += "      <failure message=\"" + Xml(first) + "\">" + Xml(failing) + "</failure>\n";
-    }
-    if (!other.empty()) cases += "      <system-out>" + Xml(other) + "</system-out>\n";
-    cases += "    </testcase>\n";
+    suites += "  <testsuite name=\"" + Xml(check) + "\" tests=\"" + std::to_string(counts.tests) +
+              "\" failures=\"" + std::to_string(counts.failures) + "\" errors=\"0\" skipped=\"" +
+              std::to_string(counts.skipped) + "\">\n" + cases + "  </testsuite>\n";
+    total.tests += counts.tests;
+    total.failures += counts.failures;
   }
-  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"rocm-audit\" "
-         "tests=\"" +
-         std::to_string(order.size()) + "\" failures=\"" + std::to_string(failures) + "\" errors=\"0\">\n" +
-         cases + "  </testsuite>\n</testsuites>\n";
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"rocm-audit\" tests=\"" +
+         std::to_string(total.tests) + "\" failures=\"" + std::to_string(total.failures) +
+         "\" errors=\"0\">\n" + suites + "</testsuites>\n";
 }
 
 }  // namespace rocm_audit

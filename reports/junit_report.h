@@ -1,6 +1,8 @@
-// JUnit XML, as GitLab, Jenkins and most CI dashboards read it: one test case per audited
-// file (plus one per file that only the walk saw), failing when it has a finding at or
-// above --fail-on; lower findings go to system-out.
+// JUnit XML, as Jenkins, GitLab and most CI dashboards read it (the Jenkins JUnit XSD):
+// one test suite per check that ran, one test case per file and check. A case fails when
+// the file has a finding of that check at or above --fail-on; accepted (waived or
+// baselined) findings make it skipped; lower findings go to system-out. A check without
+// findings is one passing case, so every check that ran shows on the dashboard.
 #pragma once
 
 #include <string>

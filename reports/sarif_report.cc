@@ -1,15 +1,20 @@
 #include "reports/sarif_report.h"
 
 #include <cctype>
+#include <map>
+
+#include "reports/dashboard_paths.h"
 
 namespace rocm_audit {
 namespace {
 
+using Json = nlohmann::ordered_json;
+
 // SARIF levels are "error" | "warning" | "note": the same words as our severities.
 std::string Level(Severity s) { return std::string(SeverityName(s)); }
 
-// artifactLocation.uri must be a URI reference: percent-encode what is not a path char.
-std::string FileUri(const std::string& path) {
+// A URI reference: percent-encode what is not a path character.
+std::string UriPath(const std::string& path) {
   static const char* kHex = "0123456789ABCDEF";
   std::string out;
   for (unsigned char c : path) {
@@ -24,23 +29,63 @@ std::string FileUri(const std::string& path) {
   return out;
 }
 
+// {"uri": "lib/libx.so", "uriBaseId": "SRCROOT"} below the base; an absolute file:// URI
+// elsewhere (a relative reference must not climb out of its base).
+Json ArtifactLocation(const std::string& file, const std::string& base) {
+  if (auto relative = PathBelowBase(file, base))
+    return {{"uri", UriPath(*relative)}, {"uriBaseId", "SRCROOT"}};
+  return {{"uri", "file://" + UriPath(AbsolutePath(file))}};
+}
+
+std::string Paragraphs(std::initializer_list<std::string_view> parts, const char* separator) {
+  std::string out;
+  for (std::string_view p : parts) {
+    if (p.empty()) continue;
+    if (!out.empty()) out += separator;
+    out += p;
+  }
+  return out;
+}
+
+Json RuleDescriptor(const Rule& r) {
+  const std::string fix = "Fix: " + std::string(r.fix) + ".";
+  std::string example_md;
+  if (!r.example.empty()) example_md = "Example:\n\n```\n" + std::string(r.example) + "\n```";
+  std::string example_text = r.example.empty() ? "" : "Example:\n" + std::string(r.example);
+  std::string_view full = r.explanation.empty() ? r.title : r.explanation;
+  return {{"id", std::string(r.id)},
+          {"shortDescription", {{"text", std::string(r.title)}}},
+          {"fullDescription", {{"text", std::string(full)}}},
+          {"help",
+           {{"text", Paragraphs({full, fix, example_text}, "\n\n")},
+            {"markdown", Paragraphs({full, fix, example_md}, "\n\n")}}},
+          {"defaultConfiguration", {{"level", Level(r.severity)}}},
+          {"properties", {{"tags", Json::array({"rocm", "packaging"})}}}};
+}
+
 }  // namespace
 
-std::string RenderSarif(const Report& report) {
-  using Json = nlohmann::ordered_json;
+std::string RenderSarif(const Report& report, const SarifOptions& options) {
+  const std::string base = BaseDirectory(options.base_dir);
   Json rules = Json::array();
-  for (const Rule& c : report.rules)
-    rules.push_back({{"id", std::string(c.id)},
-                     {"shortDescription", {{"text", std::string(c.title)}}},
-                     {"help", {{"text", std::string(c.fix)}}},
-                     {"defaultConfiguration", {{"level", Level(c.severity)}}}});
+  std::map<std::string, size_t> rule_index;
+  for (const Rule& r : report.rules) {
+    rule_index[std::string(r.id)] = rules.size();
+    rules.push_back(RuleDescriptor(r));
+  }
   Json results = Json::array();
   for (const Finding& f : report.findings) {
-    Json r = {{"ruleId", f.check},
-              {"level", Level(f.severity)},
-              {"message", {{"text", f.message + (f.hint.empty() ? "" : "\nfix: " + f.hint)}}},
-              {"locations",
-               Json::array({{{"physicalLocation", {{"artifactLocation", {{"uri", FileUri(f.file)}}}}}}})}};
+    // The key names no machine path, time or order (policy/finding_key.h).
+    const std::string fingerprint = Fingerprint(f);
+    Json r = {{"ruleId", f.check}};
+    if (rule_index.count(f.check)) r["ruleIndex"] = rule_index[f.check];
+    r["level"] = Level(f.severity);
+    r["message"] = {{"text", f.message + (f.hint.empty() ? "" : "\nfix: " + f.hint)}};
+    r["locations"] = Json::array(
+        {{{"physicalLocation",
+           {{"artifactLocation", ArtifactLocation(f.file, base)}, {"region", {{"startLine", 1}}}}}}});
+    r["partialFingerprints"] = {{"primaryLocationLineHash", fingerprint + ":1"},
+                                {"rocmAuditKey/v1", fingerprint}};
     if (!f.fields.empty()) r["properties"] = f.fields;
     // An accepted finding stays a result, suppressed with the waiver's reason, as code
     // scanning dashboards expect.
@@ -51,14 +96,18 @@ std::string RenderSarif(const Report& report) {
                         {"justification", f.suppressed->reason + " (" + f.suppressed->source + ")"}}});
     results.push_back(std::move(r));
   }
-  Json out = {
-      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-      {"version", "2.1.0"},
-      {"runs",
-       Json::array(
-           {{{"tool",
-              {{"driver", {{"name", "rocm-audit"}, {"version", ROCM_AUDIT_VERSION}, {"rules", rules}}}}},
-             {"results", results}}})}};
+  Json driver = {{"name", "rocm-audit"},
+                 {"version", ROCM_AUDIT_VERSION},
+                 {"semanticVersion", ROCM_AUDIT_VERSION},
+                 {"rules", rules}};
+  Json run = {
+      {"tool", {{"driver", driver}}},
+      {"invocations", Json::array({{{"executionSuccessful", true}, {"exitCode", options.exit_code}}})},
+      {"originalUriBaseIds", {{"SRCROOT", {{"uri", "file://" + UriPath(base)}}}}},
+      {"results", results}};
+  Json out = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+              {"version", "2.1.0"},
+              {"runs", Json::array({run})}};
   return out.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 

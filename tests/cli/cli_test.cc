@@ -47,7 +47,7 @@ TEST(Cli, JsonToAFile) {
   EXPECT_EQ(RunCommand(kBin + " --root " + t.path() + " --format sarif " + t / "lib", &sarif), 0);
   EXPECT_EQ(nlohmann::json::parse(sarif)["version"], "2.1.0");
   EXPECT_EQ(RunCommand(kBin + " --root " + t.path() + " --format junit " + t / "lib", &junit), 0);
-  EXPECT_NE(junit.find("<testsuites>"), std::string::npos);
+  EXPECT_NE(junit.find("<testsuites name=\"rocm-audit\""), std::string::npos);
 }
 
 TEST(Cli, ListChecksPrintsEveryCheck) {

@@ -1,0 +1,96 @@
+// Every machine-readable format, produced from the fixture trees the way users run the
+// tool, put through the reference validators: Microsoft's SARIF validator with GitHub's
+// rules and the SARIF 2.1.0 schema, xmllint with the Jenkins JUnit XSD, and JSON schemas
+// (the report's own, GitLab Code Quality's) with python3-jsonschema.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/test_support.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+const std::string kBin =
+    std::string(ROCM_AUDIT_BINARY) + " --no-progress --ld-so-conf /nonexistent --fail-on none ";
+const std::string kValidators = ROCM_AUDIT_VALIDATORS_DIR;
+const std::string kSource = ROCM_AUDIT_SOURCE_DIR;
+
+struct AuditRun {
+  const char* name;
+  std::string args;
+};
+
+// Trees and options that exercise every kind of finding and file fact the fixtures have.
+std::vector<AuditRun> Runs(const TempDir& t) {
+  WriteAll(t / "waivers",
+           "undefined-symbol libMIOpen.so LLVMInitializeX86* # linked by the consumer\n"
+           "rpath-* * # a stale waiver for the unused-waiver note\n"
+           "undefined-symbol libnothing.so # matches nothing\n");
+  return {
+      {"demo", std::string(ROCM_AUDIT_DEMO_TREE)},
+      {"demo-policy", "--suppress " + t / "waivers --severity stack-arch-gap=note " + ROCM_AUDIT_DEMO_TREE},
+      {"gpu",
+       std::string("--require-arch gfx906,gfx90a,gfx1030,gfx1100 --verify-hash ") + ROCM_AUDIT_GPU_TREE},
+      {"cmake", std::string(ROCM_AUDIT_CMAKE_TREE)},
+      {"one-file", std::string(ROCM_AUDIT_DEMO_TREE) + "/lib/libMIOpen.so.1"}};
+}
+
+std::string Produce(const TempDir& t, const AuditRun& run, const char* format) {
+  std::string out = t / (std::string(run.name) + "." + format);
+  EXPECT_EQ(RunCommand(kBin + "--format " + format + " -o " + out + " " + run.args), 0) << run.name;
+  return out;
+}
+
+void ExpectJsonValid(const std::string& schema, const std::string& file) {
+  std::string said;
+  EXPECT_EQ(RunCommand(std::string(ROCM_AUDIT_DEBIAN_PYTHON3) + " " + kSource +
+                           "/tests/validators/validate_json.py " + schema + " " + file + " 2>&1",
+                       &said),
+            0)
+      << said;
+}
+
+TEST(Validators, SarifPassesMicrosoftsValidatorWithGithubRulesAndTheSchema) {
+  TempDir t;
+  for (const AuditRun& run : Runs(t)) {
+    std::string sarif = Produce(t, run, "sarif"), verdict = sarif + ".validation.sarif";
+    // The multitool exits 0 even when it finds errors: its own SARIF output is the verdict.
+    std::string said;
+    ASSERT_EQ(RunCommand(kValidators + "/sarif-multitool/Sarif.Multitool validate " + sarif + " -o " +
+                             verdict + " --rule-kind 'Sarif;Gh' 2>&1",
+                         &said),
+              0)
+        << said;
+    auto results = nlohmann::json::parse(ReadAll(verdict))["runs"][0]["results"];
+    size_t errors = 0;
+    for (const auto& r : results)
+      if (r.value("level", "warning") == "error") {
+        ++errors;
+        ADD_FAILURE() << run.name << ": " << r["ruleId"] << " " << r["message"].dump();
+      }
+    EXPECT_EQ(errors, 0u) << run.name;
+    ExpectJsonValid(kValidators + "/sarif-multitool/sarif-2.1.0.json", sarif);
+  }
+}
+
+TEST(Validators, JunitPassesTheJenkinsXsd) {
+  TempDir t;
+  for (const AuditRun& run : Runs(t)) {
+    std::string said;
+    EXPECT_EQ(RunCommand(std::string(ROCM_AUDIT_XMLLINT) + " --noout --schema " + kValidators +
+                             "/junit-xsd/jenkins-junit.xsd " + Produce(t, run, "junit") + " 2>&1",
+                         &said),
+              0)
+        << run.name << ": " << said;
+  }
+}
+
+TEST(Validators, GitlabCodeQualityHasEveryRequiredField) {
+  TempDir t;
+  for (const AuditRun& run : Runs(t))
+    ExpectJsonValid(kSource + "/tests/validators/gitlab-codequality.schema.json", Produce(t, run, "gitlab"));
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing
