@@ -73,14 +73,45 @@ ensure_base_root() {
   echo "bootstrapped from $mirror: $tar ($(du -h "$tar" | cut -f1))"
 }
 
+# The host's network trust, as a container of this machine gets it: the certificate
+# authorities it adds locally (a TLS-inspecting egress proxy signs with its own), the bundle
+# that includes them, and the variables that point programs at that bundle (npm reaches its
+# registry over TLS; apt uses plain HTTP and signed indexes).
+trust_variables=(NODE_EXTRA_CA_CERTS SSL_CERT_FILE CURL_CA_BUNDLE REQUESTS_CA_BUNDLE)
+
+copy_host_trust() {
+  local root=$1 var file
+  if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+    mkdir -p "$root/usr/local/share/ca-certificates"
+    cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+  fi
+  for var in "${trust_variables[@]}"; do
+    file=${!var:-}
+    [ -n "$file" ] && [ -f "$file" ] || continue
+    mkdir -p "$root$(dirname "$file")"
+    cp -L "$file" "$root$file"
+  done
+}
+
+# The trust variables the host has, for `env` inside the root (their files were copied).
+trust_environment() {
+  local var
+  for var in "${trust_variables[@]}"; do
+    [ -n "${!var:-}" ] && [ -f "${!var}" ] && printf '%s=%s\n' "$var" "${!var}"
+  done
+  return 0
+}
+
 # make_fresh_root TAR ROOT: unpack the base root and give it what a container runtime
-# gives a debian:12 container: /proc, /dev/pts, /dev/shm and the host's resolver. apt
-# inside retries its downloads (the README's commands are run unchanged).
+# gives a debian:12 container on this machine: /proc, /dev/pts, /dev/shm, the host's
+# resolver and network trust. apt inside retries its downloads (the README's commands are
+# run unchanged).
 make_fresh_root() {
   local tar=$1 root=$2
   mkdir -p "$root"
   tar --numeric-owner -C "$root" -xpf "$tar"
   cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+  copy_host_trust "$root"
   printf 'Acquire::Retries "5";\n' >"$root/etc/apt/apt.conf.d/80ci-retries"
   mount -t proc proc "$root/proc"
   mount -t devpts -o newinstance,ptmxmode=0666 devpts "$root/dev/pts"
@@ -107,11 +138,13 @@ extract_readme_commands() {
 }
 
 # run_in_root ROOT DIR FILE: the command in FILE, as written, by bash in DIR inside ROOT,
-# with a container's bare environment and no standard input.
+# with a container's bare environment (and the host's trust variables) and no standard
+# input.
 run_in_root() {
-  local root=$1 dir=$2
+  local root=$1 dir=$2 trust
+  mapfile -t trust < <(trust_environment)
   chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    /bin/bash -c "cd '$dir' && $(cat "$3")" </dev/null
+    "${trust[@]}" /bin/bash -c "cd '$dir' && $(cat "$3")" </dev/null
 }
 
 # check_skips CTEST_OUTPUT LAST_TEST_LOG: a test may skip only for the absent corpus or

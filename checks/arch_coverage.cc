@@ -28,7 +28,8 @@ constexpr Rule kRules[] = {
      "/opt/rocm-6.2.0/lib/librocfft.so.0.1.60200\n"
      "  error[missing-arch]: no device code for gfx1100; the file carries gfx900 gfx906 gfx908 gfx90a "
      "gfx1030\n"
-     "    fix: add gfx1100 to GPU_TARGETS (or --offload-arch) and rebuild"},
+     "    fix: add gfx1100 to GPU_TARGETS (or --offload-arch) and rebuild",
+     "arch", "no device code for required {arch} in {files}"},
     {"ccob-isa-compat", Severity::kWarning,
      "a required GPU target served only through the distro's extended ISA compatibility, "
      "by a compressed bundle the runtime looks up by exact ID",
@@ -46,7 +47,8 @@ constexpr Rule kRules[] = {
      "  warning[ccob-isa-compat]: gfx1032 is served only through the distro's extended ISA compatibility, "
      "by compressed bundles: the runtime asks CCOB unbundling for the exact ID and gets nothing back, so "
      "the compatibility silently stops working\n"
-     "    fix: build gfx1032 natively, or build without --offload-compress"},
+     "    fix: build gfx1032 natively, or build without --offload-compress",
+     "arch", "{arch} served only through ISA compatibility by compressed bundles, in {files}"},
 };
 const Rule& kMissingArch = kRules[0];
 const Rule& kCcobIsaCompat = kRules[1];

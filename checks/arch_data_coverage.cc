@@ -30,7 +30,8 @@ constexpr Rule kRules[] = {
      "  error[missing-arch-data]: rocBLAS has device code for gfx1101 but "
      "/opt/rocm-6.2.0/lib/rocblas/library has no data for it (no TensileLibrary*_gfx1101* / "
      "*gfx1101*.co|.hsaco)\n"
-     "    fix: build and install Tensile data for gfx1101 (same GPU_TARGETS as the library)"},
+     "    fix: build and install Tensile data for gfx1101 (same GPU_TARGETS as the library)",
+     "arch missing", "{library} {missing} missing for {arch} in {files}"},
 };
 
 Finding Missing(const std::string& file, const ArchDataDir& data, const std::string& processor,

@@ -32,7 +32,8 @@ constexpr Rule kRules[] = {
      "  warning[cmake-absolute-path]: miopen-targets.cmake:61: INTERFACE_INCLUDE_DIRECTORIES of MIOpen "
      "names /opt/rocm-6.2.0/include, outside the package's prefix /home/ci/conda/envs/rocm\n"
      "    fix: compute the path from ${CMAKE_CURRENT_LIST_DIR} (configure_package_config_file's "
-     "PACKAGE_PREFIX_DIR, or $<INSTALL_INTERFACE:...> relative paths in exports)"},
+     "PACKAGE_PREFIX_DIR, or $<INSTALL_INTERFACE:...> relative paths in exports)",
+     "package via", "{package}: {n} {via} paths outside the package prefix, under {referenced/}"},
 };
 
 void Run(const TreeInput& in, FindingSink& sink) {

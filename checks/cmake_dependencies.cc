@@ -30,7 +30,8 @@ constexpr Rule kRules[] = {
      "  warning[cmake-missing-dependency]: hipblas-config.cmake:41: hipblas asks for rocsolver, whose "
      "config is in none of the audited paths or searched prefixes\n"
      "    fix: make hipblas depend on the package that installs rocsolverConfig.cmake (or "
-     "rocsolver-config.cmake), or audit with --cmake-prefix-path"},
+     "rocsolver-config.cmake), or audit with --cmake-prefix-path",
+     "package dependency", "{package}: dependency {dependency} is found nowhere ({files})"},
 };
 
 void Run(const TreeInput& in, FindingSink& sink) {

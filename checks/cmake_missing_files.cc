@@ -30,7 +30,8 @@ constexpr Rule kRules[] = {
      "  error[cmake-missing-file]: rocm_smiTargets.cmake:73: INTERFACE_INCLUDE_DIRECTORIES of oam names "
      "/usr/{OAM_NAME}/include, which does not exist\n"
      "    fix: install the directory, or export the path the package installs to ($<INSTALL_INTERFACE:...> "
-     "relative to the prefix)"},
+     "relative to the prefix)",
+     "package via", "{package}: {n} {via} files not installed, under {referenced/} ({files})"},
     {"cmake-config-error", Severity::kError,
      "a CMake package config stops a consumer's configure (FATAL_ERROR, <Name>_FOUND set to FALSE, a "
      "parse error)",
@@ -50,7 +51,8 @@ constexpr Rule kRules[] = {
      "/opt/rocm-6.2.0/lib/cmake/rocblas/rocblas-config.cmake\n"
      "  error[cmake-config-error]: rocblas-targets.cmake:87: find_package(rocblas) fails: parse error: "
      "unterminated quoted argument\n"
-     "    fix: fix the config so that find_package(<Name> CONFIG REQUIRED) succeeds on the installed tree"},
+     "    fix: fix the config so that find_package(<Name> CONFIG REQUIRED) succeeds on the installed tree",
+     "package", "{package}: find_package({package}) fails ({files})"},
 };
 
 std::string Hint(const CMakeReference& r, const std::string& package) {

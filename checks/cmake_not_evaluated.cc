@@ -29,7 +29,8 @@ constexpr Rule kRules[] = {
      "  note[cmake-not-evaluated]: hip: 1 command not evaluated: hip-config-amd.cmake:97 never run "
      "(/opt/rocm-6.2.0/lib/llvm/bin/clang++); its output is unknown\n"
      "    fix: nothing to fix in the package when the commands are ones that must not run at install time "
-     "(execute_process); otherwise report the command to rocm-audit"},
+     "(execute_process); otherwise report the command to rocm-audit",
+     "package", "{package}: commands recorded, not evaluated ({files})"},
 };
 
 constexpr size_t kListed = 4;

@@ -45,7 +45,8 @@ constexpr Rule kRules[] = {
      "              /nix/store/8wz3jbr0yk6d1nqx5cfg9lmh2vpsa7i4-rocm-runtime-6.2.2/lib (RUNPATH of "
      "libamdhip64.so.6.2.41134): not found\n"
      "    fix: add the providing package as a dependency, or fix RUNPATH (e.g. $ORIGIN/../lib) so the "
-     "loader finds the library"},
+     "loader finds the library",
+     "library", "{library} not found, needed by {files}"},
 };
 
 void Run(const LoadableInput& in, FindingSink& sink) {

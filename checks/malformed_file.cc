@@ -22,7 +22,8 @@ constexpr Rule kRules[] = {
      "/usr/lib/x86_64-linux-gnu/librocsparse.so.1.0.60200\n"
      "  error[malformed-file]: elf file cannot be parsed: section headers: section header table goes past "
      "the end of the file: e_shoff = 0x2b4f1d8\n"
-     "    fix: rebuild or re-extract the file; it is truncated or corrupt"},
+     "    fix: rebuild or re-extract the file; it is truncated or corrupt",
+     "", "{files} cannot be parsed: {reason}"},
 };
 
 void Run(const FileInput& in, FindingSink& sink) {

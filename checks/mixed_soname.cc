@@ -25,7 +25,8 @@ constexpr Rule kRules[] = {
      "/opt/rocm-6.2.0/lib/libMIOpen.so.1.0.60200\n"
      "  error[mixed-soname]: libamdhip64.so.5 and libamdhip64.so.6 are both in the load closure: two major "
      "versions of libamdhip64 in one process\n"
-     "    fix: rebuild the stale component against the current major version of the library"},
+     "    fix: rebuild the stale component against the current major version of the library",
+     "library scope", "two majors of {library} in one {scope}: {files}"},
 };
 
 // "libamdhip64.so.6" -> "libamdhip64"; "" when the name has no ".so.MAJOR" part.

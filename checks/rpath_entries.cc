@@ -32,7 +32,8 @@ constexpr Rule kRules[] = {
      "  warning[rpath-build-dir]: RUNPATH entry /home/runner/work/rocBLAS/rocBLAS/build/release/library/src "
      "points into a build directory (build)\n"
      "    fix: drop the entry (CMAKE_SKIP_INSTALL_RPATH, chrpath -d, patchelf --remove-rpath) or replace it "
-     "with $ORIGIN-relative paths"},
+     "with $ORIGIN-relative paths",
+     "entry", "RPATH/RUNPATH into a build directory, {entry}, in {files}"},
     {"rpath-missing-dir", Severity::kNote, "an RPATH/RUNPATH entry naming a directory that does not exist",
      "remove the stale entry", "tag entry",
      "An RPATH or RUNPATH entry of the file, once $ORIGIN, $LIB and $PLATFORM are expanded, names a "
@@ -45,7 +46,8 @@ constexpr Rule kRules[] = {
      "/opt/rocm-6.2.0/lib/libamd_comgr.so.2.8.60200\n"
      "  note[rpath-missing-dir]: RUNPATH entry $ORIGIN/../llvm/lib names a directory that does not exist "
      "(/opt/rocm-6.2.0/llvm/lib)\n"
-     "    fix: remove the stale entry"},
+     "    fix: remove the stale entry",
+     "entry", "RPATH/RUNPATH entry {entry} names no directory, in {files}"},
     {"rpath-absolute-outside", Severity::kWarning,
      "an absolute RPATH/RUNPATH entry outside the audited prefix",
      "use $ORIGIN-relative entries so the tree can be relocated", "tag entry",
@@ -61,7 +63,8 @@ constexpr Rule kRules[] = {
      "/opt/rocm-6.2.0/lib/libMIOpen.so.1.0.60200\n"
      "  warning[rpath-absolute-outside]: RUNPATH entry /opt/rocm-6.1.2/lib is absolute and outside the "
      "audited prefix /opt/rocm-6.2.0 (not a store path either; audit the installed system with --root)\n"
-     "    fix: use $ORIGIN-relative entries so the tree can be relocated"},
+     "    fix: use $ORIGIN-relative entries so the tree can be relocated",
+     "entry", "absolute RPATH/RUNPATH entry {entry} outside the tree, in {files}"},
     {"rpath-relative", Severity::kWarning,
      "a relative RPATH/RUNPATH entry, resolved against the process's working directory",
      "use $ORIGIN/... instead of a relative path", "tag entry",
@@ -76,7 +79,8 @@ constexpr Rule kRules[] = {
      "/opt/rocm-6.2.0/bin/rocminfo\n"
      "  warning[rpath-relative]: RUNPATH entry ../lib is relative: the loader resolves it against the "
      "working directory\n"
-     "    fix: use $ORIGIN/... instead of a relative path"},
+     "    fix: use $ORIGIN/... instead of a relative path",
+     "entry", "relative RPATH/RUNPATH entry {entry} in {files}"},
 };
 const Rule& kBuildDir = kRules[0];
 const Rule& kMissingDir = kRules[1];

@@ -31,7 +31,8 @@ constexpr Rule kRules[] = {
      "calls into librocsolver.so.0.2.60200 fail at run time in 2 audited files (libhipsolver.so.0.2.60200, "
      "librocsolver.so.0.2.60200)\n"
      "    fix: rebuild librocsolver.so.0.2.60200 with gfx1100 in GPU_TARGETS, or drop gfx1100 from "
-     "librocblas.so.4.2.60200, librocsparse.so.1.0.60200"},
+     "librocblas.so.4.2.60200, librocsparse.so.1.0.60200",
+     "", "{files} lacks {arch*}, which other libraries of its process serve"},
 };
 
 struct Gap {

@@ -31,7 +31,8 @@ constexpr Rule kRules[] = {
      "  error[undefined-symbol]: undefined symbol hsa_amd_vmem_address_reserve_align, version ROCR_1: none "
      "of the 14 objects in its load scope defines it\n"
      "    fix: nothing in the scanned paths defines it: audit the package that should provide it together "
-     "with this one, or drop the reference"},
+     "with this one, or drop the reference",
+     "", "undefined symbol {symbol*} in {files}"},
 };
 
 // The C++ name a packager recognises, or "" when the symbol is not a mangled name.

@@ -20,7 +20,8 @@ constexpr Rule kRules[] = {
      "/usr/lib/x86_64-linux-gnu/libhipblas.so\n"
      "  warning[dangling-symlink]: symlink target does not exist (-> libhipblas.so.2)\n"
      "    fix: ship the target (for a -dev package's libfoo.so link: the versioned library) or remove the "
-     "link"},
+     "link",
+     "*", "dangling symlinks: {files}"},
     {"symlink-loop", Severity::kWarning, "a symbolic link that loops back on itself", "fix the link target",
      "",
      "A symbolic link leads, directly or through other links, back to itself, so it never reaches a file. "
@@ -31,7 +32,8 @@ constexpr Rule kRules[] = {
      "real file.",
      "/opt/rocm-6.2.0/lib/libhsa-runtime64.so.1\n"
      "  warning[symlink-loop]: symlink loops back on itself\n"
-     "    fix: fix the link target"},
+     "    fix: fix the link target",
+     "*", "symlink loops: {files}"},
     {"unreadable-file", Severity::kWarning, "a file or directory the audit cannot read",
      "fix the permissions, or run the audit as a user that can read the tree", "",
      "A file or directory of the audited tree could not be read: stat, open, read or a directory listing "
@@ -43,7 +45,8 @@ constexpr Rule kRules[] = {
      "run the audit as a user that can read the tree.",
      "/opt/rocm-6.2.0/lib/librocprofiler64.so.2.0.60200\n"
      "  warning[unreadable-file]: cannot open: Permission denied\n"
-     "    fix: fix the permissions, or run the audit as a user that can read the tree"},
+     "    fix: fix the permissions, or run the audit as a user that can read the tree",
+     "*", "unreadable: {files}"},
     {"link-outside-tree", Severity::kNote,
      "a symbolic link out of the audited paths, neither followed nor audited as part of them",
      "audit the link's target together with this tree (another PATH), or with --root so that "
@@ -61,7 +64,8 @@ constexpr Rule kRules[] = {
      "/nix/store/9hq3wz2m0xvkbr5lcy8dn1sfj7gip4am-rocblas-6.2.2/lib/librocblas.so.4.2.60202, outside the "
      "audited paths: not followed, not audited as part of them\n"
      "    fix: audit the link's target together with this tree (another PATH), or with --root so that "
-     "absolute links resolve inside the installed system"},
+     "absolute links resolve inside the installed system",
+     "*", "links out of the audited paths: {files}"},
 };
 
 const Rule& RuleOf(WalkProblem::Kind kind) {

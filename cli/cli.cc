@@ -21,7 +21,7 @@ namespace {
 
 std::string Render(const Report& report, const CliOptions& o, int exit_code) {
   switch (o.format) {
-    case OutputFormat::kJson: return RenderJson(report, o.fail_on, o.fail_on_none);
+    case OutputFormat::kJson: return RenderJson(report, o.fail_on, o.fail_on_none, o.json_files);
     case OutputFormat::kSarif: return RenderSarif(report, {o.base_uri, exit_code});
     case OutputFormat::kJunit: return RenderJunit(report, o.fail_on, o.fail_on_none);
     case OutputFormat::kGitlab: return RenderGitlab(report, o.base_uri);
@@ -32,6 +32,7 @@ std::string Render(const Report& report, const CliOptions& o, int exit_code) {
   t.quiet = o.quiet;
   t.min_severity = o.fail_on_none ? Severity::kError : o.fail_on;
   t.arch_matrix = o.arch_matrix;
+  t.verbose = o.verbose;
   return RenderText(report, t);
 }
 

@@ -254,6 +254,20 @@ const Option kOptions[] = {
        o->base_uri = v;
        return true;
      }},
+    {kOutput, "", "--files", "", "WHICH",
+     "json: list all audited files in files[] (default), only\n"
+     "those with findings, or none",
+     [](S& v, O* o, std::string* error) {
+       if (v == "all")
+         o->json_files = JsonFiles::kAll;
+       else if (v == "findings")
+         o->json_files = JsonFiles::kFindings;
+       else if (v == "none")
+         o->json_files = JsonFiles::kNone;
+       else
+         return Fail(error, "--files must be all, findings or none, not '" + v + "'");
+       return true;
+     }},
     {kOutput, "-o", "--output", "", "FILE", "write the report to FILE instead of standard output",
      [](S& v, O* o, std::string*) {
        o->output = v;
@@ -268,7 +282,16 @@ const Option kOptions[] = {
          return Fail(error, "--fail-on must be error, warning, note or none, not '" + v + "'");
        return true;
      }},
-    {kOutput, "-q", "--quiet", "", "", "text: print only findings at or above --fail-on, no summary",
+    {kOutput, "-v", "--verbose", "", "",
+     "text: list the device code of every file (default: one line\n"
+     "per library and per directory of code objects)",
+     [](S&, O* o, std::string*) {
+       o->verbose = true;
+       return true;
+     }},
+    {kOutput, "-q", "--quiet", "", "",
+     "text: print only findings at or above --fail-on, and one line\n"
+     "saying what was left out",
      [](S&, O* o, std::string*) {
        o->quiet = true;
        return true;

@@ -10,6 +10,7 @@
 
 #include "cli/pipeline.h"
 #include "policy/policy.h"
+#include "reports/json_report.h"
 
 namespace rocm_audit {
 
@@ -31,7 +32,9 @@ struct CliOptions {
   std::string explain;  ///< --explain: the rule ID to explain
   Policy policy;        ///< --enable, --disable, --severity, --suppress, --baseline
   std::vector<std::string> suppress_files;
-  bool arch_matrix = false;  ///< text: append the files x processors table
+  bool arch_matrix = false;                ///< text: append the files x processors table
+  bool verbose = false;                    ///< text: the whole device-code inventory
+  JsonFiles json_files = JsonFiles::kAll;  ///< json: which files files[] lists
 };
 
 struct Option {

@@ -21,7 +21,9 @@ const Rule kUnusedWaiverRule{
     "Delete the line, or correct it; the waiver file stays a list of defects still accepted.",
     "rocm-audit.suppress\n  note[unused-waiver]: waiver matched no finding: undefined-symbol "
     "libthread_db.so* "
-    "ps_* # gdb provides ps_*\n    fix: delete the waiver, or correct its check, path or key glob"};
+    "ps_* # gdb provides ps_*\n    fix: delete the waiver, or correct its check, path or key glob",
+    "*",
+    "{n} waivers matched no finding, in {files}"};
 
 namespace {
 

@@ -1,10 +1,12 @@
 #include "reports/json_report.h"
 
+#include <set>
+
 #include "reports/file_facts_json.h"
 
 namespace rocm_audit {
 
-std::string RenderJson(const Report& report, Severity fail_on, bool fail_on_none) {
+std::string RenderJson(const Report& report, Severity fail_on, bool fail_on_none, JsonFiles which) {
   using Json = nlohmann::ordered_json;
   Json out;
   out["schema_version"] = 1;
@@ -60,7 +62,11 @@ std::string RenderJson(const Report& report, Severity fail_on, bool fail_on_none
   }
   out["findings"] = std::move(findings);
   Json files = Json::array();
-  for (const FileFacts& f : report.files) files.push_back(FileFactsToJson(f));
+  std::set<std::string> with_findings;
+  for (const Finding& f : report.findings) with_findings.insert(f.file);
+  for (const FileFacts& f : report.files)
+    if (which == JsonFiles::kAll || (which == JsonFiles::kFindings && with_findings.count(f.path)))
+      files.push_back(FileFactsToJson(f));
   out["files"] = std::move(files);
   // Paths need not be UTF-8: replace invalid bytes rather than refuse to report.
   return out.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";

@@ -4,10 +4,10 @@
 //   inputs:   {paths[], root|null (the top layer), roots[], library_path[], ld_so_conf_dirs[],
 //              fail_on}
 //   summary:  {files_audited, files_by_kind{}, findings, by_severity{error,warning,note},
-//              by_check{}, failed}
-//   findings: [{check, severity, file, message, hint, <check fields>}]
+//              by_check{}, failed, suppressed{waiver,baseline}, disabled_checks[]}
+//   findings: [{check, severity, file, message, hint, <check fields>, key, suppressed?}]
 //   files:    [{path, kind, <kind fields: class, machine, soname, needed, runpath, rpath,
-//               closure, unresolved, members>}]
+//               closure, unresolved, members, bundles, ...>}]   (docs/design.md §5)
 #pragma once
 
 #include <string>
@@ -16,6 +16,11 @@
 
 namespace rocm_audit {
 
-std::string RenderJson(const Report& report, Severity fail_on, bool fail_on_none);
+/// Which audited files `files[]` lists: every one (the default), only those with a
+/// finding, or none (dashboards that read only the findings keep their JSON small).
+enum class JsonFiles { kAll, kFindings, kNone };
+
+std::string RenderJson(const Report& report, Severity fail_on, bool fail_on_none,
+                       JsonFiles files = JsonFiles::kAll);
 
 }  // namespace rocm_audit

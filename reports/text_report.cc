@@ -1,6 +1,7 @@
 #include "reports/text_report.h"
 
 #include "audit/model/target_order.h"
+#include "reports/root_causes.h"
 
 #include <algorithm>
 #include <map>
@@ -71,25 +72,60 @@ std::string CMakeSummary(const CMakePackageFacts& c) {
   return out;
 }
 
-// "3 bundles, CCOB v2 zstd 12.1 MB -> 40.2 MB: gfx906 gfx90a gfx1030"
-std::string DeviceSummary(const DeviceFacts& device) {
+// "3 bundles, CCOB v2 zstd 12.1 MB -> 40.2 MB: gfx906 gfx90a gfx1030", over one file or
+// all the standalone device-code files of one directory.
+std::string DeviceSummary(const std::vector<const DeviceFacts*>& devices) {
   std::map<std::string, std::pair<uint64_t, uint64_t>> by_format;  // label -> sizes
-  for (const BundleFacts& b : device.bundles) {
-    std::string label = b.format;
-    if (label == "ccob")
-      label = "CCOB v" + std::to_string(b.ccob_version.value_or(0)) + " " + b.compression.value_or("");
-    auto& sizes = by_format[label];
-    sizes.first += b.compressed_size;
-    sizes.second += b.uncompressed_size;
+  std::vector<std::string> targets;
+  size_t bundles = 0;
+  for (const DeviceFacts* device : devices) {
+    bundles += device->bundles.size();
+    for (const std::string& t : device->targets)
+      if (std::find(targets.begin(), targets.end(), t) == targets.end()) targets.push_back(t);
   }
-  std::string out = Plural(device.bundles.size(), "bundle");
+  SortTargetIds(&targets);
+  for (const DeviceFacts* device : devices)
+    for (const BundleFacts& b : device->bundles) {
+      std::string label = b.format;
+      if (label == "ccob")
+        label = "CCOB v" + std::to_string(b.ccob_version.value_or(0)) + " " + b.compression.value_or("");
+      auto& sizes = by_format[label];
+      sizes.first += b.compressed_size;
+      sizes.second += b.uncompressed_size;
+    }
+  std::string out = Plural(bundles, "bundle");
   for (const auto& [label, sizes] : by_format) {
     out += ", " + label + " " + Size(sizes.first);
     if (sizes.first != sizes.second) out += " -> " + Size(sizes.second);
   }
   out += ":";
-  if (device.targets.empty()) out += " no device code";
-  for (const std::string& t : device.targets) out += " " + t;
+  if (targets.empty()) out += " no device code";
+  for (const std::string& t : targets) out += " " + t;
+  return out;
+}
+
+// Standalone device-code files (Tensile's per-arch code objects, bundles on their own) are
+// many and alike: unless verbose, one line per directory; libraries one line each.
+std::string DeviceSection(const Report& report, bool verbose) {
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const DeviceFacts*>> by_place;
+  for (const FileFacts& e : report.files) {
+    if (!e.device) continue;
+    bool standalone = e.kind == "offload-bundle" || e.kind == "compressed-offload-bundle" ||
+                      (e.elf && e.elf->machine == "amdgpu");
+    std::string place = e.path;
+    if (standalone && !verbose) place = e.path.substr(0, e.path.rfind('/') + 1);
+    auto& list = by_place[place];
+    if (list.empty()) order.push_back(place);
+    list.push_back(&*e.device);
+  }
+  std::string out;
+  for (const std::string& place : order) {
+    const auto& devices = by_place[place];
+    bool directory = !place.empty() && place.back() == '/';
+    out += "  " + place + (directory ? " (" + Plural(devices.size(), "file") + ")" : "") + ": " +
+           DeviceSummary(devices) + "\n";
+  }
   return out;
 }
 
@@ -134,53 +170,21 @@ std::string ArchMatrix(const Report& report) {
   return out;
 }
 
-}  // namespace
-
-std::string RenderText(const Report& report, const TextOptions& options) {
-  std::string out;
-  const char* reset = options.color ? "\033[0m" : "";
-  const char* bold = options.color ? "\033[1m" : "";
-  // Group by file, keeping the order of first appearance (walk order).
-  std::vector<std::string> order;
-  std::map<std::string, std::vector<const Finding*>> by_file;
-  for (const Finding& f : report.findings) {
-    if (f.suppressed) continue;  // counted in the summary line
-    if (options.quiet && f.severity < options.min_severity) continue;
-    auto& list = by_file[f.file];
-    if (list.empty()) order.push_back(f.file);
-    list.push_back(&f);
-  }
-  for (const std::string& file : order) {
-    out += std::string(bold) + file + reset + "\n";
-    for (const Finding* f : by_file[file]) {
-      out += "  " + std::string(options.color ? Color(f->severity) : "") +
-             std::string(SeverityName(f->severity)) + reset + "[" + f->check + "]: " + f->message + "\n";
-      if (f->fields.contains("searched") && !f->fields["searched"].empty())
-        RenderSearch(f->fields["searched"], &out);
-      if (!f->hint.empty()) out += "    fix: " + f->hint + "\n";
-    }
-  }
-  if (options.quiet) return out;
-  std::string devices;
-  for (const FileFacts& e : report.files)
-    if (e.device) devices += "  " + e.path + ": " + DeviceSummary(*e.device) + "\n";
-  if (!devices.empty()) out += (order.empty() ? "" : "\n") + std::string("device code:\n") + devices;
-  std::string packages;
-  for (const FileFacts& e : report.files)
-    if (e.cmake) packages += "  " + CMakeSummary(*e.cmake) + "\n";
-  if (!packages.empty())
-    out += (order.empty() && devices.empty() ? "" : "\n") + std::string("cmake packages:\n") + packages;
-  if (options.arch_matrix) out += ArchMatrix(report);
-  size_t errors = report.Count(Severity::kError), warnings = report.Count(Severity::kWarning),
-         notes = report.Count(Severity::kNote);
-  if (!order.empty()) out += "\n";
-  out += "rocm-audit: " + Plural(report.files.size(), "file") + " audited";
+// "rocm-audit: 2138 files audited (walked: ...); 137 errors, 36 warnings, 19 notes in 57
+// files; not shown: ...": first and last, so neither the top of a log nor its tail misses it.
+std::string SummaryLine(const Report& report) {
+  std::vector<std::string> files;
+  for (const Finding& f : report.findings)
+    if (!f.suppressed && std::find(files.begin(), files.end(), f.file) == files.end())
+      files.push_back(f.file);
+  std::string out = "rocm-audit: " + Plural(report.files.size(), "file") + " audited";
   std::string kinds;
   for (const auto& [kind, n] : report.counts)
     kinds += (kinds.empty() ? "" : ", ") + std::to_string(n) + " " + kind;
   if (!kinds.empty()) out += " (walked: " + kinds + ")";
-  out += "; " + Plural(errors, "error") + ", " + Plural(warnings, "warning") + ", " + Plural(notes, "note") +
-         " in " + Plural(order.size(), "file");
+  out += "; " + Plural(report.Count(Severity::kError), "error") + ", " +
+         Plural(report.Count(Severity::kWarning), "warning") + ", " +
+         Plural(report.Count(Severity::kNote), "note") + " in " + Plural(files.size(), "file");
   const size_t waived = report.CountSuppressed("waiver"), baselined = report.CountSuppressed("baseline");
   if (waived || baselined) {
     out += "; not shown: ";
@@ -189,8 +193,88 @@ std::string RenderText(const Report& report, const TextOptions& options) {
     if (baselined) out += Plural(baselined, "finding") + " in the baseline";
   }
   if (!report.disabled.empty()) out += "; " + Plural(report.disabled.size(), "check") + " disabled";
-  out += "\n";
-  return out;
+  return out + "\n";
+}
+
+// One line per root cause, most severe first; a check's notes share one line.
+std::string FirstScreen(const Report& report, bool color) {
+  std::vector<RootCause> causes = RootCauses(report);
+  if (causes.empty()) return "";
+  std::map<std::string, size_t> notes_per_check;
+  for (const RootCause& c : causes)
+    if (c.severity == Severity::kNote) ++notes_per_check[c.check];
+  std::string lines;
+  for (const RootCause& c : causes) {
+    std::string line = c.line;
+    if (c.severity == Severity::kNote) {
+      size_t& more = notes_per_check[c.check];
+      if (more == 0) continue;  // this check's line is out already
+      if (more > 1) line += " (and " + Plural(more - 1, "more cause") + " of this kind)";
+      more = 0;
+    }
+    std::string severity(SeverityName(c.severity));
+    lines += "  " + std::string(color ? Color(c.severity) : "") + severity + (color ? "\033[0m" : "") +
+             std::string(8 - severity.size(), ' ') + "[" + c.check + "] " + line + "\n";
+  }
+  return "What to fix, most severe first (" + Plural(causes.size(), "cause") +
+         "; each file's findings follow, --explain CHECK tells more):\n" + lines;
+}
+
+}  // namespace
+
+std::string RenderText(const Report& report, const TextOptions& options) {
+  const char* reset = options.color ? "\033[0m" : "";
+  const char* bold = options.color ? "\033[1m" : "";
+  // Group by file, keeping the order of first appearance (walk order).
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const Finding*>> by_file;
+  size_t hidden_below = 0;
+  for (const Finding& f : report.findings) {
+    if (f.suppressed) continue;  // counted in the summary line
+    if (options.quiet && f.severity < options.min_severity) {
+      ++hidden_below;
+      continue;
+    }
+    auto& list = by_file[f.file];
+    if (list.empty()) order.push_back(f.file);
+    list.push_back(&f);
+  }
+  std::string details;
+  for (const std::string& file : order) {
+    details += std::string(bold) + file + reset + "\n";
+    for (const Finding* f : by_file[file]) {
+      details += "  " + std::string(options.color ? Color(f->severity) : "") +
+                 std::string(SeverityName(f->severity)) + reset + "[" + f->check + "]: " + f->message + "\n";
+      if (f->fields.contains("searched") && !f->fields["searched"].empty())
+        RenderSearch(f->fields["searched"], &details);
+      if (!f->hint.empty()) details += "    fix: " + f->hint + "\n";
+    }
+  }
+  if (options.quiet) {
+    // A filter says what it hides.
+    size_t accepted = report.CountSuppressed("waiver") + report.CountSuppressed("baseline");
+    if (hidden_below || accepted)
+      details += "rocm-audit -q: not shown: " + Plural(hidden_below, "finding") + " below " +
+                 std::string(SeverityName(options.min_severity)) + ", " +
+                 Plural(accepted, "accepted finding") + ", the root causes, the inventory and the summary\n";
+    return details;
+  }
+  const std::string summary = SummaryLine(report);
+  std::string out = summary;
+  std::string causes = FirstScreen(report, options.color);
+  if (!causes.empty()) out += "\n" + causes;
+  if (!details.empty()) out += "\n" + details;
+  std::string devices = DeviceSection(report, options.verbose);
+  if (!devices.empty())
+    out += "\ndevice code" +
+           std::string(options.verbose ? "" : " (per library, and per directory of code objects)") + ":\n" +
+           devices;
+  std::string packages;
+  for (const FileFacts& e : report.files)
+    if (e.cmake) packages += "  " + CMakeSummary(*e.cmake) + "\n";
+  if (!packages.empty()) out += "\ncmake packages:\n" + packages;
+  if (options.arch_matrix) out += ArchMatrix(report);
+  return out + (out == summary ? "" : "\n" + summary);
 }
 
 }  // namespace rocm_audit

@@ -1,5 +1,6 @@
-// The human report: findings grouped by file, most severe first, the fix under each, and
-// a one-line summary. Colour only when asked (the CLI asks on a TTY).
+// The human report: a summary line; the root causes, one line each, most severe first (the
+// first screen says what to fix); then the findings by file with the fix under each; the
+// device-code and CMake inventory; the summary again. Colour only when asked (on a TTY).
 #pragma once
 
 #include <string>
@@ -13,6 +14,7 @@ struct TextOptions {
   bool quiet = false;  ///< only findings at or above `min_severity`, no summary
   Severity min_severity = Severity::kNote;
   bool arch_matrix = false;  ///< append the files x GPU processors table
+  bool verbose = false;      ///< device code: every file, not one line per directory of code objects
 };
 
 std::string RenderText(const Report& report, const TextOptions& options);

@@ -22,6 +22,13 @@ struct Rule {
   /// paragraph), and one example of the finding as the text report prints it.
   std::string_view explanation = {};
   std::string_view example = {};
+  /// What makes findings of this rule one root cause for the text report's first screen:
+  /// the fields (space-separated) whose values the findings share (unresolved-library:
+  /// "library", one line however many files need it); "" groups by file, "*" the whole rule.
+  std::string_view cause_fields = {};
+  /// That line, with {field} (the shared value), {field*} (the distinct values, first three
+  /// and a count), {field/} (the values' common directory), {n} (findings) and {files}.
+  std::string_view cause = {};
 };
 
 }  // namespace rocm_audit

@@ -36,6 +36,15 @@ std::vector<AuditRun> Runs(const TempDir& t) {
       {"one-file", std::string(ROCM_AUDIT_DEMO_TREE) + "/lib/libMIOpen.so.1"}};
 }
 
+// Fails the test, with npm's reason, when the build could not fetch the validators.
+class Validators : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(ReadAll(kValidators + "/FETCH-FAILED"), "");
+    ASSERT_FALSE(ReadAll(kValidators + "/junit-xsd/jenkins-junit.xsd").empty()) << "validators missing";
+  }
+};
+
 std::string Produce(const TempDir& t, const AuditRun& run, const char* format) {
   std::string out = t / (std::string(run.name) + "." + format);
   EXPECT_EQ(RunCommand(kBin + "--format " + format + " -o " + out + " " + run.args), 0) << run.name;
@@ -51,7 +60,7 @@ void ExpectJsonValid(const std::string& schema, const std::string& file) {
       << said;
 }
 
-TEST(Validators, SarifPassesMicrosoftsValidatorWithGithubRulesAndTheSchema) {
+TEST_F(Validators, SarifPassesMicrosoftsValidatorWithGithubRulesAndTheSchema) {
   TempDir t;
   for (const AuditRun& run : Runs(t)) {
     std::string sarif = Produce(t, run, "sarif"), verdict = sarif + ".validation.sarif";
@@ -62,7 +71,8 @@ TEST(Validators, SarifPassesMicrosoftsValidatorWithGithubRulesAndTheSchema) {
                          &said),
               0)
         << said;
-    auto results = nlohmann::json::parse(ReadAll(verdict))["runs"][0]["results"];
+    auto validation = nlohmann::json::parse(ReadAll(verdict));
+    const auto& results = validation["runs"][0]["results"];
     size_t errors = 0;
     for (const auto& r : results)
       if (r.value("level", "warning") == "error") {
@@ -74,7 +84,7 @@ TEST(Validators, SarifPassesMicrosoftsValidatorWithGithubRulesAndTheSchema) {
   }
 }
 
-TEST(Validators, JunitPassesTheJenkinsXsd) {
+TEST_F(Validators, JunitPassesTheJenkinsXsd) {
   TempDir t;
   for (const AuditRun& run : Runs(t)) {
     std::string said;
@@ -86,7 +96,34 @@ TEST(Validators, JunitPassesTheJenkinsXsd) {
   }
 }
 
-TEST(Validators, GitlabCodeQualityHasEveryRequiredField) {
+TEST_F(Validators, JsonReportsMatchTheSchema) {
+  TempDir t;
+  for (const AuditRun& run : Runs(t))
+    ExpectJsonValid(kSource + "/docs/report.schema.json", Produce(t, run, "json"));
+  // A baseline run marks every finding; a schema that accepts anything is worthless.
+  std::string base = Produce(t, Runs(t)[0], "json");
+  AuditRun baselined{"baselined", "--baseline " + base + " " + ROCM_AUDIT_DEMO_TREE};
+  ExpectJsonValid(kSource + "/docs/report.schema.json", Produce(t, baselined, "json"));
+  WriteAll(t / "bad.json",
+           "{\"schema_version\": 1, \"tool\": {}, \"findings\": [{\"severity\": \"fatal\"}]}");
+  EXPECT_NE(RunCommand(std::string(ROCM_AUDIT_DEBIAN_PYTHON3) + " " + kSource +
+                       "/tests/validators/validate_json.py " + kSource + "/docs/report.schema.json " +
+                       t / "bad.json >/dev/null"),
+            0);
+}
+
+// The schema's list of checks is the tool's: a new rule cannot ship undocumented.
+TEST_F(Validators, SchemaNamesEveryCheck) {
+  auto schema = nlohmann::json::parse(ReadAll(kSource + "/docs/report.schema.json"));
+  std::string listed;
+  ASSERT_EQ(RunCommand(std::string(ROCM_AUDIT_BINARY) + " --list-checks --format json", &listed), 0);
+  std::vector<std::string> ids;
+  auto list = nlohmann::json::parse(listed);
+  for (const auto& c : list["checks"]) ids.push_back(c["id"]);
+  EXPECT_EQ(schema["$defs"]["ruleId"]["enum"].get<std::vector<std::string>>(), ids);
+}
+
+TEST_F(Validators, GitlabCodeQualityHasEveryRequiredField) {
   TempDir t;
   for (const AuditRun& run : Runs(t))
     ExpectJsonValid(kSource + "/tests/validators/gitlab-codequality.schema.json", Produce(t, run, "gitlab"));

@@ -38,6 +38,20 @@ TEST(JsonReport, FailedFollowsFailOn) {
   EXPECT_EQ(nlohmann::json::parse(RenderJson(r, Severity::kNote, true))["summary"]["failed"], false);
 }
 
+TEST(JsonReport, FilesListsAllOnlyThoseWithFindingsOrNone) {
+  Report r = SampleReport();
+  r.files.push_back({"/p/lib/clean.so", "elf-shared-library", {}});
+  auto all = nlohmann::json::parse(RenderJson(r, Severity::kError, false));
+  auto with_findings = nlohmann::json::parse(RenderJson(r, Severity::kError, false, JsonFiles::kFindings));
+  auto none = nlohmann::json::parse(RenderJson(r, Severity::kError, false, JsonFiles::kNone));
+  EXPECT_EQ(all["files"].size(), 2u);
+  ASSERT_EQ(with_findings["files"].size(), 1u);
+  EXPECT_EQ(with_findings["files"][0]["path"], "/p/lib/libA.so");
+  EXPECT_TRUE(none["files"].is_array());
+  EXPECT_TRUE(none["files"].empty());
+  EXPECT_EQ(none["summary"]["files_audited"], 2);
+}
+
 TEST(JsonReport, NonUtf8PathsDoNotBreakTheReport) {
   Report r = SampleReport();
   r.findings[0].file = "/p/lib/lib\xff\xfe.so";

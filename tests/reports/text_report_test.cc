@@ -30,6 +30,32 @@ TEST(TextReport, QuietShowsOnlyFailingFindings) {
   EXPECT_EQ(text.find("audited"), std::string::npos);
 }
 
+TEST(TextReport, TheFirstScreenIsTheSummaryAndTheRootCauses) {
+  Report r = SampleReport();
+  r.rules[0].cause = "undefined symbol {symbol*} in {files}";
+  std::string text = RenderText(r, TextOptions{});
+  EXPECT_EQ(text.find("rocm-audit: 1 file audited"), 0u) << text;
+  size_t causes = text.find("What to fix, most severe first (2 causes;");
+  size_t details = text.find("/p/lib/libA.so\n  error[undefined-symbol]");
+  ASSERT_NE(causes, std::string::npos) << text;
+  EXPECT_LT(causes, details);
+  EXPECT_NE(text.find("  error   [undefined-symbol] undefined symbol f in libA.so\n"), std::string::npos)
+      << text;
+  // The summary is also the last line.
+  EXPECT_EQ(text.rfind("rocm-audit: 1 file audited"), text.rfind('\n', text.size() - 2) + 1) << text;
+}
+
+TEST(TextReport, QuietSaysWhatItLeavesOut) {
+  TextOptions o;
+  o.quiet = true;
+  o.min_severity = Severity::kError;
+  Report r = SampleReport();
+  EXPECT_NE(RenderText(r, o).find("rocm-audit -q: not shown: 1 finding below error, 0 accepted findings"),
+            std::string::npos);
+  r.findings.pop_back();  // nothing left out: no such line
+  EXPECT_EQ(RenderText(r, o).find("not shown"), std::string::npos);
+}
+
 TEST(TextReport, ColourWhenAsked) {
   TextOptions o;
   o.color = true;

@@ -23,4 +23,84 @@ Report SampleReport() {
   return r;
 }
 
+Report GoldenReport() {
+  Report r;
+  r.inputs = {{"/p"}, {}, {}, {"/etc/ld.so.conf.d"}, {"/p/rocm-audit.suppress"}, ""};
+  r.rules = {
+      {"undefined-symbol", Severity::kError, "an undefined symbol", "link it", "symbol version",
+       "A symbol nothing defines.", "lib/libA.so\n  error[undefined-symbol]: undefined symbol f", "",
+       "undefined symbol {symbol*} in {files}"},
+      {"unresolved-library", Severity::kError, "a library the loader would not find", "ship it", "library",
+       "A DT_NEEDED nobody provides.", "", "library", "{library} not found, needed by {files}"},
+      {"rpath-build-dir", Severity::kWarning, "a build-dir RUNPATH", "drop it", "tag entry", "", "", "entry",
+       "RPATH/RUNPATH into a build directory, {entry}, in {files}"},
+      {"mixed-soname", Severity::kError, "two majors", "rebuild", "library scope"}};
+  r.disabled = {"mixed-soname"};
+  r.counts = {{"elf", 3}, {"compressed-offload-bundle", 1}, {"other", 2}};
+
+  FileFacts a{
+      "/p/lib/libA.so.1", "elf-shared-library",
+      ElfFacts{true, "x86-64", "libA.so.1", true, {"libgcc_s.so.1", "libc.so.6"}, true, {"$ORIGIN"}, {}}};
+  a.closure = ClosureFacts{{"/lib/x86_64-linux-gnu/libc.so.6"}, {"libgcc_s.so.1"}};
+  DeviceFacts device;
+  BundleFacts bundle;
+  bundle.section = ".hip_fatbin";
+  bundle.format = "ccob";
+  bundle.ccob_version = 2;
+  bundle.compression = "zstd";
+  bundle.compressed_size = 12000;
+  bundle.uncompressed_size = 48000;
+  bundle.hash = 0x1234abcd5678ef90ULL;
+  BundleEntryFacts entry;
+  entry.id = "hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+";
+  entry.kind = "hipv4";
+  entry.target_id = "gfx90a:xnack+";
+  entry.processor = "gfx90a";
+  entry.features = ":xnack+";
+  entry.offset = 4096;
+  entry.size = 40000;
+  entry.content = "code-object";
+  entry.code_object = CodeObjectFacts{0x3f, "gfx90a", "on", "any", 5, 3, "dyn", std::nullopt};
+  bundle.entries = {entry};
+  device.bundles = {bundle};
+  device.targets = {"gfx90a:xnack+"};
+  device.fatbin_wrappers = 1;
+  a.device = device;
+  FileFacts b{"/p/bin/app", "elf-executable",
+              ElfFacts{true, "x86-64", "", true, {"libA.so.1"}, false, {}, {}}};
+  b.closure = ClosureFacts{{"/p/lib/libA.so.1", "/lib/x86_64-linux-gnu/libc.so.6"}, {"libgcc_s.so.1"}};
+  FileFacts c{"/p/share/co/kernels_gfx1100.co", "compressed-offload-bundle", {}};
+  c.device = device;
+  c.device->targets = {"gfx1100"};
+  r.files = {a, b, c};
+
+  Finding undefined{"undefined-symbol", Severity::kError, "/p/lib/libA.so.1",
+                    "undefined symbol f: none of the 2 objects in its load scope defines it", "link libf"};
+  undefined.fields["symbol"] = "f";
+  undefined.fields["version"] = nullptr;
+  undefined.key = "undefined-symbol|lib/libA.so.1|symbol=f|version=null";
+  Finding accepted = undefined;
+  accepted.message = "undefined symbol ps_getpid: none of the 2 objects in its load scope defines it";
+  accepted.fields["symbol"] = "ps_getpid";
+  accepted.key = "undefined-symbol|lib/libA.so.1|symbol=ps_getpid|version=null";
+  accepted.suppressed = Suppression{"waiver", "gdb provides ps_*", "/p/rocm-audit.suppress:2"};
+  auto unresolved = [](const std::string& file) {
+    Finding f{"unresolved-library", Severity::kError, file,
+              "libgcc_s.so.1 needed by " + file + " is not found",
+              "add the providing package as a dependency"};
+    f.fields["library"] = "libgcc_s.so.1";
+    f.fields["searched"] = nlohmann::ordered_json::array(
+        {{{"directory", "/lib/x86_64-linux-gnu"}, {"source", "default"}, {"outcome", "not found"}}});
+    f.key = "unresolved-library|" + file.substr(3) + "|library=libgcc_s.so.1";
+    return f;
+  };
+  Finding rpath{"rpath-build-dir", Severity::kWarning, "/p/lib/libA.so.1",
+                "RUNPATH entry /build/x points into a build directory (build)", "drop it"};
+  rpath.fields["entry"] = "/build/x";
+  rpath.fields["tag"] = "RUNPATH";
+  rpath.key = "rpath-build-dir|lib/libA.so.1|tag=RUNPATH|entry=/build/x";
+  r.findings = {undefined, unresolved("/p/lib/libA.so.1"), accepted, rpath, unresolved("/p/bin/app")};
+  return r;
+}
+
 }  // namespace rocm_audit::testing

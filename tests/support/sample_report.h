@@ -1,4 +1,4 @@
-// A small Report with one error and one warning on one file, for the renderers' tests.
+// Reports built in code for the renderers' tests: fixed, so their output is too.
 #pragma once
 
 #include "audit/model/report.h"
@@ -6,5 +6,10 @@
 namespace rocm_audit::testing {
 
 Report SampleReport();
+
+/// A fixed report with something of everything the renderers show: several files and
+/// checks, root causes shared by files, an accepted finding, device code, a closure, a
+/// CMake package, a disabled check. The golden-file tests render it in every format.
+Report GoldenReport();
 
 }  // namespace rocm_audit::testing

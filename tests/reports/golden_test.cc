@@ -1,0 +1,82 @@
+// Golden files: what users see, whole, in every format, so that any change to it is a
+// reviewed diff of tests/golden/. A fixed report built in code goes through every renderer;
+// the demo tree (built with the real toolchain) goes through the command, its paths
+// relative to the build directory. Regenerate after an intended change with
+//   ROCM_AUDIT_UPDATE_GOLDEN=1 ctest --test-dir build -R Golden
+// and review `git diff tests/golden`.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "reports/gitlab_report.h"
+#include "reports/json_report.h"
+#include "reports/junit_report.h"
+#include "reports/sarif_report.h"
+#include "reports/text_report.h"
+#include "tests/support/sample_report.h"
+#include "tests/support/test_support.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+const std::string kGolden = std::string(ROCM_AUDIT_SOURCE_DIR) + "/tests/golden/";
+
+// Equal to the golden file, or (when updating) written to it; a difference shows as diff -u.
+void ExpectGolden(const std::string& name, const std::string& actual) {
+  const std::string path = kGolden + name;
+  if (std::getenv("ROCM_AUDIT_UPDATE_GOLDEN")) {
+    WriteAll(path, actual);
+    return;
+  }
+  std::string expected = ReadAll(path);
+  if (expected == actual) return;
+  TempDir t;
+  WriteAll(t / "actual", actual);
+  std::string diff;
+  RunCommand("diff -u " + path + " " + t / "actual", &diff);
+  ADD_FAILURE() << name << " differs from its golden file (ROCM_AUDIT_UPDATE_GOLDEN=1 to accept):\n" << diff;
+}
+
+// The tool's version is not part of what a golden file pins.
+std::string WithoutVersion(std::string text) {
+  const std::string version = "\"version\": \"" ROCM_AUDIT_VERSION "\"";
+  for (size_t at; (at = text.find(version)) != std::string::npos;)
+    text.replace(at, version.size(), "\"version\": \"<version>\"");
+  return text;
+}
+
+TEST(Golden, EveryFormatOfAFixedReport) {
+  const Report r = GoldenReport();
+  ExpectGolden("fixed.txt", RenderText(r, TextOptions{}));
+  TextOptions verbose;
+  verbose.verbose = true;
+  ExpectGolden("fixed.verbose.txt", RenderText(r, verbose));
+  TextOptions quiet;
+  quiet.quiet = true;
+  quiet.min_severity = Severity::kError;
+  ExpectGolden("fixed.quiet.txt", RenderText(r, quiet));
+  ExpectGolden("fixed.json", WithoutVersion(RenderJson(r, Severity::kError, false)));
+  ExpectGolden("fixed.sarif", WithoutVersion(RenderSarif(r, {"/p", 1})));
+  ExpectGolden("fixed.junit.xml", RenderJunit(r, Severity::kError, false));
+  ExpectGolden("fixed.gitlab.json", RenderGitlab(r, "/p"));
+}
+
+// The demo tree through the command. Its device-code inventory (sizes the compiler
+// decides) and the host's ld.so.conf are left out; everything else is pinned.
+TEST(Golden, DemoTreeTextAndJson) {
+  const std::string build = std::string(ROCM_AUDIT_DEMO_TREE) + "/..";
+  const std::string audit = "cd " + build + " && " + ROCM_AUDIT_BINARY +
+                            " --no-progress --ld-so-conf /nonexistent --fail-on none demo-tree ";
+  std::string text, json;
+  ASSERT_EQ(RunCommand(audit, &text), 0);
+  size_t device = text.find("\ndevice code");
+  size_t after = device == std::string::npos ? device : text.find("\n\n", device + 1);
+  if (device != std::string::npos)
+    text.erase(device, after == std::string::npos ? std::string::npos : after - device);
+  ExpectGolden("demo.txt", text);
+  ASSERT_EQ(RunCommand(audit + "--format json --files none", &json), 0);
+  ExpectGolden("demo.json", WithoutVersion(json));
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing
