@@ -9,7 +9,9 @@
 #include "checks/registry.h"
 #include "cli/options.h"
 #include "cli/progress_line.h"
+#include "reports/closure_tree.h"
 #include "reports/gitlab_report.h"
+#include "reports/html_report.h"
 #include "reports/json_report.h"
 #include "reports/junit_report.h"
 #include "reports/rule_catalog.h"
@@ -25,6 +27,7 @@ std::string Render(const Report& report, const CliOptions& o, int exit_code) {
     case OutputFormat::kSarif: return RenderSarif(report, {o.base_uri, exit_code});
     case OutputFormat::kJunit: return RenderJunit(report, o.fail_on, o.fail_on_none);
     case OutputFormat::kGitlab: return RenderGitlab(report, o.base_uri);
+    case OutputFormat::kHtml: return RenderHtml(report);
     case OutputFormat::kText: break;
   }
   TextOptions t;
@@ -87,7 +90,18 @@ int RunCli(int argc, char** argv) {
   report.inputs.baseline_file = o.policy.baseline_file;
   ApplyPolicy(o.policy, &report);
   const int status = !o.fail_on_none && report.HasFindingsAtOrAbove(o.fail_on) ? 1 : 0;
-  std::string text = Render(report, o, status);
+  std::string text;
+  if (!o.tree.empty()) {
+    for (const FileFacts& f : report.files)
+      if (f.path == o.tree) text = RenderClosureTree(f);
+    if (text.empty()) {
+      std::cerr << "rocm-audit: error: --tree " << o.tree
+                << ": not an executable or shared library ld.so would load, among the audited files\n";
+      return 2;
+    }
+  } else {
+    text = Render(report, o, status);
+  }
   if (o.output.empty()) {
     std::cout << text << std::flush;
   } else {

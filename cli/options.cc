@@ -229,9 +229,17 @@ const Option kOptions[] = {
        return true;
      }},
 
+    {kOutput, "", "--tree", "", "FILE",
+     "draw FILE's load closure as a tree (how the loader finds\n"
+     "each library, what is not found) instead of the report",
+     [](S& v, O* o, std::string*) {
+       o->tree = v;
+       return true;
+     }},
     {kOutput, "", "--format", "", "FORMAT",
-     "text, json (schema_version 1), sarif (2.1.0), junit (XML) or\n"
-     "gitlab (Code Quality) (default text)",
+     "text, json (schema_version 1), sarif (2.1.0), junit\n"
+     "(XML), gitlab (Code Quality) or html (self-contained)\n"
+     "(default text)",
      [](S& v, O* o, std::string* error) {
        if (v == "text")
          o->format = OutputFormat::kText;
@@ -243,8 +251,10 @@ const Option kOptions[] = {
          o->format = OutputFormat::kJunit;
        else if (v == "gitlab")
          o->format = OutputFormat::kGitlab;
+       else if (v == "html")
+         o->format = OutputFormat::kHtml;
        else
-         return Fail(error, "--format must be text, json, sarif, junit or gitlab, not '" + v + "'");
+         return Fail(error, "--format must be text, json, sarif, junit, gitlab or html, not '" + v + "'");
        return true;
      }},
     {kOutput, "", "--base-uri", "", "DIR",
@@ -431,6 +441,7 @@ bool ParseArguments(const std::vector<std::string>& args, CliOptions* o, std::st
     if (!opt->apply(value, o, error)) return false;
   }
   if (!CheckPolicyNames(o->policy, KnownRules(), error)) return false;
+  if (!o->tree.empty() && o->audit.paths.empty()) o->audit.paths.push_back(o->tree);
   if (!o->show_help && !o->show_version && !o->list_checks && o->explain.empty() && o->audit.paths.empty()) {
     *error = "no PATH given (see --help)";
     return false;

@@ -14,7 +14,7 @@
 
 namespace rocm_audit {
 
-enum class OutputFormat { kText, kJson, kSarif, kJunit, kGitlab };
+enum class OutputFormat { kText, kJson, kSarif, kJunit, kGitlab, kHtml };
 
 struct CliOptions {
   AuditOptions audit;
@@ -35,6 +35,7 @@ struct CliOptions {
   bool arch_matrix = false;                ///< text: append the files x processors table
   bool verbose = false;                    ///< text: the whole device-code inventory
   JsonFiles json_files = JsonFiles::kAll;  ///< json: which files files[] lists
+  std::string tree;                        ///< --tree FILE: draw its load closure instead of the report
 };
 
 struct Option {

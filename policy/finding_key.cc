@@ -8,18 +8,6 @@ std::string WithoutTrailingSlashes(std::string s) {
   return s;
 }
 
-std::vector<std::string_view> Words(std::string_view text) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < text.size()) {
-    size_t end = text.find(' ', i);
-    if (end == std::string_view::npos) end = text.size();
-    if (end > i) out.push_back(text.substr(i, end - i));
-    i = end + 1;
-  }
-  return out;
-}
-
 std::string ValueText(const nlohmann::ordered_json& value) {
   return value.is_string() ? value.get<std::string>() : value.dump();
 }
@@ -57,8 +45,8 @@ std::string PathBelowInput(const std::string& file, const std::vector<std::strin
 
 std::vector<std::string> KeyValues(const Finding& finding, std::string_view key_fields) {
   std::vector<std::string> out;
-  for (std::string_view name : Words(key_fields)) {
-    auto it = finding.fields.find(std::string(name));
+  for (const std::string& name : FieldNames(key_fields)) {
+    auto it = finding.fields.find(name);
     if (it != finding.fields.end()) out.push_back(ValueText(*it));
   }
   return out;
@@ -67,10 +55,10 @@ std::vector<std::string> KeyValues(const Finding& finding, std::string_view key_
 std::string FindingKey(const Finding& finding, std::string_view key_fields,
                        const std::vector<std::string>& inputs) {
   std::string key = finding.check + "|" + PathBelowInput(finding.file, inputs);
-  for (std::string_view name : Words(key_fields)) {
-    auto it = finding.fields.find(std::string(name));
+  for (const std::string& name : FieldNames(key_fields)) {
+    auto it = finding.fields.find(name);
     if (it == finding.fields.end()) continue;
-    key += "|" + std::string(name) + "=" + Relativised(ValueText(*it), inputs);
+    key += "|" + name + "=" + Relativised(ValueText(*it), inputs);
   }
   return key;
 }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <sstream>
 
 namespace rocm_audit {
 namespace {
@@ -15,13 +14,6 @@ std::string BaseName(const std::string& path) {
 }
 
 std::string Text(const Json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); }
-
-std::vector<std::string> Words(std::string_view text) {
-  std::vector<std::string> out;
-  std::istringstream in{std::string(text)};
-  for (std::string w; in >> w;) out.push_back(w);
-  return out;
-}
 
 // "a, b, c and 4 more"
 std::string FirstThree(const std::vector<std::string>& values) {
@@ -115,7 +107,7 @@ std::vector<RootCause> RootCauses(const Report& report) {
     std::string_view cause_fields = rule ? rule->cause_fields : "";
     if (cause_fields.empty()) key += "|" + f.file;
     if (cause_fields != "*")
-      for (const std::string& field : Words(cause_fields))
+      for (const std::string& field : FieldNames(cause_fields))
         key += "|" + (f.fields.contains(field) ? Text(f.fields[field]) : "");
     auto [it, added] = groups.try_emplace(key);
     if (added) order.push_back(key);

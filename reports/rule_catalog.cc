@@ -49,7 +49,7 @@ std::string RenderRuleJson(std::span<const Rule> rules) {
                       {"severity", std::string(SeverityName(r.severity))},
                       {"title", std::string(r.title)},
                       {"fix", std::string(r.fix)},
-                      {"key_fields", Words(r.key_fields)},
+                      {"key_fields", FieldNames(r.key_fields)},
                       {"explanation", std::string(r.explanation)},
                       {"example", std::string(r.example)}});
   Json out = {{"schema_version", 1}, {"checks", checks}};
@@ -67,7 +67,7 @@ std::string RenderExplanation(const Rule& r) {
   }
   out += "\nFix:\n" + Wrapped(r.fix, "  ");
   std::string key = "the check, the file's path below the audited input";
-  for (const std::string& w : Words(r.key_fields)) key += ", " + w;
+  for (const std::string& w : FieldNames(r.key_fields)) key += ", " + w;
   out += "\nA finding is known across runs (--baseline) by " + key + ".\n";
   out += "To accept one, add a line to a --suppress file:\n  " + std::string(r.id) + "  PATH-GLOB" +
          (r.key_fields.empty() ? "" : "  [KEY-GLOB]") + "  # why it is accepted\n";

@@ -18,11 +18,37 @@ ElfFacts ToElfFacts(const ElfModel& m) {
   return f;
 }
 
-ClosureFacts ToClosureFacts(const LoadClosure& closure, const LoaderConfig& loader) {
+// Each object's DT_NEEDED names, matched as ld.so matches them (closure.h): by name or
+// soname, else by the file the search found.
+std::vector<ClosureNode> ClosureGraph(const LoadClosure& closure, const SymbolBinding& binding,
+                                      const LoaderConfig& loader) {
+  std::vector<ClosureNode> nodes;
+  for (const LoadedObject& o : closure.objects) {
+    ClosureNode node{loader.fs.DisplayPath(o.path), o.found_by, {}};
+    for (const std::string& name : o.model->needed)
+      node.needed.push_back({name, closure.FindByName(name), ""});
+    nodes.push_back(std::move(node));
+  }
+  // A name a requester failed to find is not found for that requester, even when a later
+  // one found it under its own search path.
+  for (const UnresolvedLibrary& u : closure.unresolved)
+    for (int r : u.needed_by)
+      for (NeededEdge& e : nodes[r].needed)
+        if (e.name == u.name) e.object = -1;
+  // ld.so checks the versions of the audited file's own needs (SymbolBinding).
+  for (const MissingVersion& m : binding.missing_versions)
+    for (NeededEdge& e : nodes[0].needed)
+      if (e.name == m.library && e.missing_version.empty()) e.missing_version = m.version;
+  return nodes;
+}
+
+ClosureFacts ToClosureFacts(const LoadFacts& load, const LoaderConfig& loader) {
+  const LoadClosure& closure = load.closure;
   ClosureFacts f;
   for (size_t i = 1; i < closure.objects.size(); ++i)
     f.objects.push_back(loader.fs.DisplayPath(closure.objects[i].path));
   for (const auto& u : closure.unresolved) f.unresolved.push_back(u.name);
+  f.nodes = ClosureGraph(closure, load.binding, loader);
   return f;
 }
 
@@ -43,7 +69,7 @@ FileFacts CollectFacts(const InspectedFile& file, const LoadFacts* load, const L
   if (load) {
     if (!load->device_stack.libraries.empty())
       out.device_stack = DeviceStackFacts{load->device_stack.libraries, load->device_stack.CommonTargets()};
-    out.closure = ToClosureFacts(load->closure, loader);
+    out.closure = ToClosureFacts(*load, loader);
   }
   return out;
 }

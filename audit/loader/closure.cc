@@ -64,6 +64,7 @@ LoadClosure BuildClosure(const ElfModel& main, const std::string& main_path,
       obj.path = res.path;
       obj.real_path = res.real_path;
       obj.loader = static_cast<int>(next);
+      obj.found_by = res.searched.empty() ? "" : res.searched.back().source;
       obj.names.push_back(name);
       if (!obj.model->soname.empty() && obj.model->soname != name) obj.names.push_back(obj.model->soname);
       closure.keep_alive.push_back(std::move(stored));

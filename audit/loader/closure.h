@@ -17,6 +17,7 @@ struct LoadedObject {
   std::string real_path;           ///< the file mapped
   int loader = -1;                 ///< index of the object that first needed it; -1 for the main object
   std::vector<std::string> names;  ///< DT_NEEDED names it satisfied, plus its soname
+  std::string found_by;            ///< the search step that found it ("RUNPATH of libX.so", "default", ...)
 };
 
 struct UnresolvedLibrary {

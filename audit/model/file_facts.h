@@ -25,10 +25,28 @@ struct ElfFacts {
   std::vector<std::string> rpath;  ///< empty when DT_RUNPATH exists (ld.so ignores it then)
 };
 
+/// One DT_NEEDED edge of the load graph.
+struct NeededEdge {
+  std::string name;             ///< the DT_NEEDED string
+  int object = -1;              ///< index into ClosureFacts::nodes; -1: not found
+  std::string missing_version;  ///< a version of it the file needs and it lacks ("" if none)
+};
+
+/// One object of the load graph: how the loader found it, and what it needs.
+struct ClosureNode {
+  std::string path;  ///< display path
+  std::string
+      found_by;  ///< "RUNPATH of libX.so", "RPATH of ...", "--library-path", "ld.so.conf", "default", ...
+  std::vector<NeededEdge> needed;
+};
+
 /// The objects ld.so would map for a loadable file, and the names it would not find.
 struct ClosureFacts {
   std::vector<std::string> objects;     ///< load order, the file itself excluded (display paths)
   std::vector<std::string> unresolved;  ///< DT_NEEDED names
+  /// The load graph, for the tree view (--tree): nodes[0] is the file itself, then the
+  /// objects in load order. Not part of the JSON report.
+  std::vector<ClosureNode> nodes;
 };
 
 struct FileFacts {

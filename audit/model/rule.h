@@ -4,7 +4,9 @@
 // The ID is the JSON `check`, the SARIF ruleId and the suppression key: never rename one.
 #pragma once
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "audit/model/severity.h"
 
@@ -30,5 +32,8 @@ struct Rule {
   /// and a count), {field/} (the values' common directory), {n} (findings) and {files}.
   std::string_view cause = {};
 };
+
+/// The names of a space-separated field list (Rule::key_fields, Rule::cause_fields).
+std::vector<std::string> FieldNames(std::string_view list);
 
 }  // namespace rocm_audit

@@ -1,7 +1,8 @@
 // Every machine-readable format, produced from the fixture trees the way users run the
 // tool, put through the reference validators: Microsoft's SARIF validator with GitHub's
 // rules and the SARIF 2.1.0 schema, xmllint with the Jenkins JUnit XSD, and JSON schemas
-// (the report's own, GitLab Code Quality's) with python3-jsonschema.
+// (the report's own, GitLab Code Quality's) with python3-jsonschema; the HTML page with HTML
+// Tidy.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -121,6 +122,21 @@ TEST_F(Validators, SchemaNamesEveryCheck) {
   auto list = nlohmann::json::parse(listed);
   for (const auto& c : list["checks"]) ids.push_back(c["id"]);
   EXPECT_EQ(schema["$defs"]["ruleId"]["enum"].get<std::vector<std::string>>(), ids);
+}
+
+// HTML Tidy (HTML5): neither an error nor a warning in any page (exit 1 is warnings, 2 errors).
+TEST_F(Validators, HtmlPassesTidyWithoutAWarning) {
+  TempDir t;
+  for (const AuditRun& run : Runs(t)) {
+    std::string said;
+    EXPECT_EQ(RunCommand(std::string(ROCM_AUDIT_TIDY) + " -e -q " + Produce(t, run, "html") + " 2>&1", &said),
+              0)
+        << run.name << ": " << said;
+  }
+  // Tidy is not blind: a misnested page fails.
+  WriteAll(t / "bad.html",
+           "<!DOCTYPE html><html><head><title>x</title></head><body><p><b>x</p></b></body></html>\n");
+  EXPECT_NE(RunCommand(std::string(ROCM_AUDIT_TIDY) + " -e -q " + t / "bad.html >/dev/null 2>&1"), 0);
 }
 
 TEST_F(Validators, GitlabCodeQualityHasEveryRequiredField) {

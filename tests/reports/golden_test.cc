@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "reports/gitlab_report.h"
+#include "reports/html_report.h"
 #include "reports/json_report.h"
 #include "reports/junit_report.h"
 #include "reports/sarif_report.h"
@@ -59,6 +60,7 @@ TEST(Golden, EveryFormatOfAFixedReport) {
   ExpectGolden("fixed.sarif", WithoutVersion(RenderSarif(r, {"/p", 1})));
   ExpectGolden("fixed.junit.xml", RenderJunit(r, Severity::kError, false));
   ExpectGolden("fixed.gitlab.json", RenderGitlab(r, "/p"));
+  ExpectGolden("fixed.html", RenderHtml(r));
 }
 
 // The demo tree through the command. Its device-code inventory (sizes the compiler

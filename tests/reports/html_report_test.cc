@@ -1,0 +1,212 @@
+// The HTML report: one page that loads nothing, escapes every byte it did not write, marks
+// accepted findings, filters from the URL fragment, and draws the GPU target matrix.
+// tests/cli/html_chromium_test.cc opens the demo tree's page in a real browser.
+#include "reports/html_report.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "tests/support/sample_report.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+size_t Occurrences(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// The part of the page between the first `from` and the next `to` after it.
+std::string Between(const std::string& page, const std::string& from, const std::string& to) {
+  size_t start = page.find(from);
+  if (start == std::string::npos) return "";
+  size_t end = page.find(to, start);
+  return page.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+TEST(HtmlReport, LoadsNothingFromAnywhere) {
+  const std::string page = RenderHtml(GoldenReport());
+  for (const char* external : {"src=\"http", "href=\"http", "url(http", "@import", "<link", " src=", "url(",
+                               "http:", "https:", "//fonts", "fetch(", "XMLHttpRequest", "import("})
+    EXPECT_EQ(page.find(external), std::string::npos) << external;
+  // One inline style, one inline script, and a policy that admits only those (by hash).
+  EXPECT_EQ(Occurrences(page, "<style>"), 1u);
+  EXPECT_EQ(Occurrences(page, "<script"), 1u);
+  EXPECT_EQ(Occurrences(page, "<script>"), 1u);
+  std::smatch csp;
+  ASSERT_TRUE(std::regex_search(
+      page, csp, std::regex("<meta http-equiv=\"Content-Security-Policy\" content=\"([^\"]*)\">")));
+  EXPECT_TRUE(std::regex_search(csp[1].str(),
+                                std::regex("^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]{43}='; "
+                                           "script-src 'sha256-[A-Za-z0-9+/]{43}='; base-uri 'none'; "
+                                           "form-action 'none'$")))
+      << csp[1];
+  EXPECT_LT(page.find("Content-Security-Policy"), page.find("<style>"));
+}
+
+TEST(HtmlReport, EscapesMarkupAndReplacesBytesThatAreNotUtf8) {
+  Report r = GoldenReport();
+  Finding& f = r.findings[0];
+  f.message = "undefined symbol <script>alert(1)</script> & \"quoted\" 'single'";
+  f.hint = "</td></tr></table><img src=x onerror=alert(2)>";
+  // Invalid UTF-8: a stray continuation byte, 0xff, a truncated sequence, an overlong '/', a
+  // surrogate, a code point past U+10FFFF; a control character; then valid 2-, 3-, 4-byte ones.
+  f.file = std::string("/p/lib/lib\x80\xff\xe2\x82-\xc0\xaf-\xed\xa0\x80-\xf4\x90\x80\x80-\x01-") +
+           "\xc3\xa9\xe2\x82\xac\xf0\x9f\x94\xa5\".so";
+  r.inputs.paths = {"/p/<b>bold</b>"};
+  const std::string page = RenderHtml(r);
+  EXPECT_EQ(Occurrences(page, "<script"), 1u);  // the page's own, only
+  EXPECT_EQ(page.find("<img"), std::string::npos);
+  EXPECT_EQ(page.find("<b>bold"), std::string::npos);
+  EXPECT_NE(
+      page.find(
+          "undefined symbol &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quoted&quot; &#39;single&#39;"),
+      std::string::npos);
+  EXPECT_NE(page.find("&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;img src=x onerror=alert(2)&gt;"),
+            std::string::npos);
+  const std::string fffd = "\xef\xbf\xbd";
+  const std::string file = "/p/lib/lib" + fffd + fffd + fffd + fffd + "-" + fffd + fffd + "-" + fffd + fffd +
+                           fffd + "-" + fffd + fffd + fffd + fffd + "-" + fffd +
+                           "-\xc3\xa9\xe2\x82\xac\xf0\x9f\x94\xa5&quot;.so";
+  EXPECT_NE(page.find("data-file=\"" + file + "\""), std::string::npos);
+  EXPECT_NE(page.find("<code>" + file + "</code>"), std::string::npos);
+  // The whole page is well-formed UTF-8: nlohmann's strict dump throws otherwise.
+  EXPECT_NO_THROW(nlohmann::json(page).dump());
+}
+
+TEST(HtmlReport, EscapeKeepsUtf8AndEscapesTheFiveCharacters) {
+  EXPECT_EQ(HtmlEscape("a<b>&\"'c"), "a&lt;b&gt;&amp;&quot;&#39;c");
+  EXPECT_EQ(HtmlEscape("gfx90a:xnack+ \xc3\xa9\xe2\x82\xac\xf0\x9f\x94\xa5\t\n"),
+            "gfx90a:xnack+ \xc3\xa9\xe2\x82\xac\xf0\x9f\x94\xa5\t\n");
+  EXPECT_EQ(HtmlEscape(std::string("a\0b", 3)),
+            "a\xef\xbf\xbd"
+            "b");
+  EXPECT_EQ(HtmlEscape("\xc2\x85"), "\xef\xbf\xbd");  // C1 control NEL
+  EXPECT_EQ(HtmlEscape("\xe2\x82"), "\xef\xbf\xbd\xef\xbf\xbd");
+  EXPECT_EQ(HtmlEscape(""), "");
+}
+
+TEST(HtmlReport, AcceptedFindingsAreMarkedAndHiddenUntilAsked) {
+  const std::string page = RenderHtml(GoldenReport());
+  // GoldenReport: five findings, one accepted by a waiver.
+  EXPECT_EQ(Occurrences(page, "<tr class=\"finding "), 5u);
+  EXPECT_EQ(Occurrences(page, " data-accepted=\"waiver\" hidden>"), 1u);
+  std::string row = Between(page, "<tr class=\"finding error accepted\"", "</tr>");
+  ASSERT_FALSE(row.empty());
+  EXPECT_NE(row.find("ps_getpid"), std::string::npos);
+  EXPECT_NE(row.find("<span class=\"tag\">accepted</span>"), std::string::npos);
+  EXPECT_NE(row.find("accepted by waiver <code>/p/rocm-audit.suppress:2</code>: gdb provides ps_*"),
+            std::string::npos);
+  EXPECT_NE(page.find("<input type=\"checkbox\" id=\"show-accepted\"> show 1 accepted finding</label>"),
+            std::string::npos);
+  // Without a script the count is already right: the accepted one is hidden.
+  EXPECT_NE(page.find("<span id=\"visible-count\">4 of 5 findings</span>"), std::string::npos);
+}
+
+TEST(HtmlReport, TheSummaryHasTheTextReportsFacts) {
+  const std::string header = Between(RenderHtml(GoldenReport()), "<header>", "</header>");
+  EXPECT_NE(header.find("<b>3</b>files audited"), std::string::npos);
+  EXPECT_NE(header.find("<b>3</b>errors"), std::string::npos);
+  EXPECT_NE(header.find("<b>1</b>warning<"), std::string::npos);
+  EXPECT_NE(header.find("<b>0</b>notes"), std::string::npos);
+  EXPECT_NE(header.find("<b>1</b>accepted"), std::string::npos);
+  EXPECT_NE(header.find("<b>1</b>check disabled"), std::string::npos);
+  EXPECT_NE(header.find("3 files audited (walked: 1 compressed-offload-bundle, 3 elf, 2 other); 3 errors, 1 "
+                        "warning, 0 notes in 2 files; accepted, not counted: 1 finding by waivers; 1 check "
+                        "disabled: <code>mixed-soname</code>"),
+            std::string::npos)
+      << header;
+}
+
+TEST(HtmlReport, RootCausesMostSevereFirstLinkToTheirFindings) {
+  const std::string causes = Between(RenderHtml(GoldenReport()), "<section id=\"causes\">", "</section>");
+  size_t undefined = causes.find("href=\"#check=undefined-symbol\""),
+         unresolved = causes.find("href=\"#check=unresolved-library\""),
+         rpath = causes.find("href=\"#check=rpath-build-dir\"");
+  ASSERT_NE(undefined, std::string::npos) << causes;
+  ASSERT_NE(unresolved, std::string::npos);
+  ASSERT_NE(rpath, std::string::npos);
+  EXPECT_LT(unresolved, rpath);  // errors before the warning
+  EXPECT_LT(undefined, rpath);
+  EXPECT_NE(causes.find("libgcc_s.so.1 not found, needed by 2 files"), std::string::npos) << causes;
+  EXPECT_EQ(causes.find("ps_getpid"), std::string::npos);  // accepted: no cause
+}
+
+TEST(HtmlReport, TheFilterComesFromTheFragmentOnLoad) {
+  const std::string page = RenderHtml(GoldenReport());
+  const std::string script = Between(page, "<script>", "</script>");
+  for (const char* piece : {"location.hash", "new URLSearchParams(", "p.get('check')", "p.get('severity')",
+                            "p.get('file')", "p.get('accepted')", "'hashchange'", "r.hidden = !show",
+                            "' of ' + rows.length + ' findings'", "history.replaceState"})
+    EXPECT_NE(script.find(piece), std::string::npos) << piece;
+  // Applied on load: the script's last statement runs it.
+  EXPECT_NE(script.find("  fromFragment();\n})();"), std::string::npos);
+  for (const char* id : {"id=\"filter-check\"", "id=\"filter-severity\"", "id=\"filter-file\"",
+                         "id=\"show-accepted\"", "id=\"visible-count\"", "id=\"findings\""})
+    EXPECT_NE(page.find(id), std::string::npos) << id;
+  // Every check with findings is a choice, with its count (the accepted one included).
+  EXPECT_NE(page.find("<option value=\"undefined-symbol\">undefined-symbol (2)</option>"), std::string::npos);
+  EXPECT_NE(page.find("<option value=\"unresolved-library\">unresolved-library (2)</option>"),
+            std::string::npos);
+  EXPECT_NE(
+      page.find("<tr class=\"finding warning\" data-check=\"rpath-build-dir\" data-severity=\"warning\" "
+                "data-file=\"/p/lib/libA.so.1\">"),
+      std::string::npos);
+}
+
+TEST(HtmlReport, TheArchMatrixMarksAllModesOneModeAndNone) {
+  Report r = GoldenReport();
+  // A long name stays whole; a plain target serves every mode.
+  FileFacts lib = r.files[0];
+  lib.path = "/p/lib/rocm/very/deep/directory/with/a/long/name/for/the/library/libhipblaslt-device.so.0";
+  lib.device->targets = {"gfx1100", "gfx90a:xnack-", "gfx90a:xnack+"};
+  r.files.push_back(lib);
+  FileFacts co = r.files[2];
+  co.path = "/p/share/co/kernels_gfx906.co";
+  co.device->targets = {"gfx906"};
+  r.files.push_back(co);
+  const std::string matrix = Between(RenderHtml(r), "<section id=\"arch\">", "</section>");
+  ASSERT_FALSE(matrix.empty());
+  // Columns in generation order.
+  EXPECT_NE(matrix.find("<th>gfx906</th><th>gfx90a</th><th>gfx1100</th>"), std::string::npos) << matrix;
+  auto row = [&](const std::string& name) { return Between(matrix, name, "</tr>"); };
+  EXPECT_NE(
+      row("<code>/p/lib/libA.so.1</code>")
+          .find("<td class=\"none\" title=\"gfx906: no code\">&#xB7;</td><td class=\"some\" title=\"gfx90a: "
+                "only :xnack+\">:xnack+</td><td class=\"none\""),
+      std::string::npos)
+      << matrix;
+  EXPECT_NE(row("<code>" + lib.path + "</code>")
+                .find("<td class=\"some\" title=\"gfx90a: only :xnack+ :xnack-\">:xnack+ :xnack-</td><td "
+                      "class=\"all\" title=\"gfx1100: every mode\">&#x25CF;</td>"),
+            std::string::npos)
+      << matrix;
+  // Standalone code objects: one row per directory, the union of its files, each named.
+  const std::string dir = row("<code>/p/share/co/</code> (2 files)");
+  EXPECT_NE(dir.find("<li><code>kernels_gfx1100.co</code></li><li><code>kernels_gfx906.co</code></li>"),
+            std::string::npos)
+      << matrix;
+  EXPECT_NE(dir.find("<td class=\"all\" title=\"gfx906: every mode\">&#x25CF;</td><td class=\"none\" "
+                     "title=\"gfx90a: no code\">&#xB7;</td><td class=\"all\" title=\"gfx1100: every mode\">"),
+            std::string::npos)
+      << matrix;
+  EXPECT_EQ(Occurrences(matrix, "<tr><th class=\"file\" scope=\"row\">"), 3u);
+  for (const char* legend :
+       {"every xnack/sramecc mode", "that feature mode only", "no code for the processor"})
+    EXPECT_NE(matrix.find(legend), std::string::npos) << legend;
+}
+
+TEST(HtmlReport, AReportWithoutFindingsOrDeviceCode) {
+  Report r;
+  r.inputs.paths = {"/empty"};
+  const std::string page = RenderHtml(r);
+  EXPECT_NE(page.find("<span id=\"visible-count\">0 of 0 findings</span>"), std::string::npos);
+  EXPECT_NE(page.find("Nothing to fix"), std::string::npos);
+  EXPECT_EQ(page.find("<section id=\"arch\">"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing
