@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "checks/registry.h"
 #include "cli/options.h"
@@ -39,15 +40,8 @@ std::string Render(const Report& report, const CliOptions& o, int exit_code) {
   return RenderText(report, t);
 }
 
-}  // namespace
-
-int RunCli(int argc, char** argv) {
-  CliOptions o;
-  std::string error;
-  if (!ParseArguments(std::vector<std::string>(argv + 1, argv + argc), &o, &error)) {
-    std::cerr << "rocm-audit: error: " << error << "\n";
-    return 2;
-  }
+// --help, --version, --list-checks and --explain answer without auditing anything.
+std::optional<int> AnswerWithoutAuditing(const CliOptions& o) {
   if (o.show_help) {
     std::cout << HelpText();
     return 0;
@@ -61,16 +55,27 @@ int RunCli(int argc, char** argv) {
     std::cout << (o.format == OutputFormat::kJson ? RenderRuleJson(rules) : RenderRuleTable(rules));
     return 0;
   }
-  if (!o.explain.empty()) {
-    for (const Rule& r : rules)
-      if (r.id == o.explain) {
-        std::cout << RenderExplanation(r);
-        return 0;
-      }
-    std::cerr << "rocm-audit: error: --explain " << o.explain << ": no such check (see --list-checks)\n";
+  if (o.explain.empty()) return std::nullopt;
+  for (const Rule& r : rules)
+    if (r.id == o.explain) {
+      std::cout << RenderExplanation(r);
+      return 0;
+    }
+  std::cerr << "rocm-audit: error: --explain " << o.explain << ": no such check (see --list-checks)\n";
+  return 2;
+}
+
+}  // namespace
+
+int RunCli(int argc, char** argv) {
+  CliOptions o;
+  std::string error;
+  if (!ParseArguments(std::vector<std::string>(argv + 1, argv + argc), &o, &error)) {
+    std::cerr << "rocm-audit: error: " << error << "\n";
     return 2;
   }
-  for (const Rule& r : rules)
+  if (std::optional<int> status = AnswerWithoutAuditing(o)) return *status;
+  for (const Rule& r : KnownRules())
     if (!RuleEnabled(o.policy, r.id)) o.audit.disabled_rules.push_back(std::string(r.id));
   if (const char* tmp = std::getenv("TMPDIR")) o.audit.checks.tmpdir = tmp;
   ProgressLine progress;
