@@ -29,7 +29,8 @@ constexpr Rule kRules[] = {
      "  error[missing-arch]: no device code for gfx1100; the file carries gfx900 gfx906 gfx908 gfx90a "
      "gfx1030\n"
      "    fix: add gfx1100 to GPU_TARGETS (or --offload-arch) and rebuild",
-     "arch", "no device code for required {arch} in {files}"},
+     "arch", "no device code for required {arch} in {files}",
+     "arch:string available:[string] unserved_modes:[string]"},
     {"ccob-isa-compat", Severity::kWarning,
      "a required GPU target served only through the distro's extended ISA compatibility, "
      "by a compressed bundle the runtime looks up by exact ID",
@@ -48,7 +49,8 @@ constexpr Rule kRules[] = {
      "by compressed bundles: the runtime asks CCOB unbundling for the exact ID and gets nothing back, so "
      "the compatibility silently stops working\n"
      "    fix: build gfx1032 natively, or build without --offload-compress",
-     "arch", "{arch} served only through ISA compatibility by compressed bundles, in {files}"},
+     "arch", "{arch} served only through ISA compatibility by compressed bundles, in {files}",
+     "arch:string available:[string]"},
 };
 const Rule& kMissingArch = kRules[0];
 const Rule& kCcobIsaCompat = kRules[1];

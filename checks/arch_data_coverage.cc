@@ -31,7 +31,8 @@ constexpr Rule kRules[] = {
      "/opt/rocm-6.2.0/lib/rocblas/library has no data for it (no TensileLibrary*_gfx1101* / "
      "*gfx1101*.co|.hsaco)\n"
      "    fix: build and install Tensile data for gfx1101 (same GPU_TARGETS as the library)",
-     "arch missing", "{library} {missing} missing for {arch} in {files}"},
+     "arch missing", "{library} {missing} missing for {arch} in {files}",
+     "arch:string library:string data_dir:path missing:string"},
 };
 
 Finding Missing(const std::string& file, const ArchDataDir& data, const std::string& processor,

@@ -31,7 +31,8 @@ constexpr Rule kRules[] = {
      "end of the container (6291456 bytes left)\n"
      "    fix: rebuild the device code (clang --offload-arch ... [--offload-compress]); a stripped or "
      "patched file may have cut the .hip_fatbin section",
-     "", "malformed offload bundles in {files}: {reason}"},
+     "", "malformed offload bundles in {files}: {reason}",
+     "section?:string member?:string offset?:integer format?:string reason:string"},
     {"bundle-id-mismatch", Severity::kError,
      "a bundle entry whose code object is for another processor or feature mode than its ID says",
      "rebuild the bundle with clang-offload-bundler from the matching code objects", "section member offset",
@@ -48,7 +49,8 @@ constexpr Rule kRules[] = {
      "  error[bundle-id-mismatch]: .hip_fatbin+0x0: entry 'hipv4-amdgcn-amd-amdhsa--gfx1030' names gfx1030 "
      "but the code object is for gfx1031 (e_flags mach 0x37)\n"
      "    fix: rebuild the bundle with clang-offload-bundler from the matching code objects",
-     "", "bundle entries naming another target than their code object, in {files}"},
+     "", "bundle entries naming another target than their code object, in {files}",
+     "section?:string member?:string offset?:integer format?:string reason:string"},
     {"unknown-gpu-target", Severity::kWarning,
      "a code object whose e_flags name no known AMDGPU processor, or whose code object ABI version is "
      "unknown",
@@ -69,7 +71,8 @@ constexpr Rule kRules[] = {
      "load it\n"
      "    fix: rebuild with a toolchain whose targets the shipped runtime knows; if the processor is newer "
      "than rocm-audit's table, this warning is rocm-audit's to fix",
-     "", "code objects for GPU targets no runtime knows, in {files}"},
+     "", "code objects for GPU targets no runtime knows, in {files}",
+     "section?:string member?:string offset?:integer format?:string reason:string"},
 };
 const Rule& kMalformedBundle = kRules[0];
 const Rule& kBundleIdMismatch = kRules[1];

@@ -33,7 +33,8 @@ constexpr Rule kRules[] = {
      "names /opt/rocm-6.2.0/include, outside the package's prefix /home/ci/conda/envs/rocm\n"
      "    fix: compute the path from ${CMAKE_CURRENT_LIST_DIR} (configure_package_config_file's "
      "PACKAGE_PREFIX_DIR, or $<INSTALL_INTERFACE:...> relative paths in exports)",
-     "package via", "{package}: {n} {via} paths outside the package prefix, under {referenced/}"},
+     "package via", "{package}: {n} {via} paths outside the package prefix, under {referenced/}",
+     "package:string line:integer in:path referenced:path via:string prefix:path undecided?:string"},
 };
 
 void Run(const TreeInput& in, FindingSink& sink) {

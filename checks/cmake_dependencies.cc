@@ -31,7 +31,9 @@ constexpr Rule kRules[] = {
      "config is in none of the audited paths or searched prefixes\n"
      "    fix: make hipblas depend on the package that installs rocsolverConfig.cmake (or "
      "rocsolver-config.cmake), or audit with --cmake-prefix-path",
-     "package dependency", "{package}: dependency {dependency} is found nowhere ({files})"},
+     "package dependency", "{package}: dependency {dependency} is found nowhere ({files})",
+     "package:string line:integer in:path dependency:string version:string prefixes_searched:[path] "
+     "undecided?:string"},
 };
 
 void Run(const TreeInput& in, FindingSink& sink) {

@@ -31,7 +31,9 @@ constexpr Rule kRules[] = {
      "/usr/{OAM_NAME}/include, which does not exist\n"
      "    fix: install the directory, or export the path the package installs to ($<INSTALL_INTERFACE:...> "
      "relative to the prefix)",
-     "package via", "{package}: {n} {via} files not installed, under {referenced/} ({files})"},
+     "package via", "{package}: {n} {via} files not installed, under {referenced/} ({files})",
+     "package:string line:integer in:path referenced:path via:string target?:string component?:string "
+     "component_library?:path|null undecided?:string"},
     {"cmake-config-error", Severity::kError,
      "a CMake package config stops a consumer's configure (FATAL_ERROR, <Name>_FOUND set to FALSE, a "
      "parse error)",
@@ -52,7 +54,8 @@ constexpr Rule kRules[] = {
      "  error[cmake-config-error]: rocblas-targets.cmake:87: find_package(rocblas) fails: parse error: "
      "unterminated quoted argument\n"
      "    fix: fix the config so that find_package(<Name> CONFIG REQUIRED) succeeds on the installed tree",
-     "package", "{package}: find_package({package}) fails ({files})"},
+     "package", "{package}: find_package({package}) fails ({files})",
+     "package:string line:integer in:path undecided?:string"},
 };
 
 std::string Hint(const CMakeReference& r, const std::string& package) {

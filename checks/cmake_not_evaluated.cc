@@ -30,7 +30,8 @@ constexpr Rule kRules[] = {
      "(/opt/rocm-6.2.0/lib/llvm/bin/clang++); its output is unknown\n"
      "    fix: nothing to fix in the package when the commands are ones that must not run at install time "
      "(execute_process); otherwise report the command to rocm-audit",
-     "package", "{package}: commands recorded, not evaluated ({files})"},
+     "package", "{package}: commands recorded, not evaluated ({files})",
+     "package:string commands:[{command:string in:path line:integer reason:string}]"},
 };
 
 constexpr size_t kListed = 4;

@@ -46,7 +46,9 @@ constexpr Rule kRules[] = {
      "libamdhip64.so.6.2.41134): not found\n"
      "    fix: add the providing package as a dependency, or fix RUNPATH (e.g. $ORIGIN/../lib) so the "
      "loader finds the library",
-     "library", "{library} not found, needed by {files}"},
+     "library", "{library} not found, needed by {files}",
+     "library:string needed_by:[path] searched:[{directory:path source:string outcome:string}] "
+     "unbound_symbols:[string] found_in?:[path]"},
 };
 
 void Run(const LoadableInput& in, FindingSink& sink) {

@@ -23,7 +23,7 @@ constexpr Rule kRules[] = {
      "  error[malformed-file]: elf file cannot be parsed: section headers: section header table goes past "
      "the end of the file: e_shoff = 0x2b4f1d8\n"
      "    fix: rebuild or re-extract the file; it is truncated or corrupt",
-     "", "{files} cannot be parsed: {reason}"},
+     "", "{files} cannot be parsed: {reason}", "reason:string"},
 };
 
 void Run(const FileInput& in, FindingSink& sink) {

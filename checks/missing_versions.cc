@@ -27,7 +27,8 @@ constexpr Rule kRules[] = {
      "(/usr/lib/x86_64-linux-gnu/libstdc++.so.6) (its newest is GLIBCXX_3.4.30); 3 symbols need it\n"
      "    fix: the file was built against a newer libstdc++.so.6 than the one it loads: build against the "
      "oldest supported one, or depend on the newer one",
-     "library version", "version {version} not found in {library}, needed by {files}"},
+     "library version", "version {version} not found in {library}, needed by {files}",
+     "library:string version:string resolved_path:path symbols:[string]"},
 };
 
 // "(its newest is GLIBCXX_3.4.30)": the highest of the same family by version order, never

@@ -26,7 +26,9 @@ constexpr Rule kRules[] = {
      "  error[mixed-soname]: libamdhip64.so.5 and libamdhip64.so.6 are both in the load closure: two major "
      "versions of libamdhip64 in one process\n"
      "    fix: rebuild the stale component against the current major version of the library",
-     "library scope", "two majors of {library} in one {scope}: {files}"},
+     "library scope", "two majors of {library} in one {scope}: {files}",
+     "library:string sonames:[string]|{*:[path]} scope:string soname_list:[string] "
+     "files_by_soname?:{*:[path]}"},
 };
 
 // "libamdhip64.so.6" -> "libamdhip64"; "" when the name has no ".so.MAJOR" part.
@@ -52,6 +54,7 @@ void RunClosure(const LoadableInput& in, FindingSink& sink) {
     f.fields["library"] = base;
     f.fields["sonames"] = names;
     f.fields["scope"] = "closure";
+    f.fields["soname_list"] = names;
     sink.Add(std::move(f));
   }
 }
@@ -85,6 +88,11 @@ void RunTree(const TreeInput& in, FindingSink& sink) {
     f.fields["library"] = base;
     f.fields["sonames"] = by_soname;
     f.fields["scope"] = "tree";
+    // `sonames` keeps its two shapes for schema_version 1; these two have one shape each.
+    nlohmann::ordered_json soname_list = nlohmann::ordered_json::array();
+    for (const auto& [soname, files] : sonames) soname_list.push_back(soname);
+    f.fields["soname_list"] = soname_list;
+    f.fields["files_by_soname"] = by_soname;
     sink.Add(std::move(f));
   }
 }

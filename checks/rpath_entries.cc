@@ -33,7 +33,7 @@ constexpr Rule kRules[] = {
      "points into a build directory (build)\n"
      "    fix: drop the entry (CMAKE_SKIP_INSTALL_RPATH, chrpath -d, patchelf --remove-rpath) or replace it "
      "with $ORIGIN-relative paths",
-     "entry", "RPATH/RUNPATH into a build directory, {entry}, in {files}"},
+     "entry", "RPATH/RUNPATH into a build directory, {entry}, in {files}", "entry:string tag:string"},
     {"rpath-missing-dir", Severity::kNote, "an RPATH/RUNPATH entry naming a directory that does not exist",
      "remove the stale entry", "tag entry",
      "An RPATH or RUNPATH entry of the file, once $ORIGIN, $LIB and $PLATFORM are expanded, names a "
@@ -47,7 +47,7 @@ constexpr Rule kRules[] = {
      "  note[rpath-missing-dir]: RUNPATH entry $ORIGIN/../llvm/lib names a directory that does not exist "
      "(/opt/rocm-6.2.0/llvm/lib)\n"
      "    fix: remove the stale entry",
-     "entry", "RPATH/RUNPATH entry {entry} names no directory, in {files}"},
+     "entry", "RPATH/RUNPATH entry {entry} names no directory, in {files}", "entry:string tag:string"},
     {"rpath-absolute-outside", Severity::kWarning,
      "an absolute RPATH/RUNPATH entry outside the audited prefix",
      "use $ORIGIN-relative entries so the tree can be relocated", "tag entry",
@@ -64,7 +64,7 @@ constexpr Rule kRules[] = {
      "  warning[rpath-absolute-outside]: RUNPATH entry /opt/rocm-6.1.2/lib is absolute and outside the "
      "audited prefix /opt/rocm-6.2.0 (not a store path either; audit the installed system with --root)\n"
      "    fix: use $ORIGIN-relative entries so the tree can be relocated",
-     "entry", "absolute RPATH/RUNPATH entry {entry} outside the tree, in {files}"},
+     "entry", "absolute RPATH/RUNPATH entry {entry} outside the tree, in {files}", "entry:string tag:string"},
     {"rpath-relative", Severity::kWarning,
      "a relative RPATH/RUNPATH entry, resolved against the process's working directory",
      "use $ORIGIN/... instead of a relative path", "tag entry",
@@ -80,7 +80,7 @@ constexpr Rule kRules[] = {
      "  warning[rpath-relative]: RUNPATH entry ../lib is relative: the loader resolves it against the "
      "working directory\n"
      "    fix: use $ORIGIN/... instead of a relative path",
-     "entry", "relative RPATH/RUNPATH entry {entry} in {files}"},
+     "entry", "relative RPATH/RUNPATH entry {entry} in {files}", "entry:string tag:string"},
 };
 const Rule& kBuildDir = kRules[0];
 const Rule& kMissingDir = kRules[1];

@@ -32,7 +32,8 @@ constexpr Rule kRules[] = {
      "librocsolver.so.0.2.60200)\n"
      "    fix: rebuild librocsolver.so.0.2.60200 with gfx1100 in GPU_TARGETS, or drop gfx1100 from "
      "librocblas.so.4.2.60200, librocsparse.so.1.0.60200",
-     "", "{files} lacks {arch*}, which other libraries of its process serve"},
+     "", "{files} lacks {arch*}, which other libraries of its process serve",
+     "arch:string lacking:[path] serving:[path] consumers:[path] library:path"},
 };
 
 struct Gap {
@@ -99,6 +100,7 @@ void Run(const TreeInput& in, FindingSink& sink) {
     f.fields["lacking"] = std::vector<std::string>{gap.library};
     f.fields["serving"] = gap.serving;
     f.fields["consumers"] = gap.consumers;
+    f.fields["library"] = gap.library;  // `lacking` as a string: it is always one library
     sink.Add(std::move(f));
   }
 }

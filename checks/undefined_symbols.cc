@@ -32,7 +32,9 @@ constexpr Rule kRules[] = {
      "of the 14 objects in its load scope defines it\n"
      "    fix: nothing in the scanned paths defines it: audit the package that should provide it together "
      "with this one, or drop the reference",
-     "", "undefined symbol {symbol*} in {files}"},
+     "", "undefined symbol {symbol*} in {files}",
+     "symbol:string demangled?:string version:string|null scope_size:integer providers:[{file:path "
+     "member?:string}]"},
 };
 
 // The C++ name a packager recognises, or "" when the symbol is not a mangled name.

@@ -21,7 +21,7 @@ constexpr Rule kRules[] = {
      "  warning[dangling-symlink]: symlink target does not exist (-> libhipblas.so.2)\n"
      "    fix: ship the target (for a -dev package's libfoo.so link: the versioned library) or remove the "
      "link",
-     "*", "dangling symlinks: {files}"},
+     "*", "dangling symlinks: {files}", ""},
     {"symlink-loop", Severity::kWarning, "a symbolic link that loops back on itself", "fix the link target",
      "",
      "A symbolic link leads, directly or through other links, back to itself, so it never reaches a file. "
@@ -33,7 +33,7 @@ constexpr Rule kRules[] = {
      "/opt/rocm-6.2.0/lib/libhsa-runtime64.so.1\n"
      "  warning[symlink-loop]: symlink loops back on itself\n"
      "    fix: fix the link target",
-     "*", "symlink loops: {files}"},
+     "*", "symlink loops: {files}", ""},
     {"unreadable-file", Severity::kWarning, "a file or directory the audit cannot read",
      "fix the permissions, or run the audit as a user that can read the tree", "",
      "A file or directory of the audited tree could not be read: stat, open, read or a directory listing "
@@ -46,7 +46,7 @@ constexpr Rule kRules[] = {
      "/opt/rocm-6.2.0/lib/librocprofiler64.so.2.0.60200\n"
      "  warning[unreadable-file]: cannot open: Permission denied\n"
      "    fix: fix the permissions, or run the audit as a user that can read the tree",
-     "*", "unreadable: {files}"},
+     "*", "unreadable: {files}", ""},
     {"link-outside-tree", Severity::kNote,
      "a symbolic link out of the audited paths, neither followed nor audited as part of them",
      "audit the link's target together with this tree (another PATH), or with --root so that "
@@ -65,7 +65,7 @@ constexpr Rule kRules[] = {
      "audited paths: not followed, not audited as part of them\n"
      "    fix: audit the link's target together with this tree (another PATH), or with --root so that "
      "absolute links resolve inside the installed system",
-     "*", "links out of the audited paths: {files}"},
+     "*", "links out of the audited paths: {files}", ""},
 };
 
 const Rule& RuleOf(WalkProblem::Kind kind) {

@@ -9,7 +9,9 @@
 
 #include "checks/registry.h"
 #include "cli/options.h"
+#include "cli/path_display.h"
 #include "cli/progress_line.h"
+#include "cli/shown_report.h"
 #include "reports/closure_tree.h"
 #include "reports/gitlab_report.h"
 #include "reports/html_report.h"
@@ -94,11 +96,16 @@ int RunCli(int argc, char** argv) {
   report.inputs.suppress_files = o.suppress_files;
   report.inputs.baseline_file = o.policy.baseline_file;
   ApplyPolicy(o.policy, &report);
+  ArrangeDeclaredFields(&report);
   const int status = !o.fail_on_none && report.HasFindingsAtOrAbove(o.fail_on) ? 1 : 0;
+  // Dashboards resolve paths against the repository (--base-uri) from the host's paths;
+  // everything else names files as design.md §5 says.
+  const PathDisplay display = MakePathDisplay(o.audit.paths, report.inputs.roots, o.absolute_paths);
+  if (o.format != OutputFormat::kSarif && o.format != OutputFormat::kGitlab) ShowPaths(display, &report);
   std::string text;
   if (!o.tree.empty()) {
     for (const FileFacts& f : report.files)
-      if (f.path == o.tree) text = RenderClosureTree(f);
+      if (f.path == o.tree || f.path == display.Show(o.tree)) text = RenderClosureTree(f);
     if (text.empty()) {
       std::cerr << "rocm-audit: error: --tree " << o.tree
                 << ": not an executable or shared library ld.so would load, among the audited files\n";

@@ -278,6 +278,14 @@ const Option kOptions[] = {
          return Fail(error, "--files must be all, findings or none, not '" + v + "'");
        return true;
      }},
+    {kOutput, "", "--absolute-paths", "", "",
+     "name files by absolute host paths (default: below\n"
+     "the PATH that reached them, root-relative under\n"
+     "--root, PACKAGE:/member inside a package)",
+     [](S&, O* o, std::string*) {
+       o->absolute_paths = true;
+       return true;
+     }},
     {kOutput, "-o", "--output", "", "FILE", "write the report to FILE instead of standard output",
      [](S& v, O* o, std::string*) {
        o->output = v;

@@ -23,7 +23,8 @@ const Rule kUnusedWaiverRule{
     "libthread_db.so* "
     "ps_* # gdb provides ps_*\n    fix: delete the waiver, or correct its check, path or key glob",
     "*",
-    "{n} waivers matched no finding, in {files}"};
+    "{n} waivers matched no finding, in {files}",
+    "line:integer waiver:string"};
 
 namespace {
 

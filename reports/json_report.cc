@@ -1,5 +1,6 @@
 #include "reports/json_report.h"
 
+#include <map>
 #include <set>
 
 #include "reports/file_facts_json.h"
@@ -32,9 +33,13 @@ std::string RenderJson(const Report& report, Severity fail_on, bool fail_on_none
     by_check[f.check] = by_check.value(f.check, 0) + 1;
     ++counted;
   }
+  // files_by_kind counts the walk's kinds (every ELF file is "elf"), audited_by_kind files[].kind.
+  std::map<std::string, size_t> audited_by_kind;
+  for (const FileFacts& f : report.files) ++audited_by_kind[f.kind];
   out["summary"] = {
       {"files_audited", report.files.size()},
       {"files_by_kind", report.counts},
+      {"audited_by_kind", audited_by_kind},
       {"findings", counted},
       {"by_severity",
        {{"error", report.Count(Severity::kError)},

@@ -38,4 +38,9 @@ struct Report {
   bool HasFindingsAtOrAbove(Severity level) const;
 };
 
+/// Orders each finding's fields as its rule declares them (Rule::fields), so that every
+/// renderer emits them in that order; fields a rule does not declare (none: a test checks
+/// every fixture report) go last.
+void ArrangeDeclaredFields(Report* report);
+
 }  // namespace rocm_audit

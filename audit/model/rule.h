@@ -31,6 +31,11 @@ struct Rule {
   /// That line, with {field} (the shared value), {field*} (the distinct values, first three
   /// and a count), {field/} (the values' common directory), {n} (findings) and {files}.
   std::string_view cause = {};
+  /// The finding's own fields, in the order every renderer emits them, each `name:type`
+  /// (`name?:type` when it may be absent), in the language of field_spec.h:
+  /// "library:string needed_by:[path] found_in?:[path]". Paths are shown as the report
+  /// shows paths; the JSON Schema is tested against these declarations.
+  std::string_view fields = {};
 };
 
 /// The names of a space-separated field list (Rule::key_fields, Rule::cause_fields).

@@ -1,0 +1,133 @@
+#include "cli/path_display.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+#include "audit/fs/path.h"
+
+namespace rocm_audit {
+namespace {
+
+// The absolute, lexically normalised form of a path (relative to the working directory).
+std::string Absolute(std::string_view path) {
+  if (!path.empty() && path[0] == '/') return NormalizePath(path);
+  std::error_code ec;
+  static const std::string cwd = std::filesystem::current_path(ec).string();
+  return NormalizePath(cwd + "/" + std::string(path));
+}
+
+// The path with symlinks resolved, or "" when it does not exist.
+std::string Real(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::path real = std::filesystem::canonical(path, ec);
+  return ec ? std::string() : real.string();
+}
+
+std::string Join(const std::string& shown, std::string_view rest) {
+  if (rest.empty()) return shown.empty() ? "." : shown;
+  if (shown.empty() || shown.back() == '/') return shown + std::string(rest);
+  return shown + "/" + std::string(rest);
+}
+
+// Characters that end a path named in a sentence ("in /x/lib: not found", "(/x/lib)").
+bool EndsPath(char c) {
+  return c == ' ' || c == ')' || c == ',' || c == ';' || c == '"' || c == '\'' || c == '\n';
+}
+bool StartsPath(char c) { return c == ' ' || c == '(' || c == '"' || c == '\'' || c == '=' || c == '\n'; }
+
+}  // namespace
+
+void PathDisplay::Map(const std::string& host, std::string shown) {
+  std::string key = Absolute(host);
+  if (shown_.emplace(key, std::move(shown)).second) {
+    hosts_by_length_.push_back(key);
+    // As given too: messages name walked files by the PATH argument as it was typed.
+    if (!host.empty() && host[0] != '/') {
+      std::string given = host;
+      while (given.size() > 1 && given.back() == '/') given.pop_back();
+      hosts_by_length_.push_back(given);
+    }
+    std::stable_sort(hosts_by_length_.begin(), hosts_by_length_.end(),
+                     [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+  }
+}
+
+std::string PathDisplay::Show(std::string_view host_path) const {
+  if (host_path.empty()) return std::string(host_path);
+  std::string absolute = Absolute(host_path);
+  if (absolute_) return absolute;
+  std::string ancestor = absolute;
+  while (true) {
+    if (auto it = shown_.find(ancestor); it != shown_.end()) {
+      std::string_view rest = std::string_view(absolute).substr(ancestor.size());
+      while (!rest.empty() && rest.front() == '/') rest.remove_prefix(1);
+      return Join(it->second, rest);
+    }
+    if (ancestor == "/") return std::string(host_path);
+    ancestor = DirName(ancestor);
+  }
+}
+
+std::string PathDisplay::ShowIn(std::string text) const {
+  for (const std::string& host : hosts_by_length_) {
+    size_t at = 0;
+    while ((at = text.find(host, at)) != std::string::npos) {
+      size_t end = at + host.size();
+      bool starts = at == 0 || StartsPath(text[at - 1]);
+      bool ends =
+          end == text.size() || text[end] == '/' || EndsPath(text[end]) ||
+          ((text[end] == ':' || text[end] == '.') && (end + 1 == text.size() || EndsPath(text[end + 1])));
+      if (!starts || !ends) {
+        at = end;
+        continue;
+      }
+      // The whole path from here: up to a character that ends it, without trailing punctuation.
+      size_t stop = end;
+      while (stop < text.size() && !EndsPath(text[stop])) ++stop;
+      while (stop > end && (text[stop - 1] == ':' || text[stop - 1] == '.')) --stop;
+      std::string shown = Show(text.substr(at, stop - at));
+      text.replace(at, stop - at, shown);
+      at += shown.size();
+    }
+  }
+  return text;
+}
+
+PathDisplay MakePathDisplay(const std::vector<std::string>& inputs, const std::vector<std::string>& roots,
+                            bool absolute) {
+  PathDisplay display;
+  display.SetAbsolute(absolute);
+  auto under_root = [&](const std::string& path) {
+    for (const std::string& r : roots)
+      for (const std::string& form : {Absolute(r), Real(r)})
+        if (!form.empty() && IsUnderDirectory(path, form)) return true;
+    return false;
+  };
+  for (const std::string& r : roots) {
+    display.Map(r, "/");
+    if (std::string real = Real(r); !real.empty()) display.Map(real, "/");
+  }
+  // Several inputs are told apart by their last component, unless two share it.
+  std::vector<std::string> names;
+  for (const std::string& in : inputs) names.emplace_back(BaseName(Absolute(in)));
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const std::string& in = inputs[i];
+    std::string real = Real(in);
+    // Inside a root, the root's mapping already names it root-relative.
+    if (under_root(Absolute(in)) || (!real.empty() && under_root(real))) continue;
+    std::error_code ec;
+    bool directory = std::filesystem::is_directory(in, ec);
+    std::string shown;
+    if (inputs.size() == 1)
+      shown = directory ? "" : names[i];
+    else
+      shown = std::count(names.begin(), names.end(), names[i]) == 1 ? names[i]
+                                                                    : NormalizePath("/" + in).substr(1);
+    display.Map(in, shown);
+    if (!real.empty()) display.Map(real, shown);
+  }
+  return display;
+}
+
+}  // namespace rocm_audit

@@ -1,0 +1,13 @@
+// The report as users see it: every path in it (files, closures, the declared path fields
+// of findings, and the paths messages name) shown through the run's PathDisplay. The
+// policy has keyed the findings before this, from the host paths.
+#pragma once
+
+#include "audit/model/report.h"
+#include "cli/path_display.h"
+
+namespace rocm_audit {
+
+void ShowPaths(const PathDisplay& display, Report* report);
+
+}  // namespace rocm_audit

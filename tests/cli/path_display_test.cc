@@ -1,0 +1,83 @@
+// One path convention (design.md §5): a report names files below the PATH argument that
+// reached them, root-relative under --root, as the host names them outside every PATH and
+// root; the same from every working directory and however the PATH was spelled.
+#include "cli/path_display.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/test_support.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+TEST(PathDisplay, MapsTheLongestAncestorAndJoinsOnce) {
+  PathDisplay d;
+  d.Map("/t/pkgroot", "/");
+  d.Map("/t/pkgroot/usr/lib/libx.so.1", "x.deb:/usr/lib/libx.so.1");
+  d.Map("/tree", "");
+  EXPECT_EQ(d.Show("/t/pkgroot/usr/lib/libx.so.1"), "x.deb:/usr/lib/libx.so.1");
+  EXPECT_EQ(d.Show("/t/pkgroot/usr/lib/liby.so"), "/usr/lib/liby.so");
+  EXPECT_EQ(d.Show("/tree/lib/a.so"), "lib/a.so");
+  EXPECT_EQ(d.Show("/tree"), ".");
+  EXPECT_EQ(d.Show("/tree//lib/./a.so"), "lib/a.so");
+  EXPECT_EQ(d.Show("/treehouse/a.so"), "/treehouse/a.so");  // components, not characters
+  EXPECT_EQ(d.Show("/usr/lib/libc.so.6"), "/usr/lib/libc.so.6");
+  d.SetAbsolute(true);
+  EXPECT_EQ(d.Show("/tree/lib/a.so"), "/tree/lib/a.so");
+}
+
+TEST(PathDisplay, PathsInSentencesAreShownWhole) {
+  PathDisplay d;
+  d.Map("/work/tree", "");
+  EXPECT_EQ(d.ShowIn("it is in /work/tree/lib/rocm, which ld.so does not search"),
+            "it is in lib/rocm, which ld.so does not search");
+  EXPECT_EQ(d.ShowIn("cannot be loaded (/work/tree/lib/x.so): bad"), "cannot be loaded (lib/x.so): bad");
+  EXPECT_EQ(d.ShowIn("searched /work/tree/lib."), "searched lib.");
+  EXPECT_EQ(d.ShowIn("see /work/trees/x and x/work/tree/y"), "see /work/trees/x and x/work/tree/y");
+}
+
+TEST(PathDisplay, ReportsAreTheSameFromEveryDirectoryAndSpelling) {
+  const std::string tree = ROCM_AUDIT_DEMO_TREE, parent = tree.substr(0, tree.rfind('/'));
+  const std::string bin = std::string(ROCM_AUDIT_BINARY) + " --no-progress --fail-on none --format json ";
+  std::string from_parent, absolute, with_slash;
+  ASSERT_EQ(RunCommand("cd " + parent + " && " + bin + "demo-tree", &from_parent), 0);
+  ASSERT_EQ(RunCommand("cd / && " + bin + tree, &absolute), 0);
+  ASSERT_EQ(RunCommand("cd " + tree + "/lib && " + bin + "../../demo-tree/", &with_slash), 0);
+  auto paths = [](const std::string& out) {
+    nlohmann::json j = nlohmann::json::parse(out);
+    std::vector<std::string> all;
+    for (const auto& f : j["findings"])
+      all.push_back(f["file"].get<std::string>() + " " + f["message"].dump());
+    for (const auto& f : j["files"])
+      all.push_back(f["path"].get<std::string>() + " " + f.value("closure", nlohmann::json()).dump());
+    return all;
+  };
+  EXPECT_EQ(paths(from_parent), paths(absolute));
+  EXPECT_EQ(paths(from_parent), paths(with_slash));
+  for (const std::string& p : paths(absolute)) EXPECT_EQ(p.find(tree), std::string::npos) << p;
+  EXPECT_NE(from_parent.find("\"file\": \"lib/libMIOpen.so.1\""), std::string::npos);
+}
+
+TEST(PathDisplay, RootRelativeUnderRootAndAbsoluteOnlyWhenAsked) {
+  const std::string tree = ROCM_AUDIT_DEMO_TREE;
+  const std::string bin = std::string(ROCM_AUDIT_BINARY) + " --no-progress --fail-on none --format json ";
+  std::string rooted, asked, several;
+  ASSERT_EQ(RunCommand(bin + "--root " + tree + " " + tree + "/lib", &rooted), 0);
+  EXPECT_NE(rooted.find("\"file\": \"/lib/libMIOpen.so.1\""), std::string::npos);
+  nlohmann::json without_inputs = nlohmann::json::parse(rooted);
+  without_inputs.erase("inputs");  // the invocation, as given
+  EXPECT_EQ(without_inputs.dump().find(tree + "/"), std::string::npos);
+  ASSERT_EQ(RunCommand(bin + "--absolute-paths " + tree, &asked), 0);
+  EXPECT_NE(asked.find("\"file\": \"" + tree + "/lib/libMIOpen.so.1\""), std::string::npos);
+  ASSERT_EQ(RunCommand(bin + tree + "/lib " + tree + "/bin", &several), 0);
+  EXPECT_NE(several.find("\"file\": \"lib/libMIOpen.so.1\""), std::string::npos);
+  EXPECT_NE(several.find("\"file\": \"bin/rocm-demo\""), std::string::npos);
+  std::string one;
+  ASSERT_EQ(RunCommand(bin + tree + "/lib/libMIOpen.so.1", &one), 0);
+  EXPECT_NE(one.find("\"file\": \"libMIOpen.so.1\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing
