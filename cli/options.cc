@@ -177,7 +177,9 @@ const Option kOptions[] = {
        o->audit.bundles.verify_hash = true;
        return true;
      }},
-    {kGpu, "", "--arch-matrix", "", "", "text: add a files x GPU processors table",
+    {kGpu, "", "--arch-matrix", "", "",
+     "text: add a GPU processors x files table (x all\n"
+     "modes, g generic target, : some modes, c ISA compat)",
      [](S&, O* o, std::string*) {
        o->arch_matrix = true;
        return true;

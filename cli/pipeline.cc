@@ -142,7 +142,8 @@ bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
       (*run_tree)(TreeInput{files, loads, walk.problems, options.checks, packages, run, loader}, tree);
 
   for (size_t i = 0; i < total; ++i) {
-    report->files.push_back(CollectFacts(files[i], loads[i] ? &*loads[i] : nullptr, loader));
+    report->files.push_back(
+        CollectFacts(files[i], loads[i] ? &*loads[i] : nullptr, loader, options.checks.arch.isa_compat));
     for (Finding& f : per_file[i]) report->findings.push_back(std::move(f));
   }
   for (const AuditedPackage& p : packages) report->files[p.file].cmake = ProjectCMakeFacts(p.package);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "audit/model/target_order.h"
+#include "reports/device_rows.h"
 #include "reports/root_causes.h"
 
 namespace rocm_audit {
@@ -58,6 +59,8 @@ details ol,details ul{margin:4px 0;padding-left:22px}
 .matrix th.file{text-align:left;font-weight:normal;white-space:normal;overflow-wrap:anywhere;min-width:22em}
 .all{background:#d5f0dc;color:#1a6b32;font-weight:700}
 .some{background:#fff0c2;color:#6e4a00;font-size:12px}
+.generic{background:#dde8f7;color:#1d4f91;font-weight:600}
+.compat{background:#f3e1f5;color:#6a2c73;font-weight:600}
 .none{color:#aab1b9}
 .legend span.cell{display:inline-block;min-width:26px;padding:0 6px;margin:0 4px 0 12px;border:1px solid var(--line);text-align:center}
 .legend span.cell:first-child{margin-left:0}
@@ -316,48 +319,36 @@ std::string FindingsTable(const Report& report) {
 // per-arch files) are many and alike: one row per directory, as in the text report, the
 // union of what its files serve; libraries one row each. Names are whole.
 std::string ArchMatrix(const Report& report) {
-  struct Row {
-    std::string place;
-    std::vector<std::string> files;
-    std::vector<std::string> targets;
-  };
-  std::vector<Row> rows;
-  std::map<std::string, size_t> row_of;
-  std::vector<std::string> columns;
-  for (const FileFacts& e : report.files) {
-    if (!e.device) continue;
-    const bool standalone = e.kind == "offload-bundle" || e.kind == "compressed-offload-bundle" ||
-                            (e.elf && e.elf->machine == "amdgpu");
-    std::string place = e.path;
-    if (standalone && e.path.rfind('/') != std::string::npos) place = e.path.substr(0, e.path.rfind('/') + 1);
-    auto [it, fresh] = row_of.try_emplace(place, rows.size());
-    if (fresh) rows.push_back({place, {}, {}});
-    Row& row = rows[it->second];
-    row.files.push_back(e.path);
-    for (const std::string& t : e.device->targets) {
-      row.targets.push_back(t);
-      columns.push_back(ProcessorOf(t));
-    }
-  }
+  const std::vector<DeviceRow> rows = GroupDeviceFiles(report, false);
   if (rows.empty()) return "";
+  std::vector<std::string> columns = ServedProcessors(rows);
+  for (const DeviceRow& row : rows)
+    for (const FileFacts* f : row.files)
+      for (const std::string& t : f->device->targets) columns.push_back(ProcessorOf(t));
   SortTargetIds(&columns);
+  columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
   std::string out = "<section id=\"arch\">\n<h2>GPU targets by file</h2>\n";
   out +=
       "<p class=\"legend\"><span class=\"cell all\">&#x25CF;</span>code for every xnack/sramecc mode"
       "<span class=\"cell some\">:xnack+</span>code for that feature mode only"
+      "<span class=\"cell generic\">g</span>only through its generic target"
+      "<span class=\"cell compat\">c</span>only through ISA compatibility (--isa-compat)"
       "<span class=\"cell none\">&#xB7;</span>no code for the processor</p>\n";
   if (columns.empty()) return out + "<p class=\"hint\">No file serves any GPU target.</p>\n</section>\n";
   out += "<table class=\"matrix\" id=\"arch-matrix\">\n<thead><tr><th class=\"file\">file</th>";
   for (const std::string& c : columns) out += "<th>" + HtmlEscape(c) + "</th>";
   out += "</tr></thead>\n<tbody>\n";
-  for (Row& row : rows) {
-    SortTargetIds(&row.targets);
+  for (const DeviceRow& row : rows) {
+    std::vector<std::string> targets;
+    for (const FileFacts* f : row.files)
+      targets.insert(targets.end(), f->device->targets.begin(), f->device->targets.end());
+    SortTargetIds(&targets);
     const bool directory = row.place.back() == '/';
     out += "<tr><th class=\"file\" scope=\"row\">";
     if (directory) {
       out += "<details><summary>" + Code(row.place) + " (" + Plural(row.files.size(), "file") +
              ")</summary><ul>";
-      for (const std::string& f : row.files) out += "<li>" + Code(f.substr(row.place.size())) + "</li>";
+      for (const FileFacts* f : row.files) out += "<li>" + Code(f->path.substr(row.place.size())) + "</li>";
       out += "</ul></details>";
     } else {
       out += Code(row.place);
@@ -366,7 +357,7 @@ std::string ArchMatrix(const Report& report) {
     for (const std::string& c : columns) {
       bool all = false;
       std::vector<std::string> modes;
-      for (const std::string& t : row.targets) {
+      for (const std::string& t : targets) {
         if (ProcessorOf(t) != c) continue;
         if (t.find(':') == std::string::npos)
           all = true;
@@ -374,12 +365,17 @@ std::string ArchMatrix(const Report& report) {
           modes.push_back(t.substr(t.find(':')));
       }
       const std::string name = HtmlEscape(c);
+      const std::optional<Served> how = RowServes(row, c);
       if (all) {
         out += "<td class=\"all\" title=\"" + name + ": every mode\">&#x25CF;</td>";
       } else if (!modes.empty()) {
         std::string list;
         for (const std::string& m : modes) list += (list.empty() ? "" : " ") + HtmlEscape(m);
         out += "<td class=\"some\" title=\"" + name + ": only " + list + "\">" + list + "</td>";
+      } else if (how == Served::kGeneric || how == Served::kAllModes) {
+        out += "<td class=\"generic\" title=\"" + name + ": through its generic target\">g</td>";
+      } else if (how == Served::kIsaCompat) {
+        out += "<td class=\"compat\" title=\"" + name + ": only through ISA compatibility\">c</td>";
       } else {
         out += "<td class=\"none\" title=\"" + name + ": no code\">&#xB7;</td>";
       }

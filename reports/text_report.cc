@@ -1,6 +1,7 @@
 #include "reports/text_report.h"
 
 #include "audit/model/target_order.h"
+#include "reports/device_rows.h"
 #include "reports/root_causes.h"
 
 #include <algorithm>
@@ -107,65 +108,45 @@ std::string DeviceSummary(const std::vector<const DeviceFacts*>& devices) {
 // Standalone device-code files (Tensile's per-arch code objects, bundles on their own) are
 // many and alike: unless verbose, one line per directory; libraries one line each.
 std::string DeviceSection(const Report& report, bool verbose) {
-  std::vector<std::string> order;
-  std::map<std::string, std::vector<const DeviceFacts*>> by_place;
-  for (const FileFacts& e : report.files) {
-    if (!e.device) continue;
-    bool standalone = e.kind == "offload-bundle" || e.kind == "compressed-offload-bundle" ||
-                      (e.elf && e.elf->machine == "amdgpu");
-    std::string place = e.path;
-    if (standalone && !verbose) place = e.path.substr(0, e.path.rfind('/') + 1);
-    auto& list = by_place[place];
-    if (list.empty()) order.push_back(place);
-    list.push_back(&*e.device);
-  }
   std::string out;
-  for (const std::string& place : order) {
-    const auto& devices = by_place[place];
-    bool directory = !place.empty() && place.back() == '/';
-    out += "  " + place + (directory ? " (" + Plural(devices.size(), "file") + ")" : "") + ": " +
+  for (const DeviceRow& row : GroupDeviceFiles(report, verbose)) {
+    std::vector<const DeviceFacts*> devices;
+    for (const FileFacts* f : row.files) devices.push_back(&*f->device);
+    bool directory = !row.place.empty() && row.place.back() == '/';
+    out += "  " + row.place + (directory ? " (" + Plural(devices.size(), "file") + ")" : "") + ": " +
            DeviceSummary(devices) + "\n";
   }
   return out;
 }
 
-std::string ProcessorOf(const std::string& target) { return target.substr(0, target.find(':')); }
-
-// Files x processors: "x" all modes offered, "+"/"-" one xnack mode, "s" sramecc-specific.
-std::string ArchMatrix(const Report& report) {
-  std::vector<const FileFacts*> rows;
-  std::map<std::string, int> columns;  // processor -> order key
-  for (const FileFacts& e : report.files) {
-    if (!e.device || e.device->targets.empty()) continue;
-    rows.push_back(&e);
-    for (const std::string& t : e.device->targets) columns[ProcessorOf(t)] = 0;
+char Mark(std::optional<Served> how) {
+  if (!how) return '.';
+  switch (*how) {
+    case Served::kAllModes: return 'x';
+    case Served::kGeneric: return 'g';
+    case Served::kSomeModes: return ':';
+    case Served::kIsaCompat: return 'c';
   }
+  return '?';
+}
+
+// Processors x files, the name last and whole so that long paths never push the columns
+// apart; standalone device code one row per directory unless verbose, as above.
+std::string ArchMatrix(const Report& report, bool verbose) {
+  const std::vector<DeviceRow> rows = GroupDeviceFiles(report, verbose);
+  const std::vector<std::string> columns = ServedProcessors(rows);
   if (rows.empty()) return "";
-  std::vector<std::string> cols;
-  for (const auto& [c, _] : columns) cols.push_back(c);
-  SortTargetIds(&cols);
-  size_t width = 4;
-  for (const FileFacts* e : rows) width = std::max(width, e->path.size());
-  width = std::min<size_t>(width, 60);
-  auto cell = [](const std::string& text, size_t w) {
-    return text.size() >= w ? text.substr(text.size() - w) : std::string(w - text.size(), ' ') + text;
-  };
   std::string out =
-      "\nGPU targets by file (x: code for the processor; ':' marks a feature-specific entry):\n";
-  out += cell("file", width);
-  for (const auto& c : cols) out += " " + c;
-  out += "\n";
-  for (const FileFacts* e : rows) {
-    out += cell(e->path, width);
-    for (const auto& c : cols) {
-      std::string mark = ".";
-      for (const std::string& s : e->device->targets) {
-        if (ProcessorOf(s) != c) continue;
-        mark = s.find(':') == std::string::npos ? "x" : (mark == "x" ? "x" : ":");
-      }
-      out += " " + cell(mark, c.size());
-    }
-    out += "\n";
+      "\nGPU processors by file (x: code for every xnack/sramecc mode; g: only through its generic "
+      "target;\n  ':' some modes only; c: only through ISA compatibility (--isa-compat); '.': none):\n";
+  if (columns.empty()) return out + "  no file serves any GPU processor\n";
+  for (const std::string& c : columns) out += c + " ";
+  out += "file\n";
+  for (const DeviceRow& row : rows) {
+    for (const std::string& c : columns)
+      out += std::string(c.size() - 1, ' ') + Mark(RowServes(row, c)) + " ";
+    bool directory = row.place.back() == '/';
+    out += row.place + (directory ? " (" + Plural(row.files.size(), "file") + ")" : "") + "\n";
   }
   return out;
 }
@@ -273,7 +254,7 @@ std::string RenderText(const Report& report, const TextOptions& options) {
   for (const FileFacts& e : report.files)
     if (e.cmake) packages += "  " + CMakeSummary(*e.cmake) + "\n";
   if (!packages.empty()) out += "\ncmake packages:\n" + packages;
-  if (options.arch_matrix) out += ArchMatrix(report);
+  if (options.arch_matrix) out += ArchMatrix(report, options.verbose);
   return out + (out == summary ? "" : "\n" + summary);
 }
 

@@ -52,14 +52,37 @@ BundleFacts ToFacts(const Bundle& b) {
   return f;
 }
 
+// Each known processor the offers serve at all, and how: the requirement "this processor, in
+// every mode" checked as --require-arch checks it.
+std::vector<ServedProcessor> ServedProcessors(const std::vector<ArchOffer>& offers, IsaCompat compat) {
+  std::vector<ServedProcessor> out;
+  if (offers.empty()) return out;
+  std::vector<std::string> names;
+  for (const ProcessorInfo& p : AllProcessors())
+    if (!IsGenericProcessor(p.name)) names.emplace_back(p.name);
+  SortTargetIds(&names);
+  for (const std::string& name : names) {
+    Coverage c = CheckRequirement(TargetId{name}, offers, compat);
+    if (c.unserved.size() == c.modes) continue;
+    Served how = !c.unserved.empty()            ? Served::kSomeModes
+                 : c.by == ServedBy::kGeneric   ? Served::kGeneric
+                 : c.by == ServedBy::kIsaCompat ? Served::kIsaCompat
+                                                : Served::kAllModes;
+    out.push_back({name, how});
+  }
+  return out;
+}
+
 }  // namespace
 
-DeviceFacts ToDeviceFacts(const DeviceInventory& inventory, const std::vector<ArchOffer>& offers) {
+DeviceFacts ToDeviceFacts(const DeviceInventory& inventory, const std::vector<ArchOffer>& offers,
+                          IsaCompat compat) {
   DeviceFacts out;
   for (const Bundle& b : inventory.bundles) out.bundles.push_back(ToFacts(b));
   for (const ArchOffer& o : offers) out.targets.push_back(o.target.str());
   SortTargetIds(&out.targets);
   out.fatbin_wrappers = inventory.wrappers;
+  out.served = ServedProcessors(offers, compat);
   return out;
 }
 

@@ -10,7 +10,9 @@
 
 namespace rocm_audit {
 
-/// `offers` are inventory.Offers(), computed once by the caller.
-DeviceFacts ToDeviceFacts(const DeviceInventory& inventory, const std::vector<ArchOffer>& offers);
+/// `offers` are inventory.Offers(), computed once by the caller; `compat` decides whether the
+/// distro's ISA compatibility counts as serving a processor.
+DeviceFacts ToDeviceFacts(const DeviceInventory& inventory, const std::vector<ArchOffer>& offers,
+                          IsaCompat compat = IsaCompat::kNone);
 
 }  // namespace rocm_audit

@@ -54,13 +54,14 @@ ClosureFacts ToClosureFacts(const LoadFacts& load, const LoaderConfig& loader) {
 
 }  // namespace
 
-FileFacts CollectFacts(const InspectedFile& file, const LoadFacts* load, const LoaderConfig& loader) {
+FileFacts CollectFacts(const InspectedFile& file, const LoadFacts* load, const LoaderConfig& loader,
+                       IsaCompat compat) {
   FileFacts out;
   out.path = file.walked.path;
   out.kind = file.kind;
   if (file.model()) out.elf = ToElfFacts(*file.model());
   if (file.archive) out.archive_members = file.archive_members;
-  if (!file.device.bundles.empty()) out.device = ToDeviceFacts(file.device, file.offers);
+  if (!file.device.bundles.empty()) out.device = ToDeviceFacts(file.device, file.offers, compat);
   if (file.arch_data) {
     const ArchDataDir& d = *file.arch_data;
     out.arch_data = ArchDataFacts{d.library, d.dir, {d.processors.begin(), d.processors.end()}};

@@ -9,6 +9,9 @@
 namespace rocm_audit {
 
 /// `load` is null for files that are not loadable.
-FileFacts CollectFacts(const InspectedFile& file, const LoadFacts* load, const LoaderConfig& loader);
+/// `compat`: whether the distro's ISA compatibility counts as serving a processor (the arch
+/// matrix's marks).
+FileFacts CollectFacts(const InspectedFile& file, const LoadFacts* load, const LoaderConfig& loader,
+                       IsaCompat compat = IsaCompat::kNone);
 
 }  // namespace rocm_audit

@@ -49,10 +49,23 @@ struct BundleFacts {
   std::vector<BundleEntryFacts> entries;
 };
 
+/// How a file's device code serves a processor, best first: code for it in every xnack and
+/// sramecc mode, through its generic target (gfx10-3-generic for gfx1031), for some modes
+/// only (gfx90a:xnack+ alone), or only through the distro's ISA compatibility (--isa-compat).
+enum class Served { kAllModes, kGeneric, kSomeModes, kIsaCompat };
+
+struct ServedProcessor {
+  std::string processor;
+  Served how = Served::kAllModes;
+};
+
 struct DeviceFacts {
   std::vector<BundleFacts> bundles;
   std::vector<std::string> targets;  ///< distinct target IDs the entries serve, sorted
   size_t fatbin_wrappers = 0;        ///< .hipFatBinSegment records read
+  /// Every processor the device code serves at all, in processor order: the arch matrix
+  /// (text and HTML). Not part of the JSON report.
+  std::vector<ServedProcessor> served;
 };
 
 /// In a load closure, the libraries with device code and the targets all of them serve.

@@ -157,6 +157,33 @@ TEST(HtmlReport, TheFilterComesFromTheFragmentOnLoad) {
       std::string::npos);
 }
 
+TEST(HtmlReport, TheArchMatrixMarksGenericAndIsaCompatRoutes) {
+  Report r = GoldenReport();
+  FileFacts lib = r.files[0];
+  lib.path = "/p/lib/libgeneric.so.1";
+  lib.device->targets = {"gfx10-3-generic"};
+  lib.device->served = {{"gfx1030", Served::kGeneric}, {"gfx1031", Served::kGeneric}};
+  r.files.push_back(lib);
+  FileFacts compat = r.files[0];
+  compat.path = "/p/lib/libccob.so.1";
+  compat.device->targets = {"gfx1030"};
+  compat.device->served = {{"gfx1030", Served::kAllModes}, {"gfx1031", Served::kIsaCompat}};
+  r.files.push_back(compat);
+  const std::string matrix = Between(RenderHtml(r), "<section id=\"arch\">", "</section>");
+  auto row = [&](const std::string& name) { return Between(matrix, name, "</tr>"); };
+  EXPECT_NE(row("<code>/p/lib/libgeneric.so.1</code>")
+                .find("<td class=\"generic\" title=\"gfx1031: through its generic target\">g</td>"),
+            std::string::npos)
+      << matrix;
+  EXPECT_NE(row("<code>/p/lib/libccob.so.1</code>")
+                .find("<td class=\"compat\" title=\"gfx1031: only through ISA compatibility\">c</td>"),
+            std::string::npos)
+      << matrix;
+  EXPECT_NE(row("<code>/p/lib/libccob.so.1</code>").find("<td class=\"all\" title=\"gfx1030: every mode\">"),
+            std::string::npos)
+      << matrix;
+}
+
 TEST(HtmlReport, TheArchMatrixMarksAllModesOneModeAndNone) {
   Report r = GoldenReport();
   // A long name stays whole; a plain target serves every mode.
