@@ -14,7 +14,7 @@ root=${CORPUS:-$HOME/rocm-corpus}/sid-root/usr
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-"$audit" --no-progress --fail-on none --format json -o "$tmp/all.json" "$root"
+"$audit" --no-progress --fail-on none --format json --absolute-paths -o "$tmp/all.json" "$root"
 python3 - "$tmp" <<'PY'
 import json, sys, os
 tmp = sys.argv[1]

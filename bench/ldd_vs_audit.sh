@@ -23,7 +23,7 @@ RUNS=${RUNS:-5}
 WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
 
 # The file list: every x86-64 executable and shared library rocm-audit finds in the tree.
-"$AUDIT" --no-progress --format json --fail-on none --ld-so-conf /nonexistent --library-path "$LP" \
+"$AUDIT" --no-progress --format json --absolute-paths --fail-on none --ld-so-conf /nonexistent --library-path "$LP" \
   -o "$WORK/all.json" "$ROOT"
 python3 - "$WORK/all.json" > "$WORK/files" <<'PY'
 import json, sys

@@ -1,7 +1,10 @@
 // cmake-missing-file, cmake-config-error: what would make find_package(<Name>) fail, or
 // a consumer's build or programs fail, for a package config: files its list files need
 // that are not installed, and the other ways it stops a consumer's configure.
+#include <map>
+
 #include "checks/cmake_package_site.h"
+#include "checks/installed_elsewhere.h"
 #include "checks/registry.h"
 
 namespace rocm_audit {
@@ -31,9 +34,12 @@ constexpr Rule kRules[] = {
      "/usr/{OAM_NAME}/include, which does not exist\n"
      "    fix: install the directory, or export the path the package installs to ($<INSTALL_INTERFACE:...> "
      "relative to the prefix)",
-     "package via", "{package}: {n} {via} files not installed, under {referenced/} ({files})",
+     "package via",
+     "{package}: {n} {via} files not installed, under {referenced/}[; files of those names are in "
+     "{installed_at/}] "
+     "({files})",
      "package:string line:integer in:path referenced:path via:string target?:string component?:string "
-     "component_library?:path|null undecided?:string"},
+     "component_library?:path|null installed_at?:path undecided?:string"},
     {"cmake-config-error", Severity::kError,
      "a CMake package config stops a consumer's configure (FATAL_ERROR, <Name>_FOUND set to FALSE, a "
      "parse error)",
@@ -81,6 +87,7 @@ std::string Hint(const CMakeReference& r, const std::string& package) {
 }
 
 void Run(const TreeInput& in, FindingSink& sink) {
+  std::map<std::string, InstalledElsewhere> elsewhere;  // by the PATH the config was found under
   for (const AuditedPackage& ap : in.cmake_packages) {
     const CMakePackage& p = ap.package;
     const std::string& file = in.files[ap.file].walked.path;
@@ -104,6 +111,12 @@ void Run(const TreeInput& in, FindingSink& sink) {
         f.fields["component_library"] = r.component_library.empty()
                                             ? nlohmann::ordered_json()
                                             : nlohmann::ordered_json(r.component_library);
+      }
+      const std::string& under = in.files[ap.file].walked.prefix;
+      std::string there = elsewhere.try_emplace(under, under).first->second.Find(r.path);
+      if (!there.empty()) {
+        f.fields["installed_at"] = there;
+        f.hint = "a file of that name is installed at " + there + ": correct the path the config computes";
       }
       MarkUndecided(f, r.undecided);
       sink.Add(std::move(f));

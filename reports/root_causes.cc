@@ -63,11 +63,22 @@ std::string FilesText(const std::vector<std::string>& files) {
   return out + (names.size() > 3 ? ", ...)" : ")");
 }
 
-// The rule's cause line with every {token} filled in from the group.
-std::string Fill(const Group& g, const std::vector<std::string>& files) {
-  std::string_view cause = g.rule && !g.rule->cause.empty() ? g.rule->cause : "{message}";
+// `cause` with every {token} filled in from the group; a [bracketed part] only when each
+// field it names has a value in the group. `complete` says whether every field had one.
+std::string Fill(std::string_view cause, const Group& g, const std::vector<std::string>& files,
+                 bool* complete) {
   std::string out;
   for (size_t i = 0; i < cause.size(); ++i) {
+    if (cause[i] == '[') {
+      size_t close = cause.find(']', i);
+      if (close != std::string_view::npos) {
+        bool present = true;
+        std::string part = Fill(cause.substr(i + 1, close - i - 1), g, files, &present);
+        if (present) out += part;
+        i = close;
+        continue;
+      }
+    }
     size_t end = cause[i] == '{' ? cause.find('}', i) : std::string_view::npos;
     if (end == std::string_view::npos) {
       out += cause[i];
@@ -81,16 +92,22 @@ std::string Fill(const Group& g, const std::vector<std::string>& files) {
       out += FilesText(files);
     } else if (token == "message") {
       out += g.findings[0]->message;
-    } else if (token.ends_with('*')) {
-      out += FirstThree(DistinctValues(g, token.substr(0, token.size() - 1)));
-    } else if (token.ends_with('/')) {
-      out += CommonDirectory(DistinctValues(g, token.substr(0, token.size() - 1)));
     } else {
-      auto values = DistinctValues(g, token);
-      out += values.empty() ? "" : values[0];
+      const bool list = token.ends_with('*'), directory = token.ends_with('/');
+      auto values = DistinctValues(g, list || directory ? token.substr(0, token.size() - 1) : token);
+      if (values.empty()) *complete = false;
+      out += list             ? FirstThree(values)
+             : directory      ? CommonDirectory(values)
+             : values.empty() ? ""
+                              : values[0];
     }
   }
   return out;
+}
+
+std::string Fill(const Group& g, const std::vector<std::string>& files) {
+  bool complete = true;
+  return Fill(g.rule && !g.rule->cause.empty() ? g.rule->cause : "{message}", g, files, &complete);
 }
 
 }  // namespace

@@ -29,7 +29,8 @@ struct Rule {
   /// "library", one line however many files need it); "" groups by file, "*" the whole rule.
   std::string_view cause_fields = {};
   /// That line, with {field} (the shared value), {field*} (the distinct values, first three
-  /// and a count), {field/} (the values' common directory), {n} (findings) and {files}.
+  /// and a count), {field/} (the values' common directory), {n} (findings) and {files}; a
+  /// [bracketed part] appears only when every field it names has a value.
   std::string_view cause = {};
   /// The finding's own fields, in the order every renderer emits them, each `name:type`
   /// (`name?:type` when it may be absent), in the language of field_spec.h:

@@ -22,7 +22,7 @@ std::string SidRoot() { return CorpusRoot() + "/sid-root"; }
 // disagreement.
 nlohmann::json AuditAndCompare(const TempDir& t, const std::string& audit_args,
                                const std::string& compare_args) {
-  EXPECT_EQ(RunCommand(std::string(ROCM_AUDIT_BINARY) + " --no-progress --format json --fail-on none -o " +
+  EXPECT_EQ(RunCommand(std::string(ROCM_AUDIT_BINARY) + " --no-progress --format json --absolute-paths --fail-on none -o " +
                        t / "r.json " + audit_args),
             0);
   std::string out;
