@@ -110,6 +110,6 @@ void Run(const FileInput& in, FindingSink& sink) {
 
 }  // namespace
 
-extern const Check kArchCoverageCheck{"arch_coverage", kRules, FileCheck{Run}};
+extern const Check kArchCoverageCheck{"arch_coverage", kRules, FileCheck{Run}, kNeedsDeviceCode};
 
 }  // namespace rocm_audit

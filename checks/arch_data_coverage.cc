@@ -91,6 +91,6 @@ void Run(const FileInput& in, FindingSink& sink) {
 
 }  // namespace
 
-extern const Check kArchDataCoverageCheck{"arch_data_coverage", kRules, FileCheck{Run}};
+extern const Check kArchDataCoverageCheck{"arch_data_coverage", kRules, FileCheck{Run}, kNeedsDeviceCode};
 
 }  // namespace rocm_audit

@@ -118,6 +118,6 @@ void Run(const FileInput& in, FindingSink& sink) {
 
 }  // namespace
 
-extern const Check kBundleIntegrityCheck{"bundle_integrity", kRules, FileCheck{Run}};
+extern const Check kBundleIntegrityCheck{"bundle_integrity", kRules, FileCheck{Run}, kNeedsDeviceCode};
 
 }  // namespace rocm_audit

@@ -60,6 +60,6 @@ void Run(const TreeInput& in, FindingSink& sink) {
 
 }  // namespace
 
-extern const Check kCMakeAbsolutePathsCheck{"cmake_absolute_paths", kRules, TreeCheck{Run}};
+extern const Check kCMakeAbsolutePathsCheck{"cmake_absolute_paths", kRules, TreeCheck{Run}, kNeedsCMake};
 
 }  // namespace rocm_audit

@@ -62,6 +62,6 @@ void Run(const TreeInput& in, FindingSink& sink) {
 
 }  // namespace
 
-extern const Check kCMakeDependenciesCheck{"cmake_dependencies", kRules, TreeCheck{Run}};
+extern const Check kCMakeDependenciesCheck{"cmake_dependencies", kRules, TreeCheck{Run}, kNeedsCMake};
 
 }  // namespace rocm_audit

@@ -133,6 +133,6 @@ void Run(const TreeInput& in, FindingSink& sink) {
 
 }  // namespace
 
-extern const Check kCMakeMissingFilesCheck{"cmake_missing_files", kRules, TreeCheck{Run}};
+extern const Check kCMakeMissingFilesCheck{"cmake_missing_files", kRules, TreeCheck{Run}, kNeedsCMake};
 
 }  // namespace rocm_audit

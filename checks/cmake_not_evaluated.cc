@@ -60,6 +60,6 @@ void Run(const TreeInput& in, FindingSink& sink) {
 
 }  // namespace
 
-extern const Check kCMakeNotEvaluatedCheck{"cmake_not_evaluated", kRules, TreeCheck{Run}};
+extern const Check kCMakeNotEvaluatedCheck{"cmake_not_evaluated", kRules, TreeCheck{Run}, kNeedsCMake};
 
 }  // namespace rocm_audit

@@ -109,6 +109,7 @@ void Run(const LoadableInput& in, FindingSink& sink) {
 
 }  // namespace
 
-extern const Check kLibraryResolutionCheck{"library_resolution", kRules, LoadableCheck{Run}};
+extern const Check kLibraryResolutionCheck{"library_resolution", kRules, LoadableCheck{Run},
+                                           kNeedsElfAndLoader};
 
 }  // namespace rocm_audit

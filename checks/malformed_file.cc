@@ -49,6 +49,6 @@ void Run(const FileInput& in, FindingSink& sink) {
 
 }  // namespace
 
-extern const Check kMalformedFileCheck{"malformed_file", kRules, FileCheck{Run}};
+extern const Check kMalformedFileCheck{"malformed_file", kRules, FileCheck{Run}, kNeedsElfAndLoader};
 
 }  // namespace rocm_audit

@@ -63,6 +63,6 @@ void Run(const LoadableInput& in, FindingSink& sink) {
 
 }  // namespace
 
-extern const Check kMissingVersionsCheck{"missing_versions", kRules, LoadableCheck{Run}};
+extern const Check kMissingVersionsCheck{"missing_versions", kRules, LoadableCheck{Run}, kNeedsElfAndLoader};
 
 }  // namespace rocm_audit

@@ -99,7 +99,8 @@ void RunTree(const TreeInput& in, FindingSink& sink) {
 
 }  // namespace
 
-extern const Check kClosureSonamesCheck{"mixed_soname (closure)", kRules, LoadableCheck{RunClosure}};
-extern const Check kTreeSonamesCheck{"mixed_soname (tree)", kRules, TreeCheck{RunTree}};
+extern const Check kClosureSonamesCheck{"mixed_soname (closure)", kRules, LoadableCheck{RunClosure},
+                                        kNeedsElfAndLoader};
+extern const Check kTreeSonamesCheck{"mixed_soname (tree)", kRules, TreeCheck{RunTree}, kNeedsElfAndLoader};
 
 }  // namespace rocm_audit

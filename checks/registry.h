@@ -20,10 +20,20 @@ using TreeCheck = void (*)(const TreeInput&, FindingSink&);          ///< once p
 
 enum class Stage { kFile = 0, kLoadable = 1, kTree = 2 };
 
+/// What a check reads beyond the ELF and loader facts every run has. Facts on demand: the
+/// core reads no device code and evaluates no CMake config unless a running check needs it.
+enum Needs : unsigned {
+  kNeedsElfAndLoader = 0,
+  kNeedsDeviceCode = 1u << 0,
+  kNeedsCMake = 1u << 1,
+  kNeedsAll = ~0u,  ///< the default: a check that does not say gets everything
+};
+
 struct Check {
   std::string_view name;        ///< the check's file name, e.g. "rpath_entries"
   std::span<const Rule> rules;  ///< the rules its findings belong to
   std::variant<FileCheck, LoadableCheck, TreeCheck> run;
+  unsigned needs = kNeedsAll;  ///< Needs bits
 
   Stage stage() const { return static_cast<Stage>(run.index()); }
 };

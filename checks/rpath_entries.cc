@@ -161,6 +161,6 @@ void Run(const LoadableInput& in, FindingSink& sink) {
 
 }  // namespace
 
-extern const Check kRpathEntriesCheck{"rpath_entries", kRules, LoadableCheck{Run}};
+extern const Check kRpathEntriesCheck{"rpath_entries", kRules, LoadableCheck{Run}, kNeedsElfAndLoader};
 
 }  // namespace rocm_audit

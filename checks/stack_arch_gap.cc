@@ -107,6 +107,6 @@ void Run(const TreeInput& in, FindingSink& sink) {
 
 }  // namespace
 
-extern const Check kStackArchGapCheck{"stack_arch_gap", kRules, TreeCheck{Run}};
+extern const Check kStackArchGapCheck{"stack_arch_gap", kRules, TreeCheck{Run}, kNeedsDeviceCode};
 
 }  // namespace rocm_audit

@@ -102,6 +102,7 @@ void Run(const LoadableInput& in, FindingSink& sink) {
 
 }  // namespace
 
-extern const Check kUndefinedSymbolsCheck{"undefined_symbols", kRules, LoadableCheck{Run}};
+extern const Check kUndefinedSymbolsCheck{"undefined_symbols", kRules, LoadableCheck{Run},
+                                          kNeedsElfAndLoader};
 
 }  // namespace rocm_audit

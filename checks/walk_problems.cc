@@ -88,6 +88,6 @@ void Run(const TreeInput& in, FindingSink& sink) {
 
 }  // namespace
 
-extern const Check kWalkProblemsCheck{"walk_problems", kRules, TreeCheck{Run}};
+extern const Check kWalkProblemsCheck{"walk_problems", kRules, TreeCheck{Run}, kNeedsElfAndLoader};
 
 }  // namespace rocm_audit

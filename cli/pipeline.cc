@@ -95,6 +95,13 @@ bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
   const unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   report->inputs = {options.paths, loader.fs.layers(), options.library_path, loader.conf_dirs};
   for (const Rule* r : AllRules()) report->rules.push_back(*r);
+  // Facts on demand: device code and CMake configs are read only when a running check needs
+  // them (a loader-only run never touches a bundle).
+  unsigned needs = kNeedsElfAndLoader;
+  for (const Check* c : AllChecks())
+    if (Runs(*c, options.disabled_rules)) needs |= c->needs;
+  BundleReadOptions bundles = options.bundles;
+  bundles.read_device_code = needs & kNeedsDeviceCode;
 
   // Walk, then read each file once.
   WalkResult walk = WalkInputs(options.paths, loader.fs, [&](size_t n) {
@@ -110,13 +117,13 @@ bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
   ObjectStore store;
   std::vector<InspectedFile> files(total);
   ParallelFor(total, jobs, [&](size_t i) {
-    files[i] = InspectFile(walk.files[i], store, options.bundles);
+    files[i] = InspectFile(walk.files[i], store, bundles);
     tick("reading", read);
   });
 
   // The loader's view of each loadable file; closure members outside the audited paths
   // have their device code read on first use.
-  DeviceOfferCache offers(options.bundles);
+  DeviceOfferCache offers(bundles);
   for (const InspectedFile& f : files)
     if (f.model()) offers.Put(f.walked.real_path, f.offers);
   RunFacts run = CollectRunFacts(files);
@@ -127,8 +134,9 @@ bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
   });
   SymbolIndex providers = BuildProviderIndex(files, loads, loader);
   run.providers = &providers;
-  std::vector<AuditedPackage> packages =
-      EvaluateCMakePackages(walk.files, loader.fs, options.cmake_prefix_path, jobs);
+  std::vector<AuditedPackage> packages;
+  if (needs & kNeedsCMake)
+    packages = EvaluateCMakePackages(walk.files, loader.fs, options.cmake_prefix_path, jobs);
 
   // Checks: per file in parallel, then the whole tree.
   std::vector<std::vector<Finding>> per_file(total);

@@ -60,6 +60,8 @@ struct Bundle {
 struct BundleReadOptions {
   uint64_t max_decompressed = uint64_t(2) << 30;  ///< per bundle; more is malformed-bundle
   bool verify_hash = false;
+  /// false: read no device code at all (no running check needs it; facts on demand).
+  bool read_device_code = true;
 };
 
 }  // namespace rocm_audit

@@ -262,6 +262,8 @@ void DeviceOfferCache::Put(const std::string& real_path, std::vector<ArchOffer> 
 }
 
 const std::vector<ArchOffer>& DeviceOfferCache::Get(const std::string& real_path, std::string_view bytes) {
+  static const std::vector<ArchOffer> kNone;
+  if (!options_.read_device_code) return kNone;
   std::shared_ptr<Slot> slot;
   {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -83,6 +83,7 @@ InspectedFile InspectFile(const WalkedFile& file, ObjectStore& store, const Bund
   InspectedFile out;
   out.walked = file;
   ReadObject(file, store, &out);
+  if (!options.read_device_code) return out;
   ReadDeviceCode(file, options, &out);
   ReadArchData(file, &out);
   return out;

@@ -22,8 +22,9 @@ std::string SidRoot() { return CorpusRoot() + "/sid-root"; }
 // disagreement.
 nlohmann::json AuditAndCompare(const TempDir& t, const std::string& audit_args,
                                const std::string& compare_args) {
-  EXPECT_EQ(RunCommand(std::string(ROCM_AUDIT_BINARY) + " --no-progress --format json --absolute-paths --fail-on none -o " +
-                       t / "r.json " + audit_args),
+  EXPECT_EQ(RunCommand(std::string(ROCM_AUDIT_BINARY) +
+                       " --no-progress --format json --absolute-paths --fail-on none -o " + t / "r.json " +
+                       audit_args),
             0);
   std::string out;
   int rc = RunCommand(
@@ -47,6 +48,27 @@ TEST(CorpusAgreesWithLdd, EveryX86FileHasTheLoadersVerdicts) {
   auto stats = AuditAndCompare(t, "--ld-so-conf /nonexistent --library-path " + lp + " " + root,
                                "--ld-so " + ld_so + " --inhibit-cache --library-path " + lp);
   EXPECT_GE(stats.value("files", 0), 300);
+}
+
+// Facts on demand: with only the loader's checks enabled, no device code is read (no file has
+// bundles in the report) and the verdicts are the loader's all the same.
+TEST(CorpusAgreesWithLdd, LoaderChecksAloneReadNoDeviceCodeAndAgree) {
+  std::string root = SidRoot();
+  std::string ld_so = root + "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2";
+  struct stat st;
+  if (stat(ld_so.c_str(), &st) != 0) GTEST_SKIP() << "no corpus at " << root;
+  TempDir t;
+  std::string lp = root + "/usr/lib/x86_64-linux-gnu:" + root + "/usr/lib";
+  auto stats =
+      AuditAndCompare(t,
+                      "--enable 'undefined-symbol,missing-version,unresolved-library,rpath-*,mixed-soname' "
+                      "--ld-so-conf /nonexistent --library-path " +
+                          lp + " " + root,
+                      "--ld-so " + ld_so + " --inhibit-cache --library-path " + lp);
+  EXPECT_GE(stats.value("files", 0), 300);
+  const nlohmann::json report = nlohmann::json::parse(ReadAll(t / "r.json"));
+  const nlohmann::json& files = report["files"];
+  for (const auto& f : files) EXPECT_FALSE(f.contains("bundles")) << f["path"];
 }
 
 // --root against the real thing: the corpus's ld.so run inside chroot(2) of the corpus root
