@@ -43,6 +43,10 @@ SH
 cat > "$WORK/audit.sh" <<SH
 xargs -a "$WORK/files" -d '\n' "$AUDIT" --no-progress --format json --fail-on none --ld-so-conf /nonexistent --library-path "$LP" -o /dev/null
 SH
+# Facts on demand: the loader's checks alone read no device code and evaluate no CMake.
+cat > "$WORK/audit-loader.sh" <<SH
+xargs -a "$WORK/files" -d '\n' "$AUDIT" --no-progress --format json --fail-on none --ld-so-conf /nonexistent --library-path "$LP" --enable 'undefined-symbol,missing-version,unresolved-library,rpath-*,mixed-soname' -o /dev/null
+SH
 cat > "$WORK/lddtree.sh" <<SH
 xargs -a "$WORK/files" -d '\n' -n 64 lddtree -R "$ROOT" >/dev/null 2>&1 || true
 SH
@@ -50,7 +54,8 @@ cat > "$WORK/libtree.sh" <<SH
 while IFS= read -r f; do libtree "\$f" >/dev/null 2>&1 || true; done < "$WORK/files"
 SH
 
-cmds=(-n "rocm-audit (undefined symbols, versions, rpath, sonames)" "bash $WORK/audit.sh"
+cmds=(-n "rocm-audit, loader checks only (undefined symbols, versions, libraries, rpath, sonames)" "bash $WORK/audit-loader.sh"
+      -n "rocm-audit, all checks (also device code)" "bash $WORK/audit.sh"
       -n "ldd -r loop (sid ld.so, trace mode, bind now)" "bash $WORK/ldd-r.sh")
 command -v lddtree >/dev/null && cmds+=(-n "lddtree -R (closure only)" "bash $WORK/lddtree.sh")
 command -v libtree >/dev/null && cmds+=(-n "libtree loop (closure only)" "bash $WORK/libtree.sh")
