@@ -16,6 +16,7 @@
 #include "audit/inspect/load_facts.h"
 #include "audit/loader/search_path.h"
 #include "audit/loader/symbol_index.h"
+#include "audit/unpack/unpack.h"
 
 namespace rocm_audit {
 
@@ -58,6 +59,7 @@ struct TreeInput {
   const std::vector<AuditedPackage>& cmake_packages;
   const RunFacts& run;
   const LoaderConfig& loader;
+  const std::vector<UnpackProblem>& unpack_problems;  ///< what unpacking the package PATHs refused
 };
 
 }  // namespace rocm_audit

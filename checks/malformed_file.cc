@@ -41,6 +41,16 @@ void Run(const FileInput& in, FindingSink& sink) {
         f.message = kind + " file is partly unreadable (the rest was audited): " + p.reason;
         break;
       case ParseProblem::kUnparsable: f.message = kind + " file cannot be parsed: " + p.reason; break;
+      case ParseProblem::kUnknownArchive:
+        f.message = p.reason;
+        f.hint = "remove it from the install tree, or install the static library that was meant";
+        break;
+      case ParseProblem::kPackageInTree:
+        f.severity = Severity::kWarning;
+        f.message = p.reason;
+        f.hint =
+            "audit the package itself: rocm-audit PACKAGE.deb (with --root / for the rest of the system)";
+        break;
     }
     f.fields["reason"] = p.reason;
     sink.Add(std::move(f));

@@ -22,6 +22,7 @@ extern const Check kCMakeMissingFilesCheck;
 extern const Check kCMakeDependenciesCheck;
 extern const Check kCMakeAbsolutePathsCheck;
 extern const Check kCMakeNotEvaluatedCheck;
+extern const Check kPackageProblemsCheck;
 
 namespace {
 
@@ -42,6 +43,7 @@ const Check* const kChecks[] = {
     &kTreeSonamesCheck,
     &kStackArchGapCheck,
     &kWalkProblemsCheck,
+    &kPackageProblemsCheck,
     &kCMakeMissingFilesCheck,
     &kCMakeDependenciesCheck,
     &kCMakeAbsolutePathsCheck,

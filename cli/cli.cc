@@ -7,6 +7,7 @@
 #include <iostream>
 #include <optional>
 
+#include "audit/fs/path.h"
 #include "checks/registry.h"
 #include "cli/options.h"
 #include "cli/path_display.h"
@@ -100,7 +101,16 @@ int RunCli(int argc, char** argv) {
   const int status = !o.fail_on_none && report.HasFindingsAtOrAbove(o.fail_on) ? 1 : 0;
   // Dashboards resolve paths against the repository (--base-uri) from the host's paths;
   // everything else names files as design.md §5 says.
-  const PathDisplay display = MakePathDisplay(o.audit.paths, report.inputs.roots, o.absolute_paths);
+  PathDisplay display = MakePathDisplay(o.audit.paths, report.inputs.roots, o.absolute_paths);
+  // Inside packages, files are named PACKAGE:/member (the unpacked tree alone: as installed).
+  const std::string& unpacked = report.inputs.unpacked_into;
+  if (!unpacked.empty()) {
+    const auto& packages = report.inputs.packages;
+    display.Map(unpacked, packages.size() == 1 ? std::string(BaseName(packages[0].file)) + ":/" : "/");
+    for (const InputPackage& p : packages)
+      for (const std::string& m : p.members)
+        display.Map(unpacked + "/" + m, std::string(BaseName(p.file)) + ":/" + m);
+  }
   if (o.format != OutputFormat::kSarif && o.format != OutputFormat::kGitlab) ShowPaths(display, &report);
   std::string text;
   if (!o.tree.empty()) {

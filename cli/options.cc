@@ -49,6 +49,7 @@ bool Fail(std::string* error, std::string text) {
 
 constexpr std::string_view kLoader = "Loader emulation";
 constexpr std::string_view kGpu = "GPU code";
+constexpr std::string_view kPackages = "Packages (.deb, .rpm, wheel, conda, tar, zip PATHs)";
 constexpr std::string_view kCMake = "CMake packages";
 constexpr std::string_view kPolicy = "Policy";
 constexpr std::string_view kOutput = "Output";
@@ -185,6 +186,30 @@ const Option kOptions[] = {
        return true;
      }},
 
+    {kPackages, "", "--max-unpacked", "", "SIZE",
+     "stop unpacking packages past SIZE bytes in all\n"
+     "(K/M/G/T suffixes; default 8G): a package-limit",
+     [](S& v, O* o, std::string* error) {
+       if (!ParseSize(v, &o->audit.unpack.max_bytes))
+         return Fail(error, "--max-unpacked needs a size such as 512M or 16G, not '" + v + "'");
+       return true;
+     }},
+    {kPackages, "", "--max-members", "", "N",
+     "stop unpacking past N members in all (default\n"
+     "200000): a package-limit finding",
+     [](S& v, O* o, std::string* error) {
+       if (!ParseSize(v, &o->audit.unpack.max_members))
+         return Fail(error, "--max-members needs a number, not '" + v + "'");
+       return true;
+     }},
+    {kPackages, "", "--max-ratio", "", "N",
+     "stop unpacking a package that expands to more than\n"
+     "N times its compressed size (default 200)",
+     [](S& v, O* o, std::string* error) {
+       if (!ParseSize(v, &o->audit.unpack.max_ratio))
+         return Fail(error, "--max-ratio needs a number, not '" + v + "'");
+       return true;
+     }},
     {kPolicy, "", "--enable", "", "IDS",
      "run only these checks (IDs or globs such as 'cmake-*',\n"
      "separated by commas; repeatable)",

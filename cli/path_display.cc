@@ -39,17 +39,12 @@ bool StartsPath(char c) { return c == ' ' || c == '(' || c == '"' || c == '\'' |
 }  // namespace
 
 void PathDisplay::Map(const std::string& host, std::string shown) {
-  std::string key = Absolute(host);
-  if (shown_.emplace(key, std::move(shown)).second) {
-    hosts_by_length_.push_back(key);
-    // As given too: messages name walked files by the PATH argument as it was typed.
-    if (!host.empty() && host[0] != '/') {
-      std::string given = host;
-      while (given.size() > 1 && given.back() == '/') given.pop_back();
-      hosts_by_length_.push_back(given);
-    }
-    std::stable_sort(hosts_by_length_.begin(), hosts_by_length_.end(),
-                     [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+  shown_[Absolute(host)] = std::move(shown);
+  // As given too: messages name walked files by the PATH argument as it was typed.
+  if (!host.empty() && host[0] != '/') {
+    std::string given = host;
+    while (given.size() > 1 && given.back() == '/') given.pop_back();
+    if (std::find(relative_.begin(), relative_.end(), given) == relative_.end()) relative_.push_back(given);
   }
 }
 
@@ -70,28 +65,31 @@ std::string PathDisplay::Show(std::string_view host_path) const {
 }
 
 std::string PathDisplay::ShowIn(std::string text) const {
-  for (const std::string& host : hosts_by_length_) {
-    size_t at = 0;
-    while ((at = text.find(host, at)) != std::string::npos) {
-      size_t end = at + host.size();
-      bool starts = at == 0 || StartsPath(text[at - 1]);
-      bool ends =
-          end == text.size() || text[end] == '/' || EndsPath(text[end]) ||
-          ((text[end] == ':' || text[end] == '.') && (end + 1 == text.size() || EndsPath(text[end + 1])));
-      if (!starts || !ends) {
-        at = end;
-        continue;
-      }
-      // The whole path from here: up to a character that ends it, without trailing punctuation.
-      size_t stop = end;
-      while (stop < text.size() && !EndsPath(text[stop])) ++stop;
-      while (stop > end && (text[stop - 1] == ':' || text[stop - 1] == '.')) --stop;
-      std::string shown = Show(text.substr(at, stop - at));
-      text.replace(at, stop - at, shown);
-      at += shown.size();
+  // Each word that is an absolute path, or starts with a PATH given relative, is shown;
+  // other words (sonames, "$ORIGIN/../lib", versions) are left alone.
+  std::string out;
+  size_t i = 0;
+  while (i < text.size()) {
+    if (i > 0 && !StartsPath(text[i - 1])) {
+      out += text[i++];
+      continue;
     }
+    size_t stop = i;
+    while (stop < text.size() && !EndsPath(text[stop])) ++stop;
+    while (stop > i && (text[stop - 1] == ':' || text[stop - 1] == '.' || text[stop - 1] == ',')) --stop;
+    std::string_view word(text.data() + i, stop - i);
+    bool path = word.starts_with('/');
+    for (const std::string& given : relative_)
+      path |= word == given ||
+              (word.starts_with(given) && word.size() > given.size() && word[given.size()] == '/');
+    if (!path || word.empty()) {
+      out += text[i++];
+      continue;
+    }
+    out += Show(word);
+    i = stop;
   }
-  return text;
+  return out;
 }
 
 PathDisplay MakePathDisplay(const std::vector<std::string>& inputs, const std::vector<std::string>& roots,

@@ -27,7 +27,7 @@ class PathDisplay {
 
  private:
   std::unordered_map<std::string, std::string> shown_;  ///< normalised host path -> shown
-  std::vector<std::string> hosts_by_length_;            ///< the keys, longest first (for ShowIn)
+  std::vector<std::string> relative_;  ///< mapped paths given relative, as given (for ShowIn)
   bool absolute_ = false;
 };
 

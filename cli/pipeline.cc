@@ -19,6 +19,7 @@
 #include "audit/loader/ld_so_conf.h"
 #include "audit/support/parallel.h"
 #include "checks/registry.h"
+#include "cli/package_inputs.h"
 
 namespace rocm_audit {
 namespace {
@@ -85,10 +86,9 @@ RunFacts CollectRunFacts(const std::vector<InspectedFile>& files) {
   return run;
 }
 
-}  // namespace
-
-bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
-  if (!CheckInputs(options, error)) return false;
+// The audit of the PATHs once packages among them are unpacked.
+bool AuditTree(const AuditOptions& options, const std::vector<UnpackProblem>& unpack_problems,
+               Report* report) {
   LoaderConfig loader{RootedFs(options.roots), options.library_path, {}, ""};
   loader.conf_dirs = ReadLdSoConf(loader.fs, options.ld_so_conf);
   loader.default_dirs = options.default_dirs;
@@ -147,7 +147,9 @@ bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
   for (const Check* check : AllChecks())
     if (const auto* run_tree = std::get_if<TreeCheck>(&check->run);
         run_tree && Runs(*check, options.disabled_rules))
-      (*run_tree)(TreeInput{files, loads, walk.problems, options.checks, packages, run, loader}, tree);
+      (*run_tree)(
+          TreeInput{files, loads, walk.problems, options.checks, packages, run, loader, unpack_problems},
+          tree);
 
   for (size_t i = 0; i < total; ++i) {
     report->files.push_back(
@@ -157,6 +159,22 @@ bool RunAudit(const AuditOptions& options, Report* report, std::string* error) {
   for (const AuditedPackage& p : packages) report->files[p.file].cmake = ProjectCMakeFacts(p.package);
   for (Finding& f : tree.findings) report->findings.push_back(std::move(f));
   return true;
+}
+
+}  // namespace
+
+bool RunAudit(const AuditOptions& given, Report* report, std::string* error) {
+  if (!CheckInputs(given, error)) return false;
+  AuditOptions options = given;
+  PackageInputs packages;
+  if (!UnpackPackageInputs(&options.paths, &options.roots, &options.checks.relocatable, given.unpack,
+                           &packages, error))
+    return false;
+  AuditTree(options, packages.problems, report);
+  report->inputs.paths = given.paths;
+  report->inputs.packages = std::move(packages.packages);
+  if (packages.dir) report->inputs.unpacked_into = packages.dir->path();
+  return true;  // the private directory goes here, with every file unpacked into it
 }
 
 }  // namespace rocm_audit

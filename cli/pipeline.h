@@ -10,6 +10,7 @@
 
 #include "audit/gpu/bundle.h"
 #include "audit/model/report.h"
+#include "audit/unpack/unpack.h"
 #include "checks/check_input.h"
 
 namespace rocm_audit {
@@ -26,14 +27,15 @@ struct AuditOptions {
   CheckOptions checks;                         ///< --forbid-rpath, --require-arch, --isa-compat
   std::vector<std::string> cmake_prefix_path;  ///< --cmake-prefix-path: where CMake dependencies may be
   std::vector<std::string> disabled_rules;     ///< a check none of whose rules is enabled does not run
+  UnpackLimits unpack;                         ///< --max-unpacked, --max-members, --max-ratio
   unsigned jobs = 0;                           ///< 0 = hardware threads
   /// Called from worker threads (the callee serialises): `phase` is "scanning" (total 0:
   /// not known yet), "reading" or "auditing".
   std::function<void(const char* phase, size_t done, size_t total)> progress;
 };
 
-/// Returns false (with `error`) only for tool errors: an input that does not exist. Bad
-/// files are findings in `report`.
+/// Returns false (with `error`) only for tool errors: an input that does not exist, no
+/// private directory for packages. Bad files and hostile packages are findings in `report`.
 bool RunAudit(const AuditOptions& options, Report* report, std::string* error);
 
 }  // namespace rocm_audit

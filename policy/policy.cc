@@ -81,7 +81,11 @@ bool RuleEnabled(const Policy& policy, std::string_view id) {
 }
 
 void ApplyPolicy(const Policy& policy, Report* report) {
-  const std::vector<std::string> inputs = InputForms(report->inputs.paths);
+  // Files unpacked from packages are keyed below the directory they were unpacked into
+  // ("usr/lib/libx.so.1"), as their package would install them.
+  std::vector<std::string> paths = report->inputs.paths;
+  if (!report->inputs.unpacked_into.empty()) paths.push_back(report->inputs.unpacked_into);
+  const std::vector<std::string> inputs = InputForms(paths);
   std::map<std::string, std::string_view, std::less<>> key_fields;
   for (const Rule& r : report->rules) {
     key_fields[std::string(r.id)] = r.key_fields;

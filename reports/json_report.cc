@@ -23,6 +23,14 @@ std::string RenderJson(const Report& report, Severity fail_on, bool fail_on_none
   inputs["suppress"] = report.inputs.suppress_files;
   inputs["baseline"] =
       report.inputs.baseline_file.empty() ? Json(nullptr) : Json(report.inputs.baseline_file);
+  Json packages = Json::array();
+  for (const InputPackage& p : report.inputs.packages)
+    packages.push_back({{"file", p.file},
+                        {"format", p.format},
+                        {"name", p.name},
+                        {"version", p.version.empty() ? Json(nullptr) : Json(p.version)},
+                        {"depends", p.depends}});
+  inputs["packages"] = std::move(packages);
   out["inputs"] = inputs;
 
   // The summary counts the findings that count; accepted ones are under "suppressed".

@@ -27,6 +27,8 @@ struct ParseProblem {
     kUnparsable,        ///< the file is unusable (truncated ELF, broken archive, unmappable)
     kPartlyUnreadable,  ///< a table is broken, the rest was read (e.g. a version table)
     kNotAnObject,       ///< named like a shared library, but neither ELF nor a linker script
+    kUnknownArchive,    ///< an ar archive with no object member: neither a static library nor a package
+    kPackageInTree,     ///< a package (a .deb) found inside an audited tree: its contents are not audited
   } kind;
   std::string reason;
 };

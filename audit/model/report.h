@@ -12,6 +12,18 @@
 
 namespace rocm_audit {
 
+/// A package given as a PATH, unpacked and audited as installed.
+struct InputPackage {
+  std::string file;     ///< as given
+  std::string format;   ///< deb, rpm, wheel, conda, tar, zip
+  std::string name;     ///< what the package calls itself (its file name when it does not say)
+  std::string version;  ///< "" when it does not say
+  std::vector<std::string> depends;
+  /// Not in the JSON report: the files and links it unpacked, relative to `unpacked_into`,
+  /// so that reports name them PACKAGE:/member.
+  std::vector<std::string> members;
+};
+
 /// What the run was asked to audit, and how the loader was configured.
 struct ReportInputs {
   std::vector<std::string> paths;
@@ -20,6 +32,8 @@ struct ReportInputs {
   std::vector<std::string> ld_so_conf_dirs;  ///< what the ld.so.conf files named
   std::vector<std::string> suppress_files;   ///< --suppress, in order
   std::string baseline_file;                 ///< --baseline; empty: none
+  std::vector<InputPackage> packages;        ///< PATHs that were packages, in order
+  std::string unpacked_into;                 ///< the private directory they were unpacked into (gone now)
 };
 
 struct Report {

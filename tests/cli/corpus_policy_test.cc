@@ -72,7 +72,8 @@ TEST(CorpusPolicy, WaiversAndABaselineGateOnlyWhatIsNew) {
   auto planted = nlohmann::json::parse(out);
   EXPECT_EQ(planted["summary"]["findings"], 1);
   for (const auto& f : planted["findings"])
-    if (!f.contains("suppressed")) EXPECT_EQ(f["file"], "new/lib/libnew.so.1");  // below its PATH, named by it
+    if (!f.contains("suppressed"))
+      EXPECT_EQ(f["file"], "new/lib/libnew.so.1");  // below its PATH, named by it
 }
 
 }  // namespace

@@ -1,0 +1,383 @@
+#include "audit/unpack/unpack.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <functional>
+#include <memory>
+
+#include "audit/fs/path.h"
+#include "audit/unpack/package_metadata.h"
+#include "audit/unpack/private_dir.h"
+
+namespace rocm_audit {
+namespace {
+
+using ArchivePtr = std::unique_ptr<archive, int (*)(archive*)>;
+
+// Below this many compressed bytes the ratio is not judged: a small archive of zeros is fine.
+constexpr uint64_t kRatioFloor = uint64_t(1) << 20;
+// Metadata files read into memory (a control file, METADATA, index.json) are small.
+constexpr size_t kMaxMetadata = size_t(1) << 20;
+
+ArchivePtr NewReader() {
+  ArchivePtr a(archive_read_new(), archive_read_free);
+  archive_read_support_filter_all(a.get());
+  archive_read_support_format_all(a.get());
+  return a;
+}
+
+// The current member's bytes, up to kMaxMetadata (metadata files are small).
+std::string ReadText(archive* a) {
+  std::string text;
+  char buf[16384];
+  la_ssize_t n;
+  while ((n = archive_read_data(a, buf, sizeof buf)) > 0 && text.size() < kMaxMetadata)
+    text.append(buf, size_t(n));
+  return text;
+}
+
+// A member name as a clean relative path, or "" with `why` when it must be refused.
+std::string CleanName(std::string name, std::string* why) {
+  while (name.starts_with("./")) name.erase(0, 2);
+  if (name.empty() || name == ".") return "";
+  if (name[0] == '/') {
+    *why = "an absolute member name";
+    return "";
+  }
+  for (std::string_view part : PathComponents(name))
+    if (part == "..") {
+      *why = "a member name with '..'";
+      return "";
+    }
+  return NormalizePath("/" + name).substr(1);
+}
+
+// Whether a relative symlink target, read from the link's directory, stays inside the
+// package (absolute targets name the installed system: they are the package's own paths).
+bool LinkStaysInside(const std::string& member, const std::string& target) {
+  if (target.empty() || target[0] == '/') return true;
+  int depth = int(PathComponents(DirName("/" + member)).size());
+  for (std::string_view part : PathComponents(target)) {
+    if (part == ".") continue;
+    depth += part == ".." ? -1 : 1;
+    if (depth < 0) return false;
+  }
+  return true;
+}
+
+// One package being unpacked: where, within which budget, and what it found.
+class Unpacker {
+ public:
+  Unpacker(const std::string& file, const std::string& into, UnpackBudget* budget,
+           std::vector<UnpackProblem>* problems)
+      : file_(file), into_(into), budget_(budget), problems_(problems) {}
+
+  /// Files whose contents are wanted in memory (metadata), by clean name.
+  std::function<bool(const std::string&)> capture;
+  std::vector<std::pair<std::string, std::string>> captured;
+  std::vector<std::string> members;
+  bool stopped() const { return stopped_; }
+
+  /// Unpacks every member of `a`; `outer` is the archive whose bytes come from the file
+  /// (for the compression ratio).
+  void Extract(archive* a, archive* outer) {
+    archive_entry* entry;
+    int r;
+    while (!stopped_ && (r = archive_read_next_header(a, &entry)) != ARCHIVE_EOF) {
+      if (r < ARCHIVE_WARN) {
+        Refuse("", std::string("cannot read the next member: ") + ErrorOf(a), true);
+        return;
+      }
+      if (++budget_->members > budget_->limits.max_members) {
+        Refuse("", "more than " + std::to_string(budget_->limits.max_members) + " members (--max-members)",
+               true);
+        return;
+      }
+      Member(a, outer, entry);
+    }
+  }
+
+  void Refuse(const std::string& member, const std::string& reason, bool limit = false) {
+    problems_->push_back({file_, member, limit, reason});
+    if (limit) stopped_ = true;
+  }
+
+  static std::string ErrorOf(archive* a) {
+    const char* e = archive_error_string(a);
+    return e ? e : "truncated or corrupt";
+  }
+
+ private:
+  void Member(archive* a, archive* outer, archive_entry* entry) {
+    const char* raw = archive_entry_pathname(entry);
+    std::string why, name = CleanName(raw ? raw : "", &why);
+    if (name.empty()) {
+      if (!why.empty()) Refuse(raw ? raw : "", why);
+      return;
+    }
+    const mode_t type = archive_entry_filetype(entry);
+    if (const char* hard = archive_entry_hardlink(entry)) {
+      HardLink(name, hard);
+    } else if (type == AE_IFDIR) {
+      if (Parents(name, true)) MakeDirectory(name);
+    } else if (type == AE_IFLNK) {
+      SymLink(name, archive_entry_symlink(entry) ? archive_entry_symlink(entry) : "");
+    } else if (type == AE_IFREG) {
+      if (capture && capture(name))
+        Capture(a, name);
+      else
+        File(a, outer, name, archive_entry_perm(entry));
+    } else {
+      Refuse(name, type == AE_IFIFO    ? "a FIFO: not created"
+                   : type == AE_IFSOCK ? "a socket: not created"
+                                       : "a device node: not created");
+    }
+  }
+
+  std::string Host(const std::string& name) const { return into_ + "/" + name; }
+
+  // Creates the parents of `name` (and `name` itself when `self`) as real directories;
+  // refuses a member below anything else, a symlink above all: writing through it would
+  // leave the directory.
+  bool Parents(const std::string& name, bool self) {
+    std::string path = into_;
+    std::vector<std::string_view> parts = PathComponents(name);
+    for (size_t i = 0; i + (self ? 0 : 1) < parts.size(); ++i) {
+      path += "/" + std::string(parts[i]);
+      struct stat st;
+      if (lstat(path.c_str(), &st) == 0) {
+        if (S_ISDIR(st.st_mode)) continue;
+        Refuse(name, S_ISLNK(st.st_mode) ? "below a symbolic link of the package: not written through it"
+                                         : "below a member that is not a directory");
+        return false;
+      }
+      if (mkdir(path.c_str(), 0755) != 0) {
+        Refuse(name, "cannot create " + std::string(parts[i]));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  void MakeDirectory(const std::string& name) { chmod(Host(name).c_str(), 0755); }
+
+  // A later member of the same name replaces an earlier file or link (never a directory).
+  bool Free(const std::string& name) {
+    struct stat st;
+    if (lstat(Host(name).c_str(), &st) != 0) return true;
+    if (S_ISDIR(st.st_mode)) {
+      Refuse(name, "a directory of that name is already unpacked");
+      return false;
+    }
+    return unlink(Host(name).c_str()) == 0;
+  }
+
+  void File(archive* a, archive* outer, const std::string& name, mode_t perm) {
+    if (!Parents(name, false) || !Free(name)) return;
+    int fd = open(Host(name).c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+      Refuse(name, "cannot create it");
+      return;
+    }
+    const void* block;
+    size_t size;
+    la_int64_t offset;
+    int r;
+    uint64_t written = 0;
+    while ((r = archive_read_data_block(a, &block, &size, &offset)) == ARCHIVE_OK) {
+      budget_->bytes += size;
+      written += size;
+      if (budget_->bytes > budget_->limits.max_bytes) {
+        Refuse(
+            name,
+            "unpacking would exceed " + std::to_string(budget_->limits.max_bytes) + " bytes (--max-unpacked)",
+            true);
+        break;
+      }
+      const uint64_t compressed = std::max<uint64_t>(archive_filter_bytes(outer, -1), kRatioFloor);
+      if (budget_->bytes > compressed * budget_->limits.max_ratio) {
+        Refuse(name,
+               "unpacks to more than " + std::to_string(budget_->limits.max_ratio) +
+                   " times its compressed size (--max-ratio): a decompression bomb",
+               true);
+        break;
+      }
+      if (pwrite(fd, block, size, offset) != ssize_t(size)) {
+        Refuse(name, "cannot write it (disk full?)", true);
+        break;
+      }
+    }
+    if (r < ARCHIVE_WARN && !stopped_) Refuse(name, "truncated or corrupt: " + ErrorOf(a));
+    // Set-id and sticky bits are dropped; the owner can always read it.
+    fchmod(fd, (perm & 0777) | 0600);
+    close(fd);
+    members.push_back(name);
+  }
+
+  void Capture(archive* a, const std::string& name) { captured.emplace_back(name, ReadText(a)); }
+
+  void SymLink(const std::string& name, const std::string& target) {
+    if (!LinkStaysInside(name, target)) {
+      Refuse(name, "a symbolic link out of the package (-> " + target + ")");
+      return;
+    }
+    if (!Parents(name, false) || !Free(name)) return;
+    if (symlink(target.c_str(), Host(name).c_str()) != 0) {
+      Refuse(name, "cannot create the link");
+      return;
+    }
+    members.push_back(name);
+  }
+
+  void HardLink(const std::string& name, const std::string& raw_target) {
+    std::string why, target = CleanName(raw_target, &why);
+    struct stat st;
+    if (target.empty() || lstat(Host(target).c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+      Refuse(name, "a hard link to " + raw_target + ", which is not a file unpacked from the package");
+      return;
+    }
+    if (!Parents(name, false) || !Free(name)) return;
+    if (link(Host(target).c_str(), Host(name).c_str()) != 0) {
+      Refuse(name, "cannot create the hard link");
+      return;
+    }
+    members.push_back(name);
+  }
+
+  std::string file_, into_;
+  UnpackBudget* budget_;
+  std::vector<UnpackProblem>* problems_;
+  bool stopped_ = false;
+};
+
+// The inner archive of a member (a .deb's data.tar.xz, a .conda's pkg-*.tar.zst), read as
+// a stream from the outer one: never held in memory or written out whole.
+struct NestedStream {
+  archive* outer;
+  char block[65536];
+  static la_ssize_t Read(archive*, void* self, const void** buf) {
+    auto* s = static_cast<NestedStream*>(self);
+    *buf = s->block;
+    return archive_read_data(s->outer, s->block, sizeof s->block);
+  }
+};
+
+// Runs `inner` over the nested archive of the current member of `outer`.
+bool OpenNested(archive* outer, const std::function<void(archive*)>& inner, Unpacker* u,
+                const std::string& member) {
+  NestedStream stream{outer, {}};
+  ArchivePtr a = NewReader();
+  if (archive_read_open(a.get(), &stream, nullptr, NestedStream::Read, nullptr) != ARCHIVE_OK) {
+    const char* why = archive_error_string(a.get());
+    u->Refuse(member, std::string("the inner archive cannot be read: truncated or corrupt") +
+                          (why ? " (" + std::string(why) + ")" : ""));
+    return false;
+  }
+  inner(a.get());
+  return true;
+}
+
+// The text of `wanted` inside the nested archive of the current member of `outer`.
+std::string NestedMemberText(archive* outer, const std::string& wanted, Unpacker* u,
+                             const std::string& member) {
+  std::string text;
+  OpenNested(
+      outer,
+      [&](archive* inner) {
+        archive_entry* e;
+        while (archive_read_next_header(inner, &e) == ARCHIVE_OK) {
+          std::string why, name = CleanName(archive_entry_pathname(e) ? archive_entry_pathname(e) : "", &why);
+          if (name == wanted) text = ReadText(inner);
+        }
+      },
+      u, member);
+  return text;
+}
+
+ArchivePtr OpenFile(const std::string& file, std::string* error) {
+  ArchivePtr a = NewReader();
+  if (archive_read_open_filename(a.get(), file.c_str(), 65536) != ARCHIVE_OK) {
+    *error = Unpacker::ErrorOf(a.get());
+    return ArchivePtr(nullptr, archive_read_free);
+  }
+  return a;
+}
+
+// .deb: control.tar.* gives the control file, data.tar.* the tree (deb(5)).
+void UnpackDeb(archive* a, Unpacker* u, UnpackedPackage* out) {
+  archive_entry* entry;
+  bool data = false;
+  while (!u->stopped() && archive_read_next_header(a, &entry) == ARCHIVE_OK) {
+    std::string name = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
+    if (name.starts_with("control.tar")) {
+      ApplyDebControl(NestedMemberText(a, "control", u, name), out);
+    } else if (name.starts_with("data.tar")) {
+      data = true;
+      OpenNested(a, [&](archive* inner) { u->Extract(inner, a); }, u, name);
+    }
+  }
+  if (!data && !u->stopped()) u->Refuse("", "no data.tar member: not a complete Debian package");
+}
+
+// .conda (v2): a zip of metadata.json, info-*.tar.zst (index.json) and pkg-*.tar.zst.
+void UnpackCondaV2(archive* a, Unpacker* u, UnpackedPackage* out) {
+  archive_entry* entry;
+  while (!u->stopped() && archive_read_next_header(a, &entry) == ARCHIVE_OK) {
+    std::string name = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
+    if (name.starts_with("pkg-") && name.find(".tar") != std::string::npos) {
+      OpenNested(a, [&](archive* inner) { u->Extract(inner, a); }, u, name);
+    } else if (name.starts_with("info-") && name.find(".tar") != std::string::npos) {
+      ApplyCondaIndex(NestedMemberText(a, "info/index.json", u, name), out);
+    }
+  }
+}
+
+}  // namespace
+
+UnpackedPackage UnpackPackage(const std::string& file, PackageFormat format, const std::string& into,
+                              UnpackBudget* budget, std::vector<UnpackProblem>* problems) {
+  UnpackedPackage out;
+  out.file = file;
+  out.format = format;
+  out.name = std::string(BaseName(file));
+  Unpacker u(file, into, budget, problems);
+  std::string error;
+  ArchivePtr a = OpenFile(file, &error);
+  if (!a) {
+    u.Refuse("", "cannot open the package: " + error);
+    return out;
+  }
+  if (format == PackageFormat::kRpm) ApplyRpmHeader(file, &out);
+  if (format == PackageFormat::kDeb) {
+    UnpackDeb(a.get(), &u, &out);
+  } else if (format == PackageFormat::kConda && file.ends_with(".conda")) {
+    UnpackCondaV2(a.get(), &u, &out);
+  } else {
+    // Tarballs, zips, wheels, rpm payloads, conda v1: the tree itself, metadata captured.
+    u.capture = [](const std::string& name) {
+      return name == "info/index.json" ||
+             (name.ends_with(".dist-info/METADATA") && name.find('/') == name.rfind('/'));
+    };
+    u.Extract(a.get(), a.get());
+    for (const auto& [name, text] : u.captured) {
+      if (name == "info/index.json") {
+        // conda v1: info/ describes the package and is not installed into the environment.
+        out.format = PackageFormat::kConda;
+        ApplyCondaIndex(text, &out);
+        RemoveTree(into + "/info");
+        std::erase_if(u.members, [](const std::string& m) { return m.starts_with("info/"); });
+      } else {
+        if (out.format == PackageFormat::kZip) out.format = PackageFormat::kWheel;
+        ApplyWheelMetadata(text, &out);
+      }
+    }
+  }
+  out.members = std::move(u.members);
+  return out;
+}
+
+}  // namespace rocm_audit

@@ -1,0 +1,56 @@
+// Packages given as PATH arguments, unpacked with libarchive into one private directory so
+// that they are audited as installed together: .deb (the ar envelope, data.tar.*, and the
+// control file), .rpm, wheels, conda packages (.conda and .tar.bz2), plain tarballs and zips.
+// Unpacking trusts nothing: member names with ".." or absolute names, links that leave the
+// package, device nodes, FIFOs and sockets are refused; set-id bits are dropped; the total
+// size, the member count and the compression ratio are capped. Each refusal and cap is a
+// problem (a finding later), never a crash, and nothing is written outside the directory:
+// no write follows a symbolic link.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "audit/unpack/package_format.h"
+
+namespace rocm_audit {
+
+struct UnpackLimits {
+  uint64_t max_bytes = uint64_t(8) << 30;  ///< --max-unpacked: all packages together
+  uint64_t max_members = 200000;           ///< --max-members: all packages together
+  uint64_t max_ratio = 200;                ///< --max-ratio: unpacked / compressed bytes, past 1 MiB
+};
+
+/// Something unpacking refused or stopped at.
+struct UnpackProblem {
+  std::string package;  ///< the package file, as given
+  std::string member;   ///< the member's name in the package ("" for the package as a whole)
+  bool limit = false;   ///< a cap was hit (the rest of the package was not unpacked)
+  std::string reason;
+};
+
+struct UnpackedPackage {
+  std::string file;  ///< as given on the command line
+  PackageFormat format = PackageFormat::kTar;
+  std::string name;     ///< Package:, Name:, index.json's name; the file name otherwise
+  std::string version;  ///< "" when the package does not say
+  std::vector<std::string> depends;
+  /// Regular files and links written, relative to the directory ("usr/lib/libx.so.1").
+  std::vector<std::string> members;
+};
+
+/// Running totals shared by every package of one run (the caps are for all of them).
+struct UnpackBudget {
+  UnpackLimits limits;
+  uint64_t bytes = 0;
+  uint64_t members = 0;
+};
+
+/// Unpacks `file` (of `format`) into `into`, an existing private directory. The format is
+/// refined from what the package holds (a zip with *.dist-info/ is a wheel, a tarball with
+/// info/index.json a conda package).
+UnpackedPackage UnpackPackage(const std::string& file, PackageFormat format, const std::string& into,
+                              UnpackBudget* budget, std::vector<UnpackProblem>* problems);
+
+}  // namespace rocm_audit

@@ -1,0 +1,204 @@
+// Packages as PATHs (fixtures/make_packages.sh, made with dpkg-deb, zstd and Python's
+// tarfile/zipfile): a .deb alone and a set of two give the verdicts of the same files after
+// `dpkg-deb -x`, files are named PACKAGE:/member, each format says what it is, wheels and
+// conda packages are held to relocatability, and hostile archives end as findings with
+// nothing written outside the private directory, which is removed, also on SIGTERM.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
+
+#include "tests/support/test_support.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+using Json = nlohmann::json;
+const std::string kPackages = ROCM_AUDIT_PACKAGE_TREE;
+const std::string kDep = kPackages + "/librocdep1_1.2.3-1_amd64.deb";
+const std::string kUser = kPackages + "/librocuser1_1.2.3-1_amd64.deb";
+
+Json Audit(const std::string& args, int expected_status = -1, const std::string& env = "") {
+  std::string out;
+  int status =
+      RunCommand(env + " " + std::string(ROCM_AUDIT_BINARY) + " --no-progress --format json " + args, &out);
+  if (expected_status >= 0) EXPECT_EQ(status, expected_status) << args << "\n" << out;
+  return Json::parse(out, nullptr, false);
+}
+
+// Each finding as (check, key): the key is the path below the audited root, the same for a
+// package and for its unpacked tree.
+std::multiset<std::string> Verdicts(const Json& report) {
+  std::multiset<std::string> out;
+  const Json& findings = report["findings"];
+  for (const Json& f : findings)
+    out.insert(f["check"].get<std::string>() + " " + f["key"].get<std::string>());
+  return out;
+}
+
+TEST(PackageInput, ADebGivesTheVerdictsOfItsUnpackedTree) {
+  TempDir t;
+  ASSERT_EQ(RunCommand("dpkg-deb -x " + kUser + " " + t / "user"), 0);
+  const Json deb = Audit("--fail-on none " + kUser, 0), tree = Audit("--fail-on none " + t / "user", 0);
+  EXPECT_FALSE(Verdicts(deb).empty());
+  EXPECT_EQ(Verdicts(deb), Verdicts(tree));
+  const Json& findings = deb["findings"];
+  for (const Json& f : findings)
+    EXPECT_TRUE(f["file"].get<std::string>().starts_with("librocuser1_1.2.3-1_amd64.deb:/usr/lib/"))
+        << f["file"];
+  EXPECT_EQ(deb.dump().find("rocm-audit-unpack-"), std::string::npos)
+      << "the private directory leaks into the report";
+  const Json& p = deb["inputs"]["packages"][0];
+  EXPECT_EQ(p["format"], "deb");
+  EXPECT_EQ(p["name"], "librocuser1");
+  EXPECT_EQ(p["version"], "1.2.3-1");
+  EXPECT_EQ(p["depends"], Json::array({"librocdep1 (= 1.2.3-1)"}));
+}
+
+TEST(PackageInput, PackagesGivenTogetherAreInstalledTogether) {
+  TempDir t;
+  ASSERT_EQ(RunCommand("dpkg-deb -x " + kUser + " " + t / "both && dpkg-deb -x " + kDep + " " + t / "both"),
+            0);
+  const Json alone = Audit("--fail-on none " + kUser);
+  const Json debs = Audit("--fail-on none --root / " + kUser + " " + kDep);
+  const Json tree = Audit("--fail-on none --root " + t / "both" + " --root / " + t / "both");
+  EXPECT_EQ(Verdicts(debs), Verdicts(tree));
+  // Alone, the dependency is not found; together it is, and the symbol it lacks shows.
+  EXPECT_NE(alone.dump().find("\"unresolved-library\""), std::string::npos);
+  EXPECT_EQ(debs.dump().find("\"unresolved-library\""), std::string::npos);
+  EXPECT_NE(debs.dump().find("roc_missing"), std::string::npos);
+  EXPECT_EQ(debs["inputs"]["packages"].size(), 2u);
+}
+
+TEST(PackageInput, EveryFormatSaysWhatItIs) {
+  struct Case {
+    const char* file;
+    const char* format;
+    const char* name;
+    const char* version;
+    const char* member;
+  } cases[] = {
+      {"rocdemo-2.1.0-cp311-cp311-linux_x86_64.whl", "wheel", "rocdemo", "2.1.0",
+       "/rocdemo/lib/libroc-user.so.1"},
+      {"rocdemo-2.1.0-h0_1.tar.bz2", "conda", "rocdemo", "2.1.0", "/lib/libroc-user.so.1"},
+      {"rocdemo-2.1.0-h0_2.conda", "conda", "rocdemo", "2.1.0", "/lib/libroc-user.so.1"},
+      {"rocdemo-2.1.0.tar.xz", "tar", "rocdemo-2.1.0.tar.xz", nullptr,
+       "/opt/rocdemo-2.1.0/lib/libroc-user.so.1"},
+      {"rocdemo-2.1.0.zip", "zip", "rocdemo-2.1.0.zip", nullptr, "/opt/rocdemo/lib/libroc-user.so.1"},
+      {"rocdemo-2.1.0-1.x86_64.rpm", "rpm", "rocdemo", "2.1.0-1", "/usr/lib64/libroc-user.so.1"},
+  };
+  for (const Case& c : cases) {
+    const Json r = Audit("--fail-on none " + kPackages + "/" + c.file, 0);
+    ASSERT_FALSE(r.is_discarded()) << c.file;
+    const Json& p = r["inputs"]["packages"][0];
+    EXPECT_EQ(p["format"], c.format) << c.file;
+    EXPECT_EQ(p["name"], c.name) << c.file;
+    EXPECT_EQ(p["version"], c.version ? Json(c.version) : Json(nullptr)) << c.file;
+    std::set<std::string> files;
+    const Json& findings = r["findings"];
+    for (const Json& f : findings) files.insert(f["file"]);
+    EXPECT_TRUE(files.count(std::string(c.file) + ":" + c.member)) << c.file << " " << r["findings"].dump();
+    // conda's info/ describes the package; it is not installed.
+    EXPECT_EQ(r.dump().find(":/info/"), std::string::npos) << c.file;
+  }
+}
+
+TEST(PackageInput, WheelsAndCondaPackagesMustBeRelocatable) {
+  auto absolute_entries = [](const std::string& file) {
+    const Json r = Audit("--fail-on none --root / " + kPackages + "/" + file);
+    size_t n = 0;
+    const Json& findings = r["findings"];
+    for (const Json& f : findings) n += f["check"] == "rpath-absolute-outside";
+    return n;
+  };
+  EXPECT_GT(absolute_entries("rocdemo-2.1.0-cp311-cp311-linux_x86_64.whl"), 0u);
+  EXPECT_GT(absolute_entries("rocdemo-2.1.0-h0_2.conda"), 0u);
+  EXPECT_EQ(absolute_entries("rocdemo-2.1.0.zip"), 0u);  // the same files, an ordinary tree
+}
+
+struct HostileCase {
+  const char* file;
+  const char* check;
+  std::vector<const char*> reasons;
+};
+
+TEST(PackageInput, HostileArchivesEndAsFindingsAndWriteNothingOutside) {
+  const std::vector<HostileCase> cases = {
+      {"traversal.tar", "package-member-refused", {"a member name with '..'", "an absolute member name"}},
+      {"links.tar",
+       "package-member-refused",
+       {"a symbolic link out of the package (-> ../../../etc/passwd)", "a hard link to ../outside",
+        "below a symbolic link of the package: not written through it"}},
+      {"specials.tar", "package-member-refused", {"a FIFO: not created", "a device node: not created"}},
+      {"bomb.tar.xz", "package-limit", {"a decompression bomb"}},
+      {"truncated_amd64.deb", "package-member-refused", {"truncated or corrupt"}},
+  };
+  for (const HostileCase& c : cases) {
+    TempDir tmp;
+    const auto start = std::chrono::steady_clock::now();
+    const Json r = Audit("--fail-on error " + kPackages + "/hostile/" + c.file, 1, "TMPDIR=" + tmp.path());
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20)) << c.file;
+    ASSERT_FALSE(r.is_discarded()) << c.file;
+    std::string found;
+    const Json& findings = r["findings"];
+    for (const Json& f : findings)
+      if (f["check"] == c.check) found += f["message"].get<std::string>() + "\n";
+    for (const char* reason : c.reasons)
+      EXPECT_NE(found.find(reason), std::string::npos) << c.file << ": " << found;
+    // Nothing left in $TMPDIR, nothing written where the members pointed.
+    EXPECT_TRUE(std::filesystem::is_empty(tmp.path())) << c.file;
+  }
+  for (const char* escaped : {"/tmp/escaped-by-absolute-name", "/tmp/written-through-a-link"})
+    EXPECT_FALSE(std::filesystem::exists(escaped)) << escaped;
+}
+
+TEST(PackageInput, ACapOnMembersStopsAHundredThousandMemberTar) {
+  TempDir tmp;
+  const Json r = Audit("--fail-on error --max-members 5000 " + kPackages + "/hostile/many.tar.gz", 1,
+                       "TMPDIR=" + tmp.path());
+  EXPECT_NE(r.dump().find("more than 5000 members (--max-members)"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::is_empty(tmp.path()));
+  const Json all = Audit("--fail-on error " + kPackages + "/hostile/many.tar.gz", 0, "TMPDIR=" + tmp.path());
+  EXPECT_EQ(all["summary"]["files_by_kind"]["other"], 100000);
+  EXPECT_TRUE(std::filesystem::is_empty(tmp.path()));
+}
+
+TEST(PackageInput, AnArArchiveThatIsNoLibraryIsAFinding) {
+  const Json r = Audit("--fail-on error " + kPackages + "/hostile/notes.a", 1);
+  EXPECT_NE(r.dump().find("neither a static library nor a known package"), std::string::npos);
+  // A .deb met inside a tree is said to be a package, not read as an empty static library.
+  TempDir t;
+  ASSERT_EQ(RunCommand("cp " + kDep + " " + t.path()), 0);
+  const Json tree = Audit("--fail-on none " + t.path(), 0);
+  EXPECT_NE(tree.dump().find("a Debian package, not a static library"), std::string::npos);
+}
+
+TEST(PackageInput, ThePrivateDirectoryGoesOnSigterm) {
+  TempDir tmp;
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    setenv("TMPDIR", tmp.path().c_str(), 1);
+    execl(ROCM_AUDIT_BINARY, "rocm-audit", "--no-progress", "-o", "/dev/null",
+          (kPackages + "/hostile/many.tar.gz").c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Wait until unpacking has begun (the private directory exists), then stop it.
+  for (int i = 0; i < 200 && std::filesystem::is_empty(tmp.path()); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_FALSE(std::filesystem::is_empty(tmp.path())) << "unpacking never started";
+  kill(pid, SIGTERM);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGTERM) << status;
+  EXPECT_TRUE(std::filesystem::is_empty(tmp.path()));
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing
