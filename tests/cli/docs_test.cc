@@ -82,10 +82,26 @@ TEST(Docs, CiRefusesASkipForAnyOtherReason) {
 // program and every tool the configure step requires.
 TEST(Docs, SetupCommandInstallsTheBuildTools) {
   std::string setup = CommandAfter(Read("README.md"), "## Two commands");
-  for (const char* pkg :
-       {" g++ ", " cmake ", " ninja-build ", " clang-19 ", " clang-tools-19 ", " lld-19 ", " llvm-19-dev ",
-        " clang-format-19 ", " python3 ", " binutils ", " npm ", " libxml2-utils ", " python3-jsonschema ",
-        " libtree ", " chromium ", " tidy ", " libarchive-dev ", " zstd "})
+  for (const char* pkg : {" g++ ",
+                          " cmake ",
+                          " ninja-build ",
+                          " clang-19 ",
+                          " clang-tools-19 ",
+                          " lld-19 ",
+                          " llvm-19-dev ",
+                          " clang-format-19 ",
+                          " python3 ",
+                          " binutils ",
+                          " npm ",
+                          " libxml2-utils ",
+                          " python3-jsonschema ",
+                          " libtree ",
+                          " chromium ",
+                          " tidy ",
+                          " libarchive-dev ",
+                          " zstd ",
+                          " debhelper ",
+                          " python3-yaml "})
     EXPECT_NE(setup.find(pkg), std::string::npos) << pkg;
   EXPECT_NE(setup.find("-G Ninja"), std::string::npos);
 }

@@ -56,6 +56,8 @@ std::string ReadAll(const std::string& path) {
 }
 
 void WriteAll(const std::string& path, std::string_view bytes) {
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   std::ofstream(path, std::ios::binary).write(bytes.data(), bytes.size());
 }
 

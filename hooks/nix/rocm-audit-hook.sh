@@ -1,0 +1,31 @@
+# Nix setup hook: audits every output of the derivation after fixup, as stdenv's own
+# audits (auditTmpdir, the noBrokenSymlinks check) do. Put rocm-audit in nativeBuildInputs
+# through the derivation in default.nix:
+#   nativeBuildInputs = [ rocmAuditHook ];
+#   rocmAuditFlags = [ "--require-arch" "gfx906,gfx90a,gfx1030" ];   # optional
+#   rocmAuditSuppress = ./rocm-audit.suppress;                        # optional
+#   dontRocmAudit = true;                                             # to skip
+# Each output is audited as a store path: its RUNPATHs into other store paths (its
+# dependencies) are followed, and a finding at --fail-on (default error) fails the build.
+rocmAuditHook() {
+    if [ -n "${dontRocmAudit-}" ]; then return 0; fi
+    local output dir flags=()
+    if [ -n "${__structuredAttrs-}" ]; then
+        flags+=("${rocmAuditFlags[@]}")
+    else
+        # shellcheck disable=SC2206
+        flags+=(${rocmAuditFlags-})
+    fi
+    if [ -n "${rocmAuditSuppress-}" ]; then flags+=(--suppress "$rocmAuditSuppress"); fi
+    for output in ${outputs-out}; do
+        dir="${!output}"
+        [ -e "$dir" ] || continue
+        echo "rocm-audit: auditing $output ($dir)"
+        @rocmAudit@ --no-progress --fail-on error "${flags[@]}" "$dir" || {
+            echo "rocm-audit: $output has findings; fix them, or waive them with reasons in rocmAuditSuppress" >&2
+            return 1
+        }
+    done
+}
+
+postFixupHooks+=(rocmAuditHook)

@@ -1,0 +1,216 @@
+// The hooks in hooks/, each run the way its system runs it, on a library with a planted
+// defect (an undefined symbol): the hook fails the build, and passes once a waiver with a
+// reason accepts the defect. Debian: the real dpkg-buildpackage with dh --with rocm-audit.
+// CMake: the real `cmake --install`, with and without DESTDIR. Nix: a harness that runs the
+// setup hook as stdenv's fixupPhase runs postFixupHooks (a real nix-build without nixpkgs
+// was not attempted here). Gentoo: a harness that runs post_src_install as portage's
+// ebuild.sh does, with its die/einfo. Spack: the command the mixin builds. CI: both files
+// parsed as YAML and held to what GitHub and GitLab read. And `cpack -G DEB`.
+#include <gtest/gtest.h>
+
+#include "tests/support/test_support.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+const std::string kSource = ROCM_AUDIT_SOURCE_DIR;
+const std::string kBin = ROCM_AUDIT_BINARY;
+const std::string kWaiver = "undefined-symbol * roc_missing # provided by the plugin host at run time\n";
+
+// A staged prefix whose library calls a function nothing defines.
+void PlantDefect(const std::string& prefix) {
+  ASSERT_EQ(
+      RunCommand("mkdir -p " + prefix +
+                 "/lib && printf 'int roc_missing(void); int roc_f(void) { return "
+                 "roc_missing(); }\\n' > " +
+                 prefix + "/f.c && gcc -shared -fPIC -o " + prefix +
+                 "/lib/libroc-f.so.1 -Wl,-soname,libroc-f.so.1 " + prefix + "/f.c && rm " + prefix + "/f.c"),
+      0);
+}
+
+std::string BinDir() { return kBin.substr(0, kBin.rfind('/')); }
+
+TEST(Hooks, CMakeModuleAuditsAtInstallTimeWithAndWithoutDestdir) {
+  TempDir t;
+  WriteAll(t / "src/CMakeLists.txt",
+           "cmake_minimum_required(VERSION 3.25)\nproject(roc LANGUAGES C)\n"
+           "add_library(roc-f SHARED f.c)\nset_target_properties(roc-f PROPERTIES SOVERSION 1)\n"
+           "install(TARGETS roc-f LIBRARY DESTINATION lib)\n"
+           "include(RocmAudit)\nrocm_audit_install(${WAIVER})\n");
+  WriteAll(t / "src/f.c", "int roc_missing(void);\nint roc_f(void) { return roc_missing(); }\n");
+  WriteAll(t / "waivers", kWaiver);
+  auto configure = [&](const std::string& build, const std::string& waiver) {
+    std::string generator = ROCM_AUDIT_CMAKE_GENERATOR, make = ROCM_AUDIT_CMAKE_MAKE_PROGRAM;
+    return RunCommand(std::string(ROCM_AUDIT_CMAKE_COMMAND) + " -S " + t / "src" + " -B " + build + " -G '" +
+                      generator + "'" + (make.empty() ? "" : " -DCMAKE_MAKE_PROGRAM=" + make) +
+                      " -DCMAKE_MODULE_PATH=" + kSource + "/hooks/cmake -DROCM_AUDIT_EXECUTABLE=" + kBin +
+                      " -DCMAKE_INSTALL_PREFIX=" + t / "prefix" +
+                      (waiver.empty() ? "" : " '-DWAIVER=SUPPRESS;" + waiver + "'") +
+                      " >/dev/null && " ROCM_AUDIT_CMAKE_COMMAND " --build " + build + " >/dev/null");
+  };
+  ASSERT_EQ(configure(t / "b1", ""), 0);
+  std::string out;
+  EXPECT_NE(RunCommand(ROCM_AUDIT_CMAKE_COMMAND " --install " + t / "b1" + " 2>&1", &out), 0) << out;
+  EXPECT_NE(out.find("undefined symbol roc_missing"), std::string::npos) << out;
+  EXPECT_NE(out.find("rocm-audit: the installed tree has findings"), std::string::npos) << out;
+  // Staged: the DESTDIR tree is audited, as installed.
+  EXPECT_NE(
+      RunCommand("DESTDIR=" + t / "stage" + " " ROCM_AUDIT_CMAKE_COMMAND " --install " + t / "b1" + " 2>&1",
+                 &out),
+      0);
+  EXPECT_NE(out.find("auditing " + t / "stage" + t / "prefix"), std::string::npos) << out;
+  ASSERT_EQ(configure(t / "b2", t / "waivers"), 0);
+  EXPECT_EQ(RunCommand(ROCM_AUDIT_CMAKE_COMMAND " --install " + t / "b2" + " 2>&1", &out), 0) << out;
+}
+
+TEST(Hooks, DebhelperAddonFailsTheBuildAndAWaiverPassesIt) {
+  TempDir t;
+  const std::string src = t / "roctest-1.0";
+  WriteAll(src + "/debian/control",
+           "Source: roctest\nSection: libs\nPriority: optional\nMaintainer: Test <test@rocm-audit.invalid>\n"
+           "Build-Depends: debhelper-compat (= 13)\nStandards-Version: 4.6.2\n\n"
+           "Package: libroctest1\nArchitecture: any\nDepends: ${shlibs:Depends}, ${misc:Depends}\n"
+           "Description: rocm-audit hook test\n a library with a planted defect\n");
+  WriteAll(src + "/debian/changelog",
+           "roctest (1.0-1) unstable; urgency=medium\n\n  * Test.\n\n"
+           " -- Test <test@rocm-audit.invalid>  Mon, 23 Nov 2026 00:00:00 +0000\n");
+  WriteAll(
+      src + "/debian/rules",
+      "#!/usr/bin/make -f\n%:\n\tdh $@ --with rocm-audit\n\n"
+      "override_dh_auto_build:\n\tgcc -shared -fPIC -o libroctest.so.1 -Wl,-soname,libroctest.so.1 f.c\n\n"
+      "override_dh_auto_install:\n\tinstall -D -m 644 libroctest.so.1 "
+      "debian/libroctest1/usr/lib/x86_64-linux-gnu/libroctest.so.1\n");
+  WriteAll(src + "/f.c", "int roc_missing(void);\nint roc_f(void) { return roc_missing(); }\n");
+  ASSERT_EQ(RunCommand("chmod +x " + src + "/debian/rules"), 0);
+  const std::string env = "PATH=" + kSource + "/hooks/debian:" + BinDir() + ":$PATH PERL5LIB=" + kSource +
+                          "/hooks/debian DEB_BUILD_OPTIONS=nocheck ";
+  const std::string build = "cd " + src + " && " + env + "dpkg-buildpackage -us -uc -b -d 2>&1";
+  std::string out;
+  EXPECT_NE(RunCommand(build, &out), 0) << out;
+  EXPECT_NE(out.find("dh_rocm_audit"), std::string::npos) << out;
+  EXPECT_NE(out.find("undefined symbol roc_missing"), std::string::npos) << out;
+  WriteAll(src + "/debian/libroctest1.rocm-audit-suppress", kWaiver);
+  EXPECT_EQ(RunCommand(build, &out), 0) << out;
+  EXPECT_EQ(RunCommand("test -f " + t / "libroctest1_1.0-1_amd64.deb"), 0);
+  // The autopkgtest recipe is deb822 that autopkgtest reads: Tests, Depends, Restrictions.
+  const std::string control = ReadAll(kSource + "/hooks/debian/autopkgtest/control");
+  for (const char* field : {"Tests: rocm-audit-installed\n", "Depends: @, rocm-audit\n", "Restrictions: "})
+    EXPECT_NE(control.find(field), std::string::npos) << field;
+  EXPECT_EQ(RunCommand("sh -n " + kSource + "/hooks/debian/autopkgtest/rocm-audit-installed"), 0);
+}
+
+TEST(Hooks, NixSetupHookRunsAfterFixupOnEveryOutput) {
+  TempDir t;
+  PlantDefect(t / "out");
+  ASSERT_EQ(RunCommand("mkdir -p " + t / "dev/include"), 0);
+  WriteAll(t / "waivers", kWaiver);
+  // stdenv's fixupPhase ends with `runHook postFixup`, which runs each of postFixupHooks.
+  auto fixup = [&](const std::string& extra) {
+    std::string out;
+    int status = RunCommand(
+        "bash -c 'set -e; runHook() { local h; local hooks=\"$1Hooks[@]\"; for h in \"${!hooks}\"; do "
+        "\"$h\"; done; }; "
+        "postFixupHooks=(); source <(sed \"s|@rocmAudit@|" +
+            kBin + "|\" " + kSource + "/hooks/nix/rocm-audit-hook.sh); outputs=\"out dev\"; out=" +
+            t / "out" + "; dev=" + t / "dev" + "; " + extra + " runHook postFixup' 2>&1",
+        &out);
+    return std::make_pair(status, out);
+  };
+  auto [failed, said] = fixup("");
+  EXPECT_NE(failed, 0) << said;
+  EXPECT_NE(said.find("rocm-audit: auditing out"), std::string::npos) << said;
+  EXPECT_NE(said.find("undefined symbol roc_missing"), std::string::npos) << said;
+  auto [passed, said2] =
+      fixup("rocmAuditSuppress=" + t / "waivers" + "; rocmAuditFlags=\"--fail-on error\";");
+  EXPECT_EQ(passed, 0) << said2;
+  EXPECT_NE(said2.find("rocm-audit: auditing dev"), std::string::npos) << said2;
+}
+
+TEST(Hooks, GentooBashrcFailsTheMergeAndAWaiverPassesIt) {
+  TempDir t;
+  PlantDefect(t / "image/usr");
+  // portage's die, einfo and phase variables, then the phase function as ebuild.sh calls it.
+  auto phase = [&](const std::string& config_root) {
+    std::string out;
+    int status = RunCommand(
+        "bash -c 'die() { echo \"die: $*\"; exit 1; }; einfo() { echo \" * $*\"; }; "
+        "PATH=" +
+            BinDir() + ":$PATH; D=" + t / "image" +
+            "/; EROOT=/; CATEGORY=sci-libs; "
+            "PN=roctest; PF=roctest-1.0; PORTAGE_CONFIGROOT=" +
+            config_root + "; source " + kSource + "/hooks/gentoo/bashrc; post_src_install' 2>&1",
+        &out);
+    return std::make_pair(status, out);
+  };
+  auto [failed, said] = phase(t / "etc-none/");
+  EXPECT_NE(failed, 0) << said;
+  EXPECT_NE(said.find("die: rocm-audit: sci-libs/roctest-1.0 has findings"), std::string::npos) << said;
+  WriteAll(t / "config/etc/portage/rocm-audit/sci-libs/roctest.suppress", kWaiver);
+  auto [passed, said2] = phase(t / "config/");
+  EXPECT_EQ(passed, 0) << said2;
+}
+
+TEST(Hooks, SpackMixinBuildsTheAuditCommand) {
+  std::string out;
+  ASSERT_EQ(
+      RunCommand(std::string(ROCM_AUDIT_DEBIAN_PYTHON3) + " -c 'import sys; sys.path.insert(0, \"" + kSource +
+                     "/hooks/spack\"); import rocm_audit as r; "
+                     "print(r.rocm_audit_command(\"/opt/spack/rocblas\", [\"--require-arch\", \"gfx90a\"], "
+                     "\"/s/w.suppress\"))' 2>&1",
+                 &out),
+      0)
+      << out;
+  EXPECT_NE(out.find("['rocm-audit', '--no-progress', '--fail-on', 'error', '--suppress', '/s/w.suppress', "
+                     "'--require-arch', 'gfx90a', '/opt/spack/rocblas']"),
+            std::string::npos)
+      << out;
+}
+
+TEST(Hooks, CiFilesAreWhatGithubAndGitlabRead) {
+  const std::string check =
+      std::string(ROCM_AUDIT_DEBIAN_PYTHON3) +
+      " - <<'PY'\n"
+      "import yaml\n"
+      "gh = yaml.safe_load(open('" +
+      kSource +
+      "/hooks/ci/github-workflow.yml'))\n"
+      "assert gh['permissions']['security-events'] == 'write'\n"
+      "steps = gh['jobs']['audit']['steps']\n"
+      "upload = [s for s in steps if s.get('uses', '').startswith('github/codeql-action/upload-sarif@')]\n"
+      "assert upload and upload[0]['with']['sarif_file'] == 'rocm-audit.sarif', upload\n"
+      "assert any('--format sarif' in s.get('run', '') for s in steps)\n"
+      "gl = yaml.safe_load(open('" +
+      kSource +
+      "/hooks/ci/gitlab-ci.yml'))\n"
+      "job = gl['rocm-audit']\n"
+      "assert job['artifacts']['reports']['codequality'] == 'gl-code-quality-report.json'\n"
+      "assert any('--format gitlab' in line for line in job['script'])\n"
+      "print('ok')\n"
+      "PY";
+  std::string out;
+  EXPECT_EQ(RunCommand(check, &out), 0) << out;
+}
+
+TEST(Hooks, CpackMakesADebWithTheToolTheManPageTheSchemaAndTheHooks) {
+  TempDir t;
+  const std::string build = kBin.substr(0, kBin.rfind('/'));
+  std::string out;
+  ASSERT_EQ(RunCommand("cd " + build + " && cpack -G DEB -B " + t.path() +
+                           " >/dev/null 2>&1 && dpkg-deb -c " + t.path() + "/rocm-audit_*.deb",
+                       &out),
+            0)
+      << out;
+  for (const char* path :
+       {"./usr/bin/rocm-audit", "./usr/bin/dh_rocm_audit", "./usr/share/man/man1/rocm-audit.1",
+        "./usr/share/rocm-audit/report.schema.json", "./usr/share/cmake/RocmAudit/RocmAuditConfig.cmake",
+        "./usr/share/perl5/Debian/Debhelper/Sequence/rocm_audit.pm",
+        "./usr/share/rocm-audit/hooks/nix/rocm-audit-hook.sh", "./usr/share/rocm-audit/hooks/gentoo/bashrc"})
+    EXPECT_NE(out.find(path), std::string::npos) << path;
+  std::string info;
+  ASSERT_EQ(RunCommand("dpkg-deb -I " + t.path() + "/rocm-audit_*.deb", &info), 0);
+  EXPECT_NE(info.find("Depends: "), std::string::npos) << info;
+  EXPECT_NE(info.find("libarchive13"), std::string::npos) << info;
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing
