@@ -38,33 +38,35 @@ nlohmann::json AuditAndCompare(const TempDir& t, const std::string& audit_args,
   return stats;
 }
 
-TEST(CorpusAgreesWithLdd, EveryX86FileHasTheLoadersVerdicts) {
-  std::string root = SidRoot();
-  std::string ld_so = root + "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2";
+// The sid tree audited with its own ld.so's setup (library path, no ld.so.cache), compared
+// with that ld.so file by file; `extra` are further rocm-audit options.
+nlohmann::json CompareWithSidLoader(const TempDir& t, const std::string& root, const std::string& extra) {
+  const std::string ld_so = root + "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2";
+  const std::string lp = root + "/usr/lib/x86_64-linux-gnu:" + root + "/usr/lib";
+  return AuditAndCompare(t, extra + " --ld-so-conf /nonexistent --library-path " + lp + " " + root,
+                         "--ld-so " + ld_so + " --inhibit-cache --library-path " + lp);
+}
+
+bool HaveSid(const std::string& root) {
   struct stat st;
-  if (stat(ld_so.c_str(), &st) != 0) GTEST_SKIP() << "no corpus at " << root;
+  return stat((root + "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2").c_str(), &st) == 0;
+}
+
+TEST(CorpusAgreesWithLdd, EveryX86FileHasTheLoadersVerdicts) {
+  const std::string root = SidRoot();
+  if (!HaveSid(root)) GTEST_SKIP() << "no corpus at " << root;
   TempDir t;
-  std::string lp = root + "/usr/lib/x86_64-linux-gnu:" + root + "/usr/lib";
-  auto stats = AuditAndCompare(t, "--ld-so-conf /nonexistent --library-path " + lp + " " + root,
-                               "--ld-so " + ld_so + " --inhibit-cache --library-path " + lp);
-  EXPECT_GE(stats.value("files", 0), 300);
+  EXPECT_GE(CompareWithSidLoader(t, root, "").value("files", 0), 300);
 }
 
 // Facts on demand: with only the loader's checks enabled, no device code is read (no file has
 // bundles in the report) and the verdicts are the loader's all the same.
 TEST(CorpusAgreesWithLdd, LoaderChecksAloneReadNoDeviceCodeAndAgree) {
-  std::string root = SidRoot();
-  std::string ld_so = root + "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2";
-  struct stat st;
-  if (stat(ld_so.c_str(), &st) != 0) GTEST_SKIP() << "no corpus at " << root;
+  const std::string root = SidRoot();
+  if (!HaveSid(root)) GTEST_SKIP() << "no corpus at " << root;
   TempDir t;
-  std::string lp = root + "/usr/lib/x86_64-linux-gnu:" + root + "/usr/lib";
-  auto stats =
-      AuditAndCompare(t,
-                      "--enable 'undefined-symbol,missing-version,unresolved-library,rpath-*,mixed-soname' "
-                      "--ld-so-conf /nonexistent --library-path " +
-                          lp + " " + root,
-                      "--ld-so " + ld_so + " --inhibit-cache --library-path " + lp);
+  auto stats = CompareWithSidLoader(
+      t, root, "--enable 'undefined-symbol,missing-version,unresolved-library,rpath-*,mixed-soname'");
   EXPECT_GE(stats.value("files", 0), 300);
   const nlohmann::json report = nlohmann::json::parse(ReadAll(t / "r.json"));
   const nlohmann::json& files = report["files"];

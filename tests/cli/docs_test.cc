@@ -101,7 +101,8 @@ TEST(Docs, SetupCommandInstallsTheBuildTools) {
                           " libarchive-dev ",
                           " zstd ",
                           " debhelper ",
-                          " python3-yaml "})
+                          " python3-yaml ",
+                          " nix-bin "})
     EXPECT_NE(setup.find(pkg), std::string::npos) << pkg;
   EXPECT_NE(setup.find("-G Ninja"), std::string::npos);
 }

@@ -1,9 +1,9 @@
 // The hooks in hooks/, each run the way its system runs it, on a library with a planted
 // defect (an undefined symbol): the hook fails the build, and passes once a waiver with a
 // reason accepts the defect. Debian: the real dpkg-buildpackage with dh --with rocm-audit.
-// CMake: the real `cmake --install`, with and without DESTDIR. Nix: a harness that runs the
-// setup hook as stdenv's fixupPhase runs postFixupHooks (a real nix-build without nixpkgs
-// was not attempted here). Gentoo: a harness that runs post_src_install as portage's
+// CMake: the real `cmake --install`, with and without DESTDIR. Nix: the real nix-build of
+// a derivation without nixpkgs, and a harness that runs the setup hook as stdenv's
+// fixupPhase runs postFixupHooks. Gentoo: a harness that runs post_src_install as portage's
 // ebuild.sh does, with its die/einfo. Spack: the command the mixin builds. CI: both files
 // parsed as YAML and held to what GitHub and GitLab read. And `cpack -G DEB`.
 #include <gtest/gtest.h>
@@ -122,6 +122,51 @@ TEST(Hooks, NixSetupHookRunsAfterFixupOnEveryOutput) {
   EXPECT_NE(said.find("undefined symbol roc_missing"), std::string::npos) << said;
   auto [passed, said2] =
       fixup("rocmAuditSuppress=" + t / "waivers" + "; rocmAuditFlags=\"--fail-on error\";");
+  EXPECT_EQ(passed, 0) << said2;
+  EXPECT_NE(said2.find("rocm-audit: auditing dev"), std::string::npos) << said2;
+}
+
+// The same hook in a real nix-build (Debian's nix-bin) of a derivation with two outputs and
+// no nixpkgs: without stdenv, the builder runs the fixup hooks as stdenv's fixupPhase does
+// (runHook postFixup). Built without the sandbox and without build users (a container has
+// neither), nothing substituted.
+TEST(Hooks, NixBuildRunsTheSetupHookOnEveryOutput) {
+  TempDir t;
+  PlantDefect(t / "planted");
+  WriteAll(t / "waivers", kWaiver);
+  ASSERT_EQ(RunCommand("sed 's|@rocmAudit@|" + kBin + "|' " + kSource + "/hooks/nix/rocm-audit-hook.sh > " +
+                       t / "hook.sh"),
+            0);
+  WriteAll(t / "builder.sh",
+           "set -e\n"
+           "mkdir -p \"$out/lib\" \"$dev/include\"\n"
+           "cp \"$planted\" \"$out/lib/\"\n"
+           "runHook() { local h hooks=\"$1Hooks[@]\"; for h in \"${!hooks}\"; do \"$h\"; done; }\n"
+           "postFixupHooks=()\n"
+           "source \"$hook\"\n"
+           "runHook postFixup\n");
+  auto build = [&](const std::string& suppress) {
+    WriteAll(t / "default.nix",
+             "derivation {\n  name = \"roc-f-" + std::to_string(suppress.size()) +
+                 "\";\n  system = builtins.currentSystem;\n  builder = \"/bin/bash\";\n  args = [ \"" +
+                 t / "builder.sh" +
+                 "\" ];\n  outputs = [ \"out\" \"dev\" ];\n  PATH = \"/usr/bin:/bin\";\n"
+                 "  planted = \"" +
+                 t / "planted/lib/libroc-f.so.1" + "\";\n  hook = \"" + t / "hook.sh" +
+                 "\";\n  rocmAuditSuppress = \"" + suppress + "\";\n}\n");
+    std::string out;
+    int status = RunCommand(
+        "nix-build --no-out-link --option sandbox false --option build-users-group '' "
+        "--option substituters '' " +
+            t / "default.nix" + " 2>&1",
+        &out);
+    return std::make_pair(status, out);
+  };
+  auto [failed, said] = build("");
+  EXPECT_NE(failed, 0) << said;
+  EXPECT_NE(said.find("rocm-audit: auditing out"), std::string::npos) << said;
+  EXPECT_NE(said.find("undefined symbol roc_missing"), std::string::npos) << said;
+  auto [passed, said2] = build(t / "waivers");
   EXPECT_EQ(passed, 0) << said2;
   EXPECT_NE(said2.find("rocm-audit: auditing dev"), std::string::npos) << said2;
 }
