@@ -102,7 +102,8 @@ TEST(Docs, SetupCommandInstallsTheBuildTools) {
                           " zstd ",
                           " debhelper ",
                           " python3-yaml ",
-                          " nix-bin "})
+                          " nix-bin ",
+                          " liblief-dev "})
     EXPECT_NE(setup.find(pkg), std::string::npos) << pkg;
   EXPECT_NE(setup.find("-G Ninja"), std::string::npos);
 }
