@@ -78,10 +78,14 @@ std::string PathDisplay::ShowIn(std::string text) const {
     while (stop < text.size() && !EndsPath(text[stop])) ++stop;
     while (stop > i && (text[stop - 1] == ':' || text[stop - 1] == '.' || text[stop - 1] == ',')) --stop;
     std::string_view word(text.data() + i, stop - i);
-    bool path = word.starts_with('/');
+    // A value quoted from the file (an RPATH/RUNPATH entry, a symlink's target) stays as
+    // the file has it, even where it names a path of the audited tree.
+    const std::string_view before = std::string_view(text).substr(0, i);
+    const bool quoted = before.ends_with("entry ") || before.ends_with("-> ");
+    bool path = !quoted && word.starts_with('/');
     for (const std::string& given : relative_)
-      path |= word == given ||
-              (word.starts_with(given) && word.size() > given.size() && word[given.size()] == '/');
+      path |= !quoted && (word == given || (word.starts_with(given) && word.size() > given.size() &&
+                                            word[given.size()] == '/'));
     if (!path || word.empty()) {
       out += text[i++];
       continue;

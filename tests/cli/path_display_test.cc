@@ -36,6 +36,11 @@ TEST(PathDisplay, PathsInSentencesAreShownWhole) {
   EXPECT_EQ(d.ShowIn("cannot be loaded (/work/tree/lib/x.so): bad"), "cannot be loaded (lib/x.so): bad");
   EXPECT_EQ(d.ShowIn("searched /work/tree/lib."), "searched lib.");
   EXPECT_EQ(d.ShowIn("see /work/trees/x and x/work/tree/y"), "see /work/trees/x and x/work/tree/y");
+  // Values quoted from the file stay literal: an RPATH entry, a symlink target.
+  EXPECT_EQ(d.ShowIn("RUNPATH entry /work/tree/lib points into a build directory (/work/tree/lib)"),
+            "RUNPATH entry /work/tree/lib points into a build directory (lib)");
+  EXPECT_EQ(d.ShowIn("symlink target does not exist (-> /work/tree/x)"),
+            "symlink target does not exist (-> /work/tree/x)");
 }
 
 TEST(PathDisplay, ReportsAreTheSameFromEveryDirectoryAndSpelling) {
