@@ -89,7 +89,7 @@ class Unpacker {
     int r;
     while (!stopped_ && (r = archive_read_next_header(a, &entry)) != ARCHIVE_EOF) {
       if (r < ARCHIVE_WARN) {
-        Refuse("", std::string("cannot read the next member: ") + ErrorOf(a), true);
+        Stop("", std::string("cannot read the next member: ") + ErrorOf(a));
         return;
       }
       if (++budget_->members > budget_->limits.max_members) {
@@ -101,9 +101,15 @@ class Unpacker {
     }
   }
 
+  /// A member not unpacked; with `limit`, a cap that stops the package.
   void Refuse(const std::string& member, const std::string& reason, bool limit = false) {
     problems_->push_back({file_, member, limit, reason});
     if (limit) stopped_ = true;
+  }
+  /// The package cannot be read further (corrupt, truncated, the disk full): the rest stays out.
+  void Stop(const std::string& member, const std::string& reason) {
+    problems_->push_back({file_, member, false, reason});
+    stopped_ = true;
   }
 
   static std::string ErrorOf(archive* a) {
@@ -207,7 +213,7 @@ class Unpacker {
         break;
       }
       if (pwrite(fd, block, size, offset) != ssize_t(size)) {
-        Refuse(name, "cannot write it (disk full?)", true);
+        Stop(name, "cannot write it (disk full?)");
         break;
       }
     }
