@@ -4,6 +4,7 @@
 
 #include <llvm/Support/MemoryBuffer.h>
 #include <algorithm>
+#include <optional>
 
 #include "audit/elf/archive_reader.h"
 #include "audit/elf/elf_reader.h"
@@ -18,7 +19,7 @@ std::string_view Bytes(const llvm::MemoryBuffer& b) {
 // An ar archive without one object member is no static library: a Debian package (its first
 // member is debian-binary) or something else. Read as a library it would pass with no
 // symbols, silently; the reason says what it is instead.
-std::string NotAStaticLibrary(std::string_view bytes) {
+std::optional<ParseProblem> NotAStaticLibrary(std::string_view bytes) {
   std::vector<std::string> names;
   bool object = false;
   std::string error;
@@ -32,16 +33,19 @@ std::string NotAStaticLibrary(std::string_view bytes) {
                   data.starts_with("BC\xc0\xde") || data.starts_with("\xde\xc0\x17\x0b");
       },
       &error);
-  if (object || names.empty()) return "";
+  if (object || names.empty()) return std::nullopt;
   if (names[0] == "debian-binary")
-    return "a Debian package, not a static library: its contents are not audited here (give the .deb as a "
-           "PATH "
-           "argument to audit what it installs)";
+    return ParseProblem{
+        ParseProblem::kPackageInTree,
+        "a Debian package, not a static library: its contents are not audited here (give the .deb as a "
+        "PATH "
+        "argument to audit what it installs)"};
   std::string list;
   for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
-  return "an ar archive with no object file among its members (" + list +
-         "): neither a static library nor a "
-         "known package";
+  return ParseProblem{ParseProblem::kUnknownArchive, "an ar archive with no object file among its members (" +
+                                                         list +
+                                                         "): neither a static library nor a "
+                                                         "known package"};
 }
 
 void ReadObject(const WalkedFile& file, ObjectStore& store, InspectedFile* out) {
@@ -63,10 +67,8 @@ void ReadObject(const WalkedFile& file, ObjectStore& store, InspectedFile* out) 
     size_t members = 0;
     if (buffer && ValidateArchive(Bytes(*buffer), &members, &error)) {
       out->archive_members = members;
-      if (std::string why = NotAStaticLibrary(Bytes(*buffer)); !why.empty())
-        out->problems.push_back({why.starts_with("a Debian package") ? ParseProblem::kPackageInTree
-                                                                     : ParseProblem::kUnknownArchive,
-                                 why});
+      if (std::optional<ParseProblem> problem = NotAStaticLibrary(Bytes(*buffer)))
+        out->problems.push_back(std::move(*problem));
       out->archive = std::move(buffer);
     } else {
       out->problems.push_back({ParseProblem::kUnparsable, error});
