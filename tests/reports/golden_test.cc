@@ -80,5 +80,18 @@ TEST(Golden, DemoTreeTextAndJson) {
   ExpectGolden("demo.json", WithoutVersion(json));
 }
 
+// Packages through the command (fixtures/make_packages.sh): two .debs installed together and
+// a hostile tar, as users see them: PACKAGE:/member paths, inputs.packages, the refusals.
+TEST(Golden, PackagesTextAndJson) {
+  const std::string audit = std::string("cd ") + ROCM_AUDIT_PACKAGE_TREE + " && " + ROCM_AUDIT_BINARY +
+                            " --no-progress --ld-so-conf /nonexistent --fail-on none "
+                            "librocuser1_1.2.3-1_amd64.deb librocdep1_1.2.3-1_amd64.deb hostile/links.tar ";
+  std::string text, json;
+  ASSERT_EQ(RunCommand(audit, &text), 0);
+  ExpectGolden("packages.txt", text);
+  ASSERT_EQ(RunCommand(audit + "--format json --files none", &json), 0);
+  ExpectGolden("packages.json", WithoutVersion(json));
+}
+
 }  // namespace
 }  // namespace rocm_audit::testing
