@@ -1,5 +1,5 @@
-// dangling-symlink, symlink-loop, unreadable-file, link-outside-tree: what the walk could
-// not or would not follow. The walk goes on past each; these say what was not audited and why.
+// dangling-symlink, symlink-loop, unreadable-file, link-outside-tree, special-file: what the
+// walk could not or would not follow. The walk goes on past each; these say what was not audited and why.
 #include "checks/registry.h"
 
 namespace rocm_audit {
@@ -66,6 +66,18 @@ constexpr Rule kRules[] = {
      "    fix: audit the link's target together with this tree (another PATH), or with --root so that "
      "absolute links resolve inside the installed system",
      "*", "links out of the audited paths: {files}", ""},
+    {"special-file", Severity::kWarning, "a FIFO, socket or device node in the audited tree, never opened",
+     "do not install special files; create them at run time (systemd-tmpfiles, the program itself)", "",
+     "The audited tree holds a FIFO, a socket or a device node. The walk never opens one: reading a FIFO "
+     "can block forever and a device such as /dev/zero never ends, so nothing about it is audited. A "
+     "package has no business installing one (Debian's policy forbids it outside /dev, and lintian reports "
+     "it as special-file); in a staged tree it usually is a leftover of a test or of a build step that "
+     "created a named pipe in the install prefix. If the tree was meant to be the whole system, audit it "
+     "without its /dev. Remove the file from the installed tree, or create it at run time.",
+     "/opt/rocm-6.2.0/lib/librocm_smi64.so.7\n"
+     "  warning[special-file]: a FIFO: not opened\n"
+     "    fix: do not install special files; create them at run time (systemd-tmpfiles, the program itself)",
+     "*", "special files: {files}", ""},
 };
 
 const Rule& RuleOf(WalkProblem::Kind kind) {
@@ -74,6 +86,7 @@ const Rule& RuleOf(WalkProblem::Kind kind) {
     case WalkProblem::kSymlinkLoop: return kRules[1];
     case WalkProblem::kUnreadable: return kRules[2];
     case WalkProblem::kOutsideTree: return kRules[3];
+    case WalkProblem::kSpecialFile: return kRules[4];
   }
   return kRules[2];
 }

@@ -35,20 +35,24 @@ bool ReadBaselineKeys(std::string_view json_text, std::span<const Rule> rules, s
     *error = "not JSON";
     return false;
   }
-  if (report.value("schema_version", 0) != 1 || !report.contains("findings") ||
-      !report["findings"].is_array()) {
-    *error = "not a rocm-audit JSON report (schema_version 1, --format json)";
-    return false;
-  }
-  std::vector<std::string> inputs;
-  if (report.contains("inputs") && report["inputs"].contains("paths") && report["inputs"]["paths"].is_array())
-    for (const Json& p : report["inputs"]["paths"])
-      if (p.is_string()) inputs.push_back(p.get<std::string>());
+  // Any member may have any type in a file handed to --baseline: a wrong one is an error
+  // message, never an exception out of here (fuzzing found "schema_version": {...}).
   try {
+    const Json* version = report.contains("schema_version") ? &report["schema_version"] : nullptr;
+    if (!version || !version->is_number_integer() || version->get<int64_t>() != 1 ||
+        !report.contains("findings") || !report["findings"].is_array()) {
+      *error = "not a rocm-audit JSON report (schema_version 1, --format json)";
+      return false;
+    }
+    std::vector<std::string> inputs;
+    if (report.contains("inputs") && report["inputs"].is_object() && report["inputs"].contains("paths") &&
+        report["inputs"]["paths"].is_array())
+      for (const Json& p : report["inputs"]["paths"])
+        if (p.is_string()) inputs.push_back(p.get<std::string>());
     for (const Json& f : report["findings"])
       if (f.is_object()) keys->push_back(KeyOf(f, rules, inputs));
-  } catch (const Json::exception& e) {  // a member of the wrong type
-    *error = std::string("a finding is not as --format json writes it: ") + e.what();
+  } catch (const Json::exception& e) {
+    *error = std::string("a member is not as --format json writes it: ") + e.what();
     return false;
   }
   return true;

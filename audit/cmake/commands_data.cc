@@ -251,7 +251,14 @@ void CMakeEvaluator::ListCommand(const std::vector<Arg>& a) {
     std::string output = var;
     for (size_t k = 3; k + 1 < a.size(); ++k)
       if (a[k].value.text == "OUTPUT_VARIABLE") output = a[k + 1].value.text;
+    size_t grown = 0;
     for (std::string& s : v) {
+      if ((grown += s.size() + (a.size() > 3 ? a[3].value.text.size() : 0)) > limits_.max_value_bytes) {
+        ValueTooLong();
+        Set(output,
+            CMakeValue::Unknown("a list longer than " + std::to_string(limits_.max_value_bytes) + " bytes"));
+        return;
+      }
       if (action == "APPEND" && a.size() > 3)
         s += a[3].value.text;
       else if (action == "PREPEND" && a.size() > 3)
@@ -405,7 +412,8 @@ void CMakeEvaluator::StringCommand(const std::vector<Arg>& a) {
   }
   if (op == "REPEAT" && a.size() >= 4) {
     std::string s;
-    for (long long k = 0, n = std::min(std::atoll(a[2].value.text.c_str()), 4096LL); k < n; ++k)
+    for (long long k = 0, n = std::min(std::atoll(a[2].value.text.c_str()), 4096LL);
+         k < n && s.size() <= limits_.max_value_bytes; ++k)
       s += a[1].value.text;
     Set(a[3].value.text, {s});
     return;

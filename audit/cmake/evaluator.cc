@@ -105,6 +105,10 @@ const CMakeValue* CMakeEvaluator::Get(std::string_view name) const {
 }
 
 void CMakeEvaluator::Set(const std::string& name, CMakeValue value, bool parent_scope) {
+  if (value.text.size() > limits_.max_value_bytes) {
+    ValueTooLong();
+    value = CMakeValue::Unknown("a value longer than " + std::to_string(limits_.max_value_bytes) + " bytes");
+  }
   if (parent_scope) {
     if (state_.scopes.size() > 1) state_.scopes[state_.scopes.size() - 2][name] = std::move(value);
     return;
@@ -214,13 +218,28 @@ CMakeValue CMakeEvaluator::ExpandOne(const ListFileArgument& arg) {
     env_value_ = CMakeValue::Unknown("the consumer's environment ($ENV{" + std::string(name) + "})");
     return &env_value_;
   };
-  return ExpandReferences(arg.text, vars, env);
+  bool too_long = false;
+  CMakeValue v = ExpandReferences(arg.text, vars, env, limits_.max_value_bytes, &too_long);
+  if (too_long) ValueTooLong();
+  return v;
+}
+
+void CMakeEvaluator::ValueTooLong() {
+  Skip(current_ ? current_->name : "set",
+       "a value longer than " + std::to_string(limits_.max_value_bytes) + " bytes is not evaluated");
 }
 
 std::vector<CMakeEvaluator::Arg> CMakeEvaluator::Expand(const ListFileCommand& cmd) {
   std::vector<Arg> out;
+  size_t total = 0;
   for (const ListFileArgument& a : cmd.args) {
     CMakeValue v = ExpandOne(a);
+    // The arguments together are bounded too: "${s}" written a thousand times.
+    if (v.text.size() > limits_.max_value_bytes - std::min(total, limits_.max_value_bytes)) {
+      ValueTooLong();
+      v = CMakeValue::Unknown("arguments longer than " + std::to_string(limits_.max_value_bytes) + " bytes");
+    }
+    total += v.text.size();
     if (a.kind != ListFileArgument::kUnquoted) {
       out.push_back({std::move(v), true});
     } else if (!v.known) {

@@ -25,6 +25,7 @@ struct EvaluatorLimits {
   int max_depth = 32;             ///< nested includes and calls
   size_t max_iterations = 10000;  ///< per loop
   size_t max_file_bytes = 4 << 20;
+  size_t max_value_bytes = 4 << 20;  ///< a variable's value, and all of one command's arguments
 };
 
 class CMakeEvaluator {
@@ -93,6 +94,7 @@ class CMakeEvaluator {
   void Set(const std::string& name, CMakeValue value, bool parent_scope = false);
   void Unset(const std::string& name, bool parent_scope = false);
   CMakeValue UnknownResult(const std::string& command) const;
+  void ValueTooLong();  ///< records that a value hit limits_.max_value_bytes
 
   // Commands (commands_*.cc). Each returns false when the arguments are not what it takes.
   bool Data(const std::string& name, const std::vector<Arg>& a);  ///< set, unset, list, string, math, ...

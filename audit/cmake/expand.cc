@@ -1,5 +1,6 @@
 #include "audit/cmake/expand.h"
 
+#include <algorithm>
 #include <string>
 
 namespace rocm_audit {
@@ -9,13 +10,17 @@ constexpr int kMaxNesting = 32;
 
 class Expander {
  public:
-  Expander(std::string_view raw, const VariableLookup& vars, const VariableLookup& env)
-      : raw_(raw), vars_(vars), env_(env) {}
+  Expander(std::string_view raw, const VariableLookup& vars, const VariableLookup& env, size_t max_bytes)
+      : raw_(raw), vars_(vars), env_(env), max_bytes_(max_bytes) {}
 
-  CMakeValue Run() {
+  CMakeValue Run(bool* too_long) {
     size_t at = 0;
     CMakeValue out;
     out.text = Until(&at, /*close=*/false, 0, &out);
+    if (too_long_) {
+      out = CMakeValue::Unknown("a value longer than " + std::to_string(max_bytes_) + " bytes");
+      if (too_long) *too_long = true;
+    }
     return out;
   }
 
@@ -65,6 +70,11 @@ class Expander {
               state->known = false;
               state->why = v->why;
             }
+            if (v->text.size() > max_bytes_ - std::min(out.size(), max_bytes_)) {
+              too_long_ = true;
+              *at = raw_.size();
+              return out;
+            }
             out += v->text;
           }
           continue;
@@ -79,12 +89,15 @@ class Expander {
   std::string_view raw_;
   const VariableLookup& vars_;
   const VariableLookup& env_;
+  size_t max_bytes_;
+  bool too_long_ = false;
 };
 
 }  // namespace
 
-CMakeValue ExpandReferences(std::string_view raw, const VariableLookup& vars, const VariableLookup& env) {
-  return Expander(raw, vars, env).Run();
+CMakeValue ExpandReferences(std::string_view raw, const VariableLookup& vars, const VariableLookup& env,
+                            size_t max_bytes, bool* too_long) {
+  return Expander(raw, vars, env, max_bytes).Run(too_long);
 }
 
 }  // namespace rocm_audit

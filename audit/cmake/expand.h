@@ -3,6 +3,8 @@
 // value makes the whole result unknown.
 #pragma once
 
+#include <cstdint>
+
 #include <functional>
 #include <string_view>
 
@@ -14,7 +16,10 @@ namespace rocm_audit {
 using VariableLookup = std::function<const CMakeValue*(std::string_view name)>;
 
 /// `env` is asked for $ENV{name}; the static evaluator answers "unknown" (the consumer's
-/// environment is not known when a package is installed).
-CMakeValue ExpandReferences(std::string_view raw, const VariableLookup& vars, const VariableLookup& env);
+/// environment is not known when a package is installed). A result that would grow past
+/// `max_bytes` is unknown instead (a string doubled in a loop must not exhaust memory), and
+/// `*too_long` is set.
+CMakeValue ExpandReferences(std::string_view raw, const VariableLookup& vars, const VariableLookup& env,
+                            size_t max_bytes = SIZE_MAX, bool* too_long = nullptr);
 
 }  // namespace rocm_audit

@@ -19,11 +19,27 @@ bool ForEachLlvmMember(std::string_view bytes,
     *error = llvm::toString(archive.takeError());
     return false;
   }
+  // A thin archive's members are other files, named relative to wherever the archive was
+  // made: LLVM would open them (from the working directory here). They are never read.
+  bool thin = (*archive)->isThin();
   llvm::Error err = llvm::Error::success();
   for (const auto& child : (*archive)->children(err)) {
     auto name = child.getName();
+    if (!Take(name)) continue;
+    if (thin) {
+      member(*name, llvm::MemoryBufferRef());
+      continue;
+    }
     auto buffer = child.getMemoryBufferRef();
-    if (!Take(name) || !Take(buffer)) continue;
+    if (!Take(buffer)) continue;
+    // LLVM checks a member's size against the archive only when it steps to the next one:
+    // the last member's data may claim to run past the end (found by fuzzing).
+    if (buffer->getBufferStart() < bytes.data() ||
+        buffer->getBufferSize() > size_t(bytes.data() + bytes.size() - buffer->getBufferStart())) {
+      *error = "member " + name->str() + " runs past the end of the archive";
+      llvm::consumeError(std::move(err));
+      return false;
+    }
     member(*name, *buffer);
   }
   if (err) {
@@ -41,6 +57,7 @@ bool ForEachArchiveMember(std::string_view bytes,
   return ForEachLlvmMember(
       bytes,
       [&](llvm::StringRef name, llvm::MemoryBufferRef buffer) {
+        if (!buffer.getBufferStart()) return;  // a thin archive's member: not read
         visit(std::string_view(name.data(), name.size()),
               std::string_view(buffer.getBufferStart(), buffer.getBufferSize()));
       },
@@ -58,6 +75,7 @@ bool ForEachArchiveDefinition(std::string_view bytes,
   return ForEachLlvmMember(
       bytes,
       [&](llvm::StringRef name, llvm::MemoryBufferRef buffer) {
+        if (!buffer.getBufferStart()) return;  // a thin archive's member: not read
         auto object = llvm::object::ObjectFile::createObjectFile(buffer);
         if (!Take(object)) return;  // not an object file (e.g. a text member): nothing to index
         for (const auto& sym : (*object)->symbols()) {

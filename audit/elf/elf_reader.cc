@@ -128,6 +128,13 @@ class Reader {
     auto sections = obj_.sections();
     if (!sections) return Fail(error, "section headers: " + TakeMessage(sections.takeError()));
     sections_ = *sections;
+    // The loader never reads section names, but everything that finds device code by
+    // section (.hip_fatbin) does: unreadable names hide it.
+    if (!sections_.empty()) {
+      if (auto names = obj_.getSectionStringTable(sections_); !names)
+        Warn("section names cannot be read (" + TakeMessage(names.takeError()) +
+             "): sections such as .hip_fatbin are not found");
+    }
 
     if (!ReadDynamic(error)) return false;
     ReadDynamicSymbols();
@@ -266,6 +273,13 @@ class Reader {
     }
     model_->symbol_table = std::make_unique<LlvmSymbolTable<ELFT>>(*syms, versyms, std::move(relas),
                                                                    std::move(rels), obj_.isMips64EL());
+    // ld.so reads a name at strtab + st_name unchecked: past the table it reads whatever
+    // lies there (or faults). Such symbols are nameless here.
+    size_t outside = 0;
+    for (const auto& sym : *syms) outside += sym.st_name >= strtab->size();
+    if (outside)
+      Warn(std::to_string(outside) + " dynamic symbol" +
+           (outside == 1 ? " has its name" : "s have their names") + " outside the string table");
     ReadHashTable(static_cast<uint32_t>(std::min<size_t>(syms->size(), UINT32_MAX)));
   }
 
@@ -387,10 +401,13 @@ class Reader {
         visit(e, file, a, name);
         if constexpr (std::is_same_v<Aux, typename ELFT::Verdaux>) break;  // only the first names it
         if (aux_next == 0 && j + 1 < count) return fail("auxiliary chain ends before its count");
+        // glibc (_dl_check_map_versions) walks a chain until a zero link, not by its count.
+        if (aux_next != 0 && j + 1 == count) return fail("the last auxiliary entry links further");
         aux += aux_next;
       }
       if (++visited > max_entries) return fail("more entries than the section can hold");
       if (next == 0 && i + 1 < sec.sh_info) return fail("chain ends before its count");
+      if (next != 0 && i + 1 == sec.sh_info) return fail("the last entry links further (glibc follows it)");
       offset += next;
     }
     return true;

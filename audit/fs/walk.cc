@@ -29,6 +29,17 @@ bool LooksLikeSharedLibraryName(std::string_view name) {
   return rest.size() > 1;
 }
 
+std::string SpecialKind(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  return "not a regular file";
+}
+
+// Far deeper than any installed tree (Debian's deepest paths have about 20 components).
+constexpr int kMaxDepth = 256;
+
 class Walker {
  public:
   Walker(const RootedFs& fs, const std::function<void(size_t)>& on_entry) : fs_(fs), on_entry_(on_entry) {}
@@ -80,8 +91,10 @@ class Walker {
       return VisitDirectory(path, prefix, st, via_symlink);
     }
     if (S_ISREG(st.st_mode)) return VisitFile(path, prefix, st, via_symlink);
-    // Devices, sockets and FIFOs are never opened: reading a FIFO could block forever.
+    // Devices, sockets and FIFOs are never opened: reading a FIFO could block forever, and
+    // a device (a link to /dev/zero named like a library) never ends.
     ++result_.counts["special"];
+    result_.problems.push_back({WalkProblem::kSpecialFile, path, SpecialKind(st.st_mode) + ": not opened"});
   }
 
   WalkResult Finish() {
@@ -103,6 +116,13 @@ class Walker {
   void VisitDirectory(const std::string& path, const std::string& prefix, const struct stat& st,
                       bool via_symlink) {
     if (!dirs_.insert({st.st_dev, st.st_ino}).second) return;  // seen: cycle or alias
+    // The walk recurses: a hostile tree 10,000 directories deep would exhaust the stack
+    // before the kernel's PATH_MAX stops it (a sanitizer build found that).
+    if (depth_ >= kMaxDepth) {
+      Problem(WalkProblem::kUnreadable, path,
+              "nested deeper than " + std::to_string(kMaxDepth) + " directories: not walked further");
+      return;
+    }
     DIR* dir = opendir(path.c_str());
     if (!dir) {
       Problem(WalkProblem::kUnreadable, path, std::string("cannot read directory: ") + strerror(errno));
@@ -116,7 +136,9 @@ class Walker {
     closedir(dir);
     std::sort(names.begin(), names.end());  // deterministic reports
     std::string base = path.size() > 1 && path.back() == '/' ? path : path + "/";
+    ++depth_;
     for (const auto& n : names) Visit(base + n, prefix, via_symlink);
+    --depth_;
   }
 
   void VisitFile(const std::string& path, const std::string& prefix, const struct stat& st,
@@ -175,6 +197,7 @@ class Walker {
   const RootedFs& fs_;
   const std::function<void(size_t)>& on_entry_;
   size_t entries_ = 0;
+  int depth_ = 0;  ///< directories entered, below the input
   WalkResult result_;
   std::set<Inode> dirs_;
   std::map<Inode, std::pair<size_t, bool>> first_;  // inode -> (candidate, via symlink)

@@ -29,6 +29,7 @@ struct WalkProblem {
     kSymlinkLoop,
     kUnreadable,
     kOutsideTree,  ///< a link out of the audited paths: not followed, not audited
+    kSpecialFile,  ///< a FIFO, socket or device node: never opened
   } kind;
   std::string path;
   std::string message;  ///< what failed, with the OS's reason

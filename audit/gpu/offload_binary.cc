@@ -29,11 +29,15 @@ std::string CheckRecord(std::string_view r) {
   uint64_t size = read64le(r.data() + 8), entry = read64le(r.data() + 16);
   if (size < kHeaderSize + kEntrySize || size > r.size()) return "its size field runs past the section";
   if (entry > size - kEntrySize) return "its entry lies outside it";
+  // LLVM reads the entry and the string table in place as 8-byte aligned structures (its
+  // writer aligns them; an unaligned one was found by fuzzing).
+  if (entry % 8 != 0) return "its entry is not 8-byte aligned";
   const char* e = r.data() + entry;
   uint64_t strings = read64le(e + 8), count = read64le(e + 16), image = read64le(e + 24),
            image_size = read64le(e + 32);
   if (strings > size || count > (size - strings) / kStringEntrySize)
     return "its string table lies outside it";
+  if (strings % 8 != 0) return "its string table is not 8-byte aligned";
   for (uint64_t i = 0; i < count; ++i)
     for (uint64_t field : {uint64_t(0), uint64_t(8)}) {
       uint64_t at = read64le(r.data() + strings + i * kStringEntrySize + field);

@@ -170,6 +170,38 @@ TEST(BadInput, ArchiveWithALyingSymbolIndexIsSurvived) {
   EXPECT_EQ(f[0].fields["providers"][0]["member"], "x.o");
 }
 
+// Found by fuzzing: LLVM 19 checks an archive member's size against the archive only when
+// it steps to the next member, so the last member's data could run past the end of the file.
+TEST(BadInput, ArchiveMemberRunningPastTheEndIsMalformed) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), "mkarchive \"$PWD/a/libx.a\" x.o 'int x(void) { return 1; }'"));
+  std::string b = ReadAll(t / "a/libx.a");
+  WriteAll(t / "a/libx.a", b.substr(0, b.size() - 100));  // the member's header still claims it all
+  Report r = Audit({t / "a"}, t.path());
+  auto f = FindingsOf(r, "malformed-file", t / "a/libx.a");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].message.find("past the end of the archive"), std::string::npos) << f[0].message;
+}
+
+// A thin archive names its members as other files, relative to where it was made: LLVM
+// would open them, from the working directory. They are never opened, even when they exist.
+TEST(BadInput, ThinArchiveMembersAreNeverOpened) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+                        "mkdir -p a && printf 'int x(void) { return 1; }' > x.c && gcc -c -fPIC x.c -o x.o"
+                        " && ar rcT a/libthin.a x.o && rm x.c\n"
+                        "mklib a/libu.so libu.so 'int x(void); int u(void) { return x(); }' -nostdlib"));
+  ASSERT_EQ(ReadAll(t / "a/libthin.a").substr(0, 8), "!<thin>\n");
+  // Run from the directory that holds x.o, where LLVM would find it.
+  std::string cwd = std::filesystem::current_path();
+  std::filesystem::current_path(t.path());
+  Report r = Audit({t / "a"}, t.path());
+  std::filesystem::current_path(cwd);
+  auto f = FindingsOf(r, "undefined-symbol", t / "a/libu.so");
+  ASSERT_EQ(f.size(), 1u);  // x is not found in the thin archive's member
+  EXPECT_TRUE(f[0].fields["providers"].empty()) << f[0].fields.dump();
+}
+
 TEST(BadInput, NonElfFileNamedLikeALibraryIsANote) {
   TempDir t;
   ASSERT_TRUE(BuildTree(t.path(), "mkdir -p lib && echo '<html>404</html>' > lib/libamdhip64.so.6"));

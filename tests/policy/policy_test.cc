@@ -2,6 +2,8 @@
 // baseline, and what the report then counts.
 #include "policy/policy.h"
 
+#include "policy/baseline.h"
+
 #include <gtest/gtest.h>
 
 namespace rocm_audit {
@@ -98,6 +100,30 @@ TEST(Policy, EnableDisableAndSeverity) {
   only.disable = {"no-such-check"};
   EXPECT_FALSE(CheckPolicyNames(only, r.rules, &error));
   EXPECT_NE(error.find("no-such-check"), std::string::npos);
+}
+
+// A --baseline file is user input: members of any type are an error message (found by
+// fuzzing: nlohmann's value() throws for "schema_version": {...}), never an exception.
+TEST(Baseline, MembersOfTheWrongTypeAreAnErrorNotAnException) {
+  const Rule rules[] = {{"undefined-symbol", Severity::kError, "t", "f", "symbol version"}};
+  for (const char* text :
+       {R"({"schema_version": {"error": 4}, "findings": []})", R"({"schema_version": "1", "findings": []})",
+        R"({"schema_version": 1, "findings": {}})",
+        R"({"schema_version": 1, "inputs": [], "findings": [{"check": 7}]})",
+        R"({"schema_version": 1, "findings": [{"check": "undefined-symbol", "file": []}]})"}) {
+    std::vector<std::string> keys;
+    std::string error;
+    EXPECT_FALSE(ReadBaselineKeys(text, rules, &keys, &error)) << text;
+    EXPECT_FALSE(error.empty()) << text;
+  }
+  std::vector<std::string> keys;
+  std::string error;
+  EXPECT_TRUE(
+      ReadBaselineKeys(R"({"schema_version": 1, "findings": [{"check": "undefined-symbol", "file": "a", )"
+                       R"("symbol": "s", "version": null}]})",
+                       rules, &keys, &error))
+      << error;
+  EXPECT_EQ(keys.size(), 1u);
 }
 
 }  // namespace

@@ -85,7 +85,10 @@ TEST(Walk, CountsEveryFileByKind) {
       "mkdir -p include && echo '#pragma once' > include/hip.h && echo 'x' > README && mkfifo fifo"));
   WalkResult w = WalkInputs({t.path()}, RootedFs(t.path()));
   EXPECT_EQ(w.counts["other"], 2u);
-  EXPECT_EQ(w.counts["special"], 1u);  // the FIFO is never opened
+  EXPECT_EQ(w.counts["special"], 1u);  // the FIFO is never opened, but said
+  ASSERT_EQ(w.problems.size(), 1u);
+  EXPECT_EQ(w.problems[0].kind, WalkProblem::kSpecialFile);
+  EXPECT_EQ(w.problems[0].message, "a FIFO: not opened");
 }
 
 }  // namespace

@@ -137,5 +137,17 @@ TEST_F(GpuTree, DamagedOffloadBinariesAreProblemsNotCrashes) {
   EXPECT_FALSE(ReadOffloadSection(lying, {".llvm.offloading", "", 0}).problems.empty());
 }
 
+// Found by fuzzing: LLVM 19 reads a record's entry in place as an 8-byte aligned structure
+// without checking the alignment of its offset (UBSan: misaligned member access).
+TEST(OffloadSection, UnalignedEntryIsAProblemNotARead) {
+  std::string bytes =
+      ReadAll(std::string(ROCM_AUDIT_SOURCE_DIR) + "/fuzz/regressions/offload_binary/unaligned-entry");
+  ASSERT_GT(bytes.size(), 64u);
+  Bundle b = ReadOffloadSection(bytes, BundleContainer{".llvm.offloading", "", 0});
+  ASSERT_EQ(b.problems.size(), 1u);
+  EXPECT_NE(b.problems[0].message.find("not 8-byte aligned"), std::string::npos) << b.problems[0].message;
+  EXPECT_TRUE(b.entries.empty());
+}
+
 }  // namespace
 }  // namespace rocm_audit::testing

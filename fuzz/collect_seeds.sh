@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Seed corpora for the fuzz targets, taken from the fixture trees the build made with the real
+# toolchain: ELF files, static libraries, bundles and CCOBs and the sections holding them,
+# code objects, .llvm.offloading sections, CMake package files, packages, and the reports and
+# waiver files of the tests. Usage: collect_seeds.sh BUILD-DIR OUT-DIR
+set -euo pipefail
+build=$1 out=$2
+src=$(cd "$(dirname "$0")/.." && pwd)
+objcopy=${LLVM_OBJCOPY:-llvm-objcopy-19}
+rm -rf "$out"
+for t in elf archive device_code bundle code_object offload_binary cmake_list_file cmake_evaluator \
+         policy_files unpack; do
+  mkdir -p "$out/$t"
+done
+
+n=0
+seed() {  # seed TARGET FILE [PREFIX-BYTE-OCTAL]: copies FILE, under a unique name
+  n=$((n + 1))
+  local to="$out/$1/$n-$(basename "$2")"
+  if [ $# -ge 3 ]; then { printf "\\$3"; cat "$2"; } > "$to"; else cp "$2" "$to"; fi
+}
+is_elf() { [ "$(head -c 4 "$1" | od -An -c | tr -d ' ')" = '177ELF' ]; }
+
+trees=("$build/demo-tree" "$build/gpu-tree")
+while IFS= read -r -d '' f; do
+  [ -s "$f" ] || continue
+  [ "$(stat -c %s "$f")" -le 1048576 ] || continue
+  if is_elf "$f"; then
+    seed elf "$f"
+    for section in .hip_fatbin .llvm.offloading; do
+      tmp=$(mktemp)
+      if "$objcopy" --dump-section "$section=$tmp" "$f" /dev/null 2>/dev/null && [ -s "$tmp" ]; then
+        case $section in
+          .hip_fatbin) seed bundle "$tmp" 017 ;;  # 2 MiB decompression cap, no hash check
+          .llvm.offloading) seed offload_binary "$tmp" ;;
+        esac
+      fi
+      rm -f "$tmp"
+    done
+  fi
+  case $f in
+    *.a) seed archive "$f" ;;
+    *.co | *.hsaco)
+      if is_elf "$f"; then seed code_object "$f"; else seed bundle "$f" 037; fi ;;  # hash checked
+  esac
+done < <(find "${trees[@]}" -type f -print0 | sort -z)
+while IFS= read -r -d '' f; do
+  [ -s "$f" ] && [ "$(stat -c %s "$f")" -le 1048576 ] && seed device_code "$f"
+done < <(find "$build/gpu-tree" -type f -print0 | sort -z)
+while IFS= read -r -d '' f; do
+  seed cmake_list_file "$f"
+  seed cmake_evaluator "$f"
+done < <(find "$build/cmake-tree" "$build/demo-tree" "$src/fixtures/cmake" -name '*.cmake' -type f -print0 | sort -z)
+find "$build/package-tree" -maxdepth 2 -type f ! -name .stamp -print0 | sort -z |
+  while IFS= read -r -d '' f; do seed unpack "$f"; done
+for f in "$src"/tests/golden/*.json "$src"/fuzz/seeds/policy_files/*; do seed policy_files "$f"; done
+
+for t in "$out"/*; do printf '%s: %s seeds\n' "$(basename "$t")" "$(ls "$t" | wc -l)"; done

@@ -1,0 +1,203 @@
+// The hostile-input tree (fixtures/make_hostile_tree.sh): every case is audited by the real
+// binary, in a process of its own, and must end as the findings cases.tsv names, with exit 0
+// or 1, within a time and a memory bound. Bombs, lying headers, loops, huge directories, deep
+// nesting, FIFOs, devices, unreadable files, CMake code that never ends: a finding each, never
+// a crash, a hang or an exhausted machine. CI runs this under ASan and UBSan too.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/test_support.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Bounds for one case. The slowest case (100,000 entries) takes about 3 s and 90 MB here; the
+// bounds leave room for a sanitizer build and a busy machine, not for a hang or a bomb.
+constexpr int kSeconds = 120;
+constexpr long kMaxRssKb = 1536 * 1024;
+
+struct HostileCase {
+  std::string name, input, options, scope;
+  std::vector<std::string> expected;
+};
+
+// Shown by name in test output (gtest would print the bytes).
+void PrintTo(const HostileCase& c, std::ostream* os) { *os << c.name; }
+
+std::vector<std::string> Split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, sep);) out.push_back(item);
+  if (!s.empty() && s.back() == sep) out.push_back("");
+  return out;
+}
+
+std::vector<HostileCase> ReadCases() {
+  std::ifstream in(ROCM_AUDIT_HOSTILE_TREE "/cases.tsv");
+  std::vector<HostileCase> out;
+  std::string line;
+  std::getline(in, line);  // the header
+  while (std::getline(in, line)) {
+    auto f = Split(line, '\t');
+    if (f.size() != 5) continue;
+    out.push_back({f[0], f[1], f[2], f[4], Split(f[3], ',')});
+  }
+  return out;
+}
+
+struct Run {
+  int exit_code = -1;  ///< -1: killed (a signal or the time bound)
+  double seconds = 0;
+  long max_rss_kb = 0;
+  std::string output;
+};
+
+// Runs `argv` with its standard output in a file, killed after kSeconds; the peak RSS comes
+// from the kernel's accounting of the child (wait4).
+Run RunBounded(const std::vector<std::string>& argv, const std::string& out_file) {
+  Run r;
+  auto start = std::chrono::steady_clock::now();
+  pid_t pid = fork();
+  if (pid == 0) {
+    int fd = open(out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd, 1);
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  int status = 0;
+  struct rusage usage{};
+  while (wait4(pid, &status, WNOHANG, &usage) == 0) {
+    if (std::chrono::steady_clock::now() - start > std::chrono::seconds(kSeconds)) {
+      kill(pid, SIGKILL);
+      wait4(pid, &status, 0, &usage);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.max_rss_kb = usage.ru_maxrss;
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  r.output = ReadAll(out_file);
+  return r;
+}
+
+// Audits `input` (JSON, absolute paths) with `binary`, run as `user` when one is given (root
+// drops to it with setpriv, so that permissions apply), and checks the bounds and exit code.
+nlohmann::json AuditBounded(const std::string& input, const std::string& options, const TempDir& t,
+                            const std::string& binary = ROCM_AUDIT_BINARY, const std::string& user = "") {
+  std::vector<std::string> argv;
+  if (!user.empty())
+    argv = {"/usr/bin/setpriv", "--reuid=" + user, "--regid=" + user, "--clear-groups", "--"};
+  argv.insert(argv.end(), {binary, "--no-progress", "--format", "json", "--absolute-paths"});
+  for (const std::string& o : Split(options, ' '))
+    if (!o.empty()) argv.push_back(o);
+  argv.push_back(input);
+  Run r = RunBounded(argv, t / "report.json");
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1)
+      << "exit " << r.exit_code << " after " << r.seconds << " s";
+  EXPECT_LT(r.seconds, kSeconds);
+  EXPECT_LT(r.max_rss_kb, kMaxRssKb) << "peak RSS";
+  auto report = nlohmann::json::parse(r.output, nullptr, /*allow_exceptions=*/false);
+  EXPECT_TRUE(report.is_object()) << r.output.substr(0, 400);
+  return report.is_object() ? report : nlohmann::json::object();
+}
+
+// The checks reported, and by file.
+std::set<std::string> ChecksOf(const nlohmann::json& report, const std::string& file = "") {
+  std::set<std::string> out;
+  if (!report.contains("findings")) return out;
+  const nlohmann::json& findings = report["findings"];
+  for (const auto& f : findings)
+    if (file.empty() || f.value("file", "") == file) out.insert(f.value("check", ""));
+  return out;
+}
+
+class HostileInput : public ::testing::TestWithParam<HostileCase> {};
+
+TEST_P(HostileInput, EndsAsFindingsInBoundedTimeAndMemory) {
+  const HostileCase& c = GetParam();
+  TempDir t;
+  const std::string input = std::string(ROCM_AUDIT_HOSTILE_TREE) + "/" + c.input;
+  nlohmann::json report = AuditBounded(input, c.options, t);
+  std::set<std::string> checks = ChecksOf(report);
+  for (const std::string& e : c.expected) EXPECT_TRUE(checks.count(e)) << c.name << ": no " << e;
+  if (c.scope != "each") return;
+  // Every file of the case is a finding of its own: none is lost among the others.
+  size_t files = 0;
+  for (const auto& e : fs::recursive_directory_iterator(input)) {
+    if (!e.is_regular_file()) continue;
+    ++files;
+    std::set<std::string> mine = ChecksOf(report, e.path().string());
+    bool any = false;
+    for (const std::string& x : c.expected) any |= mine.count(x) > 0;
+    EXPECT_TRUE(any) << e.path() << " is not reported as any of the expected checks";
+  }
+  EXPECT_GT(files, 0u);
+}
+
+std::string CaseName(const ::testing::TestParamInfo<HostileCase>& info) {
+  std::string n = info.param.name;
+  for (char& ch : n)
+    if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(Tree, HostileInput, ::testing::ValuesIn(ReadCases()), CaseName);
+
+// A copy of a case where another user can reach it (a fresh directory is private to its
+// owner), with the binary beside it; returns the copy's path.
+std::string WorldReadableCopy(const TempDir& t, const std::string& rel) {
+  chmod(t.path().c_str(), 0755);
+  EXPECT_EQ(RunCommand("cp -a '" ROCM_AUDIT_HOSTILE_TREE "/" + rel + "' '" + t / "case" + "' && cp '" +
+                       ROCM_AUDIT_BINARY + "' '" + t / "rocm-audit" + "'"),
+            0);
+  return t / "case";
+}
+
+TEST(HostileInput, UnreadableFilesAndDirectoriesAreFindings) {
+  TempDir t;
+  std::string tree = WorldReadableCopy(t, "tree/unreadable");
+  ASSERT_EQ(chmod((tree + "/lib/libclosed.so").c_str(), 0), 0);
+  ASSERT_EQ(chmod((tree + "/lib/closed").c_str(), 0), 0);
+  // Permissions bind only a user without CAP_DAC_OVERRIDE: root audits as nobody.
+  std::string user = geteuid() == 0 ? "65534" : "";
+  nlohmann::json report = AuditBounded(tree, "", t, t / "rocm-audit", user);
+  EXPECT_EQ(ChecksOf(report, tree + "/lib/libclosed.so"), std::set<std::string>{"unreadable-file"});
+  EXPECT_EQ(ChecksOf(report, tree + "/lib/closed"), std::set<std::string>{"unreadable-file"});
+  EXPECT_EQ(ChecksOf(report, tree + "/lib/libbroken.so"), std::set<std::string>{"malformed-file"});
+  chmod((tree + "/lib/closed").c_str(), 0755);  // so that the TempDir can be removed
+}
+
+TEST(HostileInput, DeviceNodeIsNeverOpened) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root (mknod)";
+  TempDir t;
+  std::string tree = WorldReadableCopy(t, "tree/device");
+  // /dev/zero's numbers: read, it would never end.
+  ASSERT_EQ(mknod((tree + "/lib/libzero.so.1").c_str(), S_IFCHR | 0644, makedev(1, 5)), 0);
+  nlohmann::json report = AuditBounded(tree, "", t);
+  EXPECT_EQ(ChecksOf(report, tree + "/lib/libzero.so.1"), std::set<std::string>{"special-file"});
+  EXPECT_EQ(ChecksOf(report, tree + "/lib/libbroken.so"), std::set<std::string>{"malformed-file"});
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing
