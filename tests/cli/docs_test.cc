@@ -6,6 +6,7 @@
 #include <iterator>
 #include <sstream>
 
+#include "cli/options.h"
 #include "tests/support/test_support.h"
 
 namespace rocm_audit {
@@ -106,6 +107,42 @@ TEST(Docs, SetupCommandInstallsTheBuildTools) {
                           " liblief-dev "})
     EXPECT_NE(setup.find(pkg), std::string::npos) << pkg;
   EXPECT_NE(setup.find("-G Ninja"), std::string::npos);
+}
+
+// The README quotes how many tests the second command runs: the number is the build's own
+// (`ctest -N` on this build), so adding a test without updating the README fails here.
+TEST(Docs, ReadmeQuotesTheBuildsTestCount) {
+  std::string listing;
+  ASSERT_EQ(testing::RunCommand("'" ROCM_AUDIT_CTEST "' -N --test-dir '" ROCM_AUDIT_BUILD_DIR "'", &listing),
+            0);
+  size_t at = listing.find("Total Tests: ");
+  ASSERT_NE(at, std::string::npos) << listing;
+  std::string count = std::to_string(std::stoi(listing.substr(at + 13)));
+  std::string readme = Read("README.md");
+  EXPECT_NE(readme.find("(" + count + " tests;"), std::string::npos)
+      << "the README must quote the build's " << count << " tests as \"(" << count << " tests;\"";
+}
+
+// docs/design.md names, for every rule, the file that declares it and makes its findings;
+// the file must exist and hold the rule's ID as a declaration ("id", at the start of a
+// kRules entry or a rule table).
+TEST(Docs, DesignNamesTheFileOfEveryRule) {
+  std::string design = Read("docs/design.md");
+  size_t table = design.find("### Each rule's file");
+  ASSERT_NE(table, std::string::npos);
+  for (const Rule& r : KnownRules()) {
+    std::string row = "| `" + std::string(r.id) + "` | `";
+    size_t at = design.find(row, table);
+    ASSERT_NE(at, std::string::npos) << r.id << " has no row";
+    size_t start = at + row.size();
+    std::string file = design.substr(start, design.find('`', start) - start);
+    std::string source = Read(file);
+    ASSERT_FALSE(source.empty()) << file;
+    std::string id = "\"" + std::string(r.id) + "\"";
+    bool declared =
+        source.find("{" + id) != std::string::npos || source.find("    " + id + ",") != std::string::npos;
+    EXPECT_TRUE(declared) << r.id << " is not declared in " << file;
+  }
 }
 
 }  // namespace

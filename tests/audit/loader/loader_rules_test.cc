@@ -86,6 +86,36 @@ TEST(LoaderRules, RpathIsIgnoredWhenTheObjectHasRunpath) {
     EXPECT_EQ(step.source.find("RPATH"), std::string::npos) << step.source;
 }
 
+// An ancestor with both tags: glibc drops its DT_RPATH when reading its dynamic section
+// (get-dynamic-info.h), so a descendant without RUNPATH does not inherit it either. libM has
+// RPATH /r1 (ignored) and RUNPATH /r2 (which finds libA); libA needs libB, only in /r1.
+TEST(LoaderRules, AncestorWithRpathAndRunpathPassesNoRpathDown) {
+  TempDir t;
+  ASSERT_TRUE(
+      BuildTree(t.path(), std::string() + "mklib r1/libB.so libB.so " + kB +
+                              " -nostdlib\n"
+                              "mklib r2/libA.so libA.so " +
+                              kA +
+                              " -nostdlib -Lr1 -l:libB.so\n"
+                              "mklib m/libM.so libM.so 'int a(void); int m(void) { return a(); }' "
+                              "-nostdlib -Lr2 -l:libA.so -Wl,--disable-new-dtags,-rpath,/r1 -Wl,-f,/r2"));
+  std::string path = t / "m/libM.so";
+  std::string bytes = ReadAll(path);
+  const std::string aux("\xfd\xff\xff\x7f\x00\x00\x00\x00", 8);  // DT_AUXILIARY "/r2"
+  size_t at = bytes.find(aux);
+  ASSERT_NE(at, std::string::npos);
+  bytes.replace(at, 8, std::string("\x1d\x00\x00\x00\x00\x00\x00\x00", 8));  // -> DT_RUNPATH
+  WriteAll(path, bytes);
+
+  CoreAudit r({path}, {t.path()});
+  EXPECT_EQ(r.Closure(path), std::vector<std::string>{"/r2/libA.so"});
+  EXPECT_EQ(r.Unresolved(path), std::vector<std::string>{"libB.so"});
+  const UnresolvedLibrary* u = r.UnresolvedNamed(path, "libB.so");
+  ASSERT_NE(u, nullptr);
+  for (const SearchStep& step : u->resolution.searched)
+    EXPECT_EQ(step.source.find("RPATH"), std::string::npos) << step.source;
+}
+
 TEST(LoaderRules, RpathIsInheritedFromTheLoaderChain) {
   TempDir t;
   ASSERT_TRUE(BuildTree(
