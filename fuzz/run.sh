@@ -30,5 +30,5 @@ for t in "${targets[@]}"; do
   ASAN_OPTIONS=detect_leaks=1 "$build/fuzz/rocm_audit_fuzz_$t" "$corpus" "$build/fuzz-seeds/$t" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=1048576 \
     -artifact_prefix="$findings/" -print_final_stats=1 2>&1 |
-    grep -E '^(#[0-9]+ *(DONE|INITED)|stat::|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written)' || true
+    grep -E '^(#[0-9]+[[:space:]]+(DONE|INITED)|stat::|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written)' || true
 done
