@@ -2,8 +2,6 @@
 // it, inside a private directory that stands for the installed system (written once per
 // input; nothing the evaluation does writes anywhere). Limits are lowered so that an
 // endless loop or a deep recursion ends within one fuzzing run's time budget.
-#include <unistd.h>
-
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -13,20 +11,18 @@
 #include "audit/cmake/installed_files.h"
 #include "audit/cmake/package_config.h"
 #include "audit/fs/rooted_fs.h"
+#include "fuzz_dir.h"
 
 namespace {
 
-// Never destroyed: the atexit handler that removes the directory runs after static
-// destructors registered later (a destroyed string here was a use after free).
+// The installed system: a config directory, and a file for EXISTS to find.
 const std::string& InstalledRoot() {
-  static const std::string& root = *new std::string([] {
-    std::string pattern = (std::filesystem::temp_directory_path() / "rocm-audit-fuzz.XXXXXX").string();
-    std::string dir = mkdtemp(pattern.data());
+  static const std::string& root = []() -> const std::string& {
+    const std::string& dir = FuzzDir();
     std::filesystem::create_directories(dir + "/usr/lib/cmake/Fuzz");
     std::ofstream(dir + "/usr/lib/libfuzz.so.1") << "something for EXISTS to find";
-    std::atexit([] { std::filesystem::remove_all(InstalledRoot()); });
     return dir;
-  }());
+  }();
   return root;
 }
 

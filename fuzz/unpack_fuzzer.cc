@@ -1,8 +1,6 @@
 // The package unpacker: the input is a package file of the kind its bytes say (.deb, .rpm,
 // wheel, conda, tarball, zip; a tarball when they say nothing), unpacked with libarchive into
 // a fresh private directory under the caps a run uses, lowered to keep each input quick.
-#include <unistd.h>
-
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -12,27 +10,13 @@
 
 #include "audit/unpack/package_format.h"
 #include "audit/unpack/unpack.h"
-
-namespace {
-
-// Never destroyed (see cmake_evaluator_fuzzer.cc).
-const std::string& WorkDir() {
-  static const std::string& dir = *new std::string([] {
-    std::string pattern = (std::filesystem::temp_directory_path() / "rocm-audit-fuzz.XXXXXX").string();
-    std::string made = mkdtemp(pattern.data());
-    std::atexit([] { std::filesystem::remove_all(WorkDir()); });
-    return made;
-  }());
-  return dir;
-}
-
-}  // namespace
+#include "fuzz_dir.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace rocm_audit;
   namespace fs = std::filesystem;
-  const std::string package = WorkDir() + "/package";
-  const std::string into = WorkDir() + "/into";
+  const std::string package = FuzzDir() + "/package";
+  const std::string into = FuzzDir() + "/into";
   {
     std::ofstream out(package, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(data), std::streamsize(size));
