@@ -2,6 +2,8 @@
 // package is found nowhere a consumer would look: not among the audited packages, not in
 // --cmake-prefix-path, not in the installed system (--root), and with no Find module of
 // CMake. The consumer's find_package() of this package then fails.
+// cmake-dependency-version: the dependency is found, but no config of it accepts the
+// version asked for.
 #include "checks/cmake_package_site.h"
 #include "checks/registry.h"
 
@@ -32,14 +34,70 @@ constexpr Rule kRules[] = {
      "    fix: make hipblas depend on the package that installs rocsolverConfig.cmake (or "
      "rocsolver-config.cmake), or audit with --cmake-prefix-path",
      "package dependency", "{package}: dependency {dependency} is found nowhere ({files})",
-     "package:string line:integer in:path dependency:string version:string prefixes_searched:[path] "
-     "undecided?:string"},
+     "package:string line:integer in:path cmake_stage?:string dependency:string version:string "
+     "prefixes_searched:[path] undecided?:string"},
+    {"cmake-dependency-version", Severity::kError,
+     "a CMake package config asks for a dependency version that no installed config of the dependency "
+     "accepts",
+     "ask for the version the dependency ships (or a range), ship the dependency's version file, or depend "
+     "on "
+     "the version asked for",
+     "package dependency",
+     "The config calls find_dependency(<Dep> <version>) (or find_package with a version, EXACT or a range "
+     "such as 1.2...<2.0), and every config of <Dep> a consumer's find_package() would find turns the "
+     "version down. CMake evaluates each candidate's version file (<Dep>ConfigVersion.cmake or "
+     "<dep>-config-version.cmake) with the requested version, and takes a config only when the file says "
+     "PACKAGE_VERSION_COMPATIBLE (PACKAGE_VERSION_EXACT with EXACT) and not PACKAGE_VERSION_UNSUITABLE; "
+     "a config without a version file is never taken when a version is asked for. The compatibility "
+     "rules are the version file's own (write_basic_package_version_file: AnyNewerVersion, "
+     "SameMajorVersion, SameMinorVersion, ExactVersion). The consumer's configure then fails: \"Could not "
+     "find a configuration file for package <Dep> that is compatible with requested version ... The "
+     "following configuration files were considered but not accepted\". A required dependency is an error; "
+     "an optional one a note. Ask for a version the installed dependency accepts, ship its version file, or "
+     "make the package depend on the version it asks for.",
+     "/usr/lib/x86_64-linux-gnu/cmake/hipsparse/hipsparse-config.cmake\n"
+     "  error[cmake-dependency-version]: hipsparse-config.cmake:38: hipsparse asks for rocsparse 4.0; "
+     "considered but not accepted: /usr/lib/x86_64-linux-gnu/cmake/rocsparse/rocsparse-config.cmake, "
+     "version: 3.1.2 (its version file does not call 3.1.2 compatible with 4.0)\n"
+     "    fix: ask for a version rocsparse accepts, ship its version file, or make hipsparse depend on "
+     "rocsparse 4.0",
+     "package dependency", "{package}: dependency {dependency} {version} is not accepted ({files})",
+     "package:string line:integer in:path cmake_stage?:string dependency:string version:string "
+     "considered:[string] undecided?:string"},
 };
+
+void VersionRejected(const AuditedPackage& ap, const LocatedDependency& d, const std::string& file,
+                     FindingSink& sink) {
+  Finding f = MakeFinding(kRules[1], file);
+  std::string considered;
+  for (const std::string& r : d.rejected) considered += (considered.empty() ? "" : "; ") + r;
+  f.message = SiteText(d.request.site) + ": " + ap.package.name + " asks for " + d.request.name + " " +
+              (d.request.exact ? "exactly " : "") + d.request.version +
+              "; considered but not accepted: " + considered;
+  f.hint = "ask for a version " + d.request.name + " accepts, ship its version file, or make " +
+           ap.package.name + " depend on " + d.request.name + " " + d.request.version;
+  AddSiteFields(f, ap.package.name, d.request.site);
+  if (d.request.required) {
+    SetCMakeStage(f, "configure");
+  } else {
+    f.severity = Severity::kNote;
+    f.message += " (optional: the package still loads without it)";
+  }
+  f.fields["dependency"] = d.request.name;
+  f.fields["version"] = d.request.version;
+  f.fields["considered"] = d.rejected;
+  MarkUndecided(f, d.request.undecided);
+  sink.Add(std::move(f));
+}
 
 void Run(const TreeInput& in, FindingSink& sink) {
   for (const AuditedPackage& ap : in.cmake_packages) {
     for (const LocatedDependency& d : ap.package.dependencies) {
       if (!d.found.empty()) continue;
+      if (!d.rejected.empty()) {
+        VersionRejected(ap, d, in.files[ap.file].walked.path, sink);
+        continue;
+      }
       Finding f = MakeFinding(kRules[0], in.files[ap.file].walked.path);
       f.message = SiteText(d.request.site) + ": " + ap.package.name + " asks for " + d.request.name +
                   (d.request.version.empty() ? "" : " " + d.request.version) +
@@ -51,6 +109,7 @@ void Run(const TreeInput& in, FindingSink& sink) {
       f.hint = "make " + ap.package.name + " depend on the package that installs " + d.request.name +
                "Config.cmake (or " + d.request.name + "-config.cmake), or audit with --cmake-prefix-path";
       AddSiteFields(f, ap.package.name, d.request.site);
+      if (d.request.required) SetCMakeStage(f, "configure");
       f.fields["dependency"] = d.request.name;
       f.fields["version"] = d.request.version;
       f.fields["prefixes_searched"] = d.searched;

@@ -38,8 +38,8 @@ constexpr Rule kRules[] = {
      "{package}: {n} {via} files not installed, under {referenced/}[; files of those names are in "
      "{installed_at/}] "
      "({files})",
-     "package:string line:integer in:path referenced:path via:string target?:string component?:string "
-     "component_library?:path|null installed_at?:path undecided?:string"},
+     "package:string line:integer in:path cmake_stage?:string referenced:path via:string target?:string "
+     "component?:string component_library?:path|null installed_at?:path undecided?:string"},
     {"cmake-config-error", Severity::kError,
      "a CMake package config stops a consumer's configure (FATAL_ERROR, <Name>_FOUND set to FALSE, a "
      "parse error)",
@@ -61,8 +61,22 @@ constexpr Rule kRules[] = {
      "unterminated quoted argument\n"
      "    fix: fix the config so that find_package(<Name> CONFIG REQUIRED) succeeds on the installed tree",
      "package", "{package}: find_package({package}) fails ({files})",
-     "package:string line:integer in:path undecided?:string"},
+     "package:string line:integer in:path cmake_stage:string undecided?:string"},
 };
+
+// Where a consumer's CMake fails on a missing file: a file it includes, and one a check of
+// the package (set_and_check, the import check of generated Targets files) tests, at
+// configure; an include directory when the consumer generates; a library nobody checked
+// when it builds. A soname link fails no CMake stage, only the programs.
+std::string_view StageOf(const CMakeReference& r) {
+  if (!r.checked_by_cmake) return {};
+  if (r.via == "include" || r.stops_configure || r.via == "set_and_check" || r.via == "import-check-files")
+    return "configure";
+  if (r.via.starts_with("INTERFACE_INCLUDE") || r.via.starts_with("INTERFACE_SYSTEM_INCLUDE"))
+    return "generate";
+  if (r.via.starts_with("IMPORTED_") || r.via.starts_with("INTERFACE_")) return "build";
+  return "configure";
+}
 
 std::string Hint(const CMakeReference& r, const std::string& package) {
   if (!r.component.empty())
@@ -103,6 +117,7 @@ void Run(const TreeInput& in, FindingSink& sink) {
       }
       f.hint = Hint(r, p.name);
       AddSiteFields(f, p.name, r.site);
+      if (std::string_view stage = StageOf(r); !stage.empty()) SetCMakeStage(f, stage);
       f.fields["referenced"] = r.path;
       f.fields["via"] = r.via;
       if (!r.target.empty()) f.fields["target"] = r.target;
@@ -125,6 +140,7 @@ void Run(const TreeInput& in, FindingSink& sink) {
       Finding f = MakeFinding(kRules[1], file);
       f.message = SiteText(failure.site) + ": find_package(" + p.name + ") fails: " + failure.message;
       AddSiteFields(f, p.name, failure.site);
+      SetCMakeStage(f, "configure");
       MarkUndecided(f, failure.undecided);
       sink.Add(std::move(f));
     }

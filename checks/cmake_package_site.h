@@ -21,6 +21,12 @@ inline void AddSiteFields(Finding& f, const std::string& package, const CMakeSit
   f.fields["in"] = site.file;
 }
 
+/// The stage of a consumer's CMake run that fails on this finding: "configure"
+/// (find_package), "generate" (imported targets linked) or "build".
+inline void SetCMakeStage(Finding& f, std::string_view stage) {
+  f.fields["cmake_stage"] = std::string(stage);
+}
+
 /// A finding reached only on a branch the evaluation could not decide is a note that says
 /// what was not known.
 inline void MarkUndecided(Finding& f, const std::string& undecided) {

@@ -20,6 +20,7 @@ extern const Check kTreeSonamesCheck;
 extern const Check kWalkProblemsCheck;
 extern const Check kCMakeMissingFilesCheck;
 extern const Check kCMakeDependenciesCheck;
+extern const Check kCMakeImportedTargetsCheck;
 extern const Check kCMakeAbsolutePathsCheck;
 extern const Check kCMakeNotEvaluatedCheck;
 extern const Check kPackageProblemsCheck;
@@ -46,6 +47,7 @@ const Check* const kChecks[] = {
     &kPackageProblemsCheck,
     &kCMakeMissingFilesCheck,
     &kCMakeDependenciesCheck,
+    &kCMakeImportedTargetsCheck,
     &kCMakeAbsolutePathsCheck,
     &kCMakeNotEvaluatedCheck,
 };

@@ -1,5 +1,7 @@
 #include "cli/path_display.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <system_error>
@@ -15,6 +17,15 @@ std::string Absolute(std::string_view path) {
   std::error_code ec;
   static const std::string cwd = std::filesystem::current_path(ec).string();
   return NormalizePath(cwd + "/" + std::string(path));
+}
+
+// Whether folding the ".." of an absolute path changes what it names: "a/staging/../lib"
+// does not exist when staging/ does not, though "a/lib" does (a CMake finding says so),
+// and the report must then show the path as written.
+bool DotDotMatters(std::string_view path) {
+  if (path.empty() || path[0] != '/' || path.find("/..") == std::string_view::npos) return false;
+  struct stat st;
+  return stat(std::string(path).c_str(), &st) != 0 && stat(NormalizePath(path).c_str(), &st) == 0;
 }
 
 // The path with symlinks resolved, or "" when it does not exist.
@@ -50,6 +61,13 @@ void PathDisplay::Map(const std::string& host, std::string shown) {
 
 std::string PathDisplay::Show(std::string_view host_path) const {
   if (host_path.empty()) return std::string(host_path);
+  if (DotDotMatters(host_path)) {  // shown up to its first "..", and as written from there
+    size_t at = host_path.find("/..");
+    while (at != std::string_view::npos && at + 3 < host_path.size() && host_path[at + 3] != '/')
+      at = host_path.find("/..", at + 1);
+    if (at != std::string_view::npos && at > 0)
+      return Show(host_path.substr(0, at)) + std::string(host_path.substr(at));
+  }
   std::string absolute = Absolute(host_path);
   if (absolute_) return absolute;
   std::string ancestor = absolute;

@@ -55,6 +55,19 @@ bool In(std::string_view name, std::span<const std::string_view> list) {
 }  // namespace
 
 bool CMakeEvaluator::Recorded(const std::string& n, const std::vector<Arg>& a) {
+  if (n == "cmake_policy" || n == "cmake_minimum_required") {
+    // The policy version targets defined from here on are judged by: the end of a range
+    // ("2.8.3...3.24" is 3.24), PUSH and POP around generated Targets files.
+    const std::string first = a.empty() ? "" : a[0].value.text;
+    if (n == "cmake_policy" && first == "PUSH") policy_versions_.push_back(policy_versions_.back());
+    if (n == "cmake_policy" && first == "POP" && policy_versions_.size() > 1) policy_versions_.pop_back();
+    if (first == "VERSION" && a.size() >= 2 && a[1].value.known) {
+      const std::string& v = a[1].value.text;
+      size_t dots = v.find("...");
+      policy_versions_.back() = dots == std::string::npos ? v : v.substr(dots + 3);
+    }
+    return true;
+  }
   if (n == "message") {
     if (a.empty()) return true;
     const std::string mode = a[0].quoted ? "" : a[0].value.text;
@@ -85,13 +98,18 @@ bool CMakeEvaluator::Recorded(const std::string& n, const std::vector<Arg>& a) {
       else if (t == "HINTS" || t == "PATHS" || t == "COMPONENTS" || t == "OPTIONAL_COMPONENTS" ||
                t == "NAMES" || t == "CONFIGS" || t == "PATH_SUFFIXES")
         collecting = t;
-      else if (t == "EXACT" || t == "QUIET" || t == "MODULE" || t == "CONFIG" || t == "NO_MODULE" ||
-               t.starts_with("NO_") || t == "GLOBAL")
+      else if (t == "EXACT") {
+        d.exact = true;
         collecting.clear();
-      else if (collecting == "HINTS" || collecting == "PATHS") {
+      } else if (t == "QUIET" || t == "MODULE" || t == "CONFIG" || t == "NO_MODULE" || t.starts_with("NO_") ||
+                 t == "GLOBAL") {
+        collecting.clear();
+      } else if (collecting == "HINTS" || collecting == "PATHS") {
         if (a[k].value.known) d.hints.push_back(t);
-      } else if (k == 1 && collecting.empty() && !t.empty() && std::isdigit(static_cast<unsigned char>(t[0])))
+      } else if (k == 1 && collecting.empty() && !t.empty() &&
+                 std::isdigit(static_cast<unsigned char>(t[0]))) {
         d.version = t;
+      }
     }
     dependency_seen_ = true;
     out_.dependencies.push_back(d);

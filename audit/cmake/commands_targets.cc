@@ -65,7 +65,8 @@ bool CMakeEvaluator::Targets(const std::string& n, const std::vector<Arg>& a) {
            "\" because another target with the same name already exists");
       return true;
     }
-    CMakeTarget target{a[0].value.text, alias ? "ALIAS" : type, imported, {}, {}};
+    CMakeTarget target{a[0].value.text, alias ? "ALIAS" : type, imported, {}, {},
+                       UserSite(),      policy_versions_.back()};
     if (alias && a.size() >= 3) target.properties["ALIASED_TARGET"] = a[2].value;
     state_.targets.push_back(std::move(target));
     return true;

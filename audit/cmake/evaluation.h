@@ -41,6 +41,7 @@ struct CMakeDependency {
   std::string version;
   std::vector<std::string> hints;  ///< HINTS and PATHS
   bool required = true;            ///< find_dependency, or find_package(... REQUIRED)
+  bool exact = false;              ///< EXACT: the version file must call the version exact
   CMakeSite site;
   std::string undecided;
 };
@@ -66,6 +67,10 @@ struct CMakeTarget {
   bool imported = false;
   std::map<std::string, CMakeValue> properties;
   std::map<std::string, CMakeSite> set_at;  ///< where each property was last set
+  CMakeSite defined_at;
+  /// The policy version in effect where it was defined (cmake_policy(VERSION), the end of a
+  /// range): CMake judges the target by the policies of that place (CMP0111).
+  std::string policy_version;
 };
 
 struct CMakeEvaluation {

@@ -152,7 +152,12 @@ CMakeReference* CMakeEvaluator::Reference(const std::string& path, const std::st
                                           const std::string& target, bool optional, bool checked_by_cmake) {
   if (path.empty() || path[0] != '/') return nullptr;
   CMakeReference r;
+  // "staging/../lib" is kept as written: the kernel, unlike a lexical normalisation, fails
+  // it when staging/ does not exist.
   r.path = NormalizePath(path);
+  if (std::string_view(path).find("..") != std::string_view::npos &&
+      files_.Exists(path) != files_.Exists(r.path))
+    r.path = path;
   r.via = via;
   r.site = UserSite();
   r.undecided = Undecided();
@@ -174,7 +179,7 @@ CMakeReference* CMakeEvaluator::Reference(const std::string& path, const std::st
     }
     return &old;
   }
-  r.exists = files_.Exists(r.path) == Tri::kTrue;
+  r.exists = files_.Exists(path) == Tri::kTrue;
   out_.references.push_back(std::move(r));
   return &out_.references.back();
 }
@@ -260,6 +265,8 @@ ConditionResult CMakeEvaluator::Condition(const std::vector<Arg>& args) {
   c.target = [this](std::string_view name) {
     if (FindTarget(std::string(name))) return Tri::kTrue;
     if (!dependency_seen_ || own_targets_.count(std::string(name))) return Tri::kFalse;
+    if (dependency_targets_.count(std::string(name))) return Tri::kTrue;
+    if (dependency_targets_complete_) return Tri::kFalse;
     // <Package>::x belongs to the package being loaded, not to a dependency.
     const CMakeValue* package = Get("CMAKE_FIND_PACKAGE_NAME");
     size_t colons = name.find("::");

@@ -39,6 +39,13 @@ class CMakeEvaluator {
   /// Targets the package defines itself (from an earlier evaluation): a fresh consumer
   /// has none of them before the package defines them, whatever its dependencies define.
   void SetOwnTargets(std::set<std::string> names) { own_targets_ = std::move(names); }
+  /// Targets the package's dependencies define, found by evaluating them in the same run:
+  /// once the package has asked for a dependency, if(TARGET) on them is true. `complete`:
+  /// every dependency was evaluated, so a target none of them defines is decided absent.
+  void SetDependencyTargets(std::set<std::string> names, bool complete) {
+    dependency_targets_ = std::move(names);
+    dependency_targets_complete_ = complete;
+  }
   /// Whether an if(TARGET) was undecided because of a dependency.
   bool asked_dependency_targets() const { return asked_dependency_targets_; }
   /// Evaluates one list file as find_package() loads a config or version file.
@@ -84,10 +91,6 @@ class CMakeEvaluator {
   ConditionResult Condition(const std::vector<Arg>& args);
   std::vector<Arg> Expand(const ListFileCommand& cmd);
   CMakeValue ExpandOne(const ListFileArgument& arg);
-  /// Runs `branches` (a program range and the undecided reason each is taken under) on
-  /// forks of the state and merges them; `fall_through` adds the outcome of running none.
-  Flow Fork(const std::shared_ptr<const Program>& p, const std::vector<std::pair<size_t, size_t>>& ranges,
-            const std::vector<std::string>& reasons, bool fall_through, const std::string& none_reason);
 
   // Variables (evaluator.cc).
   const CMakeValue* Get(std::string_view name) const;
@@ -141,6 +144,9 @@ class CMakeEvaluator {
   bool dependency_seen_ = false;
   bool asked_dependency_targets_ = false;
   std::set<std::string> own_targets_;  ///< targets not defined here may come from a dependency
+  std::set<std::string> dependency_targets_;
+  bool dependency_targets_complete_ = false;
+  std::vector<std::string> policy_versions_{""};  ///< cmake_policy(PUSH) stack of cmake_policy(VERSION)
   CMakeEvaluation out_;
 };
 

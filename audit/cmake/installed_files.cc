@@ -23,26 +23,47 @@ std::string InstalledFiles::InstalledPath(const std::string& host_path) const {
   return Outside(host_path) ? host_path : fs_.DisplayPath(host_path);
 }
 
+std::optional<std::string> InstalledFiles::Physical(const std::string& path) const {
+  if (path.empty() || path[0] != '/') return std::nullopt;
+  std::string cur;  // installed path so far, without ".."; "" is "/"
+  for (std::string_view c : PathComponents(path)) {
+    if (c == ".") continue;
+    if (c != "..") {
+      cur += "/" + std::string(c);
+      continue;
+    }
+    if (cur.empty()) continue;  // "/.." is "/"
+    auto host = fs_.Resolve(HostOf(cur));
+    if (!host || !fs_.IsDirectory(*host)) return std::nullopt;
+    cur = DirName(InstalledPath(*host));
+    if (cur == "/") cur.clear();
+  }
+  return cur.empty() ? std::string("/") : cur;
+}
+
 Tri InstalledFiles::Exists(const std::string& path) const {
-  if (path.empty() || path[0] != '/') return Tri::kFalse;
-  return fs_.Resolve(HostOf(path)) ? Tri::kTrue : Tri::kFalse;
+  auto physical = Physical(path);
+  return physical && fs_.Resolve(HostOf(*physical)) ? Tri::kTrue : Tri::kFalse;
 }
 
 Tri InstalledFiles::IsDirectory(const std::string& path) const {
-  if (path.empty() || path[0] != '/') return Tri::kFalse;
-  auto host = fs_.Resolve(HostOf(path));
+  auto physical = Physical(path);
+  if (!physical) return Tri::kFalse;
+  auto host = fs_.Resolve(HostOf(*physical));
   return host && fs_.IsDirectory(*host) ? Tri::kTrue : Tri::kFalse;
 }
 
 Tri InstalledFiles::IsSymlink(const std::string& path) const {
-  if (path.empty() || path[0] != '/') return Tri::kFalse;
+  auto physical = Physical(path);
+  if (!physical) return Tri::kFalse;
   struct stat st;
-  return lstat(HostOf(path).c_str(), &st) == 0 && S_ISLNK(st.st_mode) ? Tri::kTrue : Tri::kFalse;
+  return lstat(HostOf(*physical).c_str(), &st) == 0 && S_ISLNK(st.st_mode) ? Tri::kTrue : Tri::kFalse;
 }
 
 std::optional<std::string> InstalledFiles::RealPath(const std::string& path) const {
-  if (path.empty() || path[0] != '/') return std::nullopt;
-  auto host = fs_.Resolve(HostOf(path));
+  auto physical = Physical(path);
+  if (!physical) return std::nullopt;
+  auto host = fs_.Resolve(HostOf(*physical));
   if (!host) return std::nullopt;
   return InstalledPath(*host);
 }
@@ -59,7 +80,9 @@ std::vector<std::string> InstalledFiles::Glob(const std::string& pattern) const 
 }
 
 std::optional<std::string> InstalledFiles::Read(const std::string& path, size_t cap) const {
-  auto host = fs_.Resolve(HostOf(path));
+  auto physical = Physical(path);
+  if (!physical) return std::nullopt;
+  auto host = fs_.Resolve(HostOf(*physical));
   if (!host) return std::nullopt;
   int fd = open(host->c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0) return std::nullopt;

@@ -1,6 +1,9 @@
 // The files a package's list files see, by the paths of the installed system: through
 // the --root layers, except for audited paths that lie outside every layer (a staged tree
 // audited with --root /), which are read where they are. Read-only; nothing is created.
+// Paths are taken as the kernel takes them: ".." is the parent of what the path before it
+// names after its symlinks are followed, and "staging/../lib" does not exist when staging/
+// does not (CMake's EXISTS and its checks of imported files ask the kernel).
 #pragma once
 
 #include <optional>
@@ -33,6 +36,9 @@ class InstalledFiles {
 
  private:
   std::string HostOf(const std::string& path) const;
+  /// `path` with every ".." taken physically (an installed path without ".."); nullopt when
+  /// a ".." follows something that is not an existing directory.
+  std::optional<std::string> Physical(const std::string& path) const;
   bool Outside(const std::string& path) const;
 
   const RootedFs& fs_;

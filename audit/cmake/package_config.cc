@@ -1,6 +1,8 @@
 #include "audit/cmake/package_config.h"
 
 #include <algorithm>
+#include <map>
+#include <memory>
 #include <set>
 
 #include "audit/cmake/cmake_modules.h"
@@ -52,7 +54,108 @@ void DefineFindPackageVariables(CMakeEvaluator& e, const std::string& name, cons
   e.Define(name + "_DIR", DirName(config));
 }
 
+// The version file find_package() reads for `config`: <config>-version.cmake or
+// <config>Version.cmake; "" when there is none.
+std::string VersionFileOf(const std::string& config, const InstalledFiles& files) {
+  const std::string stem = config.substr(0, config.size() - 6);
+  for (const std::string& v : {stem + "-version.cmake", stem + "Version.cmake"})
+    if (files.Exists(v) == Tri::kTrue) return v;
+  return {};
+}
+
+// PACKAGE_FIND_VERSION<suffix> and its _MAJOR, _MINOR, _PATCH, _TWEAK and _COUNT, as
+// find_package() sets them: absent parts are 0.
+void DefineVersionParts(CMakeEvaluator& e, const std::string& variable, const std::string& version) {
+  e.Define(variable, version);
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (start <= version.size() && parts.size() < 4) {
+    size_t dot = version.find('.', start);
+    std::string part = version.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos) break;
+    parts.push_back(std::to_string(std::stoull(part.substr(0, 9))));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  const char* names[] = {"_MAJOR", "_MINOR", "_PATCH", "_TWEAK"};
+  for (size_t i = 0; i < 4; ++i) e.Define(variable + names[i], i < parts.size() ? parts[i] : "0");
+  e.Define(variable + "_COUNT", std::to_string(parts.size()));
+}
+
+// Evaluates a version file with what find_package(<name> <version>) sets for it.
+CMakeEvaluation EvaluateVersionFile(const std::string& name, const std::string& config,
+                                    const std::string& file, const std::string& version,
+                                    const InstalledFiles& files, const EvaluatorLimits& limits) {
+  CMakeEvaluator e(files, limits);
+  DefineFindPackageVariables(e, name, config);
+  e.Define("PACKAGE_FIND_NAME", name);
+  size_t range = version.find("...");
+  if (range == std::string::npos) {
+    if (version.empty())
+      e.Define("PACKAGE_FIND_VERSION", "");
+    else
+      DefineVersionParts(e, "PACKAGE_FIND_VERSION", version);
+  } else {
+    std::string min = version.substr(0, range), max = version.substr(range + 3);
+    bool exclude = max.starts_with("<");
+    if (exclude) max.erase(0, 1);
+    e.Define("PACKAGE_FIND_VERSION_RANGE", version);
+    e.Define("PACKAGE_FIND_VERSION_RANGE_MIN", "INCLUDE");
+    e.Define("PACKAGE_FIND_VERSION_RANGE_MAX", exclude ? "EXCLUDE" : "INCLUDE");
+    DefineVersionParts(e, "PACKAGE_FIND_VERSION", min);
+    DefineVersionParts(e, "PACKAGE_FIND_VERSION_MIN", min);
+    DefineVersionParts(e, "PACKAGE_FIND_VERSION_MAX", max);
+  }
+  e.Run(file);
+  return e.Take();
+}
+
+// A variable of an evaluation's top scope: nullopt when unset or not known.
+std::optional<std::string> Known(const CMakeEvaluation& e, const std::string& name) {
+  auto it = e.variables.find(name);
+  if (it == e.variables.end() || !it->second.known) return std::nullopt;
+  return it->second.text;
+}
+
 }  // namespace
+
+VersionVerdict CheckVersionFile(const std::string& name, const std::string& config,
+                                const std::string& version, bool exact, const InstalledFiles& files,
+                                const EvaluatorLimits& limits) {
+  VersionVerdict v;
+  v.file = VersionFileOf(config, files);
+  if (version.empty()) return v;
+  if (v.file.empty()) {
+    v.accepted = false;
+    v.version = "unknown";
+    const std::string stem(BaseName(config.substr(0, config.size() - 6)));
+    v.why = "it has no version file, " + stem + "Version.cmake or " + stem +
+            "-version.cmake; find_package() takes it for no version";
+    return v;
+  }
+  CMakeEvaluation result = EvaluateVersionFile(name, config, v.file, version, files, limits);
+  v.version = Known(result, "PACKAGE_VERSION").value_or("");
+  const auto unknown = [&](const char* var) {
+    auto it = result.variables.find(var);
+    return it != result.variables.end() && !it->second.known;
+  };
+  if (unknown("PACKAGE_VERSION_UNSUITABLE") ||
+      unknown(exact ? "PACKAGE_VERSION_EXACT" : "PACKAGE_VERSION_COMPATIBLE"))
+    return v;
+  if (IsTrueConstant(Known(result, "PACKAGE_VERSION_UNSUITABLE").value_or(""))) {
+    v.accepted = false;
+    v.why = "its version file declares it unsuitable (PACKAGE_VERSION_UNSUITABLE)";
+  } else if (exact && !IsTrueConstant(Known(result, "PACKAGE_VERSION_EXACT").value_or(""))) {
+    v.accepted = false;
+    v.why =
+        "its version file does not call " + (v.version.empty() ? "it" : v.version) + " exactly " + version;
+  } else if (!exact && !IsTrueConstant(Known(result, "PACKAGE_VERSION_COMPATIBLE").value_or(""))) {
+    v.accepted = false;
+    v.why = "its version file does not call " + (v.version.empty() ? "it" : v.version) + " compatible with " +
+            version;
+  }
+  return v;
+}
 
 std::optional<std::string> ConfigPackageName(std::string_view file_name) {
   if (file_name.ends_with("-config.cmake") && file_name.size() > 13)
@@ -143,31 +246,21 @@ std::optional<std::string> FindConfigUnder(const std::string& prefix, const std:
 }
 
 CMakePackage EvaluatePackage(const std::string& name, const std::string& config, const InstalledFiles& files,
-                             const EvaluatorLimits& limits) {
+                             const EvaluatorLimits& limits, const DependencyTargets& dependencies) {
   CMakePackage p;
   p.name = name;
   p.config = config;
   p.prefix = PackagePrefixOf(DirName(config), name);
   // find_package() reads <config>-version.cmake or <config>Version.cmake first.
-  const std::string stem = config.substr(0, config.size() - 6);
-  for (const std::string& v : {stem + "-version.cmake", stem + "Version.cmake"}) {
-    if (files.Exists(v) != Tri::kTrue) continue;
-    CMakeEvaluator version(files, limits);
-    DefineFindPackageVariables(version, name, config);
-    version.Define("PACKAGE_FIND_NAME", name);
-    version.Define("PACKAGE_FIND_VERSION", "");
-    version.Run(v);
-    CMakeEvaluation result = version.Take();
+  if (std::string v = VersionFileOf(config, files); !v.empty()) {
+    CMakeEvaluation result = EvaluateVersionFile(name, config, v, "", files, limits);
     p.version_file = v;
-    if (auto it = result.variables.find("PACKAGE_VERSION"); it != result.variables.end() && it->second.known)
-      p.version = it->second.text;
-    if (auto it = result.variables.find("PACKAGE_VERSION_UNSUITABLE");
-        it != result.variables.end() && it->second.known && IsTrueConstant(it->second.text))
+    p.version = Known(result, "PACKAGE_VERSION").value_or("");
+    if (IsTrueConstant(Known(result, "PACKAGE_VERSION_UNSUITABLE").value_or("")))
       p.evaluation.failures.push_back(
           {"the version file declares the package unsuitable (PACKAGE_VERSION_UNSUITABLE) for this consumer",
            {v, 0},
            {}});
-    break;
   }
   auto evaluate = [&](const std::set<std::string>& own, bool* asked) {
     CMakeEvaluator e(files, limits);
@@ -177,6 +270,7 @@ CMakePackage EvaluatePackage(const std::string& name, const std::string& config,
         e.DefineUnknown("CMAKE_" + compiler + suffix, "the consumer's " + compiler + " compiler");
     }
     e.SetOwnTargets(own);
+    e.SetDependencyTargets(dependencies.names, dependencies.complete);
     e.Run(config);
     *asked = e.asked_dependency_targets();
     return e.Take();
@@ -190,6 +284,7 @@ CMakePackage EvaluatePackage(const std::string& name, const std::string& config,
     for (const CMakeTarget& t : result.targets) own.insert(t.name);
     result = evaluate(own, &asked);
   }
+  p.asked_dependency_targets = asked;
   for (CMakeFailure& f : p.evaluation.failures) result.failures.insert(result.failures.begin(), f);
   p.evaluation = std::move(result);
   // find_package() then looks at <Name>_FOUND: a config that set it false was not found.
@@ -244,30 +339,123 @@ CMakePackage EvaluatePackage(const std::string& name, const std::string& config,
   return p;
 }
 
+namespace {
+
+constexpr size_t kMaxEvaluatedDependencies = 64;  ///< configs outside the audited ones, per run
+constexpr int kMaxDependencyDepth = 8;
+
+// find_package()'s search for the dependencies of every package, evaluating the configs it
+// finds outside the audited ones so that their targets (and their dependencies') are known.
+class DependencyLocator {
+ public:
+  DependencyLocator(const std::vector<CMakePackage*>& audited, std::vector<std::string> search,
+                    const InstalledFiles& files)
+      : audited_(audited), search_(std::move(search)), files_(files) {}
+
+  void LocateAll(CMakePackage* p, int depth) {
+    p->dependencies.clear();
+    for (const CMakeDependency& d : p->evaluation.dependencies) p->dependencies.push_back(Locate(d, depth));
+  }
+
+  void CollectTargets(CMakePackage* p) {
+    for (LocatedDependency& l : p->dependencies) {
+      const CMakePackage* q = PackageAt(l.found);
+      if (!q) continue;
+      std::set<const CMakePackage*> visiting{p};
+      l.targets_known = TargetsOf(q, visiting, l.targets);
+    }
+  }
+
+ private:
+  LocatedDependency Locate(const CMakeDependency& d, int depth) {
+    LocatedDependency l{d, {}, {}, {}, {}, false};
+    auto accept = [&](const std::string& config) {
+      VersionVerdict v = CheckVersionFile(d.name, config, d.version, d.exact, files_);
+      if (v.accepted) {
+        l.found = config;
+        return true;
+      }
+      l.rejected.push_back(config + ", version: " + (v.version.empty() ? "unknown" : v.version) + " (" +
+                           v.why + ")");
+      return false;
+    };
+    for (const CMakePackage* other : audited_)
+      if (ToLower(other->name) == ToLower(d.name) && accept(other->config)) break;
+    std::vector<std::string> order = d.hints;
+    order.insert(order.end(), search_.begin(), search_.end());
+    for (const std::string& prefix : order) {
+      if (!l.found.empty()) break;
+      l.searched.push_back(prefix);
+      if (auto f = FindConfigUnder(prefix, d.name, files_);
+          f && std::find_if(l.rejected.begin(), l.rejected.end(), [&](const std::string& r) {
+                 return r.starts_with(*f + ",");
+               }) == l.rejected.end())
+        accept(*f);
+    }
+    if (l.found.empty() && l.rejected.empty() && HasFindModule(d.name))
+      l.found = "Find" + d.name + ".cmake of CMake";
+    if (!l.found.empty() && !PackageAt(l.found) && l.found.starts_with("/") && depth < kMaxDependencyDepth &&
+        evaluated_.size() < kMaxEvaluatedDependencies) {
+      auto q = std::make_unique<CMakePackage>(EvaluatePackage(d.name, l.found, files_));
+      CMakePackage* raw = q.get();
+      evaluated_[l.found] = std::move(q);
+      LocateAll(raw, depth + 1);
+    }
+    return l;
+  }
+
+  const CMakePackage* PackageAt(const std::string& config) const {
+    for (const CMakePackage* p : audited_)
+      if (p->config == config) return p;
+    auto it = evaluated_.find(config);
+    return it == evaluated_.end() ? nullptr : it->second.get();
+  }
+
+  // The targets `p` and its dependencies define; false when some could not be known.
+  bool TargetsOf(const CMakePackage* p, std::set<const CMakePackage*>& visiting, std::set<std::string>& out) {
+    visiting.insert(p);
+    bool known = !p->evaluation.stopped;
+    for (const CMakeTarget& t : p->evaluation.targets) out.insert(t.name);
+    for (const LocatedDependency& l : p->dependencies) {
+      if (l.found.empty() && !l.request.required) continue;  // an optional one it does without
+      known &= l.request.undecided.empty();
+      const CMakePackage* q = PackageAt(l.found);
+      if (!q) {
+        known = false;
+        continue;
+      }
+      if (!visiting.count(q)) known &= TargetsOf(q, visiting, out);
+    }
+    return known;
+  }
+
+  const std::vector<CMakePackage*>& audited_;
+  std::vector<std::string> search_;
+  const InstalledFiles& files_;
+  std::map<std::string, std::unique_ptr<CMakePackage>> evaluated_;  ///< by config path
+};
+
+}  // namespace
+
 void LocateDependencies(std::vector<CMakePackage*> packages, const std::vector<std::string>& prefixes,
                         bool system, const InstalledFiles& files) {
   std::vector<std::string> search = prefixes;
   if (system)
     for (const char* p : {"/usr/local", "/usr", "/"}) search.push_back(p);
-  for (CMakePackage* p : packages) {
-    for (const CMakeDependency& d : p->evaluation.dependencies) {
-      LocatedDependency l{d, {}, {}};
-      for (const CMakePackage* other : packages)
-        if (ToLower(other->name) == ToLower(d.name)) {
-          l.found = other->config;
-          break;
-        }
-      std::vector<std::string> order = d.hints;
-      order.insert(order.end(), search.begin(), search.end());
-      for (const std::string& prefix : order) {
-        if (!l.found.empty()) break;
-        l.searched.push_back(prefix);
-        if (auto f = FindConfigUnder(prefix, d.name, files)) l.found = *f;
-      }
-      if (l.found.empty() && HasFindModule(d.name)) l.found = "Find" + d.name + ".cmake of CMake";
-      p->dependencies.push_back(std::move(l));
-    }
+  DependencyLocator locator(packages, std::move(search), files);
+  for (CMakePackage* p : packages) locator.LocateAll(p, 0);
+  for (CMakePackage* p : packages) locator.CollectTargets(p);
+}
+
+DependencyTargets TargetsOfDependencies(const CMakePackage& package) {
+  DependencyTargets out;
+  out.complete = true;
+  for (const LocatedDependency& l : package.dependencies) {
+    if (l.found.empty() && !l.request.required) continue;
+    out.names.insert(l.targets.begin(), l.targets.end());
+    out.complete &= l.targets_known && l.request.undecided.empty();
   }
+  return out;
 }
 
 }  // namespace rocm_audit

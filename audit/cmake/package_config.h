@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,10 +33,33 @@ bool IsFindPackagePosition(std::string_view config_dir, std::string_view name);
 std::optional<std::string> FindConfigUnder(const std::string& prefix, const std::string& name,
                                            const InstalledFiles& files);
 
+/// What find_package(<Name> <version> [EXACT]) makes of a config's version file.
+struct VersionVerdict {
+  bool accepted = true;
+  std::string file;     ///< the version file, "" when the config has none
+  std::string version;  ///< PACKAGE_VERSION, "" when not known
+  std::string why;      ///< why it was not accepted
+};
+
+/// Evaluates the version file next to `config` with the variables find_package() sets for
+/// `version` ("1.2", or a range "1.2...<2.0"). No version file rejects any version; a
+/// verdict that depends on something not known here is taken as accepted.
+VersionVerdict CheckVersionFile(const std::string& name, const std::string& config,
+                                const std::string& version, bool exact, const InstalledFiles& files,
+                                const EvaluatorLimits& limits = {});
+
 struct LocatedDependency {
   CMakeDependency request;
   std::string found;                  ///< the config (or "Find<Name>.cmake of CMake"); "" when not found
   std::vector<std::string> searched;  ///< prefixes looked in, in order
+  /// Configs that were found but whose version file rejected the requested version, in the
+  /// order find_package() considered them ("path, version: 1.0 (why)").
+  std::vector<std::string> rejected;
+  /// The imported targets the found config defines, with those of its own dependencies;
+  /// `targets_known` is false when some of them could not be evaluated (a Find module of
+  /// CMake, a dependency not found, too deep).
+  std::set<std::string> targets;
+  bool targets_known = false;
 };
 
 struct CMakePackage {
@@ -46,17 +70,31 @@ struct CMakePackage {
   std::string version_file;
   CMakeEvaluation evaluation;
   std::vector<LocatedDependency> dependencies;
+  bool asked_dependency_targets = false;  ///< an if(TARGET) was undecided for want of them
+};
+
+/// Targets a consumer has from the package's dependencies before it loads the package.
+struct DependencyTargets {
+  std::set<std::string> names;
+  bool complete = false;  ///< every dependency evaluated: a target none defines is absent
 };
 
 /// Evaluates the config at installed path `config` as find_package(<name> CONFIG REQUIRED)
 /// would load it, with no components and no version requested.
 CMakePackage EvaluatePackage(const std::string& name, const std::string& config, const InstalledFiles& files,
-                             const EvaluatorLimits& limits = {});
+                             const EvaluatorLimits& limits = {}, const DependencyTargets& dependencies = {});
 
 /// Where each package's dependencies would be found: another audited package, a HINTS or
 /// PATHS entry, one of `prefixes` (--cmake-prefix-path, then the installed system's
-/// /usr/local, /usr and / when `system` is set), or a Find module of CMake.
+/// /usr/local, /usr and / when `system` is set), or a Find module of CMake. A config whose
+/// version file rejects the requested version is passed over, as find_package() does.
+/// Dependencies found outside the audited packages are evaluated too (a bounded number,
+/// each once), so that every dependency's targets are known.
 void LocateDependencies(std::vector<CMakePackage*> packages, const std::vector<std::string>& prefixes,
                         bool system, const InstalledFiles& files);
+
+/// The targets a consumer has from `package`'s required dependencies (after
+/// LocateDependencies).
+DependencyTargets TargetsOfDependencies(const CMakePackage& package);
 
 }  // namespace rocm_audit

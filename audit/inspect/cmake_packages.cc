@@ -50,6 +50,16 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const std::vector<WalkedFile>&
   std::vector<CMakePackage*> all;
   for (AuditedPackage& p : packages) all.push_back(&p.package);
   LocateDependencies(all, search, fs.has_root(), installed);
+  // An if(TARGET dep::x) left undecided is decided by the dependency's own evaluation.
+  std::vector<size_t> asked;
+  for (size_t k = 0; k < packages.size(); ++k)
+    if (packages[k].package.asked_dependency_targets) asked.push_back(k);
+  if (asked.empty()) return packages;
+  ParallelFor(asked.size(), jobs, [&](size_t k) {
+    CMakePackage& p = packages[asked[k]].package;
+    p = EvaluatePackage(p.name, p.config, installed, {}, TargetsOfDependencies(p));
+  });
+  LocateDependencies(all, search, fs.has_root(), installed);
   return packages;
 }
 

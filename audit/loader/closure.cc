@@ -20,6 +20,7 @@ LoadClosure BuildClosure(const ElfModel& main, const std::string& main_path,
   root.model = &main;
   root.path = main_path;
   root.real_path = main_real_path;
+  root.id = FileIdOf(main_real_path);
   if (!main.soname.empty()) root.names.push_back(main.soname);
   closure.objects.push_back(std::move(root));
 
@@ -47,9 +48,11 @@ LoadClosure BuildClosure(const ElfModel& main, const std::string& main_path,
         fail(std::move(res), {});
         continue;
       }
-      // Same file under another name: ld.so compares st_dev/st_ino and reuses the map.
-      auto same = std::find_if(closure.objects.begin(), closure.objects.end(),
-                               [&](const LoadedObject& o) { return o.real_path == res.real_path; });
+      // Same file under another name: ld.so compares st_dev/st_ino (_dl_map_object_from_fd)
+      // and reuses the map, so a hard link or a bind-mounted copy is the object loaded.
+      auto same = std::find_if(closure.objects.begin(), closure.objects.end(), [&](const LoadedObject& o) {
+        return o.real_path == res.real_path || (o.id.known() && o.id == res.id);
+      });
       if (same != closure.objects.end()) {
         same->names.push_back(name);
         continue;
@@ -63,6 +66,7 @@ LoadClosure BuildClosure(const ElfModel& main, const std::string& main_path,
       obj.model = stored->model.get();
       obj.path = res.path;
       obj.real_path = res.real_path;
+      obj.id = res.id;
       obj.loader = static_cast<int>(next);
       obj.found_by = res.searched.empty() ? "" : res.searched.back().source;
       obj.names.push_back(name);

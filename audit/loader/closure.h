@@ -15,6 +15,7 @@ struct LoadedObject {
   const ElfModel* model = nullptr;
   std::string path;                ///< host path as found; its directory is $ORIGIN
   std::string real_path;           ///< the file mapped
+  FileId id;                       ///< its device and inode: how ld.so knows it is loaded
   int loader = -1;                 ///< index of the object that first needed it; -1 for the main object
   std::vector<std::string> names;  ///< DT_NEEDED names it satisfied, plus its soname
   std::string found_by;            ///< the search step that found it ("RUNPATH of libX.so", "default", ...)

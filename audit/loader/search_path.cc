@@ -1,6 +1,7 @@
 #include "audit/loader/search_path.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cctype>
 #include <cerrno>
@@ -55,6 +56,16 @@ bool ReadCandidateIdentity(const std::string& path, ElfIdentity* id, bool* opene
   return ReadElfIdentity(std::string_view(head, static_cast<size_t>(n)), id, error);
 }
 
+}  // namespace
+
+FileId FileIdOf(const std::string& host_path) {
+  struct stat st;
+  if (stat(host_path.c_str(), &st) != 0) return {};
+  return {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)};
+}
+
+namespace {
+
 // Tries `dir/name`. Returns true when the search is over (found, or a loader error).
 bool TryDirectory(const std::string& dir, const std::string& source, const std::string& name,
                   const ObjectIdentity& want, const LoaderConfig& config, Resolution* out) {
@@ -94,6 +105,7 @@ bool TryDirectory(const std::string& dir, const std::string& source, const std::
   out->found = true;
   out->path = candidate;
   out->real_path = *real;
+  out->id = FileIdOf(*real);
   return true;
 }
 

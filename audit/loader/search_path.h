@@ -11,6 +11,7 @@
 // candidate that exists but is not ELF stops the search with an error, as in ld.so.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,10 +61,22 @@ struct SearchStep {
   std::string outcome;    ///< "not found", "skipped: wrong ELF class", ...
 };
 
+/// A file as ld.so tells one object from another (_dl_file_id_match_p): its device and
+/// inode, so that a hard link or a bind-mounted copy is the object already loaded.
+struct FileId {
+  uint64_t dev = 0, ino = 0;
+  bool operator==(const FileId&) const = default;
+  bool known() const { return dev != 0 || ino != 0; }
+};
+
+/// The device and inode of a host path (symlinks followed); unknown when it cannot be stat()ed.
+FileId FileIdOf(const std::string& host_path);
+
 struct Resolution {
   bool found = false;
   std::string path;       ///< host path as found (directory + name): $ORIGIN for the library
   std::string real_path;  ///< symlinks resolved (the file actually mapped)
+  FileId id;              ///< the mapped file's device and inode
   std::string error;      ///< set when the loader would fail on a found candidate
   std::vector<SearchStep> searched;
 };

@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <set>
 
+#include "audit/cmake/cmake_modules.h"
 #include "audit/cmake/genex.h"
 #include "audit/cmake/math_expression.h"
 #include "audit/cmake/package_config.h"
@@ -171,6 +174,100 @@ TEST_F(Evaluator, GlobIncludeOptionalAndTargets) {
   EXPECT_TRUE(extras->optional);
   EXPECT_EQ(Var(r, "got"), dir_.string() + "/extras.cmake-NOTFOUND");
   EXPECT_TRUE(r.skipped.empty()) << r.skipped[0].reason;
+}
+
+// ".." as the kernel takes it: "staging/../include" exists only when staging/ does, and
+// "link/.." is the parent of the link's target, not of the link.
+TEST_F(Evaluator, DotDotIsPhysical) {
+  std::filesystem::create_directories(dir_ / "p/include");
+  std::filesystem::create_directories(dir_ / "real/deep");
+  std::filesystem::create_directory_symlink(dir_ / "real/deep", dir_ / "p/link");
+  Write("real/marker", "");
+  const std::string d = dir_.string();
+  EXPECT_EQ(files_.Exists(d + "/p/include"), Tri::kTrue);
+  EXPECT_EQ(files_.Exists(d + "/p/staging/../include"), Tri::kFalse);
+  EXPECT_EQ(files_.Exists(d + "/p/link/../marker"), Tri::kTrue);    // real/deep/.. is real/
+  EXPECT_EQ(files_.Exists(d + "/p/link/../include"), Tri::kFalse);  // not p/include
+  Write("p/cfg.cmake", "if(EXISTS \"" + d +
+                           "/p/staging/../include\")\n  set(a yes)\nelse()\n  set(a no)\nendif()\n"
+                           "add_library(x INTERFACE IMPORTED)\n"
+                           "set_target_properties(x PROPERTIES INTERFACE_INCLUDE_DIRECTORIES \"" +
+                           d + "/p/staging/../include\")\n");
+  CMakeEvaluation r = Run(d + "/p/cfg.cmake");
+  EXPECT_EQ(Var(r, "a"), "no");
+  const CMakeReference* ref = Ref(r, "/p/staging/../include");
+  ASSERT_NE(ref, nullptr) << "the reference keeps the path as written";
+  EXPECT_FALSE(ref->exists);
+}
+
+// find_package(<Dep> <version>)'s verdict on a version file, with the files CMake's own
+// write_basic_package_version_file() writes. Each expectation is what cmake 3.25 itself
+// answers (find_package(<name> <version> CONFIG PATHS <dir>) in a script).
+TEST_F(Evaluator, VersionFilesJudgeTheVersionAskedFor) {
+  auto version_file = [&](const std::string& name, const std::string& compatibility) {
+    std::ifstream in(std::string(kCMakeRoot) + "/Modules/BasicConfigVersion-" + compatibility + ".cmake.in");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_FALSE(text.empty()) << compatibility;
+    for (auto [from, to] : {std::pair<std::string, std::string>{"@CVF_VERSION@", "1.4.0"},
+                            {"@CMAKE_SIZEOF_VOID_P@", "8"},
+                            {"@CVF_ARCH_INDEPENDENT@", "FALSE"}})
+      for (size_t at; (at = text.find(from)) != std::string::npos;) text.replace(at, from.size(), to);
+    Write(name + "/" + name + "ConfigVersion.cmake", text);
+    return Write(name + "/" + name + "Config.cmake", "");
+  };
+  const std::string same_major = version_file("Major", "SameMajorVersion");
+  const std::string any_newer = version_file("Newer", "AnyNewerVersion");
+  const std::string same_minor = version_file("Minor", "SameMinorVersion");
+  const std::string exact = version_file("Exact", "ExactVersion");
+  const std::string none = Write("None/NoneConfig.cmake", "");
+  struct Case {
+    std::string config, version;
+    bool exact, accepted;
+  };
+  for (const Case& c : std::vector<Case>{{same_major, "1.1", false, true},
+                                         {same_major, "2.0", false, false},
+                                         {same_major, "1.5", false, false},
+                                         {same_major, "1.0...<2.0", false, true},
+                                         {same_major, "1.5...<2.0", false, false},
+                                         {same_major, "1.4.0", true, true},
+                                         {same_major, "1.4", true, false},
+                                         {any_newer, "0.9", false, true},
+                                         {any_newer, "3.0", false, false},
+                                         {same_minor, "1.4", false, true},
+                                         {same_minor, "1.3", false, false},
+                                         {exact, "1.4.0", false, true},
+                                         {exact, "1.4", false, false},
+                                         {exact, "1.3", false, false},
+                                         {none, "1.0", false, false},
+                                         {none, "", false, true}}) {
+    VersionVerdict v = CheckVersionFile("X", c.config, c.version, c.exact, files_);
+    EXPECT_EQ(v.accepted, c.accepted)
+        << c.config << " asked " << c.version << (c.exact ? " EXACT" : "") << ": " << v.why;
+    if (!c.accepted) EXPECT_FALSE(v.why.empty());
+  }
+}
+
+// if(TARGET dep::x) is decided by what the dependencies, evaluated in the same run, define.
+TEST_F(Evaluator, DependencyTargetsDecideIfTarget) {
+  const std::string cfg =
+      Write("cfg.cmake",
+            "find_dependency(Dep)\n"
+            "if(TARGET Dep::lib)\n  set(has yes)\nelse()\n  set(has no)\nendif()\n"
+            "if(TARGET Dep::other)\n  set(other yes)\nelse()\n  set(other no)\nendif()\n");
+  auto run = [&](std::set<std::string> names, bool complete) {
+    CMakeEvaluator e(files_);
+    e.SetDependencyTargets(std::move(names), complete);
+    e.Run(cfg);
+    return e.Take();
+  };
+  CMakeEvaluation unknown = run({}, false);
+  EXPECT_EQ(Var(unknown, "has"), "<unknown>");
+  CMakeEvaluation known = run({"Dep::lib"}, true);
+  EXPECT_EQ(Var(known, "has"), "yes");
+  EXPECT_EQ(Var(known, "other"), "no");
+  CMakeEvaluation partial = run({"Dep::lib"}, false);
+  EXPECT_EQ(Var(partial, "has"), "yes");
+  EXPECT_EQ(Var(partial, "other"), "<unknown>");
 }
 
 TEST(Genex, InstallInterfaceItems) {

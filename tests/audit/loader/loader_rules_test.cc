@@ -116,6 +116,30 @@ TEST(LoaderRules, AncestorWithRpathAndRunpathPassesNoRpathDown) {
     EXPECT_EQ(step.source.find("RPATH"), std::string::npos) << step.source;
 }
 
+// glibc knows a loaded object by device and inode (_dl_map_object_from_fd), not by path: a
+// hard link under another name is the object already loaded, one map with two names.
+TEST(LoaderRules, HardLinkIsTheObjectAlreadyLoaded) {
+  TempDir t;
+  // libM needs libB.so and libC.so; once it is linked, r1/libC.so becomes a hard link to
+  // r1/libB.so.
+  ASSERT_TRUE(BuildTree(t.path(), std::string() + "mklib r1/libB.so libB.so " + kB +
+                                      " -nostdlib\n"
+                                      "mklib stub/libC.so libC.so " +
+                                      kB +
+                                      " -nostdlib\n"
+                                      "mklib m/libM.so libM.so 'int b(void); int m(void) { return b(); }' "
+                                      "-nostdlib -Wl,--no-as-needed -Lr1 -l:libB.so -Lstub -l:libC.so "
+                                      "-Wl,-rpath,/r1\n"
+                                      "ln r1/libB.so r1/libC.so"));
+  CoreAudit r({t / "m/libM.so"}, {t.path()});
+  EXPECT_EQ(r.Closure(t / "m/libM.so"), std::vector<std::string>{"/r1/libB.so"});
+  EXPECT_TRUE(r.Unresolved(t / "m/libM.so").empty());
+  const LoadFacts* l = r.LoadOf(t / "m/libM.so");
+  ASSERT_NE(l, nullptr);
+  ASSERT_EQ(l->closure.objects.size(), 2u);
+  EXPECT_EQ(l->closure.objects[1].names, (std::vector<std::string>{"libB.so", "libC.so"}));
+}
+
 TEST(LoaderRules, RpathIsInheritedFromTheLoaderChain) {
   TempDir t;
   ASSERT_TRUE(BuildTree(

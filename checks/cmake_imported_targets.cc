@@ -1,0 +1,166 @@
+// cmake-missing-target, cmake-no-location: imported targets a consumer gets from
+// find_package() but cannot use. CMake loads the config without complaint and fails when
+// the consumer links the target: at generate, for a link interface naming a target nobody
+// defines (policy CMP0028) or a library target with no location for any configuration
+// (CMP0111); at build, under the old behaviour of CMP0111, on "<target>-NOTFOUND".
+#include <cstdio>
+#include <set>
+
+#include "audit/cmake/genex.h"
+#include "audit/cmake/lists.h"
+#include "checks/cmake_package_site.h"
+#include "checks/registry.h"
+
+namespace rocm_audit {
+namespace {
+
+constexpr Rule kRules[] = {
+    {"cmake-missing-target", Severity::kError,
+     "an imported target's link interface names a target (ns::name) that neither the package nor any of its "
+     "dependencies defines",
+     "find_dependency() the package that defines the target in the config, or stop exporting it in the link "
+     "interface",
+     "package target linked",
+     "An imported target of the package lists another target in INTERFACE_LINK_LIBRARIES (hip::host, "
+     "roc::rocblas, Threads::Threads), and nothing a consumer gets from find_package(<Name>) defines it: "
+     "not the package, and not the dependencies its config finds, which rocm-audit evaluates in the same "
+     "run. CMake treats a name with \"::\" as a target, so the consumer configures, and its generate step "
+     "fails as soon as it links the target: \"Target ... links to target \"hip::host\" but the target was "
+     "not found. Perhaps a find_package() call is missing for an IMPORTED target\". The usual cause is a "
+     "dependency used to build the package whose find_dependency() is missing from the exported config "
+     "(the build found it itself), or a target renamed by the dependency. Add find_dependency(<Dep>) to the "
+     "config for the package that defines the target, or export a link interface without it. When a "
+     "dependency could not be evaluated (a Find module of CMake, a config not found), a target named after "
+     "it is given the benefit of the doubt.",
+     "/usr/lib/x86_64-linux-gnu/cmake/hipblaslt/hipblaslt-config.cmake\n"
+     "  error[cmake-missing-target]: hipblaslt-targets.cmake:61: INTERFACE_LINK_LIBRARIES of roc::hipblaslt "
+     "names hip::host, which neither hipblaslt nor its dependencies (none) define\n"
+     "    fix: add find_dependency() of the package that defines hip::host to hipblaslt's config, or drop it "
+     "from the link interface",
+     "package linked", "{package}: {n} link-interface targets nobody defines: {linked*} ({files})",
+     "package:string line:integer in:path cmake_stage:string target:string linked:string "
+     "dependencies:[string] undecided?:string"},
+    {"cmake-no-location", Severity::kError,
+     "an imported library target has no IMPORTED_LOCATION for any configuration",
+     "install the per-configuration Targets files (<Name>Targets-<config>.cmake) that set the locations",
+     "package target",
+     "An imported SHARED, STATIC, MODULE or UNKNOWN library target of the package has no IMPORTED_LOCATION, "
+     "no IMPORTED_LOCATION_<CONFIG> and no IMPORTED_IMPLIB once the config is loaded. CMake's generated "
+     "Targets file defines the target and leaves its locations to the per-configuration files "
+     "(<Name>Targets-release.cmake, ...), which it includes with a file(GLOB): when all of them are lost "
+     "(left out of the package, deleted by a cleanup of build-type files), find_package() still succeeds "
+     "and the consumer's generate step fails when it links the target: \"IMPORTED_LOCATION not set for "
+     "imported target ...\" (policy CMP0111, NEW from CMake 3.19; the generated files set it). Where the "
+     "target was defined under older policies CMake only warns, and the build fails on "
+     "\"<target>-NOTFOUND\". Install the per-configuration Targets files with the rest of the export.",
+     "/usr/lib/x86_64-linux-gnu/cmake/Widget/WidgetConfig.cmake\n"
+     "  error[cmake-no-location]: WidgetTargets.cmake:60: the imported target Widget::widget (SHARED) has "
+     "no IMPORTED_LOCATION for any configuration; the consumer's generate step fails when it links it\n"
+     "    fix: install the per-configuration Targets files (WidgetTargets-<config>.cmake) that set its "
+     "location",
+     "package", "{package}: {n} imported targets without a location ({files})",
+     "package:string line:integer in:path cmake_stage:string target:string type:string undecided?:string"},
+};
+
+bool HasLocation(const CMakeTarget& t) {
+  for (const auto& [name, value] : t.properties)
+    if (name.starts_with("IMPORTED_LOCATION") || name.starts_with("IMPORTED_IMPLIB") ||
+        name == "IMPORTED_OBJECTS" || name.starts_with("IMPORTED_OBJECTS_"))
+      return true;
+  return false;
+}
+
+// Whether CMP0111 is NEW where the target was defined: cmake_policy(VERSION) 3.19 or later.
+bool LocationRequired(const CMakeTarget& t) {
+  unsigned major = 0, minor = 0;
+  if (sscanf(t.policy_version.c_str(), "%u.%u", &major, &minor) < 1) return false;
+  return major > 3 || (major == 3 && minor >= 19);
+}
+
+std::string Namespace(const std::string& target) { return ToLower(target.substr(0, target.find("::"))); }
+
+void NoLocation(const AuditedPackage& ap, const std::string& file, FindingSink& sink) {
+  const CMakePackage& p = ap.package;
+  if (p.evaluation.stopped) return;
+  for (const CMakeTarget& t : p.evaluation.targets) {
+    if (!t.imported ||
+        (t.type != "SHARED" && t.type != "STATIC" && t.type != "MODULE" && t.type != "UNKNOWN"))
+      continue;
+    if (HasLocation(t)) continue;
+    Finding f = MakeFinding(kRules[1], file);
+    const bool required = LocationRequired(t);
+    f.message = SiteText(t.defined_at) + ": the imported target " + t.name + " (" + t.type +
+                ") has no IMPORTED_LOCATION for any configuration; the consumer's " +
+                (required ? "generate step" : "build") + " fails when it links it";
+    std::string stem(BaseName(t.defined_at.file));
+    stem = stem.ends_with(".cmake") ? stem.substr(0, stem.size() - 6) : p.name + "Targets";
+    f.hint =
+        "install the per-configuration Targets files (" + stem + "-<config>.cmake) that set its location";
+    AddSiteFields(f, p.name, t.defined_at);
+    SetCMakeStage(f, required ? "generate" : "build");
+    f.fields["target"] = t.name;
+    f.fields["type"] = t.type;
+    sink.Add(std::move(f));
+  }
+}
+
+void MissingTargets(const AuditedPackage& ap, const std::string& file, FindingSink& sink) {
+  const CMakePackage& p = ap.package;
+  if (p.evaluation.stopped) return;
+  // A config that already fails at configure (a dependency not found) is reported as that.
+  for (const LocatedDependency& d : p.dependencies)
+    if (d.found.empty() && d.request.required && d.request.undecided.empty()) return;
+  DependencyTargets deps = TargetsOfDependencies(p);
+  std::set<std::string> defined = deps.names;
+  for (const CMakeTarget& t : p.evaluation.targets) defined.insert(t.name);
+  // Namespaces of dependencies whose targets are not all known (Find modules, configs not
+  // evaluated): a target in one of them may exist.
+  std::set<std::string> unknown_namespaces;
+  std::vector<std::string> dependency_names;
+  for (const LocatedDependency& d : p.dependencies) {
+    dependency_names.push_back(d.request.name);
+    if (!d.targets_known || !d.request.undecided.empty()) {
+      unknown_namespaces.insert(ToLower(d.request.name));
+      for (const std::string& t : d.targets) unknown_namespaces.insert(Namespace(t));
+    }
+  }
+  for (const CMakeTarget& t : p.evaluation.targets) {
+    auto links = t.properties.find("INTERFACE_LINK_LIBRARIES");
+    if (!t.imported || links == t.properties.end() || !links->second.known) continue;
+    std::set<std::string> seen;
+    for (const std::string& item : InstallInterfaceItems(links->second.text)) {
+      if (item.find("::") == std::string::npos || defined.count(item) || !seen.insert(item).second) continue;
+      if (!deps.complete && unknown_namespaces.count(Namespace(item))) continue;
+      Finding f = MakeFinding(kRules[0], file);
+      auto site = t.set_at.find("INTERFACE_LINK_LIBRARIES");
+      const CMakeSite& at = site == t.set_at.end() ? t.defined_at : site->second;
+      std::string names;
+      for (const std::string& d : dependency_names) names += (names.empty() ? "" : ", ") + d;
+      f.message = SiteText(at) + ": INTERFACE_LINK_LIBRARIES of " + t.name + " names " + item +
+                  ", which neither " + p.name + " nor its dependencies (" + (names.empty() ? "none" : names) +
+                  ") define; the consumer's generate step fails when it links " + t.name;
+      f.hint = "add find_dependency() of the package that defines " + item + " to " + p.name +
+               "'s config, or drop it from the link interface";
+      AddSiteFields(f, p.name, at);
+      SetCMakeStage(f, "generate");
+      f.fields["target"] = t.name;
+      f.fields["linked"] = item;
+      f.fields["dependencies"] = dependency_names;
+      sink.Add(std::move(f));
+    }
+  }
+}
+
+void Run(const TreeInput& in, FindingSink& sink) {
+  for (const AuditedPackage& ap : in.cmake_packages) {
+    const std::string& file = in.files[ap.file].walked.path;
+    MissingTargets(ap, file, sink);
+    NoLocation(ap, file, sink);
+  }
+}
+
+}  // namespace
+
+extern const Check kCMakeImportedTargetsCheck{"cmake_imported_targets", kRules, TreeCheck{Run}, kNeedsCMake};
+
+}  // namespace rocm_audit
