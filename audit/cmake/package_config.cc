@@ -369,8 +369,11 @@ class DependencyLocator {
  private:
   LocatedDependency Locate(const CMakeDependency& d, int depth) {
     LocatedDependency l{d, {}, {}, {}, {}, false};
+    // With a Find module of CMake, find_package() runs the module first, and the module, not
+    // a config's version file, judges the version.
+    const bool module = HasFindModule(d.name);
     auto accept = [&](const std::string& config) {
-      VersionVerdict v = CheckVersionFile(d.name, config, d.version, d.exact, files_);
+      VersionVerdict v = CheckVersionFile(d.name, config, module ? "" : d.version, d.exact, files_);
       if (v.accepted) {
         l.found = config;
         return true;
@@ -392,8 +395,7 @@ class DependencyLocator {
                }) == l.rejected.end())
         accept(*f);
     }
-    if (l.found.empty() && l.rejected.empty() && HasFindModule(d.name))
-      l.found = "Find" + d.name + ".cmake of CMake";
+    if (l.found.empty() && l.rejected.empty() && module) l.found = "Find" + d.name + ".cmake of CMake";
     if (!l.found.empty() && !PackageAt(l.found) && l.found.starts_with("/") && depth < kMaxDependencyDepth &&
         evaluated_.size() < kMaxEvaluatedDependencies) {
       auto q = std::make_unique<CMakePackage>(EvaluatePackage(d.name, l.found, files_));
