@@ -17,9 +17,11 @@ constexpr Rule kRules[] = {
      "compute the path from ${CMAKE_CURRENT_LIST_DIR} (configure_package_config_file's PACKAGE_PREFIX_DIR, "
      "or $<INSTALL_INTERFACE:...> relative paths in exports)",
      "package via referenced",
-     "The config names an existing file or directory outside its own installation prefix by an absolute "
-     "path: an include directory under /opt/rocm in a package installed elsewhere, a library path recorded "
-     "from the build machine, a dependency's location written out instead of its imported target. As for "
+     "The config names a file or directory outside its own installation prefix by an absolute path: an "
+     "include directory under /opt/rocm in a package installed elsewhere, a library path recorded from the "
+     "build machine, a dependency's location written out instead of its imported target, or, in a package "
+     "audited in its staging directory, its own files by the prefix it was built for. A path that does not "
+     "exist is also a cmake-missing-file finding. As for "
      "RPATH entries, paths into the audited paths, into another store path (Nix, Guix, Spack) or, with "
      "--root, into the installed system are accepted, and --relocatable reports every path outside the "
      "prefix. Such a package is not relocatable: installed where that path does not exist, consumers fail "
@@ -37,17 +39,37 @@ constexpr Rule kRules[] = {
      "package:string line:integer in:path referenced:path via:string prefix:path undecided?:string"},
 };
 
+// A package audited in its staging directory (DESTDIR) names its own files by the prefix it
+// was built for: "/opt/x-1.0/include" from a config under ".../stage/opt/x-1.0". The
+// build-time prefix is the longest tail of the package's prefix that starts `path`; "" when
+// none does.
+std::string BuildTimePrefix(const std::string& path, const std::string& prefix) {
+  for (size_t at = prefix.find('/'); at != std::string::npos; at = prefix.find('/', at + 1)) {
+    std::string tail = prefix.substr(at);
+    if (tail.size() > 1 && (path == tail || path.starts_with(tail + "/"))) return tail;
+  }
+  return {};
+}
+
 void Run(const TreeInput& in, FindingSink& sink) {
   for (const AuditedPackage& ap : in.cmake_packages) {
     const CMakePackage& p = ap.package;
     for (const CMakeReference& r : p.evaluation.references) {
-      if (!r.exists || IsUnderDirectory(r.path, p.prefix)) continue;
+      // A missing path is also reported as missing (cmake-missing-file); that it is named
+      // absolutely, outside the prefix, is a second defect (a staged tree has both).
+      if (r.optional || r.path.empty() || r.path[0] != '/' || IsUnderDirectory(r.path, p.prefix)) continue;
       Placement where = PlaceAbsolutePath(r.path, in.run.audited_prefixes, in.loader.fs);
       if (!in.options.relocatable && where != Placement::kOutside) continue;
       Finding f = MakeFinding(kRules[0], in.files[ap.file].walked.path);
       f.message = SiteText(r.site) + ": " + r.via + (r.target.empty() ? "" : " of " + r.target) + " names " +
                   r.path + ", outside the package's prefix " + p.prefix;
       if (in.options.relocatable) f.message += " (--relocatable)";
+      if (!r.exists) {
+        f.message += ", and does not exist here";
+        if (std::string built_for = BuildTimePrefix(r.path, p.prefix); !built_for.empty())
+          f.message += ": the package was built for " + built_for + " and is audited staged at " + p.prefix +
+                       ", where the file is " + p.prefix + r.path.substr(built_for.size());
+      }
       AddSiteFields(f, p.name, r.site);
       f.fields["referenced"] = r.path;
       f.fields["via"] = r.via;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <set>
 
+#include "audit/cmake/dependency_locator.h"
 #include "audit/cmake/genex.h"
 #include "audit/cmake/lists.h"
 #include "checks/cmake_package_site.h"
@@ -39,7 +40,7 @@ constexpr Rule kRules[] = {
      "from the link interface",
      "package linked", "{package}: {n} link-interface targets nobody defines: {linked*} ({files})",
      "package:string line:integer in:path cmake_stage:string target:string linked:string "
-     "dependencies:[string] undecided?:string"},
+     "dependencies:[string] asked_component?:string undecided?:string"},
     {"cmake-no-location", Severity::kError,
      "an imported library target has no IMPORTED_LOCATION for any configuration",
      "install the per-configuration Targets files (<Name>Targets-<config>.cmake) that set the locations",
@@ -59,7 +60,9 @@ constexpr Rule kRules[] = {
      "    fix: install the per-configuration Targets files (WidgetTargets-<config>.cmake) that set its "
      "location",
      "package", "{package}: {n} imported targets without a location ({files})",
-     "package:string line:integer in:path cmake_stage:string target:string type:string undecided?:string"},
+     "package:string line:integer in:path cmake_stage:string target:string type:string "
+     "asked_component?:string "
+     "undecided?:string"},
 };
 
 bool HasLocation(const CMakeTarget& t) {
@@ -100,6 +103,8 @@ void NoLocation(const AuditedPackage& ap, const std::string& file, FindingSink& 
     SetCMakeStage(f, required ? "generate" : "build");
     f.fields["target"] = t.name;
     f.fields["type"] = t.type;
+    if (!t.asked_component.empty()) f.message += " (a target of component " + t.asked_component + ")";
+    MarkAskedComponent(f, t.asked_component);
     sink.Add(std::move(f));
   }
 }
@@ -146,6 +151,8 @@ void MissingTargets(const AuditedPackage& ap, const std::string& file, FindingSi
       f.fields["target"] = t.name;
       f.fields["linked"] = item;
       f.fields["dependencies"] = dependency_names;
+      if (!t.asked_component.empty()) f.message += " (a target of component " + t.asked_component + ")";
+      MarkAskedComponent(f, t.asked_component);
       sink.Add(std::move(f));
     }
   }

@@ -39,7 +39,8 @@ constexpr Rule kRules[] = {
      "{installed_at/}] "
      "({files})",
      "package:string line:integer in:path cmake_stage?:string referenced:path via:string target?:string "
-     "component?:string component_library?:path|null installed_at?:path undecided?:string"},
+     "component?:string component_library?:path|null asked_component?:string installed_at?:path "
+     "undecided?:string"},
     {"cmake-config-error", Severity::kError,
      "a CMake package config stops a consumer's configure (FATAL_ERROR, <Name>_FOUND set to FALSE, a "
      "parse error)",
@@ -61,7 +62,8 @@ constexpr Rule kRules[] = {
      "unterminated quoted argument\n"
      "    fix: fix the config so that find_package(<Name> CONFIG REQUIRED) succeeds on the installed tree",
      "package", "{package}: find_package({package}) fails ({files})",
-     "package:string line:integer in:path cmake_stage:string undecided?:string"},
+     "package:string line:integer in:path cmake_stage:string asked_component?:string missing_files?:[path] "
+     "undecided?:string"},
 };
 
 // Where a consumer's CMake fails on a missing file: a file it includes, and one a check of
@@ -111,6 +113,8 @@ void Run(const TreeInput& in, FindingSink& sink) {
       f.message = SiteText(r.site) + ": " + r.via + (r.target.empty() ? "" : " of " + r.target) + " names " +
                   r.path + ", which does not exist";
       if (!r.component.empty()) f.message += " (the Targets file of component " + r.component + ")";
+      if (!r.asked_component.empty())
+        f.message += "; only a consumer that asks for component " + r.asked_component + " meets it";
       if (!r.checked_by_cmake) {
         f.severity = Severity::kWarning;
         f.message += "; CMake does not check it, the consumer's programs fail when they start";
@@ -121,6 +125,7 @@ void Run(const TreeInput& in, FindingSink& sink) {
       f.fields["referenced"] = r.path;
       f.fields["via"] = r.via;
       if (!r.target.empty()) f.fields["target"] = r.target;
+      MarkAskedComponent(f, r.asked_component);
       if (!r.component.empty()) {
         f.fields["component"] = r.component;
         f.fields["component_library"] = r.component_library.empty()
@@ -141,6 +146,8 @@ void Run(const TreeInput& in, FindingSink& sink) {
       f.message = SiteText(failure.site) + ": find_package(" + p.name + ") fails: " + failure.message;
       AddSiteFields(f, p.name, failure.site);
       SetCMakeStage(f, "configure");
+      MarkAskedComponent(f, failure.asked_component);
+      if (!failure.missing_files.empty()) f.fields["missing_files"] = failure.missing_files;
       MarkUndecided(f, failure.undecided);
       sink.Add(std::move(f));
     }

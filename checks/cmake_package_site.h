@@ -27,6 +27,12 @@ inline void SetCMakeStage(Finding& f, std::string_view stage) {
   f.fields["cmake_stage"] = std::string(stage);
 }
 
+/// A finding only a consumer that asks for `component` meets (find_package(<Name>
+/// COMPONENTS <component>)) names it.
+inline void MarkAskedComponent(Finding& f, const std::string& component) {
+  if (!component.empty()) f.fields["asked_component"] = component;
+}
+
 /// A finding reached only on a branch the evaluation could not decide is a note that says
 /// what was not known.
 inline void MarkUndecided(Finding& f, const std::string& undecided) {

@@ -73,12 +73,14 @@ Json CMakeToJson(const CMakePackageFacts& c) {
   for (const CMakeMissingFacts& m : c.missing)
     missing.push_back(
         {{"path", m.path}, {"via", m.via}, {"in", m.file}, {"line", m.line}, {"decided", m.decided}});
-  return {{"package", c.package},
-          {"version", c.version.empty() ? Json(nullptr) : Json(c.version)},
-          {"targets", std::move(targets)},
-          {"includes", c.includes},
-          {"dependencies", std::move(dependencies)},
-          {"missing", std::move(missing)}};
+  Json j = {{"package", c.package},
+            {"version", c.version.empty() ? Json(nullptr) : Json(c.version)},
+            {"targets", std::move(targets)},
+            {"includes", c.includes},
+            {"dependencies", std::move(dependencies)},
+            {"missing", std::move(missing)}};
+  if (!c.components.empty()) j["components"] = c.components;
+  return j;
 }
 
 }  // namespace

@@ -30,6 +30,7 @@ struct CMakeReference {
   std::string component;  ///< a Targets file included for one component (composable_kernel's conv operations)
   std::string
       component_library;  ///< for a missing one: lib<component>.{a,so} under the prefix, "" when absent
+  std::string asked_component{};  ///< named only when a consumer asks for this component
   bool exists = false;
   bool optional = false;         ///< include(... OPTIONAL): fine to miss
   bool stops_configure = false;  ///< a FATAL_ERROR of the package's own check is reached for it
@@ -51,6 +52,9 @@ struct CMakeFailure {
   std::string message;
   CMakeSite site;
   std::string undecided;
+  std::string asked_component{};  ///< only a consumer that asks for this component fails
+  /// <Name>_FOUND set FALSE: the files the config looked for (include OPTIONAL) and did not find
+  std::vector<std::string> missing_files{};
 };
 
 /// A command that was recorded and not evaluated: unknown to the evaluator, never run
@@ -71,6 +75,7 @@ struct CMakeTarget {
   /// The policy version in effect where it was defined (cmake_policy(VERSION), the end of a
   /// range): CMake judges the target by the policies of that place (CMP0111).
   std::string policy_version;
+  std::string asked_component{};  ///< defined only when a consumer asks for this component
 };
 
 struct CMakeEvaluation {

@@ -1,6 +1,7 @@
 #include "audit/cmake/package_config.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <memory>
 #include <set>
@@ -115,6 +116,128 @@ std::optional<std::string> Known(const CMakeEvaluation& e, const std::string& na
   auto it = e.variables.find(name);
   if (it == e.variables.end() || !it->second.known) return std::nullopt;
   return it->second.text;
+}
+
+// One evaluation of `config` as find_package(<name> [COMPONENTS <component>] CONFIG
+// REQUIRED) loads it; `asked`: an if(TARGET) was undecided for want of dependency targets.
+CMakeEvaluation EvaluateConfig(const std::string& name, const std::string& config,
+                               const InstalledFiles& files, const EvaluatorLimits& limits,
+                               const DependencyTargets& dependencies, const std::string& component,
+                               bool* asked) {
+  auto evaluate = [&](const std::set<std::string>& own) {
+    CMakeEvaluator e(files, limits);
+    DefineFindPackageVariables(e, name, config);
+    if (!component.empty()) {
+      e.Define(name + "_FIND_COMPONENTS", component);
+      e.Define(name + "_FIND_REQUIRED_" + component, "1");
+    }
+    for (std::string compiler : {"C", "CXX", "HIP"}) {
+      for (std::string suffix : {"_COMPILER", "_COMPILER_ID", "_COMPILER_VERSION"})
+        e.DefineUnknown("CMAKE_" + compiler + suffix, "the consumer's " + compiler + " compiler");
+    }
+    e.SetOwnTargets(own);
+    e.SetDependencyTargets(dependencies.names, dependencies.complete);
+    e.Run(config);
+    *asked = e.asked_dependency_targets();
+    return e.Take();
+  };
+  CMakeEvaluation result = evaluate({});
+  if (*asked) {
+    // Generated Targets files test whether their own targets exist before defining them;
+    // once the package's own targets are known, those tests are decided.
+    std::set<std::string> own;
+    for (const CMakeTarget& t : result.targets) own.insert(t.name);
+    result = evaluate(own);
+  }
+  return result;
+}
+
+// find_package() looks at <Name>_FOUND after the config: one set false was not found. The
+// files the config looked for with include(OPTIONAL) and did not find are named: that is
+// how generated configs come to set it (RESULT_VARIABLE, then a test of it).
+void AddFoundFalse(const std::string& name, const std::string& config, const std::string& component,
+                   CMakeEvaluation& e) {
+  if (e.stopped) return;
+  auto found = e.variables.find(name + "_FOUND");
+  if (found == e.variables.end() || !found->second.known || !IsFalseConstant(found->second.text)) return;
+  std::string message = "the config sets " + name + "_FOUND to FALSE";
+  if (!component.empty()) message += " when component " + component + " is asked for";
+  if (auto m = e.variables.find(name + "_NOT_FOUND_MESSAGE"); m != e.variables.end())
+    message += ": " + (m->second.known ? m->second.text : "a reason not known here");
+  CMakeFailure f{message, {config, 0}, {}};
+  f.asked_component = component;
+  for (const CMakeReference& r : e.references)
+    if (r.optional && !r.exists && r.undecided.empty() && r.via == "include")
+      f.missing_files.push_back(r.path);
+  if (!f.missing_files.empty()) {
+    std::string list;
+    for (const std::string& m : f.missing_files) list += (list.empty() ? "" : ", ") + m;
+    f.message +=
+        (f.missing_files.size() == 1 ? "; the file it did not find: " : "; the files it did not find: ") +
+        list;
+    // With one such file, the include that found nothing is where it went wrong.
+    if (f.missing_files.size() == 1)
+      for (const CMakeReference& r : e.references)
+        if (r.path == f.missing_files.front()) f.site = r.site;
+  }
+  e.failures.push_back(std::move(f));
+}
+
+// Components a consumer can ask for: the items of the config's lists of components
+// (composable_kernel's _composable_kernel_supported_components, <Name>_COMPONENTS, ...) and
+// the <Name>_<component>_FOUND it sets itself. Bounded: each is one more evaluation.
+std::vector<std::string> OfferedComponents(const std::string& name, const CMakeEvaluation& e) {
+  constexpr size_t kMaxComponents = 32;
+  std::vector<std::string> out;
+  auto offer = [&](const std::string& c) {
+    const bool word = !c.empty() && c.size() <= 64 && std::all_of(c.begin(), c.end(), [](char ch) {
+      return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.' || ch == '+';
+    });
+    if (word && out.size() < kMaxComponents && std::find(out.begin(), out.end(), c) == out.end())
+      out.push_back(c);
+  };
+  const std::string find_prefix = name + "_FIND_";
+  for (const auto& [variable, value] : e.variables) {
+    if (!value.known || variable.starts_with(find_prefix)) continue;
+    if (ToLower(variable).find("component") != std::string::npos)
+      for (const std::string& c : SplitList(value.text)) offer(c);
+    if (variable.starts_with(name + "_") && variable.ends_with("_FOUND") &&
+        variable.size() > name.size() + 7 && IsTrueConstant(value.text))
+      offer(variable.substr(name.size() + 1, variable.size() - name.size() - 7));
+  }
+  return out;
+}
+
+// Adds to `base` what asking for `component` adds to it, each marked with the component.
+void MergeComponent(CMakeEvaluation& base, CMakeEvaluation&& with, const std::string& component) {
+  for (CMakeReference& r : with.references) {
+    if (std::any_of(base.references.begin(), base.references.end(),
+                    [&](const CMakeReference& old) { return old.path == r.path; }))
+      continue;
+    if (r.component.empty()) r.component = component;
+    r.asked_component = component;
+    base.references.push_back(std::move(r));
+  }
+  for (CMakeTarget& t : with.targets) {
+    if (std::any_of(base.targets.begin(), base.targets.end(),
+                    [&](const CMakeTarget& old) { return old.name == t.name; }))
+      continue;
+    t.asked_component = component;
+    base.targets.push_back(std::move(t));
+  }
+  for (CMakeFailure& f : with.failures) {
+    if (std::any_of(base.failures.begin(), base.failures.end(), [&](const CMakeFailure& old) {
+          return old.message == f.message && old.site.file == f.site.file && old.site.line == f.site.line;
+        }))
+      continue;
+    if (f.asked_component.empty()) f.message += " (when component " + component + " is asked for)";
+    f.asked_component = component;
+    base.failures.push_back(std::move(f));
+  }
+  for (CMakeDependency& d : with.dependencies)
+    if (std::none_of(base.dependencies.begin(), base.dependencies.end(),
+                     [&](const CMakeDependency& old) { return old.name == d.name; }))
+      base.dependencies.push_back(std::move(d));
 }
 
 }  // namespace
@@ -262,43 +385,21 @@ CMakePackage EvaluatePackage(const std::string& name, const std::string& config,
            {v, 0},
            {}});
   }
-  auto evaluate = [&](const std::set<std::string>& own, bool* asked) {
-    CMakeEvaluator e(files, limits);
-    DefineFindPackageVariables(e, name, config);
-    for (std::string compiler : {"C", "CXX", "HIP"}) {
-      for (std::string suffix : {"_COMPILER", "_COMPILER_ID", "_COMPILER_VERSION"})
-        e.DefineUnknown("CMAKE_" + compiler + suffix, "the consumer's " + compiler + " compiler");
-    }
-    e.SetOwnTargets(own);
-    e.SetDependencyTargets(dependencies.names, dependencies.complete);
-    e.Run(config);
-    *asked = e.asked_dependency_targets();
-    return e.Take();
-  };
   bool asked = false;
-  CMakeEvaluation result = evaluate({}, &asked);
-  if (asked) {
-    // Generated Targets files test whether their own targets exist before defining them;
-    // once the package's own targets are known, those tests are decided.
-    std::set<std::string> own;
-    for (const CMakeTarget& t : result.targets) own.insert(t.name);
-    result = evaluate(own, &asked);
-  }
+  CMakeEvaluation result = EvaluateConfig(name, config, files, limits, dependencies, "", &asked);
   p.asked_dependency_targets = asked;
   for (CMakeFailure& f : p.evaluation.failures) result.failures.insert(result.failures.begin(), f);
   p.evaluation = std::move(result);
-  // find_package() then looks at <Name>_FOUND: a config that set it false was not found.
+  AddFoundFalse(name, config, "", p.evaluation);
+  // What a consumer that asks for each component gets besides (MIOpen asks for all of
+  // composable_kernel's): a Targets file included only then hides from a plain evaluation.
   if (!p.evaluation.stopped) {
-    auto found = p.evaluation.variables.find(name + "_FOUND");
-    if (found != p.evaluation.variables.end() && found->second.known && IsFalseConstant(found->second.text)) {
-      std::string reason;
-      if (auto m = p.evaluation.variables.find(name + "_NOT_FOUND_MESSAGE");
-          m != p.evaluation.variables.end())
-        reason = m->second.known ? m->second.text : "a reason not known here";
-      p.evaluation.failures.push_back(
-          {"the config sets " + name + "_FOUND to FALSE" + (reason.empty() ? std::string() : ": " + reason),
-           {config, 0},
-           {}});
+    p.components = OfferedComponents(name, p.evaluation);
+    for (const std::string& c : p.components) {
+      CMakeEvaluation with = EvaluateConfig(name, config, files, limits, dependencies, c, &asked);
+      p.asked_dependency_targets |= asked;
+      AddFoundFalse(name, config, c, with);
+      MergeComponent(p.evaluation, std::move(with), c);
     }
   }
   // A missing per-component Targets file: does the component's library exist at all?
@@ -337,127 +438,6 @@ CMakePackage EvaluatePackage(const std::string& name, const std::string& config,
     }
   }
   return p;
-}
-
-namespace {
-
-constexpr size_t kMaxEvaluatedDependencies = 64;  ///< configs outside the audited ones, per run
-constexpr int kMaxDependencyDepth = 8;
-
-// find_package()'s search for the dependencies of every package, evaluating the configs it
-// finds outside the audited ones so that their targets (and their dependencies') are known.
-class DependencyLocator {
- public:
-  DependencyLocator(const std::vector<CMakePackage*>& audited, std::vector<std::string> search,
-                    const InstalledFiles& files)
-      : audited_(audited), search_(std::move(search)), files_(files) {}
-
-  void LocateAll(CMakePackage* p, int depth) {
-    p->dependencies.clear();
-    for (const CMakeDependency& d : p->evaluation.dependencies) p->dependencies.push_back(Locate(d, depth));
-  }
-
-  void CollectTargets(CMakePackage* p) {
-    for (LocatedDependency& l : p->dependencies) {
-      const CMakePackage* q = PackageAt(l.found);
-      if (!q) continue;
-      std::set<const CMakePackage*> visiting{p};
-      l.targets_known = TargetsOf(q, visiting, l.targets);
-    }
-  }
-
- private:
-  LocatedDependency Locate(const CMakeDependency& d, int depth) {
-    LocatedDependency l{d, {}, {}, {}, {}, false};
-    // With a Find module of CMake, find_package() runs the module first, and the module, not
-    // a config's version file, judges the version.
-    const bool module = HasFindModule(d.name);
-    auto accept = [&](const std::string& config) {
-      VersionVerdict v = CheckVersionFile(d.name, config, module ? "" : d.version, d.exact, files_);
-      if (v.accepted) {
-        l.found = config;
-        return true;
-      }
-      l.rejected.push_back(config + ", version: " + (v.version.empty() ? "unknown" : v.version) + " (" +
-                           v.why + ")");
-      return false;
-    };
-    for (const CMakePackage* other : audited_)
-      if (ToLower(other->name) == ToLower(d.name) && accept(other->config)) break;
-    std::vector<std::string> order = d.hints;
-    order.insert(order.end(), search_.begin(), search_.end());
-    for (const std::string& prefix : order) {
-      if (!l.found.empty()) break;
-      l.searched.push_back(prefix);
-      if (auto f = FindConfigUnder(prefix, d.name, files_);
-          f && std::find_if(l.rejected.begin(), l.rejected.end(), [&](const std::string& r) {
-                 return r.starts_with(*f + ",");
-               }) == l.rejected.end())
-        accept(*f);
-    }
-    if (l.found.empty() && l.rejected.empty() && module) l.found = "Find" + d.name + ".cmake of CMake";
-    if (!l.found.empty() && !PackageAt(l.found) && l.found.starts_with("/") && depth < kMaxDependencyDepth &&
-        evaluated_.size() < kMaxEvaluatedDependencies) {
-      auto q = std::make_unique<CMakePackage>(EvaluatePackage(d.name, l.found, files_));
-      CMakePackage* raw = q.get();
-      evaluated_[l.found] = std::move(q);
-      LocateAll(raw, depth + 1);
-    }
-    return l;
-  }
-
-  const CMakePackage* PackageAt(const std::string& config) const {
-    for (const CMakePackage* p : audited_)
-      if (p->config == config) return p;
-    auto it = evaluated_.find(config);
-    return it == evaluated_.end() ? nullptr : it->second.get();
-  }
-
-  // The targets `p` and its dependencies define; false when some could not be known.
-  bool TargetsOf(const CMakePackage* p, std::set<const CMakePackage*>& visiting, std::set<std::string>& out) {
-    visiting.insert(p);
-    bool known = !p->evaluation.stopped;
-    for (const CMakeTarget& t : p->evaluation.targets) out.insert(t.name);
-    for (const LocatedDependency& l : p->dependencies) {
-      if (l.found.empty() && !l.request.required) continue;  // an optional one it does without
-      known &= l.request.undecided.empty();
-      const CMakePackage* q = PackageAt(l.found);
-      if (!q) {
-        known = false;
-        continue;
-      }
-      if (!visiting.count(q)) known &= TargetsOf(q, visiting, out);
-    }
-    return known;
-  }
-
-  const std::vector<CMakePackage*>& audited_;
-  std::vector<std::string> search_;
-  const InstalledFiles& files_;
-  std::map<std::string, std::unique_ptr<CMakePackage>> evaluated_;  ///< by config path
-};
-
-}  // namespace
-
-void LocateDependencies(std::vector<CMakePackage*> packages, const std::vector<std::string>& prefixes,
-                        bool system, const InstalledFiles& files) {
-  std::vector<std::string> search = prefixes;
-  if (system)
-    for (const char* p : {"/usr/local", "/usr", "/"}) search.push_back(p);
-  DependencyLocator locator(packages, std::move(search), files);
-  for (CMakePackage* p : packages) locator.LocateAll(p, 0);
-  for (CMakePackage* p : packages) locator.CollectTargets(p);
-}
-
-DependencyTargets TargetsOfDependencies(const CMakePackage& package) {
-  DependencyTargets out;
-  out.complete = true;
-  for (const LocatedDependency& l : package.dependencies) {
-    if (l.found.empty() && !l.request.required) continue;
-    out.names.insert(l.targets.begin(), l.targets.end());
-    out.complete &= l.targets_known && l.request.undecided.empty();
-  }
-  return out;
 }
 
 }  // namespace rocm_audit

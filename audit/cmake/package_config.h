@@ -71,6 +71,9 @@ struct CMakePackage {
   CMakeEvaluation evaluation;
   std::vector<LocatedDependency> dependencies;
   bool asked_dependency_targets = false;  ///< an if(TARGET) was undecided for want of them
+  /// Components a consumer may ask for, each evaluated as asked for; what only asking for
+  /// one adds to `evaluation` names the component.
+  std::vector<std::string> components{};
 };
 
 /// Targets a consumer has from the package's dependencies before it loads the package.
@@ -80,21 +83,9 @@ struct DependencyTargets {
 };
 
 /// Evaluates the config at installed path `config` as find_package(<name> CONFIG REQUIRED)
-/// would load it, with no components and no version requested.
+/// would load it with no version requested: first with no components, then with each
+/// component the config offers.
 CMakePackage EvaluatePackage(const std::string& name, const std::string& config, const InstalledFiles& files,
                              const EvaluatorLimits& limits = {}, const DependencyTargets& dependencies = {});
-
-/// Where each package's dependencies would be found: another audited package, a HINTS or
-/// PATHS entry, one of `prefixes` (--cmake-prefix-path, then the installed system's
-/// /usr/local, /usr and / when `system` is set), or a Find module of CMake. A config whose
-/// version file rejects the requested version is passed over, as find_package() does.
-/// Dependencies found outside the audited packages are evaluated too (a bounded number,
-/// each once), so that every dependency's targets are known.
-void LocateDependencies(std::vector<CMakePackage*> packages, const std::vector<std::string>& prefixes,
-                        bool system, const InstalledFiles& files);
-
-/// The targets a consumer has from `package`'s required dependencies (after
-/// LocateDependencies).
-DependencyTargets TargetsOfDependencies(const CMakePackage& package);
 
 }  // namespace rocm_audit

@@ -22,6 +22,7 @@ CMakePackageFacts ProjectCMakeFacts(const CMakePackage& package) {
     f.targets.push_back(std::move(target));
   }
   f.includes = package.evaluation.included;
+  f.components = package.components;
   for (const LocatedDependency& d : package.dependencies)
     f.dependencies.push_back({d.request.name, d.request.version, d.found});
   for (const CMakeReference& r : package.evaluation.references)

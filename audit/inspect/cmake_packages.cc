@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "audit/cmake/dependency_locator.h"
 #include "audit/fs/path.h"
 #include "audit/support/parallel.h"
 
@@ -14,6 +15,27 @@ std::string Absolute(const std::string& path) {
   std::error_code ec;
   std::string a = std::filesystem::absolute(path, ec).string();
   return NormalizePath(ec ? path : a);
+}
+
+// The path by which find_package(<name>), searching `search`, finds the config at
+// `config`: another path to the same file when a directory on the way is a symlink
+// (lib/cmake/X -> ../../opt/x/lib/cmake/X). CMake does not resolve it, so the prefix a
+// config computes from CMAKE_CURRENT_LIST_FILE is the link's. `config` itself when its own
+// prefix is searched, or find_package() finds it by no path or another file first.
+std::string FoundAs(const std::string& name, const std::string& config,
+                    const std::vector<std::string>& search, const InstalledFiles& installed) {
+  const std::string own = PackagePrefixOf(DirName(config), name);
+  if (IsFindPackagePosition(DirName(config), name) &&
+      std::find(search.begin(), search.end(), own) != search.end())
+    return config;
+  const auto real = installed.RealPath(config);
+  if (!real) return config;
+  for (const std::string& prefix : search) {
+    auto found = FindConfigUnder(prefix, name, installed);
+    if (!found) continue;
+    return installed.RealPath(*found) == real ? *found : config;
+  }
+  return config;
 }
 
 }  // namespace
@@ -30,36 +52,46 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const std::vector<WalkedFile>&
   }
   InstalledFiles installed(fs, outside);
 
+  std::vector<std::string> search = prefixes;
+  for (const std::string& a : audited) search.push_back(installed.InstalledPath(a));
+  std::vector<std::string> search_all = search;
+  if (fs.has_root())
+    for (const char* p : {"/usr/local", "/usr", "/"}) search_all.push_back(p);
+
   std::vector<AuditedPackage> packages;
+  std::vector<std::string> configs;  // as find_package() finds each
   for (size_t i = 0; i < files.size(); ++i) {
     if (files[i].kind != FileKind::kCMakePackage) continue;
+    auto name = ConfigPackageName(BaseName(files[i].path));
+    if (!name) continue;
+    std::string config =
+        FoundAs(*name, installed.InstalledPath(Absolute(files[i].path)), search_all, installed);
     // hiprand-fortran-config.cmake in cmake/hiprand/ is no package of its own: find_package()
     // never finds it there; hiprand's config includes it.
-    auto name = ConfigPackageName(BaseName(files[i].path));
-    if (name && IsFindPackagePosition(DirName(files[i].path), *name))
-      packages.push_back({i, {*name, "", "", "", "", {}, {}}});
+    if (!IsFindPackagePosition(DirName(config), *name)) continue;
+    packages.push_back({i, {*name, "", "", "", "", {}, {}}});
+    configs.push_back(config);
   }
   ParallelFor(packages.size(), jobs, [&](size_t k) {
     AuditedPackage& p = packages[k];
-    p.package =
-        EvaluatePackage(p.package.name, installed.InstalledPath(Absolute(files[p.file].path)), installed);
+    p.package = EvaluatePackage(p.package.name, configs[k], installed);
   });
 
-  std::vector<std::string> search = prefixes;
-  for (const std::string& a : audited) search.push_back(installed.InstalledPath(a));
   std::vector<CMakePackage*> all;
   for (AuditedPackage& p : packages) all.push_back(&p.package);
-  LocateDependencies(all, search, fs.has_root(), installed);
-  // An if(TARGET dep::x) left undecided is decided by the dependency's own evaluation.
-  std::vector<size_t> asked;
-  for (size_t k = 0; k < packages.size(); ++k)
-    if (packages[k].package.asked_dependency_targets) asked.push_back(k);
+  DependencyLocator locator(all, search, fs.has_root(), installed);
+  locator.Locate(all);
+  // An if(TARGET dep::x) left undecided is decided by the dependency's own evaluation; only
+  // the packages evaluated again have their dependencies located again.
+  std::vector<CMakePackage*> asked;
+  for (CMakePackage* p : all)
+    if (p->asked_dependency_targets) asked.push_back(p);
   if (asked.empty()) return packages;
   ParallelFor(asked.size(), jobs, [&](size_t k) {
-    CMakePackage& p = packages[asked[k]].package;
+    CMakePackage& p = *asked[k];
     p = EvaluatePackage(p.name, p.config, installed, {}, TargetsOfDependencies(p));
   });
-  LocateDependencies(all, search, fs.has_root(), installed);
+  locator.Locate(asked);
   return packages;
 }
 

@@ -37,6 +37,7 @@ struct CMakePackageFacts {
   std::vector<std::string> includes;  ///< list files evaluated besides the config
   std::vector<CMakeDependencyFacts> dependencies;
   std::vector<CMakeMissingFacts> missing;  ///< files it needs that do not exist, in order met
+  std::vector<std::string> components{};   ///< components a consumer may ask for, each evaluated
 };
 
 }  // namespace rocm_audit

@@ -141,5 +141,63 @@ TEST(CMakeChecks, RocmStyleHardCodedIncludeDirectory) {
   EXPECT_EQ(e[0].fields["target"], "roc::rocfoo");
 }
 
+TEST(CMakeChecks, AComponentIncludedOnlyWhenAskedForIsEvaluatedAsAskedFor) {
+  // composable_kernel's own Config: nothing is missing for a consumer that asks for nothing.
+  Report ok = AuditPackage("ck-asked-ok");
+  EXPECT_TRUE(Errors(ok, "cmake-missing-file").empty());
+  const FileFacts* facts =
+      testing::FactsOf(ok, Tree("ck-asked-ok/lib/cmake/composable_kernel/composable_kernelConfig.cmake"));
+  ASSERT_TRUE(facts && facts->cmake);
+  EXPECT_EQ(facts->cmake->components,
+            (std::vector<std::string>{"utility", "device_gemm_operations", "device_conv_operations"}));
+  std::vector<Finding> e = Errors(AuditPackage("ck-asked-no-conv"), "cmake-missing-file");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].fields["asked_component"], "device_conv_operations");
+  EXPECT_EQ(e[0].fields["component"], "device_conv_operations");
+  EXPECT_EQ(e[0].fields["cmake_stage"], "configure");
+  EXPECT_NE(e[0].message.find("asks for component device_conv_operations"), std::string::npos)
+      << e[0].message;
+  // Where every supported component is included by default, the plain consumer fails: the
+  // finding is not one of a component asked for.
+  std::vector<Finding> by_default = Errors(AuditPackage("ck-no-conv"), "cmake-missing-file");
+  ASSERT_EQ(by_default.size(), 1u);
+  EXPECT_FALSE(by_default[0].fields.contains("asked_component"));
+}
+
+TEST(CMakeChecks, FoundSetFalseNamesTheFileItDidNotFind) {
+  EXPECT_TRUE(Errors(AuditPackage("widget-found-false-ok"), "cmake-config-error").empty());
+  std::vector<Finding> e = Errors(AuditPackage("widget-found-false"), "cmake-config-error");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].message.find("Widget_FOUND to FALSE"), std::string::npos) << e[0].message;
+  ASSERT_TRUE(e[0].fields.contains("missing_files"));
+  EXPECT_EQ(e[0].fields["missing_files"][0], Tree("widget-found-false/lib/cmake/Widget/WidgetTargets.cmake"));
+}
+
+TEST(CMakeChecks, AConfigFoundThroughASymlinkedDirectoryComputesTheLinksPrefix) {
+  // lib/cmake/Widget -> ../../opt/widget/lib/cmake/Widget: find_package() finds the config
+  // through the link, and the Config's PACKAGE_PREFIX_DIR is the link's prefix, which has no
+  // include/widget.
+  std::vector<Finding> e = Errors(AuditPackage("widget-linked-config"), "cmake-missing-file");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].fields["referenced"], Tree("widget-linked-config/include/widget"));
+  EXPECT_EQ(e[0].fields["via"], "set_and_check");
+  // With lib/ and include/ linked, the link's prefix has everything.
+  Report ok = AuditPackage("widget-linked-lib-ok");
+  EXPECT_TRUE(Errors(ok, "cmake-missing-file").empty());
+  EXPECT_TRUE(Errors(ok, "cmake-config-error").empty());
+}
+
+TEST(CMakeChecks, AStagedTreeIsBothMissingAndNotRelocatable) {
+  Report r = AuditPackage("widget-staged");
+  std::vector<Finding> missing = Errors(r, "cmake-missing-file");
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_EQ(missing[0].fields["referenced"], "/widget-staged/include");
+  std::vector<Finding> abs = FindingsOf(r, "cmake-absolute-path");
+  ASSERT_EQ(abs.size(), 1u);
+  EXPECT_EQ(abs[0].fields["referenced"], "/widget-staged/include");
+  EXPECT_NE(abs[0].message.find("built for /widget-staged"), std::string::npos) << abs[0].message;
+  EXPECT_NE(abs[0].message.find(Tree("widget-staged/include")), std::string::npos) << abs[0].message;
+}
+
 }  // namespace
 }  // namespace rocm_audit

@@ -26,6 +26,7 @@ using testing::RunCommand;
 
 struct Verdict {
   std::string package;
+  std::string component;  ///< the consumer asks for this component; "" for none
   bool audit_fails = false;
   bool cmake_fails = false;
   std::string audit_stage;  ///< the earliest cmake_stage of its error-level findings
@@ -49,7 +50,10 @@ std::string JoinWords(const std::vector<std::string>& words) {
   return out;
 }
 
-// rocm-audit's verdict per package config under `path`.
+// rocm-audit's verdict per package config under `path`, for a consumer that asks for no
+// component (key: the config) and, where that one passes, for one that asks for each
+// component the package offers (key: "<config> COMPONENTS <component>"): those fail
+// exactly on the findings that name their component.
 std::map<std::string, Verdict> AuditVerdicts(const std::string& path, const std::string& prefix) {
   std::string json;
   RunCommand(std::string(ROCM_AUDIT_BINARY) + " " + Quote(path) + " --cmake-prefix-path " + Quote(prefix) +
@@ -57,25 +61,48 @@ std::map<std::string, Verdict> AuditVerdicts(const std::string& path, const std:
              &json);
   auto report = nlohmann::json::parse(json);
   std::map<std::string, Verdict> out;
+  std::map<std::string, std::vector<std::string>> components;
   for (const auto& f : report["files"])
-    if (f.contains("cmake")) out[f["path"]].package = f["cmake"]["package"];
+    if (f.contains("cmake")) {
+      out[f["path"]].package = f["cmake"]["package"];
+      components[f["path"]] = f["cmake"].value("components", std::vector<std::string>{});
+    }
+  std::map<std::string, Verdict> asking;
   for (const auto& f : report["findings"]) {
     std::string check = f["check"];
     if (!out.count(f["file"])) continue;
     bool error = check.starts_with("cmake-") && f["severity"] == "error";
     bool dependency = check == "cmake-missing-dependency" && f["severity"] == "warning";
     if (!error && !dependency) continue;
-    Verdict& v = out[f["file"]];
+    std::string key = f["file"];
+    if (f.contains("asked_component")) key += " COMPONENTS " + f["asked_component"].get<std::string>();
+    Verdict& v = asking[key];
     v.audit_fails = true;
     NoteStage(v, f.value("cmake_stage", "configure"));
   }
+  for (auto& [config, v] : out) {
+    if (asking.count(config)) {
+      v.audit_fails = true;
+      v.audit_stage = asking[config].audit_stage;
+      continue;  // what else a component brings is not known from the report
+    }
+    for (const std::string& c : components[config]) {
+      Verdict with = asking[config + " COMPONENTS " + c];
+      with.package = v.package;
+      with.component = c;
+      asking[config + " COMPONENTS " + c] = with;
+    }
+  }
+  for (auto& [key, v] : asking)
+    if (!v.component.empty()) out[key] = v;
   return out;
 }
 
 // CMake's verdict: configure and generate (and build, when `build`) a probe project; the
 // stage that failed, "" when none did.
 std::string CMakeFailsAt(const std::string& package, const std::string& prefix, bool build,
-                         std::string* output, const std::string& defines = "") {
+                         std::string* output, const std::string& defines = "",
+                         const std::string& component = "") {
   std::string dir = ::testing::TempDir() + "/rocm-audit-probe-" + std::to_string(getpid()) + "-" + package;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
@@ -84,8 +111,8 @@ std::string CMakeFailsAt(const std::string& package, const std::string& prefix, 
                     "cmake_minimum_required(VERSION 3.25)\n"
                     "project(probe LANGUAGES C CXX)\n"
                     "find_package(" +
-                        package +
-                        " CONFIG REQUIRED)\n"
+                        package + " CONFIG REQUIRED" + (component.empty() ? "" : " COMPONENTS " + component) +
+                        ")\n"
                         "get_directory_property(targets IMPORTED_TARGETS)\n"
                         "foreach(t IN LISTS targets)\n"
                         "  get_target_property(type ${t} TYPE)\n"
@@ -119,29 +146,32 @@ TEST(CMakeAgreement, FixturePackages) {
   for (const auto& entry : std::filesystem::directory_iterator(ROCM_AUDIT_CMAKE_TREE)) {
     if (!entry.is_directory()) continue;
     for (auto& [config, v] : AuditVerdicts(entry.path().string(), entry.path().string())) {
-      v.cmake_stage = CMakeFailsAt(v.package, entry.path().string(), true, &v.cmake_output);
+      v.cmake_stage = CMakeFailsAt(v.package, entry.path().string(), true, &v.cmake_output, "", v.component);
       v.cmake_fails = !v.cmake_stage.empty();
       EXPECT_EQ(v.audit_fails, v.cmake_fails)
-          << entry.path().filename().string() << ": rocm-audit " << (v.audit_fails ? "fails" : "passes")
-          << ", cmake " << (v.cmake_fails ? "fails" : "passes") << ":\n"
+          << entry.path().filename().string() << (v.component.empty() ? "" : " COMPONENTS " + v.component)
+          << ": rocm-audit " << (v.audit_fails ? "fails" : "passes") << ", cmake "
+          << (v.cmake_fails ? "fails" : "passes") << ":\n"
           << v.cmake_output;
-      EXPECT_EQ(v.audit_stage, v.cmake_stage)
-          << entry.path().filename().string() << " (" << v.package << "): the stage rocm-audit names, and "
-          << "where cmake failed:\n"
-          << v.cmake_output;
+      EXPECT_EQ(v.audit_stage, v.cmake_stage) << entry.path().filename().string() << " (" << v.package << " "
+                                              << v.component << "): the stage rocm-audit names, and "
+                                              << "where cmake failed:\n"
+                                              << v.cmake_output;
       failing += v.cmake_fails;
       ++by_stage[v.cmake_stage.empty() ? "passes" : v.cmake_stage];
       ++compared;
     }
   }
-  // 20 prefixes; the gadget cases hold two packages each.
-  EXPECT_EQ(compared, 26u);
-  EXPECT_EQ(failing, 12u);
+  // 27 prefixes; the gadget cases hold two packages each; ck-ok, ck-asked-ok and
+  // ck-asked-no-conv are also asked for each of their 3 components.
+  EXPECT_EQ(compared, 42u);
+  EXPECT_EQ(failing, 16u);
   // configure: no-targets, no-library, no-includedir, missing-dep, ck-no-conv, dep-version,
-  // dep-exact, dep-no-version-file, dotdot; generate: rocm-style (an include directory that
-  // does not exist), link-missing, no-locations.
-  EXPECT_EQ(by_stage["configure"], 9u);
-  EXPECT_EQ(by_stage["generate"], 3u);
+  // dep-exact, dep-no-version-file, dotdot, ck-asked-no-conv COMPONENTS
+  // device_conv_operations, found-false, linked-config; generate: rocm-style (an include
+  // directory that does not exist), link-missing, no-locations, staged.
+  EXPECT_EQ(by_stage["configure"], 12u);
+  EXPECT_EQ(by_stage["generate"], 4u);
   EXPECT_EQ(by_stage["build"], 0u);
   for (const auto& [stage, n] : by_stage) printf("fixtures: %s %zu\n", stage.c_str(), n);
 }
@@ -187,7 +217,7 @@ void CompareCorpusTree(const std::string& root, const std::vector<std::string>& 
     if (f.contains("cmake")) verdicts[f["path"]].package = f["cmake"]["package"];
   for (const auto& f : report["findings"]) {
     std::string check = f["check"];
-    if (!check.starts_with("cmake-")) continue;
+    if (!check.starts_with("cmake-") || f.contains("asked_component")) continue;
     if (f["severity"] == "error") {
       verdicts[f["file"]].audit_fails = true;
       NoteStage(verdicts[f["file"]], f.value("cmake_stage", "configure"));

@@ -1,0 +1,130 @@
+#include "audit/cmake/dependency_locator.h"
+
+#include <algorithm>
+
+#include "audit/cmake/cmake_modules.h"
+#include "audit/cmake/lists.h"
+
+namespace rocm_audit {
+namespace {
+
+constexpr size_t kMaxEvaluatedDependencies = 64;  ///< configs outside the audited ones, per run
+constexpr int kMaxDependencyDepth = 8;
+
+}  // namespace
+
+DependencyLocator::DependencyLocator(std::vector<CMakePackage*> audited, std::vector<std::string> prefixes,
+                                     bool system, const InstalledFiles& files)
+    : audited_(std::move(audited)), search_(std::move(prefixes)), files_(files) {
+  if (system)
+    for (const char* p : {"/usr/local", "/usr", "/"}) search_.push_back(p);
+}
+
+DependencyLocator::~DependencyLocator() = default;
+
+void DependencyLocator::Locate(const std::vector<CMakePackage*>& packages) {
+  for (CMakePackage* p : packages) LocateAll(p, 0);
+  // Any audited package's targets may have changed: collect them all again.
+  for (CMakePackage* p : audited_) {
+    for (LocatedDependency& l : p->dependencies) {
+      l.targets.clear();
+      l.targets_known = false;
+      const CMakePackage* q = PackageAt(l.found);
+      if (!q) continue;
+      std::set<const CMakePackage*> visiting{p};
+      l.targets_known = TargetsOf(q, visiting, l.targets);
+    }
+  }
+}
+
+void DependencyLocator::LocateAll(CMakePackage* p, int depth) {
+  p->dependencies.clear();
+  for (const CMakeDependency& d : p->evaluation.dependencies) p->dependencies.push_back(Locate(d, depth));
+}
+
+const VersionVerdict& DependencyLocator::Verdict(const CMakeDependency& d, const std::string& config,
+                                                 bool module) {
+  // With a Find module of CMake, find_package() runs the module first, and the module, not
+  // a config's version file, judges the version.
+  const std::string version = module ? "" : d.version;
+  auto key = std::make_tuple(d.name, config, version, d.exact);
+  auto it = verdicts_.find(key);
+  if (it == verdicts_.end())
+    it = verdicts_.emplace(key, CheckVersionFile(d.name, config, version, d.exact, files_)).first;
+  return it->second;
+}
+
+LocatedDependency DependencyLocator::Locate(const CMakeDependency& d, int depth) {
+  LocatedDependency l{d, {}, {}, {}, {}, false};
+  const bool module = HasFindModule(d.name);
+  auto accept = [&](const std::string& config) {
+    const VersionVerdict& v = Verdict(d, config, module);
+    if (v.accepted) {
+      l.found = config;
+      return true;
+    }
+    l.rejected.push_back(config + ", version: " + (v.version.empty() ? "unknown" : v.version) + " (" + v.why +
+                         ")");
+    return false;
+  };
+  for (const CMakePackage* other : audited_)
+    if (ToLower(other->name) == ToLower(d.name) && accept(other->config)) break;
+  std::vector<std::string> order = d.hints;
+  order.insert(order.end(), search_.begin(), search_.end());
+  for (const std::string& prefix : order) {
+    if (!l.found.empty()) break;
+    l.searched.push_back(prefix);
+    if (auto f = FindConfigUnder(prefix, d.name, files_);
+        f && std::find_if(l.rejected.begin(), l.rejected.end(),
+                          [&](const std::string& r) { return r.starts_with(*f + ","); }) == l.rejected.end())
+      accept(*f);
+  }
+  if (l.found.empty() && l.rejected.empty() && module) l.found = "Find" + d.name + ".cmake of CMake";
+  if (!l.found.empty() && !PackageAt(l.found) && l.found.starts_with("/") && depth < kMaxDependencyDepth &&
+      evaluated_.size() < kMaxEvaluatedDependencies) {
+    auto q = std::make_unique<CMakePackage>(EvaluatePackage(d.name, l.found, files_));
+    CMakePackage* raw = q.get();
+    evaluated_[l.found] = std::move(q);
+    LocateAll(raw, depth + 1);
+  }
+  return l;
+}
+
+const CMakePackage* DependencyLocator::PackageAt(const std::string& config) const {
+  for (const CMakePackage* p : audited_)
+    if (p->config == config) return p;
+  auto it = evaluated_.find(config);
+  return it == evaluated_.end() ? nullptr : it->second.get();
+}
+
+// The targets `p` and its dependencies define; false when some could not be known.
+bool DependencyLocator::TargetsOf(const CMakePackage* p, std::set<const CMakePackage*>& visiting,
+                                  std::set<std::string>& out) {
+  visiting.insert(p);
+  bool known = !p->evaluation.stopped;
+  for (const CMakeTarget& t : p->evaluation.targets) out.insert(t.name);
+  for (const LocatedDependency& l : p->dependencies) {
+    if (l.found.empty() && !l.request.required) continue;  // an optional one it does without
+    known &= l.request.undecided.empty();
+    const CMakePackage* q = PackageAt(l.found);
+    if (!q) {
+      known = false;
+      continue;
+    }
+    if (!visiting.count(q)) known &= TargetsOf(q, visiting, out);
+  }
+  return known;
+}
+
+DependencyTargets TargetsOfDependencies(const CMakePackage& package) {
+  DependencyTargets out;
+  out.complete = true;
+  for (const LocatedDependency& l : package.dependencies) {
+    if (l.found.empty() && !l.request.required) continue;
+    out.names.insert(l.targets.begin(), l.targets.end());
+    out.complete &= l.targets_known && l.request.undecided.empty();
+  }
+  return out;
+}
+
+}  // namespace rocm_audit

@@ -1,0 +1,52 @@
+// find_package()'s search for the dependencies packages ask for: where each would be found
+// (another audited package, a HINTS or PATHS entry, one of the search prefixes, or a Find
+// module of CMake), whether its version file accepts the version asked for, and which
+// imported targets it brings. Configs found outside the audited ones are evaluated too (a
+// bounded number, each once per run), so that every dependency's targets are known.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "audit/cmake/installed_files.h"
+#include "audit/cmake/package_config.h"
+
+namespace rocm_audit {
+
+class DependencyLocator {
+ public:
+  /// `prefixes`: --cmake-prefix-path and the audited prefixes, in find_package()'s order;
+  /// `system`: the installed system's /usr/local, /usr and / are searched after them.
+  DependencyLocator(std::vector<CMakePackage*> audited, std::vector<std::string> prefixes, bool system,
+                    const InstalledFiles& files);
+  ~DependencyLocator();
+
+  /// Fills `dependencies` of each of `packages` (audited ones, perhaps re-evaluated since an
+  /// earlier call), then the targets every audited package's dependencies define. What was
+  /// evaluated or judged before is kept: a config outside the audited ones is evaluated once,
+  /// a version file once per version asked.
+  void Locate(const std::vector<CMakePackage*>& packages);
+
+ private:
+  void LocateAll(CMakePackage* p, int depth);
+  LocatedDependency Locate(const CMakeDependency& d, int depth);
+  const VersionVerdict& Verdict(const CMakeDependency& d, const std::string& config, bool module);
+  const CMakePackage* PackageAt(const std::string& config) const;
+  bool TargetsOf(const CMakePackage* p, std::set<const CMakePackage*>& visiting, std::set<std::string>& out);
+
+  std::vector<CMakePackage*> audited_;
+  std::vector<std::string> search_;
+  const InstalledFiles& files_;
+  std::map<std::string, std::unique_ptr<CMakePackage>> evaluated_;  ///< by config path
+  /// (name, config, version, exact) -> what the config's version file says of it
+  std::map<std::tuple<std::string, std::string, std::string, bool>, VersionVerdict> verdicts_;
+};
+
+/// The targets a consumer has from `package`'s required dependencies (after a Locate).
+DependencyTargets TargetsOfDependencies(const CMakePackage& package);
+
+}  // namespace rocm_audit
