@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "audit/cmake/value.h"
@@ -25,5 +26,7 @@ using Args = std::vector<Arg>;
 /// Runs one command: `name` is the command as called (a handler may serve several names),
 /// `args` its expanded arguments.
 using CommandHandler = Flow (*)(Interpreter& in, const std::string& name, const Args& args);
+/// The handler of a command, or null for a command the evaluator does not evaluate.
+using CommandLookup = CommandHandler (*)(std::string_view name);
 
 }  // namespace rocm_audit

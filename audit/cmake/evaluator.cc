@@ -1,6 +1,11 @@
 #include "audit/cmake/evaluator.h"
 
+#include "audit/cmake/command_table.h"
+
 namespace rocm_audit {
+
+CMakeEvaluator::CMakeEvaluator(const InstalledFiles& files, EvaluatorLimits limits)
+    : in_(files, limits, FindCommand) {}
 
 void CMakeEvaluator::Run(const std::string& path) {
   std::string failure;

@@ -21,7 +21,7 @@ namespace rocm_audit {
 
 class CMakeEvaluator {
  public:
-  CMakeEvaluator(const InstalledFiles& files, EvaluatorLimits limits = {}) : in_(files, limits) {}
+  CMakeEvaluator(const InstalledFiles& files, EvaluatorLimits limits = {});
 
   /// Sets a variable before the evaluation (find_package's <Name>_FIND_* and the like).
   void Define(const std::string& name, std::string value) { in_.Set(name, {std::move(value)}); }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <optional>
 
-#include "audit/cmake/command_table.h"
 #include "audit/cmake/expand.h"
 #include "audit/cmake/lists.h"
 #include "audit/fs/path.h"
@@ -197,7 +196,7 @@ Flow Interpreter::Command(const ListFileCommand& cmd) {
     Definition def = it->second;  // a copy: the body may redefine it
     return Call(def, args, rec_.Site(), n);
   }
-  if (CommandHandler handler = FindCommand(n)) return handler(*this, n, args);
+  if (CommandHandler handler = commands_(n)) return handler(*this, n, args);
   return NotEvaluated(n);
 }
 

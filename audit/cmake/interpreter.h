@@ -23,8 +23,10 @@ namespace rocm_audit {
 
 class Interpreter {
  public:
-  Interpreter(const InstalledFiles& files, EvaluatorLimits limits)
-      : files_(files), limits_(limits), rec_(files) {}
+  /// `commands`: the command table (command_table.h), which the facade hands in, as CMake
+  /// registers its built-in commands with its state.
+  Interpreter(const InstalledFiles& files, EvaluatorLimits limits, CommandLookup commands)
+      : files_(files), limits_(limits), commands_(commands), rec_(files) {}
 
   // What the commands work on.
   const InstalledFiles& files() const { return files_; }
@@ -114,6 +116,7 @@ class Interpreter {
 
   const InstalledFiles& files_;
   EvaluatorLimits limits_;
+  CommandLookup commands_;
   VariableScopes vars_;
   TargetTable targets_;
   Recorder rec_;
