@@ -368,6 +368,51 @@ std::optional<std::string> FindConfigUnder(const std::string& prefix, const std:
   return std::nullopt;
 }
 
+namespace {
+
+// A missing per-component Targets file: does the component's library exist at all?
+void FindComponentLibraries(CMakePackage& p, const InstalledFiles& files) {
+  for (CMakeReference& r : p.evaluation.references) {
+    if (r.exists || r.component.empty()) continue;
+    for (const std::string& lib :
+         {std::string("/lib/"), "/lib/" + std::string(kLibraryArchitecture) + "/", std::string("/lib64/")})
+      for (std::string_view ext : {".a", ".so"}) {
+        std::string candidate = NormalizePath(p.prefix + lib + "lib" + r.component + std::string(ext));
+        if (r.component_library.empty() && files.Exists(candidate) == Tri::kTrue)
+          r.component_library = candidate;
+      }
+  }
+}
+
+// The runtime needs the soname file next to each location (CMake itself never checks).
+void AddSonameReferences(CMakePackage& p, const std::string& config, const InstalledFiles& files) {
+  for (const CMakeTarget& t : p.evaluation.targets) {
+    for (const auto& [property, value] : t.properties) {
+      if (!property.starts_with("IMPORTED_SONAME") || !value.known ||
+          value.text.find('/') != std::string::npos)
+        continue;
+      std::string suffix = property.substr(15);
+      auto location = t.properties.find("IMPORTED_LOCATION" + suffix);
+      if (location == t.properties.end() || !location->second.known) continue;
+      std::string path = DirName(location->second.text) + "/" + value.text;
+      if (std::any_of(p.evaluation.references.begin(), p.evaluation.references.end(),
+                      [&](const CMakeReference& r) { return r.path == path; }))
+        continue;
+      auto site = t.set_at.find(property);
+      CMakeReference r;
+      r.path = NormalizePath(path);
+      r.via = property;
+      r.site = site == t.set_at.end() ? CMakeSite{config, 0} : site->second;
+      r.target = t.name;
+      r.exists = files.Exists(r.path) == Tri::kTrue;
+      r.checked_by_cmake = false;
+      p.evaluation.references.push_back(std::move(r));
+    }
+  }
+}
+
+}  // namespace
+
 CMakePackage EvaluatePackage(const std::string& name, const std::string& config, const InstalledFiles& files,
                              const EvaluatorLimits& limits, const DependencyTargets& dependencies) {
   CMakePackage p;
@@ -402,41 +447,8 @@ CMakePackage EvaluatePackage(const std::string& name, const std::string& config,
       MergeComponent(p.evaluation, std::move(with), c);
     }
   }
-  // A missing per-component Targets file: does the component's library exist at all?
-  for (CMakeReference& r : p.evaluation.references) {
-    if (r.exists || r.component.empty()) continue;
-    for (const std::string& lib :
-         {std::string("/lib/"), "/lib/" + std::string(kLibraryArchitecture) + "/", std::string("/lib64/")})
-      for (std::string_view ext : {".a", ".so"}) {
-        std::string candidate = NormalizePath(p.prefix + lib + "lib" + r.component + std::string(ext));
-        if (r.component_library.empty() && files.Exists(candidate) == Tri::kTrue)
-          r.component_library = candidate;
-      }
-  }
-  // The runtime needs the soname file next to each location (CMake itself never checks).
-  for (const CMakeTarget& t : p.evaluation.targets) {
-    for (const auto& [property, value] : t.properties) {
-      if (!property.starts_with("IMPORTED_SONAME") || !value.known ||
-          value.text.find('/') != std::string::npos)
-        continue;
-      std::string suffix = property.substr(15);
-      auto location = t.properties.find("IMPORTED_LOCATION" + suffix);
-      if (location == t.properties.end() || !location->second.known) continue;
-      std::string path = DirName(location->second.text) + "/" + value.text;
-      if (std::any_of(p.evaluation.references.begin(), p.evaluation.references.end(),
-                      [&](const CMakeReference& r) { return r.path == path; }))
-        continue;
-      auto site = t.set_at.find(property);
-      CMakeReference r;
-      r.path = NormalizePath(path);
-      r.via = property;
-      r.site = site == t.set_at.end() ? CMakeSite{config, 0} : site->second;
-      r.target = t.name;
-      r.exists = files.Exists(r.path) == Tri::kTrue;
-      r.checked_by_cmake = false;
-      p.evaluation.references.push_back(std::move(r));
-    }
-  }
+  FindComponentLibraries(p, files);
+  AddSonameReferences(p, config, files);
   return p;
 }
 

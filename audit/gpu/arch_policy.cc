@@ -80,16 +80,6 @@ bool ParseArchFile(std::string_view contents, std::vector<TargetId>* out, std::s
   return SplitList(without_comments, out, error);
 }
 
-std::string_view ServedByName(ServedBy s) {
-  switch (s) {
-    case ServedBy::kNone: return "none";
-    case ServedBy::kExact: return "exact";
-    case ServedBy::kGeneric: return "generic";
-    case ServedBy::kIsaCompat: return "isa-compat";
-  }
-  return "none";
-}
-
 bool DebianIsaCompatible(std::string_view device, std::string_view code) {
   if (In(kGfx900Superset, device)) return In(kGfx900Equivalent, code);
   if (In(kGfx101, device)) return code == "gfx1010";

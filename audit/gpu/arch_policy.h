@@ -38,7 +38,6 @@ struct ArchOffer {
 };
 
 enum class ServedBy { kNone, kExact, kGeneric, kIsaCompat };
-std::string_view ServedByName(ServedBy s);
 
 struct Coverage {
   ServedBy by = ServedBy::kNone;        ///< the weakest route any required mode needed

@@ -209,14 +209,6 @@ void FromElf(std::string_view bytes, uint64_t base, const std::string& member,
 
 }  // namespace
 
-std::vector<const BundleEntry*> DeviceInventory::DeviceEntries() const {
-  std::vector<const BundleEntry*> out;
-  for (const Bundle& b : bundles)
-    for (const BundleEntry& e : b.entries)
-      if (e.size > 0 && e.target && e.parsed && e.parsed->device()) out.push_back(&e);
-  return out;
-}
-
 std::vector<ArchOffer> DeviceInventory::Offers() const {
   std::vector<ArchOffer> out;
   for (const Bundle& b : bundles)

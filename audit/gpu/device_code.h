@@ -23,8 +23,6 @@ struct DeviceInventory {
   std::vector<BundleProblem> problems;  ///< outside any one bundle (e.g. junk between them)
   size_t wrappers = 0;                  ///< .hipFatBinSegment records read
 
-  /// Device entries that carry code (size > 0, a target named), in order.
-  std::vector<const BundleEntry*> DeviceEntries() const;
   /// What the device entries offer for arch coverage, one per entry.
   std::vector<ArchOffer> Offers() const;
   bool empty() const { return bundles.empty() && problems.empty(); }

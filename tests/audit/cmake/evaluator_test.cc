@@ -77,6 +77,35 @@ TEST_F(Evaluator, ValuesListsStringsAndMath) {
   EXPECT_EQ(Var(r, "P"), dir_.string() + "/x/..");
 }
 
+// Every family of the command table: a subcommand table's entries and its fallback, a
+// handler shared by many names, a name that is no command.
+TEST_F(Evaluator, CommandTableAndSubcommandTables) {
+  auto r = Run(Write("a.cmake",
+                     "set(L a b)\n"
+                     "list(TRANSFORM L APPEND _x)\n"
+                     "list(TRANSFORM L TOUPPER OUTPUT_VARIABLE U)\n"
+                     "set(F x)\nlist(FROB F)\n"
+                     "list_transform(L)\n"
+                     "string(FROB x y)\n"
+                     "file(WRITE /tmp/never-written x)\n"
+                     "check_include_file(foo.h HAVE_FOO)\n"
+                     "cmake_path(SET P NORMALIZE \"/a/./b/../c\")\n"));
+  EXPECT_EQ(Var(r, "L"), "a_x;b_x");
+  EXPECT_EQ(Var(r, "U"), "A_X;B_X");
+  EXPECT_EQ(Var(r, "F"), "<unknown>");
+  EXPECT_EQ(Var(r, "HAVE_FOO"), "<unknown>");
+  EXPECT_EQ(Var(r, "P"), "/a/c");
+  auto skipped = [&](const std::string& command, const std::string& reason) {
+    return std::any_of(r.skipped.begin(), r.skipped.end(),
+                       [&](const CMakeSkipped& s) { return s.command == command && s.reason == reason; });
+  };
+  EXPECT_TRUE(skipped("list", "list(FROB) is not evaluated"));
+  EXPECT_TRUE(skipped("list_transform", "a command rocm-audit does not evaluate"));
+  EXPECT_TRUE(skipped("string", "string(FROB) is not evaluated"));
+  EXPECT_TRUE(skipped("file", "file(WRITE) is never run: it would change files"));
+  EXPECT_EQ(r.skipped.size(), 4u);
+}
+
 TEST_F(Evaluator, UndecidedBranchesRunBothWaysAndMerge) {
   auto r = Run(Write("a.cmake", "execute_process(COMMAND touch " + (dir_ / "ran").string() +
                                     " OUTPUT_VARIABLE out)\n"

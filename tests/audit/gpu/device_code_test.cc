@@ -26,15 +26,20 @@ TEST_F(GpuTree, SharedLibraryHoldsPlainAndCompressedBundlesInOneSection) {
   EXPECT_EQ(inv.wrappers, 2u);  // both bundles registered, both cross-checked
   EXPECT_EQ(ProblemCount(inv), 0u) << AllProblems(inv);
   EXPECT_EQ(Targets(inv), (std::set<std::string>{"gfx906", "gfx90a:xnack+", "gfx1030"}));
-  for (const BundleEntry* e : inv.DeviceEntries()) {
-    ASSERT_TRUE(e->code_object) << e->id;
-    EXPECT_EQ(e->code_object->processor, e->target->processor);
-    EXPECT_EQ(e->code_object->kernels, 1u) << e->id;
-    EXPECT_GE(e->code_object->code_object_version, 4);
-  }
+  // Every device entry (the host entry has no target processor) carries its code object.
   const BundleEntry* xnack = nullptr;
-  for (const BundleEntry* e : inv.DeviceEntries())
-    if (e->target->processor == "gfx90a") xnack = e;
+  size_t device_entries = 0;
+  for (const Bundle& b : inv.bundles)
+    for (const BundleEntry& e : b.entries) {
+      if (e.size == 0 || !e.parsed || !e.parsed->device()) continue;
+      ++device_entries;
+      ASSERT_TRUE(e.target && e.code_object) << e.id;
+      EXPECT_EQ(e.code_object->processor, e.target->processor);
+      EXPECT_EQ(e.code_object->kernels, 1u) << e.id;
+      EXPECT_GE(e.code_object->code_object_version, 4);
+      if (e.target->processor == "gfx90a") xnack = &e;
+    }
+  EXPECT_EQ(device_entries, inv.Offers().size());
   ASSERT_TRUE(xnack);
   EXPECT_EQ(xnack->code_object->xnack, FeatureSetting::kOn);
   EXPECT_EQ(xnack->code_object->sramecc, FeatureSetting::kAny);
@@ -71,7 +76,8 @@ TEST_F(GpuTree, RdcObjectArchiveMembersAndStandaloneFiles) {
   ASSERT_EQ(rdc.bundles.size(), 1u);
   EXPECT_EQ(rdc.bundles[0].format, BundleFormat::kObjectSections);
   EXPECT_EQ(Targets(rdc), (std::set<std::string>{"gfx906", "gfx1030"}));
-  for (const BundleEntry* e : rdc.DeviceEntries()) EXPECT_EQ(e->content, "bitcode");
+  for (const BundleEntry& e : rdc.bundles[0].entries)
+    if (e.size > 0 && e.parsed && e.parsed->device()) EXPECT_EQ(e.content, "bitcode") << e.id;
   EXPECT_EQ(ProblemCount(rdc), 0u) << AllProblems(rdc);
 
   DeviceInventory ar = Inventory(FileKind::kArArchive, ReadAll(P("lib/libdevice.a")));

@@ -1,0 +1,234 @@
+// string(): a subcommand table. Each subcommand keeps CMake's result, or an unknown one when
+// an input is unknown; TIMESTAMP, RANDOM, UUID, HASH, JSON, ... are recorded as not evaluated.
+#include <algorithm>
+#include <cctype>
+#include <regex>
+
+#include "audit/cmake/arg_values.h"
+#include "audit/cmake/commands.h"
+#include "audit/cmake/name_table.h"
+
+namespace rocm_audit {
+namespace {
+
+constexpr size_t kMaxRegexInput = 64 * 1024;
+
+/// Runs string(<op> ...); false when the arguments are not what it takes.
+using StringOp = bool (*)(Interpreter& in, const std::string& op, const Args& a);
+
+bool SetUnknown(Interpreter& in, const std::string& var, const CMakeValue& from) {
+  in.Set(var, CMakeValue::Unknown(from.why));
+  return true;
+}
+
+// CMake's replacement syntax (\1) in std::regex's ($1).
+std::string ReplacementFormat(std::string_view cmake) {
+  std::string out;
+  for (size_t i = 0; i < cmake.size(); ++i) {
+    if (cmake[i] == '\\' && i + 1 < cmake.size() && cmake[i + 1] >= '0' && cmake[i + 1] <= '9') {
+      out += '$';
+      out += cmake[++i];
+    } else if (cmake[i] == '$') {
+      out += "$$";
+    } else {
+      out += cmake[i];
+    }
+  }
+  return out;
+}
+
+bool Replace(Interpreter& in, const std::string&, const Args& a) {
+  if (a.size() < 4) return false;
+  const std::string& out = a[3].value.text;
+  CMakeValue input = Concat(a, 4);
+  if (!a[1].value.known || !a[2].value.known || !input.known)
+    return SetUnknown(in, out, !input.known ? input : a[1].value.known ? a[2].value : a[1].value);
+  std::string s = input.text;
+  const std::string& from = a[1].value.text;
+  if (!from.empty())
+    for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + a[2].value.text.size()))
+      s.replace(at, from.size(), a[2].value.text);
+  in.Set(out, {s});
+  return true;
+}
+
+bool Regex(Interpreter& in, const std::string&, const Args& a) {
+  if (a.size() < 5) return false;
+  const std::string mode = a[1].value.text;
+  const std::string& pattern = a[2].value.text;
+  const size_t out_at = mode == "REPLACE" ? 4 : 3;
+  if (a.size() <= out_at) return true;
+  const std::string& out = a[out_at].value.text;
+  CMakeValue input = Concat(a, out_at + 1);
+  if (!a[2].value.known || !input.known || (mode == "REPLACE" && !a[3].value.known))
+    return SetUnknown(in, out, !input.known ? input : a[2].value);
+  if (input.text.size() > kMaxRegexInput) {
+    in.Set(out, CMakeValue::Unknown("a string too long to match"));
+    return true;
+  }
+  try {
+    std::regex re(pattern, std::regex::extended);
+    if (mode == "MATCH") {
+      std::smatch m;
+      in.Set(out, {std::regex_search(input.text, m, re) ? m.str(0) : ""});
+    } else if (mode == "MATCHALL") {
+      std::vector<std::string> all;
+      for (auto it = std::sregex_iterator(input.text.begin(), input.text.end(), re);
+           it != std::sregex_iterator(); ++it)
+        all.push_back(it->str(0));
+      in.Set(out, {JoinList(all)});
+    } else if (mode == "REPLACE") {
+      in.Set(out, {std::regex_replace(input.text, re, ReplacementFormat(a[3].value.text))});
+    }
+  } catch (const std::regex_error&) {
+    in.Set(out, CMakeValue::Unknown("a regular expression rocm-audit cannot compile: " + pattern));
+  }
+  return true;
+}
+
+std::string GenexStrip(const std::string& s) {
+  std::string stripped;
+  int depth = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s.compare(i, 2, "$<") == 0)
+      ++depth, ++i;
+    else if (depth && s[i] == '>')
+      --depth;
+    else if (!depth)
+      stripped += s[i];
+  }
+  return stripped;
+}
+
+// TOLOWER, TOUPPER, MAKE_C_IDENTIFIER, GENEX_STRIP, STRIP: <input> <output>.
+bool Transform(Interpreter& in, const std::string& op, const Args& a) {
+  if (a.size() < 3) return false;
+  const CMakeValue& input = a[1].value;
+  const std::string& out = a[2].value.text;
+  if (!input.known) return SetUnknown(in, out, input);
+  std::string s = input.text;
+  if (op == "TOLOWER") {
+    s = ToLower(s);
+  } else if (op == "TOUPPER") {
+    s = ToUpper(s);
+  } else if (op == "MAKE_C_IDENTIFIER") {
+    for (char& c : s)
+      if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    if (!s.empty() && std::isdigit(static_cast<unsigned char>(s[0]))) s = "_" + s;
+  } else if (op == "STRIP") {
+    size_t b = s.find_first_not_of(" \t\n\r"), e = s.find_last_not_of(" \t\n\r");
+    s = b == std::string::npos ? "" : s.substr(b, e - b + 1);
+  } else {
+    s = GenexStrip(s);
+  }
+  in.Set(out, {s});
+  return true;
+}
+
+bool Length(Interpreter& in, const std::string&, const Args& a) {
+  if (a.size() < 3) return false;
+  if (!a[1].value.known) return SetUnknown(in, a[2].value.text, a[1].value);
+  in.Set(a[2].value.text, {std::to_string(a[1].value.text.size())});
+  return true;
+}
+
+bool Substring(Interpreter& in, const std::string&, const Args& a) {
+  if (a.size() < 5) return false;
+  if (!a[1].value.known) return SetUnknown(in, a[4].value.text, a[1].value);
+  size_t begin =
+      std::min<size_t>(std::strtoull(a[2].value.text.c_str(), nullptr, 10), a[1].value.text.size());
+  long long len = std::atoll(a[3].value.text.c_str());
+  in.Set(a[4].value.text,
+         {a[1].value.text.substr(begin, len < 0 ? std::string::npos : static_cast<size_t>(len))});
+  return true;
+}
+
+bool Find(Interpreter& in, const std::string&, const Args& a) {
+  if (a.size() < 4) return false;
+  if (!a[1].value.known || !a[2].value.known)
+    return SetUnknown(in, a[3].value.text, !a[1].value.known ? a[1].value : a[2].value);
+  bool reverse = a.size() > 4 && a[4].value.text == "REVERSE";
+  size_t at = reverse ? a[1].value.text.rfind(a[2].value.text) : a[1].value.text.find(a[2].value.text);
+  in.Set(a[3].value.text, {at == std::string::npos ? "-1" : std::to_string(at)});
+  return true;
+}
+
+// APPEND, PREPEND: <var> <input>...
+bool Append(Interpreter& in, const std::string& op, const Args& a) {
+  const std::string& var = a[1].value.text;
+  const CMakeValue* cur = in.Get(var);
+  CMakeValue add = Concat(a, 2);
+  if ((cur && !cur->known) || !add.known) {
+    in.Set(var, CMakeValue::Unknown(!add.known ? add.why : cur->why));
+    return true;
+  }
+  std::string base = cur ? cur->text : "";
+  in.Set(var, {op == "APPEND" ? base + add.text : add.text + base});
+  return true;
+}
+
+bool ConcatOp(Interpreter& in, const std::string&, const Args& a) {
+  in.Set(a[1].value.text, Concat(a, 2));
+  return true;
+}
+
+bool Join(Interpreter& in, const std::string&, const Args& a) {
+  if (a.size() < 3) return false;
+  std::vector<std::string> parts;
+  for (size_t k = 3; k < a.size(); ++k) {
+    if (!a[k].value.known) return SetUnknown(in, a[2].value.text, a[k].value);
+    parts.push_back(a[k].value.text);
+  }
+  in.Set(a[2].value.text, {JoinList(parts, a[1].value.text)});
+  return true;
+}
+
+bool Repeat(Interpreter& in, const std::string&, const Args& a) {
+  if (a.size() < 4) return false;
+  std::string s;
+  for (long long k = 0, n = std::min(std::atoll(a[2].value.text.c_str()), 4096LL);
+       k < n && s.size() <= in.limits().max_value_bytes; ++k)
+    s += a[1].value.text;
+  in.Set(a[3].value.text, {s});
+  return true;
+}
+
+bool Compare(Interpreter& in, const std::string&, const Args& a) {
+  if (a.size() < 5) return false;
+  if (!a[2].value.known || !a[3].value.known)
+    return SetUnknown(in, a[4].value.text, !a[2].value.known ? a[2].value : a[3].value);
+  int c = a[2].value.text.compare(a[3].value.text);
+  const std::string& k = a[1].value.text;
+  bool r = k == "EQUAL"        ? c == 0
+           : k == "NOTEQUAL"   ? c != 0
+           : k == "LESS"       ? c < 0
+           : k == "GREATER"    ? c > 0
+           : k == "LESS_EQUAL" ? c <= 0
+                               : c >= 0;
+  in.Set(a[4].value.text, {r ? "1" : "0"});
+  return true;
+}
+
+constexpr NameEntry<StringOp> kStringOps[] = {
+    {"APPEND", Append},         {"COMPARE", Compare},
+    {"CONCAT", ConcatOp},       {"FIND", Find},
+    {"GENEX_STRIP", Transform}, {"JOIN", Join},
+    {"LENGTH", Length},         {"MAKE_C_IDENTIFIER", Transform},
+    {"PREPEND", Append},        {"REGEX", Regex},
+    {"REPEAT", Repeat},         {"REPLACE", Replace},
+    {"STRIP", Transform},       {"SUBSTRING", Substring},
+    {"TOLOWER", Transform},     {"TOUPPER", Transform},
+};
+static_assert(IsSorted(kStringOps));
+
+}  // namespace
+
+Flow StringCommand(Interpreter& in, const std::string&, const Args& a) {
+  if (a.size() < 2) return Flow::kNormal;
+  const std::string op = a[0].value.text;
+  StringOp run = FindIn(kStringOps, op);
+  if (!run || !run(in, op, a)) in.Skip("string", "string(" + op + ") is not evaluated");
+  return Flow::kNormal;
+}
+
+}  // namespace rocm_audit

@@ -1,0 +1,133 @@
+// The interpreter behind CMakeEvaluator: it runs a Program's commands, owns the blocks
+// (if, foreach, while, block, function, macro) and calls, and dispatches every other
+// command through the command table (command_table.h). Its state lives in types of their
+// own: VariableScopes, TargetTable, and the Recorder of what is never run.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "audit/cmake/command.h"
+#include "audit/cmake/condition.h"
+#include "audit/cmake/evaluator_limits.h"
+#include "audit/cmake/installed_files.h"
+#include "audit/cmake/program.h"
+#include "audit/cmake/recorder.h"
+#include "audit/cmake/target_table.h"
+#include "audit/cmake/variable_scopes.h"
+
+namespace rocm_audit {
+
+class Interpreter {
+ public:
+  /// `commands`: the command table (command_table.h), which the facade hands in, as CMake
+  /// registers its built-in commands with its state.
+  Interpreter(const InstalledFiles& files, EvaluatorLimits limits, CommandLookup commands)
+      : files_(files), limits_(limits), commands_(commands), rec_(files) {}
+
+  // What the commands work on.
+  const InstalledFiles& files() const { return files_; }
+  const EvaluatorLimits& limits() const { return limits_; }
+  VariableScopes& vars() { return vars_; }
+  TargetTable& targets() { return targets_; }
+  Recorder& rec() { return rec_; }
+
+  // Variables, with the value bound.
+  const CMakeValue* Get(std::string_view name) const { return vars_.Get(name); }
+  void Set(const std::string& name, CMakeValue value, bool parent_scope = false);
+  void Unset(const std::string& name, bool parent_scope = false) { vars_.Unset(name, parent_scope); }
+  /// The unknown result of a command never run here.
+  CMakeValue UnknownResult(const std::string& command) const;
+  void ValueTooLong();  ///< records that a value hit limits().max_value_bytes
+
+  // Records (see Recorder).
+  CMakeReference* Reference(const std::string& path, const std::string& via, const std::string& target = {},
+                            bool optional = false, bool checked_by_cmake = true) {
+    return rec_.Reference(path, via, target, optional, checked_by_cmake);
+  }
+  void Skip(const std::string& command, const std::string& reason) { rec_.Skip(command, reason); }
+  void Fail(const std::string& message) { rec_.Fail(message); }
+  /// Records a command, or a form of one, that the evaluator does not evaluate.
+  Flow NotEvaluated(const std::string& name) {
+    Skip(name, "a command rocm-audit does not evaluate");
+    return Flow::kNormal;
+  }
+
+  // What some commands keep between calls.
+  /// The cmake_policy(PUSH) stack of cmake_policy(VERSION) values.
+  std::vector<std::string>& policy_versions() { return policy_versions_; }
+  /// Once a dependency is asked for, unknown targets may be its own.
+  bool dependency_seen() const { return dependency_seen_; }
+  void SetDependencySeen() { dependency_seen_ = true; }
+  /// include_guard(): whether the current file was guarded already; guards it.
+  bool Guard();
+
+  /// Evaluates a list file; `failure` says why it could not be read.
+  Flow RunFile(const std::string& path, std::string* failure);
+  /// Calls a function() or macro() if one of that name is defined; false if none is.
+  bool CallIfDefined(const std::string& name, const Args& args, Flow* flow);
+
+  /// What if(TARGET) knows of targets not defined here (CMakeEvaluator sets it).
+  struct ForeignTargets {
+    std::set<std::string> own;           ///< the package's own, from an earlier evaluation
+    std::set<std::string> dependencies;  ///< those its dependencies define
+    bool complete = false;               ///< every dependency was evaluated
+    bool asked = false;                  ///< an if(TARGET) was undecided because of a dependency
+  };
+  ForeignTargets& foreign_targets() { return foreign_targets_; }
+  const ForeignTargets& foreign_targets() const { return foreign_targets_; }
+
+ private:
+  struct Definition {
+    bool macro = false;
+    std::vector<std::string> params;
+    ProgramPtr program;
+    size_t begin = 0, end = 0;  ///< the body: commands [begin, end) of the program
+  };
+  struct State {  ///< what an undecided if() forks and merges
+    VariableScopes vars;
+    TargetTable targets;
+  };
+  struct Branch {  ///< a branch of an if() that may run
+    size_t begin, end;
+    std::string reason;  ///< why it is undecided, "" when it runs on every path
+    std::vector<std::string> missing;
+  };
+
+  Flow Exec(const ProgramPtr& p, size_t begin, size_t end);
+  Flow ExecIf(const ProgramPtr& p, size_t at);
+  std::vector<Branch> Branches(const ProgramPtr& p, size_t at, bool* taken, std::string* unknown_so_far);
+  Flow ExecUndecided(const ProgramPtr& p, const std::vector<Branch>& branches, bool taken,
+                     const std::string& unknown_so_far);
+  Flow ExecForeach(const ProgramPtr& p, size_t at);
+  std::vector<std::string> ForeachItems(const Args& args, std::string* unknown);
+  Flow ExecWhile(const ProgramPtr& p, size_t at);
+  Flow ExecBlock(const ProgramPtr& p, size_t at);
+  void Define(const ProgramPtr& p, size_t at);
+  Flow Call(const Definition& def, const Args& args, const CMakeSite& site, const std::string& name);
+  Flow Command(const ListFileCommand& cmd);
+  ConditionResult Condition(const Args& args);
+  Tri TargetExists(std::string_view name);
+  Args Expand(const ListFileCommand& cmd);
+  CMakeValue ExpandOne(const ListFileArgument& arg);
+
+  const InstalledFiles& files_;
+  EvaluatorLimits limits_;
+  CommandLookup commands_;
+  VariableScopes vars_;
+  TargetTable targets_;
+  Recorder rec_;
+  std::map<std::string, Definition> definitions_;
+  std::set<std::string> guarded_;               ///< include_guard()ed files
+  std::map<std::string, ProgramPtr> programs_;  ///< parsed list files by path
+  mutable CMakeValue env_value_;                ///< what $ENV{x} expands to (unknown)
+  size_t commands_run_ = 0;
+  bool dependency_seen_ = false;
+  std::vector<std::string> policy_versions_{""};
+  ForeignTargets foreign_targets_;
+};
+
+}  // namespace rocm_audit

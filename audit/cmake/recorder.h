@@ -1,0 +1,69 @@
+// What the evaluation records rather than runs, and where it is when it does: the list
+// files and calls in progress, the conditions the current command depends on, and the
+// references, dependencies, failures and skipped commands of the CMakeEvaluation.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "audit/cmake/evaluation.h"
+#include "audit/cmake/installed_files.h"
+#include "audit/cmake/list_file.h"
+
+namespace rocm_audit {
+
+class Recorder {
+ public:
+  explicit Recorder(const InstalledFiles& files) : files_(files) {}
+
+  // Where the evaluation is.
+  void PushFile(const std::string& path) { file_stack_.push_back(path); }
+  void PopFile() { file_stack_.pop_back(); }
+  size_t FileDepth() const { return file_stack_.size(); }
+  const std::string& CurrentFile() const { return file_stack_.back(); }
+  void PushFrame(const std::string& name, const CMakeSite& call) { frames_.push_back({name, call}); }
+  void PopFrame() { frames_.pop_back(); }
+  size_t FrameDepth() const { return frames_.size(); }
+  void SetCurrent(const ListFileCommand* cmd) { current_ = cmd; }
+  const ListFileCommand* Current() const { return current_; }
+  CMakeSite Site() const;      ///< the current command
+  CMakeSite UserSite() const;  ///< the outermost call site inside the package's files
+
+  // What the current command depends on.
+  void PushUndecided(std::string why) { undecided_.push_back(std::move(why)); }
+  void PopUndecided() { undecided_.pop_back(); }
+  size_t UndecidedMark() const { return undecided_.size(); }
+  void ResetUndecided(size_t mark) { undecided_.resize(mark); }
+  std::string Undecided() const;
+  /// EXISTS tests that failed, per if() level: a failure right after one is about that file.
+  void PushMissingTests(std::vector<std::string> paths) { missing_tests_.push_back(std::move(paths)); }
+  void PopMissingTests() { missing_tests_.pop_back(); }
+  /// foreach() items, innermost last: a reference named after one is that item's component.
+  void PushLoopValue(const std::string& v) { loop_values_.push_back(v); }
+  void PopLoopValue() { loop_values_.pop_back(); }
+
+  // Records.
+  /// Records a reference (one per path); returns the record kept, null for a relative path.
+  CMakeReference* Reference(const std::string& path, const std::string& via, const std::string& target = {},
+                            bool optional = false, bool checked_by_cmake = true);
+  void Skip(const std::string& command, const std::string& reason);
+  void Fail(const std::string& message);
+  CMakeEvaluation& Out() { return out_; }
+
+ private:
+  struct Frame {  ///< a macro or function call in progress
+    std::string name;
+    CMakeSite call;
+  };
+
+  const InstalledFiles& files_;
+  std::vector<Frame> frames_;
+  std::vector<std::string> file_stack_;                  ///< list files being evaluated
+  std::vector<std::string> undecided_;                   ///< conditions the current command depends on
+  std::vector<std::vector<std::string>> missing_tests_;  ///< EXISTS tests that failed, per if() level
+  std::vector<std::string> loop_values_;                 ///< current foreach() items, innermost last
+  const ListFileCommand* current_ = nullptr;
+  CMakeEvaluation out_;
+};
+
+}  // namespace rocm_audit

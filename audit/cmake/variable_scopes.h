@@ -1,0 +1,48 @@
+// The evaluator's variables: a stack of scopes (function() and block() push one), and the
+// ${param} bindings of macro calls, which shadow variables without being variables.
+// Copyable, because an undecided if() runs each branch on a copy and merges the copies.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "audit/cmake/value.h"
+
+namespace rocm_audit {
+
+class VariableScopes {
+ public:
+  using Variables = std::unordered_map<std::string, CMakeValue>;
+
+  VariableScopes() { scopes_.emplace_back(); }
+
+  /// The variable in the current scope, or null when unset.
+  const CMakeValue* Get(std::string_view name) const;
+  /// What ${name} expands to: a macro argument first, then the variable.
+  const CMakeValue* Lookup(std::string_view name) const;
+  /// PARENT_SCOPE at the top scope does nothing, as in CMake.
+  void Set(const std::string& name, CMakeValue value, bool parent_scope = false);
+  void Unset(const std::string& name, bool parent_scope = false);
+
+  /// function() and block(): a new scope starting as a copy of the current one.
+  void Push(Variables scope) { scopes_.push_back(std::move(scope)); }
+  Variables Pop();
+  const Variables& Current() const { return scopes_.back(); }
+  const Variables& Top() const { return scopes_.front(); }
+
+  /// macro() arguments; a function() call pushes an empty set so that its caller's are hidden.
+  void PushMacroArgs(Variables args) { macro_args_.push_back(std::move(args)); }
+  void PopMacroArgs() { macro_args_.pop_back(); }
+
+  /// After the branches of an undecided if(): a variable `other` leaves different from this
+  /// is unknown, for `why`.
+  void Merge(const VariableScopes& other, const std::string& why);
+
+ private:
+  std::vector<Variables> scopes_;
+  std::vector<Variables> macro_args_;  ///< ${param} of the innermost macro call, read first
+};
+
+}  // namespace rocm_audit
