@@ -63,7 +63,7 @@ Flow IncludeCommand(Interpreter& in, const std::string&, const Args& a) {
   }
   path = CollapsePath(path);
   if (in.files().Exists(path) != Tri::kTrue) {
-    in.Reference(path, "include", {}, optional);
+    if (CMakeReference* r = in.Reference(path, "include", {}, optional)) r->result_variable = result_var;
     result({path + "-NOTFOUND"});
     return Flow::kNormal;
   }

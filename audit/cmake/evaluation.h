@@ -31,6 +31,7 @@ struct CMakeReference {
   std::string
       component_library;  ///< for a missing one: lib<component>.{a,so} under the prefix, "" when absent
   std::string asked_component{};  ///< named only when a consumer asks for this component
+  std::string result_variable{};  ///< include(... RESULT_VARIABLE v) that found nothing: v
   bool exists = false;
   bool optional = false;         ///< include(... OPTIONAL): fine to miss
   bool stops_configure = false;  ///< a FATAL_ERROR of the package's own check is reached for it

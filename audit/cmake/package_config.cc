@@ -166,9 +166,18 @@ void AddFoundFalse(const std::string& name, const std::string& config, const std
     message += ": " + (m->second.known ? m->second.text : "a reason not known here");
   CMakeFailure f{message, {config, 0}, {}};
   f.asked_component = component;
+  // Those whose RESULT_VARIABLE still says NOTFOUND when the config ends are what it tested;
+  // without one, every optional include that found nothing is named.
+  auto missed = [&](const CMakeReference& r, bool tested) {
+    if (!r.optional || r.exists || !r.undecided.empty() || r.via != "include") return false;
+    if (!tested) return true;
+    auto v = e.variables.find(r.result_variable);
+    return v != e.variables.end() && v->second.known && v->second.text.ends_with("-NOTFOUND");
+  };
+  const bool tested = std::any_of(e.references.begin(), e.references.end(),
+                                  [&](const CMakeReference& r) { return missed(r, true); });
   for (const CMakeReference& r : e.references)
-    if (r.optional && !r.exists && r.undecided.empty() && r.via == "include")
-      f.missing_files.push_back(r.path);
+    if (missed(r, tested)) f.missing_files.push_back(r.path);
   if (!f.missing_files.empty()) {
     std::string list;
     for (const std::string& m : f.missing_files) list += (list.empty() ? "" : ", ") + m;
