@@ -57,7 +57,9 @@ void Run(const TreeInput& in, FindingSink& sink) {
     for (const CMakeReference& r : p.evaluation.references) {
       // A missing path is also reported as missing (cmake-missing-file); that it is named
       // absolutely, outside the prefix, is a second defect (a staged tree has both).
-      if (r.optional || r.path.empty() || r.path[0] != '/' || IsUnderDirectory(r.path, p.prefix)) continue;
+      if ((r.optional && !r.exists) || r.path.empty() || r.path[0] != '/' ||
+          IsUnderDirectory(r.path, p.prefix))
+        continue;
       Placement where = PlaceAbsolutePath(r.path, in.run.audited_prefixes, in.loader.fs);
       if (!in.options.relocatable && where != Placement::kOutside) continue;
       Finding f = MakeFinding(kRules[0], in.files[ap.file].walked.path);
