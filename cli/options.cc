@@ -173,6 +173,15 @@ const Option kOptions[] = {
          return Fail(error, "--max-decompressed needs a size such as 512M or 4G, not '" + v + "'");
        return true;
      }},
+    {kGpu, "", "--decode-memory", "", "SIZE",
+     "memory for decompression windows, all workers together\n"
+     "(default 128M): a bundle whose window does not fit waits for\n"
+     "another to finish; one larger than SIZE is decoded alone",
+     [](S& v, O* o, std::string* error) {
+       if (!ParseSize(v, &o->audit.decode_memory))
+         return Fail(error, "--decode-memory needs a size such as 64M or 1G, not '" + v + "'");
+       return true;
+     }},
     {kGpu, "", "--verify-hash", "", "", "check each compressed bundle's MD5 against its header",
      [](S&, O* o, std::string*) {
        o->audit.bundles.verify_hash = true;

@@ -11,6 +11,7 @@
 #include "audit/elf/object_store.h"
 #include "audit/fs/path.h"
 #include "audit/fs/walk.h"
+#include "audit/gpu/decode_memory.h"
 #include "audit/inspect/cmake_packages.h"
 #include "audit/inspect/collect_facts.h"
 #include "audit/inspect/inspected_file.h"
@@ -102,6 +103,8 @@ bool AuditTree(const AuditOptions& options, const std::vector<UnpackProblem>& un
     if (Runs(*c, options.disabled_rules)) needs |= c->needs;
   BundleReadOptions bundles = options.bundles;
   bundles.read_device_code = needs & kNeedsDeviceCode;
+  DecodeMemory decode_memory(options.decode_memory);
+  bundles.memory = &decode_memory;
 
   // Walk, then read each file once.
   WalkResult walk = WalkInputs(options.paths, loader.fs, [&](size_t n) {

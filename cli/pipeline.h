@@ -23,12 +23,13 @@ struct AuditOptions {
   /// --default-dirs: the target ld.so's built-in directories (an empty list: none); unset =
   /// derived from each main object's interpreter.
   std::optional<std::vector<std::string>> default_dirs;
-  BundleReadOptions bundles;                   ///< --max-decompressed, --verify-hash
-  CheckOptions checks;                         ///< --forbid-rpath, --require-arch, --isa-compat
-  std::vector<std::string> cmake_prefix_path;  ///< --cmake-prefix-path: where CMake dependencies may be
-  std::vector<std::string> disabled_rules;     ///< a check none of whose rules is enabled does not run
-  UnpackLimits unpack;                         ///< --max-unpacked, --max-members, --max-ratio
-  unsigned jobs = 0;                           ///< 0 = hardware threads
+  BundleReadOptions bundles;                     ///< --max-decompressed, --verify-hash
+  uint64_t decode_memory = uint64_t(128) << 20;  ///< --decode-memory: zstd windows of all workers
+  CheckOptions checks;                           ///< --forbid-rpath, --require-arch, --isa-compat
+  std::vector<std::string> cmake_prefix_path;    ///< --cmake-prefix-path: where CMake dependencies may be
+  std::vector<std::string> disabled_rules;       ///< a check none of whose rules is enabled does not run
+  UnpackLimits unpack;                           ///< --max-unpacked, --max-members, --max-ratio
+  unsigned jobs = 0;                             ///< 0 = hardware threads
   /// Called from worker threads (the callee serialises): `phase` is "scanning" (total 0:
   /// not known yet), "reading" or "auditing".
   std::function<void(const char* phase, size_t done, size_t total)> progress;

@@ -12,6 +12,8 @@
 
 namespace rocm_audit {
 
+class DecodeMemory;
+
 /// A defect found while reading device code. The bundle-integrity check turns it into a
 /// finding (malformed-bundle or bundle-id-mismatch).
 struct BundleProblem {
@@ -62,6 +64,9 @@ struct BundleReadOptions {
   bool verify_hash = false;
   /// false: read no device code at all (no running check needs it; facts on demand).
   bool read_device_code = true;
+  /// Where zstd windows come from, shared by a run's workers (--decode-memory); nullptr:
+  /// each decode allocates its own.
+  DecodeMemory* memory = nullptr;
 };
 
 }  // namespace rocm_audit

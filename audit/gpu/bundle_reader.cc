@@ -71,17 +71,11 @@ class StreamedBundle {
       TableStatus s = ParseBundleTable(table_, declared_, &entries_, &table_end_, error);
       if (s == TableStatus::kError) return false;
       if (s == TableStatus::kNeedMore) {
-        if (table_.size() > kMaxStreamedTable) {
-          *error = "entry table larger than " + std::to_string(kMaxStreamedTable) + " bytes";
-          return false;
-        }
+        if (table_.size() > kMaxStreamedTable) return TableTooLarge(error);
         return true;
       }
-      table_done_ = true;
-      prefixes_.resize(entries_.size());
-      targets_.resize(entries_.size());
-      sized_.resize(entries_.size(), false);
-      for (size_t i = 0; i < entries_.size(); ++i) targets_[i] = std::min(entries_[i].size, kFirstPrefix);
+      if (table_end_ > kMaxStreamedTable) return TableTooLarge(error);
+      StartEntries();
       std::string replay = std::move(table_);
       table_.clear();
       Capture(0, replay);
@@ -91,9 +85,29 @@ class StreamedBundle {
     return true;
   }
 
+  // The same for a bundle decoded in one piece, which outlives this object's use: the
+  // prefixes are views into it, not copies.
+  bool FeedWhole(std::string_view bytes, std::string* error) {
+    if (hashing_) md5_.update(llvm::StringRef(bytes.data(), bytes.size()));
+    TableStatus s = ParseBundleTable(bytes, declared_, &entries_, &table_end_, error);
+    if (s == TableStatus::kError) return false;
+    if (s == TableStatus::kNeedMore) return true;  // as a stream that ended inside its table
+    if (table_end_ > kMaxStreamedTable) return TableTooLarge(error);
+    StartEntries();
+    views_.resize(entries_.size());
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      const BundleEntry& e = entries_[i];
+      std::string_view entry = e.offset < bytes.size() ? bytes.substr(e.offset) : std::string_view();
+      std::string_view head = entry.substr(0, targets_[i]);
+      if (head.size() == targets_[i]) targets_[i] = FullTarget(e, head);
+      views_[i] = entry.substr(0, targets_[i]);
+    }
+    return true;
+  }
+
   bool table_done() const { return table_done_; }
   std::vector<BundleEntry>& entries() { return entries_; }
-  const std::string& prefix(size_t i) const { return prefixes_[i]; }
+  std::string_view prefix(size_t i) const { return views_.empty() ? prefixes_[i] : views_[i]; }
   uint64_t hash() {
     llvm::MD5::MD5Result r;
     md5_.final(r);
@@ -112,13 +126,30 @@ class StreamedBundle {
         uint64_t n = std::min<uint64_t>(targets_[i] - got.size(), chunk_end - want);
         got.append(chunk.substr(want - offset, n));
         if (got.size() == targets_[i] && !sized_[i]) {
-          // The first bytes say how far the notes reach; keep reading up to there.
           sized_[i] = true;
-          uint64_t needed = CodeObjectPrefixNeeded(got);
-          targets_[i] = std::min({std::max<uint64_t>(needed, got.size()), e.size, kMaxEntryPrefix});
+          targets_[i] = FullTarget(e, got);
         }
       }
     }
+  }
+
+  static bool TableTooLarge(std::string* error) {
+    *error = "entry table larger than " + std::to_string(kMaxStreamedTable) + " bytes";
+    return false;
+  }
+
+  void StartEntries() {
+    table_done_ = true;
+    prefixes_.resize(entries_.size());
+    targets_.resize(entries_.size());
+    sized_.resize(entries_.size(), false);
+    for (size_t i = 0; i < entries_.size(); ++i) targets_[i] = std::min(entries_[i].size, kFirstPrefix);
+  }
+
+  // The first bytes of an entry say how far its notes reach: the prefix kept runs to there.
+  static uint64_t FullTarget(const BundleEntry& e, std::string_view first) {
+    uint64_t needed = CodeObjectPrefixNeeded(first);
+    return std::min({std::max<uint64_t>(needed, first.size()), e.size, kMaxEntryPrefix});
   }
 
   uint64_t declared_;
@@ -129,6 +160,7 @@ class StreamedBundle {
   uint64_t table_end_ = 0;
   std::vector<BundleEntry> entries_;
   std::vector<std::string> prefixes_;
+  std::vector<std::string_view> views_;  // FeedWhole's prefixes
   std::vector<uint64_t> targets_;
   std::vector<bool> sized_;
 };
@@ -174,10 +206,12 @@ std::optional<uint64_t> ReadCcob(std::string_view bytes, const BundleReadOptions
   StreamedBundle stream(h.uncompressed_size, options.verify_hash);
   DecodeResult result;
   uint64_t cap = h.uncompressed_size;
+  WholeBundle whole;  // read in place below, so it lives until the entries are inspected
   bool ok = DecodeCcobPayload(
-      h, payload, sized, cap,
+      h, payload, sized, cap, options.memory,
       [&](uint64_t offset, std::string_view chunk) { return stream.Feed(offset, chunk, &error); }, &result,
-      &error);
+      &error, &whole);
+  if (ok && whole) ok = stream.FeedWhole(whole.bytes(), &error);
   std::optional<uint64_t> extent;
   if (sized)
     extent = h.total_size;

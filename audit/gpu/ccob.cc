@@ -2,10 +2,16 @@
 
 #include <llvm/Support/Endian.h>
 #include <zlib.h>
+// For ZSTD_customMem and ZSTD_createDStream_advanced, which Debian's libzstd exports.
+#define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
+#include <cstdlib>
 #include <memory>
+#include <optional>
 #include <vector>
+
+#include "audit/gpu/decode_memory.h"
 
 namespace rocm_audit {
 namespace {
@@ -32,19 +38,81 @@ bool Emit(std::string_view chunk, uint64_t max_output,
   return true;
 }
 
-bool DecodeZstd(std::string_view in, bool whole_payload, uint64_t max_output,
+void* AllocateFrom(void* memory, size_t size) { return static_cast<DecodeMemory*>(memory)->Allocate(size); }
+void FreeTo(void* memory, void* p) { static_cast<DecodeMemory*>(memory)->Free(p); }
+
+using DStream = std::unique_ptr<ZSTD_DStream, size_t (*)(ZSTD_DStream*)>;
+
+// A decoder per bundle, its window taken from the run's shared memory: freeing the decoder
+// gives the window back for the next bundle (of any worker) instead of keeping one per
+// thread. Without shared memory (tests, fuzzers) it allocates its own.
+DStream NewDecoder(DecodeMemory* memory) {
+  if (!memory) return DStream(ZSTD_createDStream(), ZSTD_freeDStream);
+  return DStream(ZSTD_createDStream_advanced(ZSTD_customMem{AllocateFrom, FreeTo, memory}), ZSTD_freeDStream);
+}
+
+// Gives `whole` to the sink in chunks of the streaming size, so that the sink's own work
+// (the entry table is parsed from what has arrived) stays the same on either path.
+bool EmitInChunks(std::string_view whole, uint64_t max_output,
+                  const std::function<bool(uint64_t, std::string_view)>& sink, DecodeResult* r,
+                  std::string* error) {
+  for (size_t at = 0; at < whole.size(); at += kChunk)
+    if (!Emit(whole.substr(at, kChunk), max_output, sink, r, error)) return false;
+  return true;
+}
+
+// The frame LLVM writes for a bundle: one frame, its content size known and within its
+// window (single-segment). Decoded in one call into a buffer of that size, which is the
+// window it needs anyway; streaming would copy every byte out of the decoder's own buffer
+// once more. Larger ones stream, so that one decode never holds more than the window cap.
+std::optional<size_t> WholeFrameSize(std::string_view in, bool whole_payload, uint64_t max_output) {
+  ZSTD_frameHeader fh;
+  if (ZSTD_getFrameHeader(&fh, in.data(), in.size()) != 0 || fh.frameType != ZSTD_frame) return std::nullopt;
+  if (fh.frameContentSize == ZSTD_CONTENTSIZE_UNKNOWN || fh.frameContentSize > fh.windowSize ||
+      fh.frameContentSize > (uint64_t(1) << kZstdWindowLogMax) || fh.frameContentSize > max_output)
+    return std::nullopt;
+  size_t frame = ZSTD_findFrameCompressedSize(in.data(), in.size());
+  if (ZSTD_isError(frame) || (whole_payload && frame != in.size())) return std::nullopt;
+  return frame;
+}
+
+bool DecodeZstdWhole(std::string_view frame, uint64_t max_output, DecodeMemory* memory,
+                     const std::function<bool(uint64_t, std::string_view)>& sink, DecodeResult* r,
+                     std::string* error, WholeBundle* whole) {
+  const size_t size = ZSTD_getFrameContentSize(frame.data(), frame.size());
+  thread_local std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  char* data = nullptr;
+  if (size) data = static_cast<char*>(memory ? memory->Allocate(size) : std::malloc(size));
+  WholeBundle bytes(memory, data, size);
+  if (!dctx || (size && !data)) {
+    *error = "zstd: out of memory";
+    return false;
+  }
+  size_t got = ZSTD_decompressDCtx(dctx.get(), data, size, frame.data(), frame.size());
+  if (ZSTD_isError(got)) {
+    *error = std::string("zstd: ") + ZSTD_getErrorName(got);
+    return false;
+  }
+  r->consumed = frame.size();
+  if (whole) {
+    r->produced = got;
+    *whole = WholeBundle(std::move(bytes));
+    return true;
+  }
+  return EmitInChunks(std::string_view(data, got), max_output, sink, r, error);
+}
+
+bool DecodeZstd(std::string_view in, bool whole_payload, uint64_t max_output, DecodeMemory* memory,
                 const std::function<bool(uint64_t, std::string_view)>& sink, DecodeResult* r,
-                std::string* error) {
-  // One decoder per thread, reused: a fresh one per bundle would map and fault in a new
-  // window (up to 128 MiB) every time, which cost more system time than decoding did.
-  thread_local std::unique_ptr<ZSTD_DStream, size_t (*)(ZSTD_DStream*)> ds(ZSTD_createDStream(),
-                                                                           ZSTD_freeDStream);
+                std::string* error, WholeBundle* whole) {
+  if (std::optional<size_t> frame = WholeFrameSize(in, whole_payload, max_output))
+    return DecodeZstdWhole(in.substr(0, *frame), max_output, memory, sink, r, error, whole);
+  DStream ds = NewDecoder(memory);
   thread_local std::vector<char> out(kChunk);
   if (!ds) {
     *error = "zstd: out of memory";
     return false;
   }
-  ZSTD_DCtx_reset(ds.get(), ZSTD_reset_session_and_parameters);
   ZSTD_DCtx_setParameter(ds.get(), ZSTD_d_windowLogMax, kZstdWindowLogMax);
   ZSTD_inBuffer input{in.data(), in.size(), 0};
   size_t pending = 1;  // 0 once a frame is complete and fully flushed
@@ -114,6 +182,21 @@ bool DecodeZlib(std::string_view in, bool whole_payload, uint64_t max_output,
 
 }  // namespace
 
+WholeBundle& WholeBundle::operator=(WholeBundle&& o) noexcept {
+  std::swap(memory_, o.memory_);
+  std::swap(data_, o.data_);
+  std::swap(size_, o.size_);
+  std::swap(set_, o.set_);
+  return *this;
+}
+
+WholeBundle::~WholeBundle() {
+  if (memory_)
+    memory_->Free(data_);
+  else
+    std::free(data_);
+}
+
 std::string_view CompressionName(int method) {
   return method == 0 ? "zlib" : method == 1 ? "zstd" : "unknown";
 }
@@ -168,10 +251,12 @@ bool ParseCcobHeader(std::string_view bytes, CcobHeader* out, std::string* error
 }
 
 bool DecodeCcobPayload(const CcobHeader& header, std::string_view payload, bool whole_payload,
-                       uint64_t max_output, const std::function<bool(uint64_t, std::string_view)>& sink,
-                       DecodeResult* result, std::string* error) {
+                       uint64_t max_output, DecodeMemory* memory,
+                       const std::function<bool(uint64_t, std::string_view)>& sink, DecodeResult* result,
+                       std::string* error, WholeBundle* whole) {
   *result = {};
-  if (header.method == 1) return DecodeZstd(payload, whole_payload, max_output, sink, result, error);
+  if (header.method == 1)
+    return DecodeZstd(payload, whole_payload, max_output, memory, sink, result, error, whole);
   return DecodeZlib(payload, whole_payload, max_output, sink, result, error);
 }
 

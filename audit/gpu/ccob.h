@@ -7,8 +7,11 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace rocm_audit {
+
+class DecodeMemory;
 
 inline constexpr std::string_view kCcobMagic = "CCOB";
 
@@ -32,14 +35,38 @@ struct DecodeResult {
   uint64_t produced = 0;  ///< decompressed bytes handed to the sink
 };
 
+/// A bundle decompressed in one piece (see DecodeCcobPayload), held until destroyed.
+class WholeBundle {
+ public:
+  WholeBundle() = default;
+  WholeBundle(DecodeMemory* memory, char* data, size_t size)
+      : memory_(memory), data_(data), size_(size), set_(true) {}
+  WholeBundle(WholeBundle&& o) noexcept { *this = std::move(o); }
+  WholeBundle& operator=(WholeBundle&& o) noexcept;
+  ~WholeBundle();
+  explicit operator bool() const { return set_; }
+  std::string_view bytes() const { return {data_, size_}; }
+
+ private:
+  DecodeMemory* memory_ = nullptr;  // nullptr: data_ came from malloc
+  char* data_ = nullptr;
+  size_t size_ = 0;
+  bool set_ = false;
+};
+
 /// Decompresses `payload` (the bytes after the header), calling `sink(offset, chunk)` in
 /// order. Stops with an error when more than `max_output` bytes come out, when the stream
 /// is corrupt or truncated, or when `sink` returns false. `whole_payload`: the payload
 /// size is known (V2/V3), so the stream must end exactly there; otherwise (V1) it ends
-/// where the compressed stream says it does.
+/// where the compressed stream says it does. The zstd window comes from `memory`, shared by
+/// a run's workers (nullptr: allocated for this call).
+///
+/// The frame LLVM writes (one zstd frame, content size known and within its window and the
+/// window cap) is decoded in one call. Then, when `whole` is given, the sink is not called:
+/// the bytes are handed over in `*whole` instead, so that the caller reads them in place.
 bool DecodeCcobPayload(const CcobHeader& header, std::string_view payload, bool whole_payload,
-                       uint64_t max_output,
+                       uint64_t max_output, DecodeMemory* memory,
                        const std::function<bool(uint64_t offset, std::string_view chunk)>& sink,
-                       DecodeResult* result, std::string* error);
+                       DecodeResult* result, std::string* error, WholeBundle* whole = nullptr);
 
 }  // namespace rocm_audit

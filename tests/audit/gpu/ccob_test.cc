@@ -5,7 +5,10 @@
 #include <set>
 #include <sstream>
 
+#include <zstd.h>
+
 #include "audit/gpu/ccob.h"
+#include "audit/gpu/decode_memory.h"
 #include "audit/gpu/device_code.h"
 #include "tests/support/gpu_fixtures.h"
 #include "tests/support/test_support.h"
@@ -128,6 +131,89 @@ TEST_F(GpuTree, OverstatedUncompressedSizeReadsAtTheRealSize) {
     ASSERT_FALSE(bad.bundles[0].problems.empty());
     EXPECT_EQ(bad.bundles[0].problems[0].kind, BundleProblem::kMalformed) << AllProblems(bad);
   }
+}
+
+// The frame LLVM writes is decoded in one piece and read in place; every other framing is
+// streamed. Both must see the same bundle, with the run's shared memory or without it.
+// The compiler's bundle with each device entry followed by `pad` zero bytes (inside the
+// entry): large enough that its window comes from the shared decode memory.
+std::string PaddedBundle(const std::string& plain, size_t pad) {
+  DeviceInventory inv = Inventory(FileKind::kOffloadBundle, plain);
+  EXPECT_EQ(inv.bundles.size(), 1u);
+  const std::vector<BundleEntry>& entries = inv.bundles[0].entries;
+  auto u64 = [](uint64_t v) { return std::string(reinterpret_cast<const char*>(&v), 8); };
+  std::string table = "__CLANG_OFFLOAD_BUNDLE__" + u64(entries.size());
+  size_t table_size = table.size();
+  for (const BundleEntry& e : entries) table_size += 24 + e.id.size();
+  std::string data;
+  uint64_t at = (table_size + 4095) / 4096 * 4096;
+  for (const BundleEntry& e : entries) {
+    std::string content = plain.substr(e.offset, e.size);
+    if (e.size) content += std::string(pad, '\0');
+    table += u64(at + data.size()) + u64(content.size()) + u64(e.id.size()) + e.id;
+    data += content;
+  }
+  return table + std::string(at - table.size(), '\0') + data;
+}
+
+TEST_F(GpuTree, EveryZstdFramingReadsTheSameBundle) {
+  std::string raw = PaddedBundle(Decompressed(RealCcob()), 3 << 20);
+  auto frame = [&](std::string_view part, bool with_size) {
+    std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
+    ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_contentSizeFlag, with_size ? 1 : 0);
+    std::string out(ZSTD_compressBound(part.size()), '\0');
+    ZSTD_outBuffer o{out.data(), out.size(), 0};
+    ZSTD_inBuffer i{part.data(), part.size(), 0};
+    EXPECT_EQ(ZSTD_compressStream2(cctx.get(), &o, &i, ZSTD_e_end), 0u);
+    out.resize(o.pos);
+    return out;
+  };
+  const size_t half = raw.size() / 2;
+  const std::vector<std::pair<std::string, std::string>> payloads = {
+      {"one frame (read whole)", Zstd(raw)},
+      {"no content size (streamed)", frame(raw, false)},
+      {"two frames (streamed)",
+       frame(std::string_view(raw).substr(0, half), true) + frame(std::string_view(raw).substr(half), true)},
+  };
+  DecodeMemory shared(DecodeMemory::kLargeBlock);
+  std::string reference;
+  for (const auto& [name, payload] : payloads)
+    for (DecodeMemory* memory : {static_cast<DecodeMemory*>(nullptr), &shared}) {
+      std::string ccob = CcobHeaderBytes(3, 1, payload.size(), raw.size(), Md5Low(raw)) + payload;
+      BundleReadOptions o;
+      o.verify_hash = true;
+      o.memory = memory;
+      DeviceInventory inv = Inventory(FileKind::kCompressedBundle, ccob, o);
+      ASSERT_EQ(inv.bundles.size(), 1u) << name;
+      EXPECT_EQ(ProblemCount(inv), 0u) << name << AllProblems(inv);
+      EXPECT_EQ(inv.bundles[0].hash_ok, true) << name;
+      std::ostringstream seen;
+      for (const BundleEntry& e : inv.bundles[0].entries)
+        seen << e.id << ' ' << e.offset << ' ' << e.size << ' '
+             << (e.code_object ? e.code_object->target_id().str() : "-") << '\n';
+      if (reference.empty()) reference = seen.str();
+      EXPECT_EQ(seen.str(), reference) << name;
+      // Handed to a sink, the decoded bytes are the bundle, in order, whatever the path.
+      CcobHeader h;
+      std::string error, got;
+      ASSERT_TRUE(ParseCcobHeader(ccob, &h, &error)) << error;
+      DecodeResult r;
+      EXPECT_TRUE(DecodeCcobPayload(
+          h, std::string_view(ccob).substr(h.header_size), true, raw.size(), memory,
+          [&](uint64_t offset, std::string_view chunk) {
+            EXPECT_EQ(offset, got.size());
+            got.append(chunk);
+            return true;
+          },
+          &r, &error))
+          << name << error;
+      EXPECT_TRUE(got == raw) << name;
+      EXPECT_EQ(r.consumed, payload.size()) << name;
+    }
+  EXPECT_NE(reference.find("gfx1030"), std::string::npos) << reference;
+  // Each decode's window came from the shared memory: one kept and reused, within budget.
+  EXPECT_GT(shared.peak_large(), 0u);
+  EXPECT_LE(shared.peak_large(), (raw.size() + (2 << 20)) & ~size_t((2 << 20) - 1)) << raw.size();
 }
 
 // Found by the ASan mutation run: a PT_NOTE with p_align 0 (which LLVM's notes() accepts

@@ -1,0 +1,119 @@
+#include "audit/gpu/decode_memory.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+
+#include <sys/mman.h>
+
+namespace rocm_audit {
+namespace {
+
+constexpr size_t kHugePage = size_t(2) << 20;
+
+// A window is written once from end to end: in 2 MiB pages (where the kernel allows
+// transparent huge pages on request, as Debian's does) that is one fault per 2 MiB
+// instead of 512, and the faults were most of the run's system time.
+char* MapBlock(size_t size) {
+  void* p = mmap(nullptr, size + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return nullptr;
+  auto start = reinterpret_cast<uintptr_t>(p);
+  uintptr_t aligned = (start + kHugePage - 1) & ~(kHugePage - 1);
+  if (aligned > start) munmap(p, aligned - start);
+  size_t tail = (start + size + kHugePage) - (aligned + size);
+  if (tail) munmap(reinterpret_cast<void*>(aligned + size), tail);
+  madvise(reinterpret_cast<void*>(aligned), size, MADV_HUGEPAGE);
+  return reinterpret_cast<char*>(aligned);
+}
+
+char* GrowBlock(char* data, size_t size, size_t new_size) {
+  void* p = mremap(data, size, new_size, MREMAP_MAYMOVE);
+  if (p == MAP_FAILED) return nullptr;
+  madvise(p, new_size, MADV_HUGEPAGE);
+  return static_cast<char*>(p);
+}
+
+}  // namespace
+
+DecodeMemory::~DecodeMemory() {
+  for (Block& b : blocks_) munmap(b.data, b.size);
+}
+
+void* DecodeMemory::Allocate(size_t size) {
+  if (size < kLargeBlock) return std::malloc(size);
+  size = (size + kHugePage - 1) & ~(kHugePage - 1);
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    // A kept block that is large enough is reused as it is: its pages are already there.
+    Block* best = nullptr;
+    for (Block& b : blocks_)
+      if (!b.in_use && b.size >= size && (!best || b.size < best->size)) best = &b;
+    if (best) {
+      best->in_use = true;
+      return best->data;
+    }
+    // Otherwise the largest kept block grows in place of a new one: the pages it has keep
+    // their contents, so only the added part is faulted in (and cleared) by the kernel.
+    Block* grow = nullptr;
+    for (Block& b : blocks_)
+      if (!b.in_use && (!grow || b.size > grow->size)) grow = &b;
+    const size_t extra = size - (grow ? grow->size : 0);
+    if (held_ + extra > limit()) {
+      const char* keep = grow ? grow->data : nullptr;
+      ReleaseKept(extra, keep);
+      grow = nullptr;
+      for (Block& b : blocks_)
+        if (b.data == keep) grow = &b;
+    }
+    if (held_ + extra <= limit() || !LargeInUse()) {
+      char* data = grow ? GrowBlock(grow->data, grow->size, size) : MapBlock(size);
+      if (!data) return nullptr;  // zstd reports "allocation error"
+      if (grow)
+        *grow = {data, size, true};
+      else
+        blocks_.push_back({data, size, true});
+      held_ += extra;
+      peak_ = std::max(peak_, held_);
+      largest_ = std::max(largest_, size);
+      return data;
+    }
+    released_.wait(lock);
+  }
+}
+
+void DecodeMemory::Free(void* p) {
+  if (!p) return;
+  std::unique_lock lock(mutex_);
+  auto it = std::find_if(blocks_.begin(), blocks_.end(), [p](const Block& b) { return b.data == p; });
+  if (it == blocks_.end()) {
+    lock.unlock();
+    std::free(p);
+    return;
+  }
+  it->in_use = false;
+  if (held_ > limit()) ReleaseKept(0);
+  lock.unlock();
+  released_.notify_all();
+}
+
+size_t DecodeMemory::peak_large() const {
+  std::lock_guard lock(mutex_);
+  return peak_;
+}
+
+bool DecodeMemory::LargeInUse() const {
+  return std::any_of(blocks_.begin(), blocks_.end(), [](const Block& b) { return b.in_use; });
+}
+
+void DecodeMemory::ReleaseKept(size_t wanted, const char* except) {
+  for (size_t i = blocks_.size(); i-- > 0 && held_ + wanted > limit();)
+    if (!blocks_[i].in_use && blocks_[i].data != except) Drop(i);
+}
+
+void DecodeMemory::Drop(size_t i) {
+  munmap(blocks_[i].data, blocks_[i].size);
+  held_ -= blocks_[i].size;
+  blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(i));
+}
+
+}  // namespace rocm_audit

@@ -1,0 +1,112 @@
+// The decode memory shared by a run's workers: windows stay within one budget whatever the
+// number of threads, a window larger than the budget is decoded alone, and released
+// windows are reused rather than faulted in again.
+#include "audit/gpu/decode_memory.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstring>
+#include <random>
+#include <thread>
+#include <vector>
+
+namespace rocm_audit::testing {
+namespace {
+
+constexpr size_t kMiB = size_t(1) << 20;
+
+TEST(DecodeMemory, WindowsOfAllWorkersStayWithinTheBudget) {
+  DecodeMemory memory(8 * kMiB);
+  std::vector<std::thread> workers;
+  for (int t = 0; t < 4; ++t)
+    workers.emplace_back([&memory, t] {
+      std::mt19937 random(t);
+      for (int i = 0; i < 40; ++i) {
+        size_t size = (1 + random() % 6) * kMiB;
+        char* p = static_cast<char*>(memory.Allocate(size));
+        ASSERT_NE(p, nullptr);
+        std::memset(p, t, size);  // every byte of it is ours
+        memory.Free(p);
+      }
+    });
+  for (std::thread& w : workers) w.join();
+  EXPECT_GT(memory.peak_large(), 0u);
+  EXPECT_LE(memory.peak_large(), 8 * kMiB);
+}
+
+TEST(DecodeMemory, AWindowLargerThanTheBudgetIsGivenAloneThenSharedWithinItsSize) {
+  DecodeMemory memory(4 * kMiB);
+  void* big = memory.Allocate(10 * kMiB);
+  ASSERT_NE(big, nullptr);
+  std::atomic<bool> got{false};
+  std::thread other([&] {
+    void* p = memory.Allocate(2 * kMiB);  // must wait: the big one is in use
+    got = true;
+    memory.Free(p);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_FALSE(got.load()) << "a second window was given while one over the budget was in use";
+  memory.Free(big);
+  other.join();
+  EXPECT_TRUE(got.load());
+  EXPECT_EQ(memory.peak_large(), 10 * kMiB);
+  // That peak is paid: the block is kept for the next window, and windows may share its
+  // 10 MiB from now on, but no more.
+  void* a = memory.Allocate(6 * kMiB);
+  EXPECT_EQ(a, big);
+  std::atomic<bool> second{false};
+  std::thread over([&] {
+    void* c = memory.Allocate(2 * kMiB);  // 12 MiB in all: must wait
+    second = true;
+    memory.Free(c);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_FALSE(second.load());
+  memory.Free(a);
+  over.join();
+  EXPECT_EQ(memory.peak_large(), 10 * kMiB);
+}
+
+TEST(DecodeMemory, WaitsOnlyWhileAnotherWindowIsInUse) {
+  DecodeMemory memory(4 * kMiB);
+  void* first = memory.Allocate(3 * kMiB);  // rounded to 4 MiB: the whole budget
+  std::atomic<bool> got{false};
+  std::thread other([&] {
+    void* p = memory.Allocate(2 * kMiB);
+    got = true;
+    memory.Free(p);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_FALSE(got.load());
+  memory.Free(first);
+  other.join();
+  EXPECT_LE(memory.peak_large(), 4 * kMiB);
+}
+
+TEST(DecodeMemory, AReleasedWindowIsReusedAndGrownInPlace) {
+  DecodeMemory memory(64 * kMiB);
+  char* p = static_cast<char*>(memory.Allocate(3 * kMiB));
+  std::memset(p, 7, 3 * kMiB);
+  memory.Free(p);
+  EXPECT_EQ(memory.Allocate(2 * kMiB), p);  // kept, large enough: the same pages
+  memory.Free(p);
+  // Larger than any kept block: the kept one grows, keeping what it holds.
+  char* q = static_cast<char*>(memory.Allocate(9 * kMiB));
+  EXPECT_EQ(q[3 * kMiB - 1], 7);
+  memory.Free(q);
+  EXPECT_EQ(memory.peak_large(), 10 * kMiB);  // 4 MiB grown to 10, never both
+}
+
+TEST(DecodeMemory, SmallBlocksAreNotWindowsAndNeverWait) {
+  DecodeMemory memory(0);
+  void* window = memory.Allocate(DecodeMemory::kLargeBlock);
+  void* state = memory.Allocate(64 * 1024);  // a decoder's own state: given at once
+  ASSERT_NE(state, nullptr);
+  memory.Free(state);
+  memory.Free(window);
+  EXPECT_EQ(memory.peak_large(), 2 * kMiB);
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing
