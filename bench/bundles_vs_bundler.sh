@@ -7,12 +7,14 @@
 #     vs `zstd -d` over the same payloads, CPU time;
 #  3. peak memory of rocm-audit on the smallest and the largest compressed bundle.
 #   bench/bundles_vs_bundler.sh [BUILD_DIR]   (CORPUS defaults to $HOME/rocm-corpus)
+#   BENCH_PREPARE=DIR bench/bundles_vs_bundler.sh [BUILD_DIR]   only writes the lists, the
+#     extracted payloads and the commands (DIR/*.sh) for bench/all.sh, and exits
 set -euo pipefail
 build=${1:-build}
 audit=$(realpath "$build/rocm-audit")
 root=${CORPUS:-$HOME/rocm-corpus}/sid-root/usr
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+if [ -n "${BENCH_PREPARE:-}" ]; then tmp=$BENCH_PREPARE; mkdir -p "$tmp"
+else tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT; fi
 
 "$audit" --no-progress --fail-on none --format json --absolute-paths -o "$tmp/all.json" "$root"
 python3 - "$tmp" <<'PY'
@@ -58,16 +60,23 @@ done < "$tmp/fat.txt"
 while read -r f; do clang-offload-bundler-19 --list --type=o --input="\$f" >/dev/null 2>&1 || true; done < "$tmp/standalone.txt"
 SH
 chmod +x "$tmp/bundler.sh"
+cat > "$tmp/audit-inventory.sh" <<SH
+cat "$tmp/fat.txt" "$tmp/standalone.txt" | xargs -d '\n' "$audit" --no-progress --fail-on none --format json -o /dev/null
+SH
+cat > "$tmp/audit-ccob.sh" <<SH
+xargs -a "$tmp/ccob_files.txt" -d '\n' "$audit" -j1 --no-progress --fail-on none --format json -o /dev/null
+SH
+cat > "$tmp/zstd.sh" <<SH
+zstd -q -d -c --long=31 "$tmp"/zst/*.zst > /dev/null
+SH
+[ -z "${BENCH_PREPARE:-}" ] || exit 0
 echo "== 1. inventory (every bundle) vs llvm-objcopy + clang-offload-bundler --list (first bundle)"
 hyperfine -w 1 -r 3 -N -n rocm-audit -n "llvm-objcopy + clang-offload-bundler --list" \
-  "$audit --no-progress --fail-on none --format json -o /dev/null $(tr '\n' ' ' < "$tmp/fat.txt") $(tr '\n' ' ' < "$tmp/standalone.txt")" \
-  "$tmp/bundler.sh" 2>&1 | grep -E "Time|±|faster|Benchmark"
+  "bash $tmp/audit-inventory.sh" "$tmp/bundler.sh" 2>&1 | grep -E "Time|±|faster|Benchmark"
 
 echo "== 2. CCOB validation CPU time: rocm-audit -j1 vs zstd -d on the same payloads"
-/usr/bin/time -f "rocm-audit -j1: %U s user + %S s sys, max RSS %M kB" \
-  "$audit" -j1 --no-progress --fail-on none --format json -o /dev/null $(cat "$tmp/ccob_files.txt") 2>&1 >/dev/null | tail -1
-/usr/bin/time -f "zstd -d:        %U s user + %S s sys, max RSS %M kB" \
-  sh -c "zstd -q -d -c --long=31 $tmp/zst/*.zst > /dev/null" 2>&1 | tail -1
+/usr/bin/time -f "rocm-audit -j1: %U s user + %S s sys, max RSS %M kB" bash "$tmp/audit-ccob.sh" 2>&1 >/dev/null | tail -1
+/usr/bin/time -f "zstd -d:        %U s user + %S s sys, max RSS %M kB" bash "$tmp/zstd.sh" 2>&1 | tail -1
 
 echo "== 3. peak memory, smallest vs largest compressed bundle"
 for which in smallest largest; do

@@ -4,12 +4,14 @@
 # REQUIRED) (configure and generate, as the agreement test does). Also lists the commands
 # the evaluator met and did not evaluate (the cmake-not-evaluated notes).
 #   bench/cmake_vs_find_package.sh [build-dir]   (needs the corpus: $CORPUS or ~/rocm-corpus)
+#   BENCH_PREPARE=DIR bench/cmake_vs_find_package.sh [build-dir]   only writes the commands
+#     (DIR/audit-ROOT.sh, DIR/probe-ROOT.sh, DIR/packages-ROOT) for bench/all.sh, and exits
 set -euo pipefail
 build=$(realpath "${1:-build}")
 corpus=${CORPUS:-$HOME/rocm-corpus}
 audit="$build/rocm-audit"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+if [ -n "${BENCH_PREPARE:-}" ]; then work=$BENCH_PREPARE; mkdir -p "$work"
+else work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; fi
 
 for root in sid-root bookworm-root; do
   r="$corpus/$root"
@@ -34,7 +36,9 @@ for f in r["findings"]:
 print("not evaluated:", dict(c) or "none")
 PY
   # CMake: one probe per package, sequentially, as a consumer's configure would.
-  cat > "$work/probe.sh" <<PROBE
+  printf '%s\n' "${packages[@]}" > "$work/packages-$root"
+  echo "$audit ${dirs[*]} --cmake-prefix-path $r/usr --format json --fail-on none -q -o /dev/null" > "$work/audit-$root.sh"
+  cat > "$work/probe-$root.sh" <<PROBE
 #!/bin/bash
 for p in ${packages[*]}; do
   d=\$(mktemp -d -p "$work")
@@ -43,8 +47,8 @@ for p in ${packages[*]}; do
   rm -rf "\$d"
 done
 PROBE
-  chmod +x "$work/probe.sh"
-  hyperfine --warmup 1 --runs 10 -N \
-    -n "rocm-audit (${#packages[@]} configs)" "$audit ${dirs[*]} --cmake-prefix-path $r/usr --format json --fail-on none -q -o /dev/null"
-  hyperfine --runs 2 -N -n "find_package probes (${#packages[@]} cmake runs)" "$work/probe.sh"
+  chmod +x "$work/probe-$root.sh"
+  [ -z "${BENCH_PREPARE:-}" ] || continue
+  hyperfine --warmup 1 --runs 10 -N -n "rocm-audit (${#packages[@]} configs)" "bash $work/audit-$root.sh"
+  hyperfine --runs 2 -N -n "find_package probes (${#packages[@]} cmake runs)" "$work/probe-$root.sh"
 done

@@ -3,6 +3,8 @@
 # ELF files (../shared/corpus/fetch.sh). Not a test: it prints figures.
 #
 #   bench/ldd_vs_audit.sh [BUILD_DIR]      (CORPUS defaults to $HOME/rocm-corpus)
+#   BENCH_PREPARE=DIR bench/ldd_vs_audit.sh  only writes the file list (DIR/files) and the
+#                                            commands (DIR/*.sh) for bench/all.sh, and exits
 #
 # `ldd -r` is what a packager runs today: a loop over the files, each run of the loader in
 # trace mode with binding of every symbol (LD_BIND_NOW), which is what ldd -r does. It is
@@ -20,7 +22,8 @@ LP=$ROOT/usr/lib/x86_64-linux-gnu:$ROOT/usr/lib
 RUNS=${RUNS:-5}
 [ -x "$AUDIT" ] || { echo "no $AUDIT: build first" >&2; exit 2; }
 [ -x "$LDSO" ] || { echo "no corpus at $CORPUS (run ../shared/corpus/fetch.sh)" >&2; exit 2; }
-WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
+if [ -n "${BENCH_PREPARE:-}" ]; then WORK=$BENCH_PREPARE; mkdir -p "$WORK"
+else WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT; fi
 
 # The file list: every x86-64 executable and shared library rocm-audit finds in the tree.
 "$AUDIT" --no-progress --format json --absolute-paths --fail-on none --ld-so-conf /nonexistent --library-path "$LP" \
@@ -53,6 +56,7 @@ SH
 cat > "$WORK/libtree.sh" <<SH
 while IFS= read -r f; do libtree "\$f" >/dev/null 2>&1 || true; done < "$WORK/files"
 SH
+[ -z "${BENCH_PREPARE:-}" ] || exit 0
 
 cmds=(-n "rocm-audit, loader checks only (undefined symbols, versions, libraries, rpath, sonames)" "bash $WORK/audit-loader.sh"
       -n "rocm-audit, all checks (also device code)" "bash $WORK/audit.sh"

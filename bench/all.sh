@@ -1,0 +1,202 @@
+#!/usr/bin/env bash
+# Every benchmark of rocm-audit against its anchors, from one run on the same files of the
+# real corpus (../shared/corpus/fetch.sh: sid-root and bookworm-root unpacked), one table per
+# section, for the README to quote. Not a test: it prints figures.
+#
+#   bench/all.sh [BUILD_DIR]                 (default: the checkout's build/)
+#
+# Environment:
+#   CORPUS=DIR        the corpus (default $HOME/rocm-corpus)
+#   RUNS=N            measured runs per command, after one warm-up run (default 5)
+#   SLOW_RUNS=N       runs of the anchors that take minutes, the clang-offload-bundler loop
+#                     and the CMake find_package probes: no warm-up run, as the rocm-audit
+#                     commands just read the same files (default 2)
+#   SECTIONS="..."    which sections, in order (default "loader device cmake scaling")
+#   SCALES="1 2 4"    the rows k of the scaling table: the tree holds SCALE_PART k times
+#   SCALE_PART="P..." what the scaling table repeats: files or directories below sid-root
+#                     (default: the Tensile directories of hipBLASLt and rocBLAS and the
+#                     device-code libraries under 300 MB, librccl, librocrand, librocfft:
+#                     ~75% of the whole tree's CPU time, 4.2 GB of which ~3 GB are read;
+#                     the whole usr/lib/x86_64-linux-gnu is 9.3 GB of which ~7.5 GB are read,
+#                     so at 4x (30 GB) it does not stay in the page cache of a 23 GB machine)
+#   SCRATCH=DIR       where the scaled trees are made (default /var/tmp; must be on the
+#                     corpus's filesystem; removed at exit)
+#
+# The sections (each command is a script run with `bash`, timed by hyperfine -N, or by
+# bench/timeit.py when hyperfine is absent: mean of RUNS runs after one warm-up run, warm
+# page cache; "cpu" is user+sys of the command and its children; ratios are anchor time /
+# rocm-audit time):
+#   loader   the 328 x86-64 executables and shared libraries of sid-root, as
+#            bench/ldd_vs_audit.sh lists and runs them: `ldd -r` (the corpus's own ld.so in
+#            trace mode, LD_BIND_NOW, --inhibit-cache, the same --library-path), lddtree -R
+#            and libtree, against rocm-audit with the loader checks only and with all
+#            checks; and rocm-audit on the whole tree (--root sid-root sid-root).
+#   device   as bench/bundles_vs_bundler.sh: the inventory of every bundle of the fat
+#            binaries and standalone bundles (rocm-audit, all checks) against
+#            llvm-objcopy + `clang-offload-bundler-19 --list` (first bundle only), and the
+#            CCOB files at -j1 against `zstd -d` over the same payloads (compare the CPU).
+#   cmake    as bench/cmake_vs_find_package.sh: rocm-audit on the CMake package configs of
+#            sid-root and bookworm-root against one `cmake` find_package(CONFIG REQUIRED)
+#            probe project per package.
+#   scaling  rocm-audit (all checks) on the whole tree at SCALES x: a hard-linked copy of
+#            sid-root (the 1x tree, no data copied) plus k-1 real copies (distinct inodes:
+#            rocm-audit, like glibc, treats hard links as one object) of SCALE_PART, each under
+#            opt/scale-copy-I/, like side-by-side ROCm installs in /opt. Per scale: wall,
+#            user+sys, and from one more run under bench/peak_memory.py the peak
+#            anonymous memory (sampled RssAnon) and peak RSS (VmHWM), with the major page
+#            faults of that run (non-zero: the tree did not fit in the page cache).
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+BUILD=$(realpath "${1:-$HERE/../build}")
+AUDIT=$BUILD/rocm-audit
+export CORPUS=${CORPUS:-$HOME/rocm-corpus}
+export PATH=/usr/bin:/bin:$PATH  # the helpers want Debian's python3, not a pyenv shim
+RUNS=${RUNS:-5}
+SLOW_RUNS=${SLOW_RUNS:-2}
+SECTIONS=${SECTIONS:-loader device cmake scaling}
+for s in $SECTIONS; do
+  case $s in loader | device | cmake | scaling) ;; *) echo "SECTIONS: loader device cmake scaling, not $s" >&2; exit 2 ;; esac
+done
+SCALES=$(tr ' ' '\n' <<<"${SCALES:-1 2 4}" | grep . | sort -n | uniq | tr '\n' ' ')
+[[ $SCALES =~ ^([1-9][0-9]*\ )+$ ]] || { echo "SCALES: positive integers" >&2; exit 2; }
+lib=usr/lib/x86_64-linux-gnu
+SCALE_PART=${SCALE_PART:-$lib/hipblaslt $lib/rocblas $lib/librccl.so.1.0 $lib/librocrand.so.1.1 $lib/librocfft.so.0.1}
+SCRATCH=${SCRATCH:-/var/tmp}
+PY=/usr/bin/python3
+ROOT=$CORPUS/sid-root
+
+missing=()
+need() { command -v "$1" >/dev/null || missing+=("$2"); }
+need libtree libtree; need lddtree pax-utils; need zstd zstd; need cmake cmake
+need clang-offload-bundler-19 clang-tools-19; need llvm-objcopy-19 llvm-19; need "$PY" python3
+need /usr/bin/time time
+if ((${#missing[@]})); then echo "missing tools: apt-get install ${missing[*]}" >&2; exit 2; fi
+[ -x "$AUDIT" ] || { echo "no $AUDIT: build first" >&2; exit 2; }
+if [ ! -d "$ROOT/usr" ] || [ ! -d "$CORPUS/bookworm-root/usr" ]; then
+  echo "no corpus at $CORPUS (run ../shared/corpus/fetch.sh)" >&2; exit 2
+fi
+
+WORK=$(mktemp -d)
+SCALE_DIR=
+cleanup() { rm -rf "$WORK"; if [ -n "$SCALE_DIR" ]; then rm -rf "$SCALE_DIR"; fi; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# [WARMUP=N] bench OUT.json RUNS NAME SCRIPT [NAME SCRIPT]...: times `bash SCRIPT` for each.
+bench() {
+  local out=$1 runs=$2 args=()
+  shift 2
+  while (($#)); do args+=(-n "$1" "bash $2"); shift 2; done
+  if command -v hyperfine >/dev/null; then
+    hyperfine -N --style basic --warmup "${WARMUP:-1}" --runs "$runs" --export-json "$out" "${args[@]}" \
+      > "$WORK/hyperfine.log" 2>&1 || { cat "$WORK/hyperfine.log" >&2; return 1; }
+  else
+    "$PY" "$HERE/timeit.py" --warmup "${WARMUP:-1}" --runs "$runs" --export-json "$out" "${args[@]}"
+  fi
+}
+table() { "$PY" "$HERE/bench_table.py" "$@"; }
+gb() { awk -v b="$1" 'BEGIN { printf "%.2f GB", b / 1e9 }'; }
+
+echo "rocm-audit benchmarks, $(date -u +%FT%TZ): $("$AUDIT" --version) (git $(git -C "$HERE" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$HERE" diff --quiet HEAD 2>/dev/null || echo ', modified'))"
+echo "machine: $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1), $(nproc) cores," \
+  "$(awk '/MemTotal/ { t = $2 } /MemAvailable/ { a = $2 } END { printf "%.1f GiB RAM (%.1f GiB available)", t / 2^20, a / 2^20 }' /proc/meminfo), Linux $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
+tools=$(dpkg-query -W -f '${Package} ${Version}, ' hyperfine libtree pax-utils zstd cmake clang-tools-19 2>/dev/null || true)
+echo "tools: ${tools}sid-root's $("$ROOT/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2" --version | head -1)"
+if command -v hyperfine >/dev/null; then timer=hyperfine; else timer="bench/timeit.py (no hyperfine: apt-get install hyperfine)"; fi
+echo "times: seconds, mean of $RUNS runs after 1 warm-up ($timer; slow anchors: $SLOW_RUNS runs), warm page cache; cpu = user+sys"
+
+for section in $SECTIONS; do
+  echo
+  case $section in
+  loader)
+    L=$WORK/ldd
+    BENCH_PREPARE=$L "$HERE/ldd_vs_audit.sh" "$BUILD" > "$WORK/ldd.log"
+    echo "== loader: $(sed -n 's/^files: //p' "$WORK/ldd.log") ($(gb "$(sed -n 's/^bytes: //p' "$WORK/ldd.log")"))"
+    echo "$AUDIT --no-progress --format json --fail-on none -o /dev/null --root $ROOT $ROOT" > "$WORK/whole.sh"
+    bench "$WORK/loader.json" "$RUNS" \
+      "rocm-audit, loader checks" "$L/audit-loader.sh" \
+      "rocm-audit, all checks" "$L/audit.sh" \
+      "rocm-audit, all checks, whole tree (--root)" "$WORK/whole.sh" \
+      "ldd -r loop (sid ld.so, bind now)" "$L/ldd-r.sh" \
+      "lddtree -R (closure only)" "$L/lddtree.sh" \
+      "libtree loop (closure only)" "$L/libtree.sh"
+    table times --vs "rocm-audit, loader checks" --also "rocm-audit, all checks" "$WORK/loader.json"
+    ;;
+  device)
+    B=$WORK/bundles
+    BENCH_PREPARE=$B "$HERE/bundles_vs_bundler.sh" "$BUILD" > "$WORK/bundles.log"
+    echo "== device code: $(cat "$WORK/bundles.log")"
+    nfat=$(grep -c . "$B/fat.txt" || true); nsa=$(grep -c . "$B/standalone.txt" || true)
+    nccob=$(grep -c . "$B/ccob_files.txt" || true); npay=$(find "$B/zst" -type f | wc -l)
+    inv="rocm-audit, all checks, $nfat fat + $nsa standalone"
+    ccob="rocm-audit -j1, $nccob files with CCOB"
+    bench "$WORK/device.json" "$RUNS" "$inv" "$B/audit-inventory.sh" "$ccob" "$B/audit-ccob.sh" \
+      "zstd -d, the $npay payloads" "$B/zstd.sh"
+    WARMUP=0 bench "$WORK/device-slow.json" "$SLOW_RUNS" "llvm-objcopy + bundler --list loop" "$B/bundler.sh"
+    table times --pair "llvm-objcopy + bundler --list loop=$inv" --pair "zstd -d, the $npay payloads=$ccob" \
+      "$WORK/device.json" "$WORK/device-slow.json"
+    ;;
+  cmake)
+    C=$WORK/cmake
+    BENCH_PREPARE=$C "$HERE/cmake_vs_find_package.sh" "$BUILD" > "$WORK/cmake.log"
+    audits=() probes=() pairs=()
+    for r in sid-root bookworm-root; do
+      n=$(grep -c . "$C/packages-$r" || true)
+      audits+=("rocm-audit, $r ($n configs)" "$C/audit-$r.sh")
+      probes+=("find_package probes, $r ($n cmake runs)" "$C/probe-$r.sh")
+      pairs+=(--pair "find_package probes, $r ($n cmake runs)=rocm-audit, $r ($n configs)")
+    done
+    echo "== cmake: the package configs of sid-root and bookworm-root"
+    bench "$WORK/cmake-audit.json" "$RUNS" "${audits[@]}"
+    WARMUP=0 bench "$WORK/cmake-probes.json" "$SLOW_RUNS" "${probes[@]}"
+    table times "${pairs[@]}" "$WORK/cmake-audit.json" "$WORK/cmake-probes.json"
+    ;;
+  scaling)
+    read -r -a parts <<<"$SCALE_PART"
+    srcs=()
+    for p in "${parts[@]}"; do
+      [ -e "$ROOT/$p" ] || { echo "SCALE_PART: no $ROOT/$p" >&2; exit 2; }
+      srcs+=("$ROOT/$p")
+    done
+    part=$(du -scb "${srcs[@]}" | tail -1 | cut -f1)
+    max=$(tr ' ' '\n' <<<"$SCALES" | grep . | tail -1)
+    need=$(((max - 1) * part))
+    avail=$(df -B1 --output=avail "$SCRATCH" | tail -1)
+    echo "== scaling: rocm-audit, all checks, --root TREE TREE; at kx, TREE = sid-root (hard links)"
+    echo "   + k-1 real copies, each in TREE/opt/scale-copy-I/, of $(gb "$part") ($(find "${srcs[@]}" -type f | wc -l) files) of sid-root: ${parts[*]}"
+    if [ "$(stat -c %d "$SCRATCH")" != "$(stat -c %d "$ROOT")" ]; then
+      echo "skipped: SCRATCH=$SCRATCH is not on the corpus's filesystem (the 1x tree is hard links)"; continue
+    fi
+    if ((need + 5000000000 > avail)); then
+      echo "skipped: ${max}x needs $(gb "$need") in $SCRATCH, $(gb "$avail") free (5 GB kept); set SCALE_PART or SCALES"; continue
+    fi
+    SCALE_DIR=$(mktemp -d "$SCRATCH/rocm-audit-scale.XXXXXX")
+    tree=$SCALE_DIR/tree
+    cp -al "$ROOT" "$tree"
+    copies=0 made=
+    for k in $SCALES; do
+      start=$SECONDS
+      while ((copies < k - 1)); do
+        copies=$((copies + 1))
+        for p in "${parts[@]}"; do
+          mkdir -p "$(dirname "$tree/opt/scale-copy-$copies/$p")"
+          cp -a "$ROOT/$p" "$tree/opt/scale-copy-$copies/$p"
+        done
+      done
+      sync -f "$tree"  # no writeback of the copies during the measurement
+      made+="${k}x: $((SECONDS - start)) s; "
+      cmd="$AUDIT --no-progress --format json --fail-on none -o /dev/null --root $tree $tree"
+      echo "$cmd" > "$WORK/scale-$k.sh"
+      bench "$WORK/scale-$k.json" "$RUNS" "rocm-audit, ${k}x" "$WORK/scale-$k.sh"
+      # shellcheck disable=SC2086 # cmd is split on purpose: no path has a blank
+      peak=$(/usr/bin/time -f %F -o "$WORK/faults" "$PY" "$HERE/peak_memory.py" --label "${k}x" -- $cmd)
+      printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$k" "$(find "$tree" -type f | wc -l)" "$(du -sb "$tree" | cut -f1)" \
+        "$WORK/scale-$k.json" "$peak" "$(tail -1 "$WORK/faults")" >> "$WORK/scaling.tsv"
+    done
+    table scaling "$WORK/scaling.tsv"
+    echo "(copies made in ${made%; })"
+    rm -rf "$SCALE_DIR"
+    SCALE_DIR=
+    ;;
+  esac
+done
