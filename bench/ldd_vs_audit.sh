@@ -54,7 +54,13 @@ cat > "$WORK/lddtree.sh" <<SH
 xargs -a "$WORK/files" -d '\n' -n 64 lddtree -R "$ROOT" >/dev/null 2>&1 || true
 SH
 cat > "$WORK/libtree.sh" <<SH
-while IFS= read -r f; do libtree "\$f" >/dev/null 2>&1 || true; done < "$WORK/files"
+# The same search setup as the others: the corpus's library path (which libtree takes from
+# LD_LIBRARY_PATH, so its own libraries come from the host through ld.so --library-path),
+# no ld.so.conf.
+LIBTREE=\$(command -v libtree)
+while IFS= read -r f; do
+  LD_LIBRARY_PATH="$LP" /lib64/ld-linux-x86-64.so.2 --library-path /lib/x86_64-linux-gnu "\$LIBTREE" --ldconf /nonexistent "\$f" >/dev/null 2>&1 || true
+done < "$WORK/files"
 SH
 [ -z "${BENCH_PREPARE:-}" ] || exit 0
 
