@@ -35,7 +35,7 @@ constexpr Rule kRules[] = {
      "rocsolver-config.cmake), or audit with --cmake-prefix-path",
      "package dependency", "{package}: dependency {dependency} is found nowhere ({files})",
      "package:string line:integer in:path cmake_stage?:string dependency:string version:string "
-     "prefixes_searched:[path] undecided?:string"},
+     "prefixes_searched:[path] asked_component?:string undecided?:string"},
     {"cmake-dependency-version", Severity::kError,
      "a CMake package config asks for a dependency version that no installed config of the dependency "
      "accepts",
@@ -63,7 +63,7 @@ constexpr Rule kRules[] = {
      "rocsparse 4.0",
      "package dependency", "{package}: dependency {dependency} {version} is not accepted ({files})",
      "package:string line:integer in:path cmake_stage?:string dependency:string version:string "
-     "considered:[string] undecided?:string"},
+     "considered:[string] asked_component?:string undecided?:string"},
 };
 
 void VersionRejected(const AuditedPackage& ap, const LocatedDependency& d, const std::string& file,
@@ -86,6 +86,7 @@ void VersionRejected(const AuditedPackage& ap, const LocatedDependency& d, const
   f.fields["dependency"] = d.request.name;
   f.fields["version"] = d.request.version;
   f.fields["considered"] = d.rejected;
+  MarkAskedComponent(f, d.request.asked_component);
   MarkUndecided(f, d.request.undecided);
   sink.Add(std::move(f));
 }
@@ -113,6 +114,7 @@ void Run(const TreeInput& in, FindingSink& sink) {
       f.fields["dependency"] = d.request.name;
       f.fields["version"] = d.request.version;
       f.fields["prefixes_searched"] = d.searched;
+      MarkAskedComponent(f, d.request.asked_component);
       MarkUndecided(f, d.request.undecided);
       sink.Add(std::move(f));
     }

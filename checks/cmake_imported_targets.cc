@@ -103,7 +103,6 @@ void NoLocation(const AuditedPackage& ap, const std::string& file, FindingSink& 
     SetCMakeStage(f, required ? "generate" : "build");
     f.fields["target"] = t.name;
     f.fields["type"] = t.type;
-    if (!t.asked_component.empty()) f.message += " (a target of component " + t.asked_component + ")";
     MarkAskedComponent(f, t.asked_component);
     sink.Add(std::move(f));
   }
@@ -112,9 +111,14 @@ void NoLocation(const AuditedPackage& ap, const std::string& file, FindingSink& 
 void MissingTargets(const AuditedPackage& ap, const std::string& file, FindingSink& sink) {
   const CMakePackage& p = ap.package;
   if (p.evaluation.stopped) return;
-  // A config that already fails at configure (a dependency not found) is reported as that.
-  for (const LocatedDependency& d : p.dependencies)
-    if (d.found.empty() && d.request.required && d.request.undecided.empty()) return;
+  // A config that already fails at configure (a dependency not found) is reported as that;
+  // one a component asks for fails only the consumers that ask for it.
+  std::set<std::string> failed_components;
+  for (const LocatedDependency& d : p.dependencies) {
+    if (!d.found.empty() || !d.request.required || !d.request.undecided.empty()) continue;
+    if (d.request.asked_component.empty()) return;
+    failed_components.insert(d.request.asked_component);
+  }
   DependencyTargets deps = TargetsOfDependencies(p);
   std::set<std::string> defined = deps.names;
   for (const CMakeTarget& t : p.evaluation.targets) defined.insert(t.name);
@@ -131,7 +135,9 @@ void MissingTargets(const AuditedPackage& ap, const std::string& file, FindingSi
   }
   for (const CMakeTarget& t : p.evaluation.targets) {
     auto links = t.properties.find("INTERFACE_LINK_LIBRARIES");
-    if (!t.imported || links == t.properties.end() || !links->second.known) continue;
+    if (!t.imported || links == t.properties.end() || !links->second.known ||
+        failed_components.count(t.asked_component))
+      continue;
     std::set<std::string> seen;
     for (const std::string& item : InstallInterfaceItems(links->second.text)) {
       if (item.find("::") == std::string::npos || defined.count(item) || !seen.insert(item).second) continue;
@@ -151,7 +157,6 @@ void MissingTargets(const AuditedPackage& ap, const std::string& file, FindingSi
       f.fields["target"] = t.name;
       f.fields["linked"] = item;
       f.fields["dependencies"] = dependency_names;
-      if (!t.asked_component.empty()) f.message += " (a target of component " + t.asked_component + ")";
       MarkAskedComponent(f, t.asked_component);
       sink.Add(std::move(f));
     }

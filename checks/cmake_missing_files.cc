@@ -113,8 +113,6 @@ void Run(const TreeInput& in, FindingSink& sink) {
       f.message = SiteText(r.site) + ": " + r.via + (r.target.empty() ? "" : " of " + r.target) + " names " +
                   r.path + ", which does not exist";
       if (!r.component.empty()) f.message += " (the Targets file of component " + r.component + ")";
-      if (!r.asked_component.empty())
-        f.message += "; only a consumer that asks for component " + r.asked_component + " meets it";
       if (!r.checked_by_cmake) {
         f.severity = Severity::kWarning;
         f.message += "; CMake does not check it, the consumer's programs fail when they start";
@@ -125,13 +123,13 @@ void Run(const TreeInput& in, FindingSink& sink) {
       f.fields["referenced"] = r.path;
       f.fields["via"] = r.via;
       if (!r.target.empty()) f.fields["target"] = r.target;
-      MarkAskedComponent(f, r.asked_component);
       if (!r.component.empty()) {
         f.fields["component"] = r.component;
         f.fields["component_library"] = r.component_library.empty()
                                             ? nlohmann::ordered_json()
                                             : nlohmann::ordered_json(r.component_library);
       }
+      MarkAskedComponent(f, r.asked_component);
       const std::string& under = in.files[ap.file].walked.prefix;
       std::string there = elsewhere.try_emplace(under, under).first->second.Find(r.path);
       if (!there.empty()) {

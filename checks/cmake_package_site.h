@@ -28,9 +28,12 @@ inline void SetCMakeStage(Finding& f, std::string_view stage) {
 }
 
 /// A finding only a consumer that asks for `component` meets (find_package(<Name>
-/// COMPONENTS <component>)) names it.
+/// COMPONENTS <component>)) says so, in the one wording every CMake check uses, and names
+/// the component.
 inline void MarkAskedComponent(Finding& f, const std::string& component) {
-  if (!component.empty()) f.fields["asked_component"] = component;
+  if (component.empty()) return;
+  f.message += "; only a consumer that asks for component " + component + " meets it";
+  f.fields["asked_component"] = component;
 }
 
 /// A finding reached only on a branch the evaluation could not decide is a note that says

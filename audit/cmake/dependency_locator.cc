@@ -83,6 +83,7 @@ LocatedDependency DependencyLocator::Locate(const CMakeDependency& d, int depth)
   if (!l.found.empty() && !PackageAt(l.found) && l.found.starts_with("/") && depth < kMaxDependencyDepth &&
       evaluated_.size() < kMaxEvaluatedDependencies) {
     auto q = std::make_unique<CMakePackage>(EvaluatePackage(d.name, l.found, files_));
+    q->passes.clear();  // a config outside the audited ones is evaluated once
     CMakePackage* raw = q.get();
     evaluated_[l.found] = std::move(q);
     LocateAll(raw, depth + 1);
@@ -104,7 +105,8 @@ bool DependencyLocator::TargetsOf(const CMakePackage* p, std::set<const CMakePac
   bool known = !p->evaluation.stopped;
   for (const CMakeTarget& t : p->evaluation.targets) out.insert(t.name);
   for (const LocatedDependency& l : p->dependencies) {
-    if (l.found.empty() && !l.request.required) continue;  // an optional one it does without
+    // An optional one it does without; one only a component asks for, a plain consumer too.
+    if (l.found.empty() && (!l.request.required || !l.request.asked_component.empty())) continue;
     known &= l.request.undecided.empty();
     const CMakePackage* q = PackageAt(l.found);
     if (!q) {
@@ -120,7 +122,7 @@ DependencyTargets TargetsOfDependencies(const CMakePackage& package) {
   DependencyTargets out;
   out.complete = true;
   for (const LocatedDependency& l : package.dependencies) {
-    if (l.found.empty() && !l.request.required) continue;
+    if (l.found.empty() && (!l.request.required || !l.request.asked_component.empty())) continue;
     out.names.insert(l.targets.begin(), l.targets.end());
     out.complete &= l.targets_known && l.request.undecided.empty();
   }

@@ -46,6 +46,7 @@ struct CMakeDependency {
   bool exact = false;              ///< EXACT: the version file must call the version exact
   CMakeSite site;
   std::string undecided;
+  std::string asked_component{};  ///< asked for only when a consumer asks for this component
 };
 
 /// Where the package would stop or fail a consumer's configure, other than a missing file.

@@ -161,7 +161,6 @@ void AddFoundFalse(const std::string& name, const std::string& config, const std
   auto found = e.variables.find(name + "_FOUND");
   if (found == e.variables.end() || !found->second.known || !IsFalseConstant(found->second.text)) return;
   std::string message = "the config sets " + name + "_FOUND to FALSE";
-  if (!component.empty()) message += " when component " + component + " is asked for";
   if (auto m = e.variables.find(name + "_NOT_FOUND_MESSAGE"); m != e.variables.end())
     message += ": " + (m->second.known ? m->second.text : "a reason not known here");
   CMakeFailure f{message, {config, 0}, {}};
@@ -217,37 +216,56 @@ std::vector<std::string> OfferedComponents(const std::string& name, const CMakeE
   return out;
 }
 
-// Adds to `base` what asking for `component` adds to it, each marked with the component.
-void MergeComponent(CMakeEvaluation& base, CMakeEvaluation&& with, const std::string& component) {
-  for (CMakeReference& r : with.references) {
-    if (std::any_of(base.references.begin(), base.references.end(),
-                    [&](const CMakeReference& old) { return old.path == r.path; }))
-      continue;
-    if (r.component.empty()) r.component = component;
-    r.asked_component = component;
-    base.references.push_back(std::move(r));
+// Adds to the plain evaluation what asking for each component adds to it, each marked
+// with the component; a file, target or dependency several components add is marked with
+// the first. Sets by path, target name, dependency and failure keep merging linear (a scan
+// of what is already there for each item was quadratic in the references).
+class ComponentMerger {
+ public:
+  explicit ComponentMerger(CMakeEvaluation& base) : base_(base) {
+    for (const CMakeReference& r : base.references) paths_.insert(r.path);
+    for (const CMakeTarget& t : base.targets) targets_.insert(t.name);
+    for (const CMakeDependency& d : base.dependencies) dependencies_.insert(DependencyKey(d));
+    for (const CMakeFailure& f : base.failures) failures_.insert(FailureKey(f, ""));
   }
-  for (CMakeTarget& t : with.targets) {
-    if (std::any_of(base.targets.begin(), base.targets.end(),
-                    [&](const CMakeTarget& old) { return old.name == t.name; }))
-      continue;
-    t.asked_component = component;
-    base.targets.push_back(std::move(t));
+
+  void Merge(CMakeEvaluation&& with, const std::string& component) {
+    for (CMakeReference& r : with.references) {
+      if (!paths_.insert(r.path).second) continue;
+      if (r.component.empty()) r.component = component;
+      r.asked_component = component;
+      base_.references.push_back(std::move(r));
+    }
+    for (CMakeTarget& t : with.targets) {
+      if (!targets_.insert(t.name).second) continue;
+      t.asked_component = component;
+      base_.targets.push_back(std::move(t));
+    }
+    for (CMakeDependency& d : with.dependencies) {
+      if (!dependencies_.insert(DependencyKey(d)).second) continue;
+      d.asked_component = component;
+      base_.dependencies.push_back(std::move(d));
+    }
+    // A failure the plain consumer meets too is its; each component that fails anew says so.
+    for (CMakeFailure& f : with.failures) {
+      if (failures_.count(FailureKey(f, "")) || !failures_.insert(FailureKey(f, component)).second) continue;
+      f.asked_component = component;
+      base_.failures.push_back(std::move(f));
+    }
   }
-  for (CMakeFailure& f : with.failures) {
-    if (std::any_of(base.failures.begin(), base.failures.end(), [&](const CMakeFailure& old) {
-          return old.message == f.message && old.site.file == f.site.file && old.site.line == f.site.line;
-        }))
-      continue;
-    if (f.asked_component.empty()) f.message += " (when component " + component + " is asked for)";
-    f.asked_component = component;
-    base.failures.push_back(std::move(f));
+
+ private:
+  // find_dependency(X 2.0) asked by a component is judged again even when X was asked before.
+  static std::string DependencyKey(const CMakeDependency& d) {
+    return d.name + '\n' + d.version + (d.exact ? "\nEXACT" : "");
   }
-  for (CMakeDependency& d : with.dependencies)
-    if (std::none_of(base.dependencies.begin(), base.dependencies.end(),
-                     [&](const CMakeDependency& old) { return old.name == d.name; }))
-      base.dependencies.push_back(std::move(d));
-}
+  static std::string FailureKey(const CMakeFailure& f, const std::string& component) {
+    return f.message + '\n' + f.site.file + ':' + std::to_string(f.site.line) + '\n' + component;
+  }
+
+  CMakeEvaluation& base_;
+  std::set<std::string> paths_, targets_, dependencies_, failures_;
+};
 
 }  // namespace
 
@@ -413,6 +431,7 @@ void AddSonameReferences(CMakePackage& p, const std::string& config, const Insta
       r.via = property;
       r.site = site == t.set_at.end() ? CMakeSite{config, 0} : site->second;
       r.target = t.name;
+      r.asked_component = t.asked_component;
       r.exists = files.Exists(r.path) == Tri::kTrue;
       r.checked_by_cmake = false;
       p.evaluation.references.push_back(std::move(r));
@@ -420,45 +439,80 @@ void AddSonameReferences(CMakePackage& p, const std::string& config, const Insta
   }
 }
 
-}  // namespace
+// The plain pass, then one per component it offers. A pass of `previous` whose if(TARGET)
+// never waited for dependency targets comes out the same with them: it is taken as it was.
+std::vector<CMakePass> EvaluatePasses(const std::string& name, const std::string& config,
+                                      const InstalledFiles& files, const EvaluatorLimits& limits,
+                                      const DependencyTargets& dependencies,
+                                      const std::vector<CMakePass>& previous) {
+  auto evaluate = [&](const std::string& component) {
+    for (const CMakePass& old : previous)
+      if (old.component == component && !old.asked_dependency_targets) return old;
+    CMakePass pass{component, {}, false};
+    pass.evaluation =
+        EvaluateConfig(name, config, files, limits, dependencies, component, &pass.asked_dependency_targets);
+    AddFoundFalse(name, config, component, pass.evaluation);
+    return pass;
+  };
+  std::vector<CMakePass> passes;
+  passes.push_back(evaluate(""));  // not an initializer list, which would copy the evaluation
+  // What a consumer that asks for each component gets besides (MIOpen asks for all of
+  // composable_kernel's): a Targets file included only then hides from a plain evaluation.
+  if (!passes.front().evaluation.stopped)
+    for (const std::string& c : OfferedComponents(name, passes.front().evaluation))
+      passes.push_back(evaluate(c));
+  return passes;
+}
 
-CMakePackage EvaluatePackage(const std::string& name, const std::string& config, const InstalledFiles& files,
-                             const EvaluatorLimits& limits, const DependencyTargets& dependencies) {
+// The package a consumer gets: its version file's verdict, the plain pass, and what each
+// component adds. `keep`: the passes stay with the package when some of them asked for
+// dependency targets, for ReevaluatePackage().
+CMakePackage Assemble(const std::string& name, const std::string& config, const InstalledFiles& files,
+                      const EvaluatorLimits& limits, std::vector<CMakePass> passes, bool keep) {
   CMakePackage p;
   p.name = name;
   p.config = config;
   p.prefix = PackagePrefixOf(DirName(config), name);
+  for (const CMakePass& pass : passes) p.asked_dependency_targets |= pass.asked_dependency_targets;
+  keep &= p.asked_dependency_targets;
+  p.evaluation = keep ? passes.front().evaluation : std::move(passes.front().evaluation);
   // find_package() reads <config>-version.cmake or <config>Version.cmake first.
   if (std::string v = VersionFileOf(config, files); !v.empty()) {
     CMakeEvaluation result = EvaluateVersionFile(name, config, v, "", files, limits);
     p.version_file = v;
     p.version = Known(result, "PACKAGE_VERSION").value_or("");
     if (IsTrueConstant(Known(result, "PACKAGE_VERSION_UNSUITABLE").value_or("")))
-      p.evaluation.failures.push_back(
+      p.evaluation.failures.insert(
+          p.evaluation.failures.begin(),
           {"the version file declares the package unsuitable (PACKAGE_VERSION_UNSUITABLE) for this consumer",
            {v, 0},
            {}});
   }
-  bool asked = false;
-  CMakeEvaluation result = EvaluateConfig(name, config, files, limits, dependencies, "", &asked);
-  p.asked_dependency_targets = asked;
-  for (CMakeFailure& f : p.evaluation.failures) result.failures.insert(result.failures.begin(), f);
-  p.evaluation = std::move(result);
-  AddFoundFalse(name, config, "", p.evaluation);
-  // What a consumer that asks for each component gets besides (MIOpen asks for all of
-  // composable_kernel's): a Targets file included only then hides from a plain evaluation.
-  if (!p.evaluation.stopped) {
-    p.components = OfferedComponents(name, p.evaluation);
-    for (const std::string& c : p.components) {
-      CMakeEvaluation with = EvaluateConfig(name, config, files, limits, dependencies, c, &asked);
-      p.asked_dependency_targets |= asked;
-      AddFoundFalse(name, config, c, with);
-      MergeComponent(p.evaluation, std::move(with), c);
-    }
+  ComponentMerger merger(p.evaluation);
+  for (size_t i = 1; i < passes.size(); ++i) {
+    p.components.push_back(passes[i].component);
+    merger.Merge(keep ? CMakeEvaluation(passes[i].evaluation) : std::move(passes[i].evaluation),
+                 passes[i].component);
   }
+  if (keep) p.passes = std::move(passes);
   FindComponentLibraries(p, files);
   AddSonameReferences(p, config, files);
   return p;
+}
+
+}  // namespace
+
+CMakePackage EvaluatePackage(const std::string& name, const std::string& config, const InstalledFiles& files,
+                             const EvaluatorLimits& limits, const DependencyTargets& dependencies) {
+  return Assemble(name, config, files, limits, EvaluatePasses(name, config, files, limits, dependencies, {}),
+                  true);
+}
+
+CMakePackage ReevaluatePackage(const CMakePackage& package, const InstalledFiles& files,
+                               const DependencyTargets& dependencies, const EvaluatorLimits& limits) {
+  return Assemble(package.name, package.config, files, limits,
+                  EvaluatePasses(package.name, package.config, files, limits, dependencies, package.passes),
+                  false);
 }
 
 }  // namespace rocm_audit

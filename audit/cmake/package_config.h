@@ -62,6 +62,14 @@ struct LocatedDependency {
   bool targets_known = false;
 };
 
+/// One evaluation of a config, before the package is assembled from them: the plain
+/// find_package(<Name>), or one per component the config offers.
+struct CMakePass {
+  std::string component;                  ///< "" for the consumer that asks for none
+  CMakeEvaluation evaluation;             ///< with its <Name>_FOUND verdict, not yet merged
+  bool asked_dependency_targets = false;  ///< an if(TARGET) was undecided for want of them
+};
+
 struct CMakePackage {
   std::string name;
   std::string config;   ///< installed path of the config file
@@ -74,6 +82,10 @@ struct CMakePackage {
   /// Components a consumer may ask for, each evaluated as asked for; what only asking for
   /// one adds to `evaluation` names the component.
   std::vector<std::string> components{};
+  /// The passes it was assembled from, kept only while it waits to be evaluated again with
+  /// its dependencies' targets (some pass asked for them): ReevaluatePackage() takes the
+  /// passes that did not ask as they are.
+  std::vector<CMakePass> passes{};
 };
 
 /// Targets a consumer has from the package's dependencies before it loads the package.
@@ -87,5 +99,10 @@ struct DependencyTargets {
 /// component the config offers.
 CMakePackage EvaluatePackage(const std::string& name, const std::string& config, const InstalledFiles& files,
                              const EvaluatorLimits& limits = {}, const DependencyTargets& dependencies = {});
+
+/// `package` evaluated again now that its dependencies' targets are known: only the passes
+/// whose if(TARGET) was undecided for want of them run again. The result keeps no passes.
+CMakePackage ReevaluatePackage(const CMakePackage& package, const InstalledFiles& files,
+                               const DependencyTargets& dependencies, const EvaluatorLimits& limits = {});
 
 }  // namespace rocm_audit

@@ -82,14 +82,15 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const std::vector<WalkedFile>&
   DependencyLocator locator(all, search, fs.has_root(), installed);
   locator.Locate(all);
   // An if(TARGET dep::x) left undecided is decided by the dependency's own evaluation; only
-  // the packages evaluated again have their dependencies located again.
+  // the passes that asked run again, and only the packages evaluated again have their
+  // dependencies located again.
   std::vector<CMakePackage*> asked;
   for (CMakePackage* p : all)
     if (p->asked_dependency_targets) asked.push_back(p);
   if (asked.empty()) return packages;
   ParallelFor(asked.size(), jobs, [&](size_t k) {
     CMakePackage& p = *asked[k];
-    p = EvaluatePackage(p.name, p.config, installed, {}, TargetsOfDependencies(p));
+    p = ReevaluatePackage(p, installed, TargetsOfDependencies(p));
   });
   locator.Locate(asked);
   return packages;

@@ -202,5 +202,51 @@ TEST(CMakeChecks, AStagedTreeIsBothMissingAndNotRelocatable) {
   EXPECT_NE(abs[0].message.find(Tree("widget-staged/include")), std::string::npos) << abs[0].message;
 }
 
+// composable_kernel's own Config with find_dependency() inside if(device_conv_operations
+// IN_LIST ${CMAKE_FIND_PACKAGE_NAME}_FIND_COMPONENTS): real cmake configures a plain consumer
+// and fails only the one that asks for device_conv_operations (CMakeAgreement checks both).
+TEST(CMakeChecks, ADependencyOnlyAComponentAsksForNamesTheComponent) {
+  auto cmake_errors = [](const Report& r) {
+    std::vector<std::string> out;
+    for (const Finding& f : r.findings)
+      if (f.check.starts_with("cmake-") && f.severity == Severity::kError) out.push_back(f.message);
+    return out;
+  };
+  const std::string only = "only a consumer that asks for component device_conv_operations meets it";
+  Report missing = AuditPackage("ck-asked-dep-missing");
+  std::vector<Finding> m = FindingsOf(missing, "cmake-missing-dependency");
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].severity, Severity::kWarning);
+  EXPECT_EQ(m[0].fields["dependency"], "NoSuchPackageAnywhere");
+  EXPECT_EQ(m[0].fields["asked_component"], "device_conv_operations");
+  EXPECT_EQ(m[0].fields["cmake_stage"], "configure");
+  EXPECT_GT(m[0].fields["line"].get<int>(), 0);
+  EXPECT_NE(m[0].message.find(only), std::string::npos) << m[0].message;
+  EXPECT_TRUE(cmake_errors(missing).empty());
+
+  Report version = AuditPackage("ck-asked-dep-version");
+  std::vector<Finding> v = Errors(version, "cmake-dependency-version");
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].fields["dependency"], "Gadget");
+  EXPECT_EQ(v[0].fields["version"], "2.0");
+  EXPECT_EQ(v[0].fields["asked_component"], "device_conv_operations");
+  ASSERT_EQ(v[0].fields["considered"].size(), 1u);
+  EXPECT_NE(v[0].fields["considered"][0].get<std::string>().find("version: 1.4.0"), std::string::npos);
+  EXPECT_NE(v[0].message.find(only), std::string::npos) << v[0].message;
+  EXPECT_TRUE(FindingsOf(version, "cmake-missing-dependency").empty());
+  EXPECT_EQ(cmake_errors(version).size(), 1u);
+
+  // Gadget 1.1 is accepted: nothing fails, and the dependency is found.
+  Report ok = AuditPackage("ck-asked-dep-ok");
+  EXPECT_TRUE(cmake_errors(ok).empty());
+  EXPECT_TRUE(FindingsOf(ok, "cmake-missing-dependency").empty());
+  const FileFacts* facts =
+      testing::FactsOf(ok, Tree("ck-asked-dep-ok/lib/cmake/composable_kernel/composable_kernelConfig.cmake"));
+  ASSERT_TRUE(facts && facts->cmake);
+  ASSERT_EQ(facts->cmake->dependencies.size(), 1u);
+  EXPECT_EQ(facts->cmake->dependencies[0].name, "Gadget");
+  EXPECT_EQ(facts->cmake->dependencies[0].found, Tree("ck-asked-dep-ok/lib/cmake/Gadget/GadgetConfig.cmake"));
+}
+
 }  // namespace
 }  // namespace rocm_audit

@@ -162,15 +162,17 @@ TEST(CMakeAgreement, FixturePackages) {
       ++compared;
     }
   }
-  // 27 prefixes; the gadget cases hold two packages each; ck-ok, ck-asked-ok and
-  // ck-asked-no-conv are also asked for each of their 3 components.
-  EXPECT_EQ(compared, 42u);
-  EXPECT_EQ(failing, 16u);
+  // 30 prefixes; the gadget cases (and ck-asked-dep-version, ck-asked-dep-ok) hold two
+  // packages each; ck-ok, ck-asked-ok, ck-asked-no-conv and the three ck-asked-dep ones are
+  // also asked for each of their 3 components.
+  EXPECT_EQ(compared, 56u);
+  EXPECT_EQ(failing, 18u);
   // configure: no-targets, no-library, no-includedir, missing-dep, ck-no-conv, dep-version,
   // dep-exact, dep-no-version-file, dotdot, ck-asked-no-conv COMPONENTS
-  // device_conv_operations, found-false, linked-config; generate: rocm-style (an include
+  // device_conv_operations, found-false, linked-config, ck-asked-dep-missing and
+  // ck-asked-dep-version COMPONENTS device_conv_operations; generate: rocm-style (an include
   // directory that does not exist), link-missing, no-locations, staged.
-  EXPECT_EQ(by_stage["configure"], 12u);
+  EXPECT_EQ(by_stage["configure"], 14u);
   EXPECT_EQ(by_stage["generate"], 4u);
   EXPECT_EQ(by_stage["build"], 0u);
   for (const auto& [stage, n] : by_stage) printf("fixtures: %s %zu\n", stage.c_str(), n);

@@ -299,6 +299,47 @@ TEST_F(Evaluator, DependencyTargetsDecideIfTarget) {
   EXPECT_EQ(Var(partial, "other"), "<unknown>");
 }
 
+// Evaluated again with its dependencies' targets, a package runs again only the passes whose
+// if(TARGET) waited for them; the others are taken as they were (a mark put in them stays).
+TEST_F(Evaluator, ReevaluationRunsOnlyThePassesThatAskedForDependencyTargets) {
+  Write("b-linked.cmake", "set(linked yes)\n");
+  const std::string cfg = Write("PkgConfig.cmake",
+                                "set(Pkg_COMPONENTS a b)\n"
+                                "find_dependency(Dep)\n"
+                                "if(b IN_LIST Pkg_FIND_COMPONENTS)\n"
+                                "  if(TARGET Dep::lib)\n"
+                                "    include(${CMAKE_CURRENT_LIST_DIR}/b-linked.cmake)\n"
+                                "  endif()\n"
+                                "endif()\n");
+  CMakePackage p = EvaluatePackage("Pkg", cfg, files_);
+  EXPECT_EQ(p.components, (std::vector<std::string>{"a", "b"}));
+  EXPECT_TRUE(p.asked_dependency_targets);
+  ASSERT_EQ(p.passes.size(), 3u);
+  EXPECT_FALSE(p.passes[0].asked_dependency_targets);
+  EXPECT_FALSE(p.passes[1].asked_dependency_targets);
+  EXPECT_TRUE(p.passes[2].asked_dependency_targets);
+  auto linked = [](const CMakePackage& q) -> const CMakeReference* {
+    for (const CMakeReference& r : q.evaluation.references)
+      if (r.path.ends_with("/b-linked.cmake")) return &r;
+    return nullptr;
+  };
+  ASSERT_NE(linked(p), nullptr);
+  EXPECT_FALSE(linked(p)->undecided.empty());
+  EXPECT_EQ(linked(p)->asked_component, "b");
+  CMakeReference mark;
+  mark.path = "/marked/by/the/test";
+  mark.exists = true;
+  p.passes[1].evaluation.references.push_back(mark);
+  CMakePackage again = ReevaluatePackage(p, files_, DependencyTargets{{"Dep::lib"}, true});
+  EXPECT_TRUE(again.passes.empty());
+  ASSERT_NE(linked(again), nullptr);
+  EXPECT_TRUE(linked(again)->undecided.empty()) << linked(again)->undecided;
+  EXPECT_EQ(linked(again)->asked_component, "b");
+  EXPECT_TRUE(std::any_of(
+      again.evaluation.references.begin(), again.evaluation.references.end(),
+      [](const CMakeReference& r) { return r.path == "/marked/by/the/test" && r.asked_component == "a"; }));
+}
+
 TEST(Genex, InstallInterfaceItems) {
   EXPECT_EQ(InstallInterfaceItems("$<BUILD_INTERFACE:/b>;$<INSTALL_INTERFACE:/i>;/plain"),
             (std::vector<std::string>{"/i", "/plain"}));
