@@ -22,20 +22,24 @@ std::string Bracketed(const std::string& line) {
              : line.substr(open + 1, close - open - 1);
 }
 
+// readelf's word for a value, looked up in `names`.
+template <size_t N>
+bool Named(const std::pair<const char*, int> (&names)[N], const std::string& s, int* out) {
+  for (const auto& [name, value] : names)
+    if (s == name) return *out = value, true;
+  return false;
+}
+
 bool ParseBinding(const std::string& s, int* out) {
   static const std::pair<const char*, int> kNames[] = {
       {"LOCAL", 0}, {"GLOBAL", 1}, {"WEAK", 2}, {"UNIQUE", 10}};
-  for (const auto& [name, value] : kNames)
-    if (s == name) return *out = value, true;
-  return false;
+  return Named(kNames, s, out);
 }
 
 bool ParseVisibility(const std::string& s, int* out) {
   static const std::pair<const char*, int> kNames[] = {
       {"DEFAULT", 0}, {"INTERNAL", 1}, {"HIDDEN", 2}, {"PROTECTED", 3}};
-  for (const auto& [name, value] : kNames)
-    if (s == name) return *out = value, true;
-  return false;
+  return Named(kNames, s, out);
 }
 
 // st_shndx as readelf names it (binutils get_symbol_index_type).
