@@ -4,6 +4,7 @@
 // defines (policy CMP0028) or a library target with no location for any configuration
 // (CMP0111); at build, under the old behaviour of CMP0111, on "<target>-NOTFOUND".
 #include <cstdio>
+#include <map>
 #include <set>
 
 #include "audit/cmake/dependency_locator.h"
@@ -108,6 +109,39 @@ void NoLocation(const AuditedPackage& ap, const std::string& file, FindingSink& 
   }
 }
 
+// What a consumer asking for `component` ("" for none) gets from the package's
+// dependencies: those the plain config finds and those the component finds. A dependency
+// only another component asks for is never looked for, so its targets do not exist for
+// this consumer, and its namespace earns no benefit of the doubt.
+struct ConsumerDependencies {
+  std::set<std::string> defined;  ///< with the package's own targets for this consumer
+  std::set<std::string> unknown_namespaces;
+  std::vector<std::string> names;
+  bool complete = true;
+};
+
+ConsumerDependencies ForConsumer(const CMakePackage& p, const std::string& component) {
+  ConsumerDependencies out;
+  for (const LocatedDependency& d : p.dependencies) {
+    if (!d.request.asked_component.empty() && d.request.asked_component != component) continue;
+    out.names.push_back(d.request.name);
+    const bool unknown = !d.targets_known || !d.request.undecided.empty();
+    if (!d.found.empty() || d.request.required) {  // an optional one not found defines nothing
+      out.defined.insert(d.targets.begin(), d.targets.end());
+      out.complete &= !unknown;
+    }
+    // Namespaces of dependencies whose targets are not all known (Find modules, configs
+    // not found or not evaluated): a target in one of them may exist.
+    if (unknown) {
+      out.unknown_namespaces.insert(ToLower(d.request.name));
+      for (const std::string& t : d.targets) out.unknown_namespaces.insert(Namespace(t));
+    }
+  }
+  for (const CMakeTarget& t : p.evaluation.targets)
+    if (t.asked_component.empty() || t.asked_component == component) out.defined.insert(t.name);
+  return out;
+}
+
 void MissingTargets(const AuditedPackage& ap, const std::string& file, FindingSink& sink) {
   const CMakePackage& p = ap.package;
   if (p.evaluation.stopped) return;
@@ -119,34 +153,25 @@ void MissingTargets(const AuditedPackage& ap, const std::string& file, FindingSi
     if (d.request.asked_component.empty()) return;
     failed_components.insert(d.request.asked_component);
   }
-  DependencyTargets deps = TargetsOfDependencies(p);
-  std::set<std::string> defined = deps.names;
-  for (const CMakeTarget& t : p.evaluation.targets) defined.insert(t.name);
-  // Namespaces of dependencies whose targets are not all known (Find modules, configs not
-  // evaluated): a target in one of them may exist.
-  std::set<std::string> unknown_namespaces;
-  std::vector<std::string> dependency_names;
-  for (const LocatedDependency& d : p.dependencies) {
-    dependency_names.push_back(d.request.name);
-    if (!d.targets_known || !d.request.undecided.empty()) {
-      unknown_namespaces.insert(ToLower(d.request.name));
-      for (const std::string& t : d.targets) unknown_namespaces.insert(Namespace(t));
-    }
-  }
+  std::map<std::string, ConsumerDependencies> consumers;
   for (const CMakeTarget& t : p.evaluation.targets) {
     auto links = t.properties.find("INTERFACE_LINK_LIBRARIES");
     if (!t.imported || links == t.properties.end() || !links->second.known ||
         failed_components.count(t.asked_component))
       continue;
+    auto [at_consumer, added] = consumers.try_emplace(t.asked_component);
+    if (added) at_consumer->second = ForConsumer(p, t.asked_component);
+    const ConsumerDependencies& deps = at_consumer->second;
     std::set<std::string> seen;
     for (const std::string& item : InstallInterfaceItems(links->second.text)) {
-      if (item.find("::") == std::string::npos || defined.count(item) || !seen.insert(item).second) continue;
-      if (!deps.complete && unknown_namespaces.count(Namespace(item))) continue;
+      if (item.find("::") == std::string::npos || deps.defined.count(item) || !seen.insert(item).second)
+        continue;
+      if (!deps.complete && deps.unknown_namespaces.count(Namespace(item))) continue;
       Finding f = MakeFinding(kRules[0], file);
       auto site = t.set_at.find("INTERFACE_LINK_LIBRARIES");
       const CMakeSite& at = site == t.set_at.end() ? t.defined_at : site->second;
       std::string names;
-      for (const std::string& d : dependency_names) names += (names.empty() ? "" : ", ") + d;
+      for (const std::string& d : deps.names) names += (names.empty() ? "" : ", ") + d;
       f.message = SiteText(at) + ": INTERFACE_LINK_LIBRARIES of " + t.name + " names " + item +
                   ", which neither " + p.name + " nor its dependencies (" + (names.empty() ? "none" : names) +
                   ") define; the consumer's generate step fails when it links " + t.name;
@@ -156,7 +181,7 @@ void MissingTargets(const AuditedPackage& ap, const std::string& file, FindingSi
       SetCMakeStage(f, "generate");
       f.fields["target"] = t.name;
       f.fields["linked"] = item;
-      f.fields["dependencies"] = dependency_names;
+      f.fields["dependencies"] = deps.names;
       MarkAskedComponent(f, t.asked_component);
       sink.Add(std::move(f));
     }

@@ -118,16 +118,21 @@ PathDisplay MakePathDisplay(const std::vector<std::string>& inputs, const std::v
                             bool absolute) {
   PathDisplay display;
   display.SetAbsolute(absolute);
-  auto under_root = [&](const std::string& path) {
-    for (const std::string& r : roots)
-      for (const std::string& form : {Absolute(r), Real(r)})
-        if (!form.empty() && IsUnderDirectory(path, form)) return true;
-    return false;
-  };
+  // Each root as given and with its symlinks resolved, resolved once: every input is
+  // compared with them, and resolving a root again for each would stat it again.
+  std::vector<std::string> root_forms;
   for (const std::string& r : roots) {
     display.Map(r, "/");
-    if (std::string real = Real(r); !real.empty()) display.Map(real, "/");
+    root_forms.push_back(Absolute(r));
+    if (std::string real = Real(r); !real.empty()) {
+      display.Map(real, "/");
+      root_forms.push_back(std::move(real));
+    }
   }
+  auto under_root = [&](const std::string& path) {
+    return std::any_of(root_forms.begin(), root_forms.end(),
+                       [&](const std::string& form) { return IsUnderDirectory(path, form); });
+  };
   // Several inputs are told apart by their last component, unless two share it.
   std::vector<std::string> names;
   for (const std::string& in : inputs) names.emplace_back(BaseName(Absolute(in)));

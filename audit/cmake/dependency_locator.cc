@@ -13,9 +13,16 @@ constexpr int kMaxDependencyDepth = 8;
 
 }  // namespace
 
+const std::optional<std::string>& ConfigSearch::Under(const std::string& prefix, const std::string& name) {
+  auto key = std::make_pair(prefix, name);
+  auto it = found_.find(key);
+  if (it == found_.end()) it = found_.emplace(std::move(key), FindConfigUnder(prefix, name, files_)).first;
+  return it->second;
+}
+
 DependencyLocator::DependencyLocator(std::vector<CMakePackage*> audited, std::vector<std::string> prefixes,
-                                     bool system, const InstalledFiles& files)
-    : audited_(std::move(audited)), search_(std::move(prefixes)), files_(files) {
+                                     bool system, const InstalledFiles& files, ConfigSearch& configs)
+    : audited_(std::move(audited)), search_(std::move(prefixes)), files_(files), configs_(configs) {
   if (system)
     for (const char* p : {"/usr/local", "/usr", "/"}) search_.push_back(p);
 }
@@ -74,7 +81,7 @@ LocatedDependency DependencyLocator::Locate(const CMakeDependency& d, int depth)
   for (const std::string& prefix : order) {
     if (!l.found.empty()) break;
     l.searched.push_back(prefix);
-    if (auto f = FindConfigUnder(prefix, d.name, files_);
+    if (const std::optional<std::string>& f = configs_.Under(prefix, d.name);
         f && std::find_if(l.rejected.begin(), l.rejected.end(),
                           [&](const std::string& r) { return r.starts_with(*f + ","); }) == l.rejected.end())
       accept(*f);

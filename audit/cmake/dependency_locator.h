@@ -7,9 +7,11 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "audit/cmake/installed_files.h"
@@ -17,12 +19,29 @@
 
 namespace rocm_audit {
 
+/// find_package()'s search of one prefix for a name's config (FindConfigUnder), each prefix
+/// and name looked up once per run: where an audited config is found from and where each
+/// dependency is found search the same prefixes for the same names, and every glob of a
+/// lib*/ or share/ directory reads the directory again. Not for use from several threads.
+class ConfigSearch {
+ public:
+  explicit ConfigSearch(const InstalledFiles& files) : files_(files) {}
+
+  /// FindConfigUnder(prefix, name, files), remembered.
+  const std::optional<std::string>& Under(const std::string& prefix, const std::string& name);
+
+ private:
+  const InstalledFiles& files_;
+  std::map<std::pair<std::string, std::string>, std::optional<std::string>> found_;
+};
+
 class DependencyLocator {
  public:
   /// `prefixes`: --cmake-prefix-path and the audited prefixes, in find_package()'s order;
-  /// `system`: the installed system's /usr/local, /usr and / are searched after them.
+  /// `system`: the installed system's /usr/local, /usr and / are searched after them;
+  /// `configs`: the search of the prefixes, shared with whoever searched them before.
   DependencyLocator(std::vector<CMakePackage*> audited, std::vector<std::string> prefixes, bool system,
-                    const InstalledFiles& files);
+                    const InstalledFiles& files, ConfigSearch& configs);
   ~DependencyLocator();
 
   /// Fills `dependencies` of each of `packages` (audited ones, perhaps re-evaluated since an
@@ -41,6 +60,7 @@ class DependencyLocator {
   std::vector<CMakePackage*> audited_;
   std::vector<std::string> search_;
   const InstalledFiles& files_;
+  ConfigSearch& configs_;
   std::map<std::string, std::unique_ptr<CMakePackage>> evaluated_;  ///< by config path
   /// (name, config, version, exact) -> what the config's version file says of it
   std::map<std::tuple<std::string, std::string, std::string, bool>, VersionVerdict> verdicts_;

@@ -1,5 +1,7 @@
 #include "audit/cmake/recorder.h"
 
+#include <optional>
+
 #include "audit/fs/path.h"
 
 namespace rocm_audit {
@@ -24,11 +26,17 @@ CMakeReference* Recorder::Reference(const std::string& path, const std::string& 
                                     const std::string& target, bool optional, bool checked_by_cmake) {
   if (path.empty() || path[0] != '/') return nullptr;
   CMakeReference r;
+  // Whether the path as written exists, asked of the files once: both the choice of the
+  // path's spelling and a new reference need it, and each Exists() may stat the layers.
+  std::optional<Tri> exists;
+  auto path_exists = [&] {
+    if (!exists) exists = files_.Exists(path);
+    return *exists;
+  };
   // "staging/../lib" is kept as written: the kernel, unlike a lexical normalisation, fails
   // it when staging/ does not exist.
   r.path = NormalizePath(path);
-  if (std::string_view(path).find("..") != std::string_view::npos &&
-      files_.Exists(path) != files_.Exists(r.path))
+  if (std::string_view(path).find("..") != std::string_view::npos && path_exists() != files_.Exists(r.path))
     r.path = path;
   r.via = via;
   r.site = UserSite();
@@ -51,7 +59,7 @@ CMakeReference* Recorder::Reference(const std::string& path, const std::string& 
     }
     return &old;
   }
-  r.exists = files_.Exists(path) == Tri::kTrue;
+  r.exists = path_exists() == Tri::kTrue;
   out_.references.push_back(std::move(r));
   return &out_.references.back();
 }

@@ -23,7 +23,8 @@ std::string Absolute(const std::string& path) {
 // config computes from CMAKE_CURRENT_LIST_FILE is the link's. `config` itself when its own
 // prefix is searched, or find_package() finds it by no path or another file first.
 std::string FoundAs(const std::string& name, const std::string& config,
-                    const std::vector<std::string>& search, const InstalledFiles& installed) {
+                    const std::vector<std::string>& search, const InstalledFiles& installed,
+                    ConfigSearch& configs) {
   const std::string own = PackagePrefixOf(DirName(config), name);
   if (IsFindPackagePosition(DirName(config), name) &&
       std::find(search.begin(), search.end(), own) != search.end())
@@ -31,7 +32,7 @@ std::string FoundAs(const std::string& name, const std::string& config,
   const auto real = installed.RealPath(config);
   if (!real) return config;
   for (const std::string& prefix : search) {
-    auto found = FindConfigUnder(prefix, name, installed);
+    const std::optional<std::string>& found = configs.Under(prefix, name);
     if (!found) continue;
     return installed.RealPath(*found) == real ? *found : config;
   }
@@ -58,14 +59,17 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const std::vector<WalkedFile>&
   if (fs.has_root())
     for (const char* p : {"/usr/local", "/usr", "/"}) search_all.push_back(p);
 
+  // One search of the prefixes for both: where each audited config is found from, and
+  // where its dependencies are.
+  ConfigSearch search_configs(installed);
   std::vector<AuditedPackage> packages;
   std::vector<std::string> configs;  // as find_package() finds each
   for (size_t i = 0; i < files.size(); ++i) {
     if (files[i].kind != FileKind::kCMakePackage) continue;
     auto name = ConfigPackageName(BaseName(files[i].path));
     if (!name) continue;
-    std::string config =
-        FoundAs(*name, installed.InstalledPath(Absolute(files[i].path)), search_all, installed);
+    std::string config = FoundAs(*name, installed.InstalledPath(Absolute(files[i].path)), search_all,
+                                 installed, search_configs);
     // hiprand-fortran-config.cmake in cmake/hiprand/ is no package of its own: find_package()
     // never finds it there; hiprand's config includes it.
     if (!IsFindPackagePosition(DirName(config), *name)) continue;
@@ -79,7 +83,7 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const std::vector<WalkedFile>&
 
   std::vector<CMakePackage*> all;
   for (AuditedPackage& p : packages) all.push_back(&p.package);
-  DependencyLocator locator(all, search, fs.has_root(), installed);
+  DependencyLocator locator(all, search, fs.has_root(), installed, search_configs);
   locator.Locate(all);
   // An if(TARGET dep::x) left undecided is decided by the dependency's own evaluation; only
   // the passes that asked run again, and only the packages evaluated again have their

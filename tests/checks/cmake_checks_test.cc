@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "tests/support/audit_support.h"
 
@@ -246,6 +247,76 @@ TEST(CMakeChecks, ADependencyOnlyAComponentAsksForNamesTheComponent) {
   ASSERT_EQ(facts->cmake->dependencies.size(), 1u);
   EXPECT_EQ(facts->cmake->dependencies[0].name, "Gadget");
   EXPECT_EQ(facts->cmake->dependencies[0].found, Tree("ck-asked-dep-ok/lib/cmake/Gadget/GadgetConfig.cmake"));
+}
+
+// widget::widget links Gadget::gadget, which nothing defines, and only a consumer that asks
+// for extras asks for NoSuchPackageAnywhere. Real cmake fails the plain consumer at generate
+// on the link interface and the one that asks for extras at configure: the dependency that
+// fails only the second must not hide the first's missing target.
+TEST(CMakeChecks, ADependencyOnlyAComponentMissesHidesNoMissingTargetOfThePlainConsumer) {
+  Report r = AuditPackage("widget-asked-dep-link-missing");
+  std::vector<Finding> dep = FindingsOf(r, "cmake-missing-dependency");
+  ASSERT_EQ(dep.size(), 1u);
+  EXPECT_EQ(dep[0].fields["dependency"], "NoSuchPackageAnywhere");
+  EXPECT_EQ(dep[0].fields["asked_component"], "extras");
+  std::vector<Finding> t = Errors(r, "cmake-missing-target");
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0].fields["target"], "widget::widget");
+  EXPECT_EQ(t[0].fields["linked"], "Gadget::gadget");
+  EXPECT_EQ(t[0].fields["cmake_stage"], "generate");
+  EXPECT_FALSE(t[0].fields.contains("asked_component"));
+  EXPECT_EQ(t[0].message.find("only a consumer that asks for"), std::string::npos) << t[0].message;
+}
+
+// Only a consumer that asks for extras looks for the dependency; the plain consumer never
+// does, so the dependency neither defines a target for it nor makes its namespace
+// uncertain. Real cmake fails the plain consumer of both at generate ("links to target
+// ... but the target was not found").
+TEST(CMakeChecks, ATargetOnlyAComponentsDependencyDefinesIsMissingForThePlainConsumer) {
+  for (const char* tree : {"widget-asked-dep-namespace", "widget-asked-dep-link-found"}) {
+    Report r = AuditPackage(tree);
+    std::vector<Finding> t = Errors(r, "cmake-missing-target");
+    ASSERT_EQ(t.size(), 1u) << tree;
+    EXPECT_EQ(t[0].fields["target"], "widget::widget") << tree;
+    EXPECT_EQ(t[0].fields["cmake_stage"], "generate") << tree;
+    EXPECT_FALSE(t[0].fields.contains("asked_component")) << tree;
+    // The dependencies the plain consumer has: the component's is not among them.
+    EXPECT_EQ(t[0].fields["dependencies"], nlohmann::json::array({"Threads"})) << tree;
+  }
+  EXPECT_EQ(Errors(AuditPackage("widget-asked-dep-namespace"), "cmake-missing-target")[0].fields["linked"],
+            "NoSuchPackageAnywhere::lib");
+}
+
+// The Config asks for Gadget in one version and, for a consumer that asks for extras, in
+// another; the prefix holds Gadget 1.4.0 (SameMajorVersion). Each request is judged: the one
+// for 2.0 fails, and names the component only when the component makes it. Real cmake fails
+// the consumer that asks for extras in widget-asked-dep-twice, and every consumer in
+// widget-asked-dep-twice-reverse, each time on "compatible with requested version 2.0".
+TEST(CMakeChecks, AComponentAskingForAnotherVersionOfADependencyIsJudgedAgain) {
+  struct Case {
+    const char* tree;
+    const char* asked_component;  // "" when the plain consumer asks for 2.0
+  } cases[] = {{"widget-asked-dep-twice", "extras"}, {"widget-asked-dep-twice-reverse", ""}};
+  for (const Case& c : cases) {
+    Report r = AuditPackage(c.tree);
+    std::vector<Finding> v = Errors(r, "cmake-dependency-version");
+    ASSERT_EQ(v.size(), 1u) << c.tree;
+    EXPECT_EQ(v[0].fields["dependency"], "Gadget") << c.tree;
+    EXPECT_EQ(v[0].fields["version"], "2.0") << c.tree;
+    EXPECT_EQ(v[0].fields.value("asked_component", ""), c.asked_component) << c.tree;
+    EXPECT_TRUE(FindingsOf(r, "cmake-missing-dependency").empty()) << c.tree;
+    // Both requests are located: Gadget 1.0 is found in the same prefix, 2.0 nowhere.
+    const std::string tree = c.tree;
+    const FileFacts* facts = testing::FactsOf(r, Tree(tree + "/lib/cmake/Widget/WidgetConfig.cmake"));
+    ASSERT_TRUE(facts && facts->cmake) << c.tree;
+    EXPECT_EQ(facts->cmake->components, std::vector<std::string>{"extras"}) << c.tree;
+    std::map<std::string, std::string> gadgets;  // version -> found
+    for (const CMakeDependencyFacts& d : facts->cmake->dependencies)
+      if (d.name == "Gadget") gadgets[d.version] = d.found;
+    EXPECT_EQ(gadgets, (std::map<std::string, std::string>{
+                           {"1.0", Tree(tree + "/lib/cmake/Gadget/GadgetConfig.cmake")}, {"2.0", ""}}))
+        << c.tree;
+  }
 }
 
 }  // namespace

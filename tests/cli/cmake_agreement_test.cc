@@ -162,18 +162,22 @@ TEST(CMakeAgreement, FixturePackages) {
       ++compared;
     }
   }
-  // 30 prefixes; the gadget cases (and ck-asked-dep-version, ck-asked-dep-ok) hold two
-  // packages each; ck-ok, ck-asked-ok, ck-asked-no-conv and the three ck-asked-dep ones are
-  // also asked for each of their 3 components.
-  EXPECT_EQ(compared, 56u);
-  EXPECT_EQ(failing, 18u);
+  // 35 prefixes; the gadget cases (and ck-asked-dep-version, ck-asked-dep-ok, the two
+  // widget-asked-dep-twice ones and widget-asked-dep-link-found) hold two packages each; ck-ok, ck-asked-ok,
+  // ck-asked-no-conv and the three ck-asked-dep ones are also asked for each of their 3 components, and
+  // widget-asked-dep-twice for extras (the other widget-asked-dep ones fail without it).
+  EXPECT_EQ(compared, 65u);
+  EXPECT_EQ(failing, 23u);
   // configure: no-targets, no-library, no-includedir, missing-dep, ck-no-conv, dep-version,
   // dep-exact, dep-no-version-file, dotdot, ck-asked-no-conv COMPONENTS
   // device_conv_operations, found-false, linked-config, ck-asked-dep-missing and
-  // ck-asked-dep-version COMPONENTS device_conv_operations; generate: rocm-style (an include
-  // directory that does not exist), link-missing, no-locations, staged.
-  EXPECT_EQ(by_stage["configure"], 14u);
-  EXPECT_EQ(by_stage["generate"], 4u);
+  // ck-asked-dep-version COMPONENTS device_conv_operations, widget-asked-dep-twice COMPONENTS
+  // extras, widget-asked-dep-twice-reverse; generate: rocm-style (an include directory that
+  // does not exist), link-missing, no-locations, staged, widget-asked-dep-link-missing,
+  // widget-asked-dep-namespace and widget-asked-dep-link-found (a target only extras's
+  // dependency defines).
+  EXPECT_EQ(by_stage["configure"], 16u);
+  EXPECT_EQ(by_stage["generate"], 7u);
   EXPECT_EQ(by_stage["build"], 0u);
   for (const auto& [stage, n] : by_stage) printf("fixtures: %s %zu\n", stage.c_str(), n);
 }

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "audit/cmake/cmake_modules.h"
+#include "audit/cmake/dependency_locator.h"
 #include "audit/cmake/genex.h"
 #include "audit/cmake/math_expression.h"
 #include "audit/cmake/package_config.h"
@@ -338,6 +339,51 @@ TEST_F(Evaluator, ReevaluationRunsOnlyThePassesThatAskedForDependencyTargets) {
   EXPECT_TRUE(std::any_of(
       again.evaluation.references.begin(), again.evaluation.references.end(),
       [](const CMakeReference& r) { return r.path == "/marked/by/the/test" && r.asked_component == "a"; }));
+}
+
+// A dependency only a consumer that asks for a component looks for, and that is found
+// nowhere, leaves what a plain consumer gets from the dependencies complete: if(TARGET) on a
+// target none of them defines is decided false. One every consumer asks for does not, and
+// neither does it for a dependency's own component-only dependency (its targets stay known).
+TEST_F(Evaluator, AMissingDependencyOnlyAComponentAsksForLeavesTheDependencyTargetsComplete) {
+  Write("prefix/lib/cmake/Dep/DepConfig.cmake",
+        "add_library(Dep::lib INTERFACE IMPORTED)\n"
+        "set(Dep_COMPONENTS opt)\n"
+        "if(opt IN_LIST Dep_FIND_COMPONENTS)\n  find_dependency(NoSuchPackageAnywhere)\nendif()\n");
+  auto config = [&](const std::string& name, const std::string& missing) {
+    return Write("prefix/lib/cmake/" + name + "/" + name + "Config.cmake",
+                 "set(" + name + "_COMPONENTS extra)\nfind_dependency(Dep)\n" + missing +
+                     "if(TARGET Dep::other)\n  set(other yes)\nelse()\n  set(other no)\nendif()\n");
+  };
+  CMakePackage asked = EvaluatePackage(
+      "Pkg",
+      config("Pkg",
+             "if(extra IN_LIST Pkg_FIND_COMPONENTS)\n  find_dependency(NoSuchPackageAnywhere)\nendif()\n"),
+      files_);
+  CMakePackage plain =
+      EvaluatePackage("Plain", config("Plain", "find_dependency(NoSuchPackageAnywhere)\n"), files_);
+  ASSERT_TRUE(asked.asked_dependency_targets);
+  ASSERT_TRUE(plain.asked_dependency_targets);
+  std::vector<CMakePackage*> all{&asked, &plain};
+  ConfigSearch configs(files_);
+  DependencyLocator locator(all, {(dir_ / "prefix").string()}, false, files_, configs);
+  locator.Locate(all);
+  ASSERT_EQ(asked.dependencies.size(), 2u);
+  EXPECT_EQ(asked.dependencies[0].found, (dir_ / "prefix/lib/cmake/Dep/DepConfig.cmake").string());
+  EXPECT_TRUE(asked.dependencies[0].targets_known);
+  EXPECT_EQ(asked.dependencies[1].request.asked_component, "extra");
+  EXPECT_TRUE(asked.dependencies[1].found.empty());
+
+  DependencyTargets with_component = TargetsOfDependencies(asked);
+  EXPECT_TRUE(with_component.complete);
+  EXPECT_EQ(with_component.names, std::set<std::string>{"Dep::lib"});
+  DependencyTargets with_plain = TargetsOfDependencies(plain);
+  EXPECT_FALSE(with_plain.complete);
+  EXPECT_EQ(with_plain.names, std::set<std::string>{"Dep::lib"});
+
+  EXPECT_EQ(Var(asked.evaluation, "other"), "<unknown>");
+  EXPECT_EQ(Var(ReevaluatePackage(asked, files_, with_component).evaluation, "other"), "no");
+  EXPECT_EQ(Var(ReevaluatePackage(plain, files_, with_plain).evaluation, "other"), "<unknown>");
 }
 
 TEST(Genex, InstallInterfaceItems) {
