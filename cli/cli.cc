@@ -87,6 +87,7 @@ int RunCli(int argc, char** argv) {
       progress.Update(phase, done, total);
     };
   Report report;
+  o.audit.release_at_exit = true;  // the process ends after this one audit
   bool ok = RunAudit(o.audit, &report, &error);
   progress.Clear();
   if (!ok) {

@@ -175,8 +175,8 @@ const Option kOptions[] = {
      }},
     {kGpu, "", "--decode-memory", "", "SIZE",
      "memory for decompression windows, all workers together\n"
-     "(default 128M): a bundle whose window does not fit waits for\n"
-     "another to finish; one larger than SIZE is decoded alone",
+     "(default 128M): a file whose window does not fit is put off\n"
+     "while others are read; one larger than SIZE is decoded alone",
      [](S& v, O* o, std::string* error) {
        if (!ParseSize(v, &o->audit.decode_memory))
          return Fail(error, "--decode-memory needs a size such as 64M or 1G, not '" + v + "'");

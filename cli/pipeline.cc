@@ -7,6 +7,8 @@
 #include <optional>
 #include <thread>
 
+#include <llvm/Support/BuryPointer.h>
+
 #include "audit/cmake/project_cmake_facts.h"
 #include "audit/elf/object_store.h"
 #include "audit/fs/path.h"
@@ -14,6 +16,7 @@
 #include "audit/gpu/decode_memory.h"
 #include "audit/inspect/cmake_packages.h"
 #include "audit/inspect/collect_facts.h"
+#include "audit/inspect/inspect_files.h"
 #include "audit/inspect/inspected_file.h"
 #include "audit/inspect/load_facts.h"
 #include "audit/inspect/provider_index.h"
@@ -87,6 +90,15 @@ RunFacts CollectRunFacts(const std::vector<InspectedFile>& files) {
   return run;
 }
 
+// What the audit reads and holds until the report's facts are collected: the mapped files
+// and their models, the loader's view of each, the symbol index.
+struct AuditedTree {
+  ObjectStore store;
+  std::vector<InspectedFile> files;
+  std::vector<std::optional<LoadFacts>> loads;
+  std::optional<SymbolIndex> providers;
+};
+
 // The audit of the PATHs once packages among them are unpacked.
 bool AuditTree(const AuditOptions& options, const std::vector<UnpackProblem>& unpack_problems,
                Report* report) {
@@ -117,12 +129,12 @@ bool AuditTree(const AuditOptions& options, const std::vector<UnpackProblem>& un
     size_t d = ++done;
     if (options.progress) options.progress(phase, d, total);
   };
-  ObjectStore store;
-  std::vector<InspectedFile> files(total);
-  ParallelFor(total, jobs, [&](size_t i) {
-    files[i] = InspectFile(walk.files[i], store, bundles);
-    tick("reading", read);
-  });
+  auto tree_held = std::make_unique<AuditedTree>();
+  ObjectStore& store = tree_held->store;
+  std::vector<InspectedFile>& files = tree_held->files;
+  files = InspectFiles(walk.files, store, bundles, decode_memory, jobs, [&] { tick("reading", read); });
+  // Only closure members outside the audited paths are decoded from here on, rarely.
+  decode_memory.ReleaseUnused();
 
   // The loader's view of each loadable file; closure members outside the audited paths
   // have their device code read on first use.
@@ -130,21 +142,26 @@ bool AuditTree(const AuditOptions& options, const std::vector<UnpackProblem>& un
   for (const InspectedFile& f : files)
     if (f.model()) offers.Put(f.walked.real_path, f.offers);
   RunFacts run = CollectRunFacts(files);
-  std::vector<std::optional<LoadFacts>> loads(total);
+  std::vector<std::optional<LoadFacts>>& loads = tree_held->loads;
+  loads.resize(total);
   ParallelFor(total, jobs, [&](size_t i) {
     if (files[i].loadable()) loads[i] = InspectLoad(files[i], loader, store, offers, options.checks.arch);
     tick("auditing", audited);
   });
-  SymbolIndex providers = BuildProviderIndex(files, loads, loader);
-  run.providers = &providers;
+  run.providers = &tree_held->providers.emplace(BuildProviderIndex(files, loads, loader));
   std::vector<AuditedPackage> packages;
   if (needs & kNeedsCMake)
     packages = EvaluateCMakePackages(walk.files, loader.fs, options.cmake_prefix_path, jobs);
 
-  // Checks: per file in parallel, then the whole tree.
+  decode_memory.ReleaseUnused();  // what closure members outside the tree decoded
+
+  // Checks and the report's facts: per file in parallel, then the whole tree.
   std::vector<std::vector<Finding>> per_file(total);
+  std::vector<FileFacts> facts(total);
   ParallelFor(total, jobs, [&](size_t i) {
-    per_file[i] = CheckFile(files[i], loads[i] ? &*loads[i] : nullptr, loader, options, run);
+    const LoadFacts* load = loads[i] ? &*loads[i] : nullptr;
+    per_file[i] = CheckFile(files[i], load, loader, options, run);
+    facts[i] = CollectFacts(files[i], load, loader, options.checks.arch.isa_compat);
   });
   FindingSink tree;
   for (const Check* check : AllChecks())
@@ -154,13 +171,16 @@ bool AuditTree(const AuditOptions& options, const std::vector<UnpackProblem>& un
           TreeInput{files, loads, walk.problems, options.checks, packages, run, loader, unpack_problems},
           tree);
 
+  report->files.reserve(report->files.size() + total);
   for (size_t i = 0; i < total; ++i) {
-    report->files.push_back(
-        CollectFacts(files[i], loads[i] ? &*loads[i] : nullptr, loader, options.checks.arch.isa_compat));
+    report->files.push_back(std::move(facts[i]));
     for (Finding& f : per_file[i]) report->findings.push_back(std::move(f));
   }
   for (const AuditedPackage& p : packages) report->files[p.file].cmake = ProjectCMakeFacts(p.package);
   for (Finding& f : tree.findings) report->findings.push_back(std::move(f));
+  // As clang's -disable-free and mold do (llvm::BuryPointer keeps it reachable, so leak
+  // checkers stay quiet).
+  if (options.release_at_exit) llvm::BuryPointer(std::move(tree_held));
   return true;
 }
 

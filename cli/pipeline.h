@@ -30,6 +30,11 @@ struct AuditOptions {
   std::vector<std::string> disabled_rules;       ///< a check none of whose rules is enabled does not run
   UnpackLimits unpack;                           ///< --max-unpacked, --max-members, --max-ratio
   unsigned jobs = 0;                             ///< 0 = hardware threads
+  /// The process ends right after the report (the command line): the audited files stay
+  /// mapped and their models allocated until exit, which releases them at once. Unmapping
+  /// a couple of thousand files one by one cost more than the run's checks. Never for a
+  /// caller that audits again in the same process.
+  bool release_at_exit = false;
   /// Called from worker threads (the callee serialises): `phase` is "scanning" (total 0:
   /// not known yet), "reading" or "auditing".
   std::function<void(const char* phase, size_t done, size_t total)> progress;

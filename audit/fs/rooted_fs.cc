@@ -81,6 +81,13 @@ std::string RootedFs::DisplayPath(const std::string& host_path) const {
 }
 
 std::optional<std::string> RootedFs::Resolve(const std::string& host_path, std::string* why) const {
+  auto r = ResolveFully(host_path, why);
+  if (!r) return std::nullopt;
+  return std::move(r->host);
+}
+
+std::optional<RootedFs::Resolved> RootedFs::ResolveFully(const std::string& host_path,
+                                                         std::string* why) const {
   std::string absolute = host_path;
   if (absolute.empty() || absolute[0] != '/') {
     std::error_code ec;
@@ -88,12 +95,18 @@ std::optional<std::string> RootedFs::Resolve(const std::string& host_path, std::
   }
   // Outside every layer (or no root): the kernel's own view, one layer, the host.
   auto virtual_path = VirtualPath(absolute);
-  static const std::vector<std::string> kHost{""};
-  const std::vector<std::string>& layers = virtual_path ? layers_ : kHost;
-  std::string rel = virtual_path ? *virtual_path : absolute;
+  return Follow("", Components(virtual_path ? *virtual_path : absolute), virtual_path.has_value(), why);
+}
 
-  std::deque<std::string> todo = Components(rel);
-  std::string cur;                              // virtual path resolved so far, "" = "/"
+std::optional<RootedFs::Resolved> RootedFs::ResolveEntry(const Resolved& dir, const std::string& name,
+                                                         std::string* why) const {
+  return Follow(dir.path, {name}, dir.in_layers, why);
+}
+
+std::optional<RootedFs::Resolved> RootedFs::Follow(std::string cur, std::deque<std::string> todo,
+                                                   bool in_layers, std::string* why) const {
+  static const std::vector<std::string> kHost{""};
+  const std::vector<std::string>& layers = in_layers ? layers_ : kHost;
   const std::string* holder = &layers.front();  // the layer the last component came from
   int links = 0;
   while (!todo.empty()) {
@@ -130,13 +143,15 @@ std::optional<std::string> RootedFs::Resolve(const std::string& host_path, std::
     if (!target.empty() && target[0] == '/') cur.clear();
     todo.insert(todo.begin(), target_parts.begin(), target_parts.end());
   }
-  if (cur.empty()) return holder->empty() ? std::string("/") : *holder;
-  // The final object lives in the top layer that has it.
-  for (const auto& layer : layers) {
-    struct stat st;
-    if (lstat((layer + cur).c_str(), &st) == 0) return layer + cur;
-  }
-  return *holder + cur;
+  if (cur.empty()) return Resolved{cur, holder->empty() ? std::string("/") : *holder, in_layers};
+  // The final object lives in the top layer that has it (with one layer, the one that held
+  // its last component).
+  if (layers.size() > 1)
+    for (const auto& layer : layers) {
+      struct stat st;
+      if (lstat((layer + cur).c_str(), &st) == 0) return Resolved{cur, layer + cur, in_layers};
+    }
+  return Resolved{cur, *holder + cur, in_layers};
 }
 
 std::vector<std::string> RootedFs::Glob(const std::string& absolute_pattern) const {

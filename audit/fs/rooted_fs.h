@@ -5,6 +5,7 @@
 // never climbs out of them. Without any root this is the host's own resolution.
 #pragma once
 
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,6 +40,20 @@ class RootedFs {
   /// final object. nullopt when it does not exist or loops; `why` then says which.
   std::optional<std::string> Resolve(const std::string& host_path, std::string* why = nullptr) const;
 
+  /// A resolved path: where the installed system sees it and the host file that holds it.
+  struct Resolved {
+    std::string path;        ///< in the installed system ("" is "/"); the host's own without a root
+    std::string host;        ///< what Resolve() returns
+    bool in_layers = false;  ///< resolved inside the layers, not on the host
+  };
+  /// Resolve(), keeping where the path landed: a walk resolves each directory once and then
+  /// its entries one component each with ResolveEntry, not every component of every file.
+  std::optional<Resolved> ResolveFully(const std::string& host_path, std::string* why = nullptr) const;
+  /// Resolve() of `dir`'s host path + "/" + `name`, for `dir` from ResolveFully or
+  /// ResolveEntry and a `name` without slashes.
+  std::optional<Resolved> ResolveEntry(const Resolved& dir, const std::string& name,
+                                       std::string* why = nullptr) const;
+
   bool IsDirectory(const std::string& host_path) const;
 
   /// Host paths matching an absolute glob pattern in any layer (the top layer wins for a
@@ -48,6 +63,9 @@ class RootedFs {
  private:
   /// The virtual (installed-system) path of a host path, if it lies in a layer.
   std::optional<std::string> VirtualPath(const std::string& host_path) const;
+  /// Resolves `todo`'s components from `cur` (a resolved path of the installed system).
+  std::optional<Resolved> Follow(std::string cur, std::deque<std::string> todo, bool in_layers,
+                                 std::string* why) const;
 
   std::vector<std::string> layers_;  ///< canonical, no trailing slash; "" = the host's "/"
 };

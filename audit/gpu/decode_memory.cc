@@ -35,6 +35,11 @@ char* GrowBlock(char* data, size_t size, size_t new_size) {
 
 }  // namespace
 
+static thread_local DecodeMemory::DeferInsteadOfWaiting* t_defer = nullptr;
+
+DecodeMemory::DeferInsteadOfWaiting::DeferInsteadOfWaiting() : outer_(t_defer) { t_defer = this; }
+DecodeMemory::DeferInsteadOfWaiting::~DeferInsteadOfWaiting() { t_defer = outer_; }
+
 DecodeMemory::~DecodeMemory() {
   for (Block& b : blocks_) munmap(b.data, b.size);
 }
@@ -77,6 +82,11 @@ void* DecodeMemory::Allocate(size_t size) {
       largest_ = std::max(largest_, size);
       return data;
     }
+    if (t_defer) {
+      t_defer->deferred_ = true;
+      t_defer->wanted_ = size;
+      return nullptr;  // the reader fails this bundle; the caller drops it and comes back
+    }
     released_.wait(lock);
   }
 }
@@ -96,9 +106,24 @@ void DecodeMemory::Free(void* p) {
   released_.notify_all();
 }
 
+void DecodeMemory::ReleaseUnused() {
+  std::lock_guard lock(mutex_);
+  for (size_t i = blocks_.size(); i-- > 0;)
+    if (!blocks_[i].in_use) Drop(i);
+}
+
 size_t DecodeMemory::peak_large() const {
   std::lock_guard lock(mutex_);
   return peak_;
+}
+
+bool DecodeMemory::WouldGive(size_t size) const {
+  if (size < kLargeBlock) return true;
+  size = (size + kHugePage - 1) & ~(kHugePage - 1);
+  std::lock_guard lock(mutex_);
+  size_t in_use = 0;
+  for (const Block& b : blocks_) in_use += b.in_use ? b.size : 0;
+  return in_use == 0 || in_use + size <= limit();  // kept blocks make room when asked
 }
 
 bool DecodeMemory::LargeInUse() const {

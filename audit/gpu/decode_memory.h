@@ -3,8 +3,10 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <vector>
 
@@ -36,6 +38,34 @@ class DecodeMemory {
 
   void* Allocate(size_t size);
   void Free(void* p);
+
+  /// While one lives on a thread, an allocation of that thread that would wait for another
+  /// worker's window fails instead, and `deferred()` says so: the caller drops what it was
+  /// reading and takes other work, and reads this again later without one. A worker then
+  /// waits only when nothing else is left to do.
+  class DeferInsteadOfWaiting {
+   public:
+    DeferInsteadOfWaiting();
+    ~DeferInsteadOfWaiting();
+    DeferInsteadOfWaiting(const DeferInsteadOfWaiting&) = delete;
+    DeferInsteadOfWaiting& operator=(const DeferInsteadOfWaiting&) = delete;
+    bool deferred() const { return deferred_; }
+    size_t wanted() const { return wanted_; }  ///< the block that would have been waited for
+
+   private:
+    friend class DecodeMemory;
+    DeferInsteadOfWaiting* outer_;
+    bool deferred_ = false;
+    size_t wanted_ = 0;
+  };
+
+  /// Whether a block of `size` bytes would be given now without waiting (as far as can be
+  /// told: another worker may take the room first).
+  bool WouldGive(size_t size) const;
+
+  /// Unmaps the kept blocks: when a phase of the run will decode little or nothing more,
+  /// they would otherwise stay resident under everything the later phases allocate.
+  void ReleaseUnused();
 
   size_t budget() const { return budget_; }
   size_t peak_large() const;  ///< the most bytes of large blocks held at once (used or kept)

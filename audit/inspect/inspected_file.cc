@@ -1,8 +1,10 @@
 #include "audit/inspect/inspected_file.h"
 
 #include <llvm/BinaryFormat/ELF.h>
-
 #include <llvm/Support/MemoryBuffer.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <optional>
 
@@ -76,13 +78,33 @@ void ReadObject(const WalkedFile& file, ObjectStore& store, InspectedFile* out) 
   }
 }
 
+// An ELF or archive stays mapped until the run ends (the symbol index and the checks read
+// its tables), but its device code has been read: the pages of its bundles are given back
+// now, by the worker, instead of all at once when the run unmaps a few hundred MB of fat
+// binaries on one thread. A later read faults them in again from the page cache. Only a
+// mapped file: MADV_DONTNEED on a heap copy would zero it.
+void DropDevicePages(const llvm::MemoryBuffer& buffer, const DeviceInventory& device) {
+  if (buffer.getBufferKind() != llvm::MemoryBuffer::MemoryBuffer_MMap) return;
+  static const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+  const auto start = reinterpret_cast<uintptr_t>(buffer.getBufferStart());
+  const uint64_t size = buffer.getBufferSize();
+  for (const Bundle& b : device.bundles) {
+    if (b.file_offset >= size) continue;
+    uint64_t end = b.file_offset + std::min<uint64_t>(b.compressed_size, size - b.file_offset);
+    uintptr_t first = (start + b.file_offset + page - 1) & ~(page - 1), last = (start + end) & ~(page - 1);
+    if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+  }
+}
+
 // Device code in any file that can hold it: ELF (hosts and bare code objects), archives,
 // standalone bundles.
 void ReadDeviceCode(const WalkedFile& file, const BundleReadOptions& options, InspectedFile* out) {
   if (file.kind == FileKind::kElf && out->model()) {
     out->device = FindDeviceCode(file.kind, Bytes(*out->model()->buffer), options);
+    DropDevicePages(*out->model()->buffer, out->device);
   } else if (file.kind == FileKind::kArArchive && out->archive) {
     out->device = FindDeviceCode(file.kind, Bytes(*out->archive), options);
+    DropDevicePages(*out->archive, out->device);
   } else if (file.kind == FileKind::kOffloadBundle || file.kind == FileKind::kCompressedBundle) {
     std::string error;
     auto buffer = MapFile(file.real_path, &error);

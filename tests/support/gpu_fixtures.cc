@@ -97,6 +97,25 @@ std::string MakeCcob(int version, int method, std::string_view raw) {
   return CcobHeaderBytes(version, method, payload.size(), raw.size(), Md5Low(raw)) + payload;
 }
 
+std::string PaddedBundle(const std::string& plain, size_t pad) {
+  DeviceInventory inv = Inventory(FileKind::kOffloadBundle, plain);
+  EXPECT_EQ(inv.bundles.size(), 1u);
+  const std::vector<BundleEntry>& entries = inv.bundles[0].entries;
+  auto u64 = [](uint64_t v) { return std::string(reinterpret_cast<const char*>(&v), 8); };
+  std::string table = "__CLANG_OFFLOAD_BUNDLE__" + u64(entries.size());
+  size_t table_size = table.size();
+  for (const BundleEntry& e : entries) table_size += 24 + e.id.size();
+  std::string data;
+  uint64_t at = (table_size + 4095) / 4096 * 4096;
+  for (const BundleEntry& e : entries) {
+    std::string content = plain.substr(e.offset, e.size);
+    if (e.size) content += std::string(pad, '\0');
+    table += u64(at + data.size()) + u64(content.size()) + u64(e.id.size()) + e.id;
+    data += content;
+  }
+  return table + std::string(at - table.size(), '\0') + data;
+}
+
 std::string RealCcob() { return Section(GpuTreePath("obj/ccob.o"), ".hip_fatbin"); }
 std::string Decompressed(const std::string& ccob) {
   CcobHeader h;

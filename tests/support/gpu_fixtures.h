@@ -32,6 +32,9 @@ std::string Zlib(std::string_view raw, int level);
 std::string Zstd(std::string_view raw);
 std::string MakeCcob(int version, int method, std::string_view raw);
 
+/// The plain bundle `plain` with each device entry followed by `pad` zero bytes (inside the
+/// entry): large enough that its window comes from the shared decode memory.
+std::string PaddedBundle(const std::string& plain, size_t pad);
 /// A real CCOB v2 (zstd) from the compiler, and the plain bundle inside it.
 std::string RealCcob();
 std::string Decompressed(const std::string& ccob);

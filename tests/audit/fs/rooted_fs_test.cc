@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "tests/support/test_support.h"
 
 namespace rocm_audit::testing {
@@ -65,6 +67,58 @@ TEST(RootedFs, LayersAreSearchedTopFirstAtEveryComponent) {
   EXPECT_EQ(fs.Glob("/etc/ld.so.conf.d/*.conf"),
             (std::vector<std::string>{t / "top/etc/ld.so.conf.d/a.conf", t / "top/etc/ld.so.conf.d/b.conf"}));
   EXPECT_EQ(fs.layers(), (std::vector<std::string>{t / "top", t / "base"}));
+}
+
+// The walk resolves a directory once and each entry of it by one component: for every
+// entry of every directory of every layer, that must be Resolve() of its whole path, with
+// the same reason when it fails. Symlinks relative, absolute, to directories, chained,
+// looping, dangling, climbing with "..", and a higher layer's link over a lower directory.
+TEST(RootedFs, ResolvingEntryByEntryIsResolvingTheWholePath) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+                        "mkdir -p top/usr/lib/sub base/usr/lib/sub base/opt/x/lib top/usr/share base/etc\n"
+                        "echo t > top/usr/lib/libboth.so && echo b > base/usr/lib/libboth.so\n"
+                        "echo b > base/usr/lib/sub/libdeep.so.1 && echo b > base/opt/x/lib/libx.so.1\n"
+                        "ln -s sub/libdeep.so.1 base/usr/lib/libdeep.so\n"
+                        "ln -s /opt/x/lib top/usr/lib/x\n"
+                        "ln -s ../../opt/x/lib/libx.so.1 top/usr/lib/libx.so\n"
+                        "ln -s libx.so top/usr/lib/libx2.so && ln -s x/libx.so.1 base/usr/lib/libx3.so\n"
+                        "ln -s loop2 base/usr/lib/loop1 && ln -s loop1 base/usr/lib/loop2\n"
+                        "ln -s nowhere top/usr/lib/dangling && ln -s /usr/lib base/etc/lib\n"
+                        "ln -s ../../../../../usr/lib/libboth.so top/usr/share/up\n"
+                        "mkdir -p top/opt && ln -s /usr/share top/opt/x"));
+  std::vector<std::vector<std::string>> setups = {{t / "top", t / "base"}, {t / "base"}, {}};
+  size_t compared = 0;
+  for (const auto& layers : setups) {
+    RootedFs fs(layers);
+    // (path as walked, where its entries are listed): a link to a directory is listed
+    // where the layers resolve it, and its entries resolved through the link.
+    std::vector<std::pair<std::string, std::string>> dirs;
+    for (const std::string& l : layers.empty() ? std::vector<std::string>{t / "base"} : layers)
+      dirs.push_back({l, l});
+    for (size_t d = 0; d < dirs.size() && d < 64; ++d) {
+      const auto [walked, listed] = dirs[d];
+      std::string why_dir;
+      auto dir = fs.ResolveFully(walked, &why_dir);
+      ASSERT_TRUE(dir) << walked << ": " << why_dir;
+      for (const auto& e : std::filesystem::directory_iterator(listed)) {
+        std::string name = e.path().filename().string(), path = walked + "/" + name;
+        std::string why_whole, why_entry;
+        auto whole = fs.Resolve(path, &why_whole);
+        auto entry = fs.ResolveEntry(*dir, name, &why_entry);
+        ASSERT_EQ(whole.has_value(), entry.has_value()) << path;
+        ++compared;
+        if (!whole) {
+          EXPECT_EQ(why_whole, why_entry) << path;
+          continue;
+        }
+        EXPECT_EQ(*whole, entry->host) << path;
+        if (std::filesystem::is_directory(*whole) && IsUnderDirectory(*whole, t.path()))
+          dirs.push_back({path, *whole});
+      }
+    }
+  }
+  EXPECT_GT(compared, 40u);
 }
 
 TEST(RootedFs, WithoutARootPathsAreTheHostsOwn) {

@@ -135,27 +135,6 @@ TEST_F(GpuTree, OverstatedUncompressedSizeReadsAtTheRealSize) {
 
 // The frame LLVM writes is decoded in one piece and read in place; every other framing is
 // streamed. Both must see the same bundle, with the run's shared memory or without it.
-// The compiler's bundle with each device entry followed by `pad` zero bytes (inside the
-// entry): large enough that its window comes from the shared decode memory.
-std::string PaddedBundle(const std::string& plain, size_t pad) {
-  DeviceInventory inv = Inventory(FileKind::kOffloadBundle, plain);
-  EXPECT_EQ(inv.bundles.size(), 1u);
-  const std::vector<BundleEntry>& entries = inv.bundles[0].entries;
-  auto u64 = [](uint64_t v) { return std::string(reinterpret_cast<const char*>(&v), 8); };
-  std::string table = "__CLANG_OFFLOAD_BUNDLE__" + u64(entries.size());
-  size_t table_size = table.size();
-  for (const BundleEntry& e : entries) table_size += 24 + e.id.size();
-  std::string data;
-  uint64_t at = (table_size + 4095) / 4096 * 4096;
-  for (const BundleEntry& e : entries) {
-    std::string content = plain.substr(e.offset, e.size);
-    if (e.size) content += std::string(pad, '\0');
-    table += u64(at + data.size()) + u64(content.size()) + u64(e.id.size()) + e.id;
-    data += content;
-  }
-  return table + std::string(at - table.size(), '\0') + data;
-}
-
 TEST_F(GpuTree, EveryZstdFramingReadsTheSameBundle) {
   std::string raw = PaddedBundle(Decompressed(RealCcob()), 3 << 20);
   auto frame = [&](std::string_view part, bool with_size) {

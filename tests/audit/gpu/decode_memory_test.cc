@@ -84,6 +84,37 @@ TEST(DecodeMemory, WaitsOnlyWhileAnotherWindowIsInUse) {
   EXPECT_LE(memory.peak_large(), 4 * kMiB);
 }
 
+// A thread that would rather do other work is told so instead of waiting, with the size it
+// wanted; WouldGive says when that size fits again. Outside the scope it waits as before.
+TEST(DecodeMemory, AThreadThatDefersIsToldInsteadOfWaiting) {
+  DecodeMemory memory(4 * kMiB);
+  void* first = memory.Allocate(3 * kMiB);
+  std::thread other([&] {
+    {
+      DecodeMemory::DeferInsteadOfWaiting defer;
+      EXPECT_EQ(memory.Allocate(2 * kMiB), nullptr);
+      EXPECT_TRUE(defer.deferred());
+      EXPECT_EQ(defer.wanted(), 2 * kMiB);
+      DecodeMemory::DeferInsteadOfWaiting inner;  // nested scopes: the inner one is told
+      EXPECT_EQ(memory.Allocate(3 * kMiB), nullptr);
+      EXPECT_TRUE(inner.deferred());
+      void* small = memory.Allocate(DecodeMemory::kLargeBlock / 2);  // no window: never deferred
+      EXPECT_NE(small, nullptr);
+      memory.Free(small);
+    }
+    EXPECT_FALSE(memory.WouldGive(2 * kMiB));
+  });
+  other.join();
+  memory.Free(first);
+  EXPECT_TRUE(memory.WouldGive(2 * kMiB));
+  EXPECT_TRUE(memory.WouldGive(64 * kMiB)) << "nothing in use: a window over the budget is given alone";
+  DecodeMemory::DeferInsteadOfWaiting defer;
+  void* p = memory.Allocate(4 * kMiB);  // fits: given, not deferred
+  EXPECT_NE(p, nullptr);
+  EXPECT_FALSE(defer.deferred());
+  memory.Free(p);
+}
+
 TEST(DecodeMemory, AReleasedWindowIsReusedAndGrownInPlace) {
   DecodeMemory memory(64 * kMiB);
   char* p = static_cast<char*>(memory.Allocate(3 * kMiB));

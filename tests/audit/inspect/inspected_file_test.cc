@@ -1,0 +1,120 @@
+#include "audit/inspect/inspected_file.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdint>
+#include <fstream>
+#include <sstream>
+
+#include "audit/fs/walk.h"
+#include "audit/inspect/inspect_files.h"
+#include "tests/support/gpu_fixtures.h"
+#include "tests/support/test_support.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+// Whether the page at `address` is mapped into this process now (bit 63 of its
+// /proc/self/pagemap entry), as opposed to only sitting in the page cache.
+bool PagePresent(const void* address) {
+  static const uint64_t page = uint64_t(sysconf(_SC_PAGESIZE));
+  int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return true;
+  uint64_t entry = 0;
+  off_t at = off_t(reinterpret_cast<uintptr_t>(address) / page * sizeof entry);
+  bool read = pread(fd, &entry, sizeof entry, at) == ssize_t(sizeof entry);
+  close(fd);
+  return !read || (entry >> 63) & 1;
+}
+
+InspectedFile Inspect(const std::string& path, ObjectStore& store) {
+  WalkResult walk = WalkInputs({path}, RootedFs());
+  EXPECT_EQ(walk.files.size(), 1u);
+  return InspectFile(walk.files.at(0), store, BundleReadOptions{});
+}
+
+// An ELF stays mapped for the whole run, but the pages of its fat binary are dropped once
+// the device code is read: the mapping still reads the file's bytes (they come back from
+// the page cache), and the device code read again is the same.
+TEST(InspectedFile, TheDeviceCodeOfAMappedElfIsDroppedAfterReading) {
+  ObjectStore store;
+  const std::string path = GpuTreePath("lib/libfat.so.1");
+  InspectedFile file = Inspect(path, store);
+  ASSERT_TRUE(file.model());
+  const llvm::MemoryBuffer& buffer = *file.model()->buffer;
+  ASSERT_EQ(buffer.getBufferKind(), llvm::MemoryBuffer::MemoryBuffer_MMap) << "the fixture is mapped";
+  ASSERT_FALSE(file.device.bundles.empty());
+  const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+  const char* start = buffer.getBufferStart();
+  size_t dropped = 0;
+  for (const Bundle& b : file.device.bundles) {
+    uintptr_t first = (reinterpret_cast<uintptr_t>(start) + b.file_offset + page - 1) & ~(page - 1);
+    uintptr_t end = reinterpret_cast<uintptr_t>(start) + b.file_offset + b.compressed_size;
+    for (uintptr_t p = first; p + page <= end; p += page, ++dropped)
+      EXPECT_FALSE(PagePresent(reinterpret_cast<const void*>(p))) << "offset " << p - uintptr_t(start);
+  }
+  ASSERT_GT(dropped, 0u) << "no whole page inside the fixture's bundles";
+  EXPECT_TRUE(PagePresent(start)) << "the ELF header page is read by the model and kept";
+
+  std::string bytes = ReadAll(path);
+  EXPECT_EQ(std::string_view(start, buffer.getBufferSize()), bytes);
+  DeviceInventory again = Inventory(FileKind::kElf, bytes);
+  ASSERT_EQ(again.bundles.size(), file.device.bundles.size());
+  for (size_t i = 0; i < again.bundles.size(); ++i)
+    EXPECT_EQ(again.bundles[i].entries.size(), file.device.bundles[i].entries.size());
+  EXPECT_EQ(file.offers.size(), again.Offers().size());
+}
+
+// What a file's reading learned, as text: enough to tell two readings apart.
+std::string Summary(const InspectedFile& f) {
+  std::ostringstream out;
+  out << f.walked.path << ' ' << f.problems.size() << ' ' << f.device.problems.size();
+  for (const Bundle& b : f.device.bundles) {
+    out << " [" << b.uncompressed_size << ' ' << b.problems.size();
+    for (const BundleEntry& e : b.entries)
+      out << ' ' << e.id << '@' << e.offset << (e.code_object ? ":" + e.code_object->processor : "");
+    out << ']';
+  }
+  return out.str();
+}
+
+// While another worker holds the whole budget, every compressed bundle is put off and the
+// plain ones are read; once the window is given back (here, after the last plain file), the
+// put-off files are read. Every file ends up read as InspectFile reads it alone.
+TEST(InspectFiles, FilesPutOffForAWindowAreReadLikeTheRest) {
+  TempDir t;
+  const std::string plain = Decompressed(RealCcob());
+  for (int i = 0; i < 6; ++i) {
+    std::ofstream(t / ("b" + std::to_string(10 + i) + ".co"), std::ios::binary)
+        << MakeCcob(3, 1, PaddedBundle(plain, size_t(1 + i % 3) << 20));
+    std::ofstream(t / ("plain" + std::to_string(10 + i) + ".co"), std::ios::binary) << plain;
+  }
+  WalkResult walk = WalkInputs({t.path()}, RootedFs());
+  ASSERT_EQ(walk.files.size(), 12u);
+  std::vector<std::string> reference;
+  ObjectStore alone;
+  for (const WalkedFile& w : walk.files) reference.push_back(Summary(InspectFile(w, alone, {})));
+  for (unsigned jobs : {1u, 2u}) {
+    ObjectStore store;
+    DecodeMemory memory(8 << 20);
+    BundleReadOptions options;
+    options.memory = &memory;
+    std::atomic<void*> held{memory.Allocate(8 << 20)};
+    std::atomic<size_t> done{0};
+    std::vector<InspectedFile> files = InspectFiles(walk.files, store, options, memory, jobs, [&] {
+      if (++done == 6) memory.Free(held.exchange(nullptr));
+    });
+    EXPECT_EQ(done.load(), walk.files.size()) << jobs;
+    EXPECT_EQ(held.load(), nullptr) << "the plain files were read while the window was held";
+    std::vector<std::string> got;
+    for (const InspectedFile& f : files) got.push_back(Summary(f));
+    EXPECT_EQ(got, reference) << jobs;
+  }
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing
