@@ -36,7 +36,10 @@ std::string FilesArray(const std::vector<const FileFacts*>& files) {
   std::string text;
   text.reserve(size);
   text += "[\n";
-  for (size_t i = 0; i < parts.size(); ++i) text += parts[i] + (i + 1 < parts.size() ? ",\n" : "\n");
+  for (size_t i = 0; i < parts.size(); ++i) {
+    text += parts[i];
+    text += i + 1 < parts.size() ? ",\n" : "\n";
+  }
   text += "  ]";
   return text;
 }
