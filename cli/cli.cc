@@ -113,27 +113,30 @@ int RunCli(int argc, char** argv) {
         display.Map(unpacked + "/" + m, std::string(BaseName(p.file)) + ":/" + m);
   }
   if (o.format != OutputFormat::kSarif && o.format != OutputFormat::kGitlab) ShowPaths(display, &report);
-  std::string text;
+  std::string tree;
   if (!o.tree.empty()) {
     for (const FileFacts& f : report.files)
-      if (f.path == o.tree || f.path == display.Show(o.tree)) text = RenderClosureTree(f);
-    if (text.empty()) {
+      if (f.path == o.tree || f.path == display.Show(o.tree)) tree = RenderClosureTree(f);
+    if (tree.empty()) {
       std::cerr << "rocm-audit: error: --tree " << o.tree
                 << ": not an executable or shared library ld.so would load, among the audited files\n";
       return 2;
     }
-  } else {
-    text = Render(report, o, status);
   }
-  if (o.output.empty()) {
-    std::cout << text << std::flush;
-  } else {
-    std::ofstream out(o.output, std::ios::binary);
-    out << text;
-    if (!out) {
-      std::cerr << "rocm-audit: error: cannot write " << o.output << "\n";
-      return 2;
-    }
+  std::ofstream file;
+  if (!o.output.empty()) file.open(o.output, std::ios::binary);
+  std::ostream& out = o.output.empty() ? std::cout : file;
+  if (!o.tree.empty())
+    out << tree;
+  else if (o.format == OutputFormat::kJson)
+    WriteJson(report, o.fail_on, o.fail_on_none, o.json_files, out);  // written as it is built
+  else
+    out << Render(report, o, status);
+  out << std::flush;
+  if (!out) {
+    std::cerr << "rocm-audit: error: cannot write " << (o.output.empty() ? "the standard output" : o.output)
+              << "\n";
+    return 2;
   }
   return status;
 }

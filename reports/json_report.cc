@@ -1,7 +1,10 @@
 #include "reports/json_report.h"
 
+#include <algorithm>
 #include <map>
+#include <ostream>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "audit/support/parallel.h"
@@ -16,37 +19,39 @@ using Json = nlohmann::ordered_json;
 std::string Dump(const Json& j) { return j.dump(2, ' ', false, Json::error_handler_t::replace); }
 
 // files[] is most of a report (6 MB for Debian's 2,138 ROCm files, and as long to build
-// and dump as the rest of the run's serial phases together): each file is built and dumped
-// on a thread of its own, indented as dump() indents an element of a member of the root.
-// JSON strings hold no raw newline, so every '\n' of a dumped file starts one of its lines.
-std::string FilesArray(const std::vector<const FileFacts*>& files) {
-  std::vector<std::string> parts(files.size());
-  ParallelFor(files.size(), std::thread::hardware_concurrency(), [&](size_t i) {
-    const std::string one = Dump(FileFactsToJson(*files[i]));
-    std::string& out = parts[i];
-    out.reserve(one.size() + one.size() / 4);
-    out += "    ";
-    for (char c : one) {
-      out += c;
-      if (c == '\n') out += "    ";
-    }
-  });
-  size_t size = 8;
-  for (const std::string& p : parts) size += p.size() + 2;
-  std::string text;
-  text.reserve(size);
-  text += "[\n";
-  for (size_t i = 0; i < parts.size(); ++i) {
-    text += parts[i];
-    text += i + 1 < parts.size() ? ",\n" : "\n";
+// and dump as the rest of the run's serial phases together): files are built and dumped on
+// the workers, a batch at a time, indented as dump() indents an element of a member of the
+// root, and each batch is written out before the next is built. The report text of the
+// whole tree is never held: a whole-tree string and its copies were the part of the peak
+// memory that grew with the tree. JSON strings hold no raw newline, so every '\n' of a
+// dumped file starts one of its lines.
+constexpr size_t kFilesPerBatch = 256;
+
+void WriteFilesArray(const std::vector<const FileFacts*>& files, std::ostream& out) {
+  out << "[\n";
+  std::vector<std::string> parts;
+  for (size_t first = 0; first < files.size(); first += kFilesPerBatch) {
+    const size_t n = std::min(kFilesPerBatch, files.size() - first);
+    parts.assign(n, std::string());
+    ParallelFor(n, std::thread::hardware_concurrency(), [&](size_t i) {
+      const std::string one = Dump(FileFactsToJson(*files[first + i]));
+      std::string& part = parts[i];
+      part.reserve(one.size() + one.size() / 4 + 8);
+      part += "    ";
+      for (char c : one) {
+        part += c;
+        if (c == '\n') part += "    ";
+      }
+      part += first + i + 1 < files.size() ? ",\n" : "\n";
+    });
+    for (const std::string& part : parts) out << part;
   }
-  text += "  ]";
-  return text;
+  out << "  ]";
 }
 
 }  // namespace
 
-std::string RenderJson(const Report& report, Severity fail_on, bool fail_on_none, JsonFiles which) {
+void WriteJson(const Report& report, Severity fail_on, bool fail_on_none, JsonFiles which, std::ostream& os) {
   Json out;
   out["schema_version"] = 1;
   out["tool"] = {{"name", "rocm-audit"}, {"version", ROCM_AUDIT_VERSION}};
@@ -118,13 +123,23 @@ std::string RenderJson(const Report& report, Severity fail_on, bool fail_on_none
   for (const FileFacts& f : report.files)
     if (which == JsonFiles::kAll || (which == JsonFiles::kFindings && with_findings.count(f.path)))
       files.push_back(&f);
-  // files is the last member: its empty array closes the document, and is replaced.
+  // files is the last member: its empty array closes the document, and is written in its place.
   out["files"] = Json::array();
-  std::string doc = Dump(out);
+  const std::string doc = Dump(out);
   const std::string_view empty_last = "[]\n}";
-  if (!files.empty() && doc.ends_with(empty_last))
-    doc.replace(doc.size() - empty_last.size(), empty_last.size(), FilesArray(files) + "\n}");
-  return doc + "\n";
+  if (files.empty() || !doc.ends_with(empty_last)) {
+    os << doc << "\n";
+    return;
+  }
+  os << std::string_view(doc).substr(0, doc.size() - empty_last.size());
+  WriteFilesArray(files, os);
+  os << "\n}\n";
+}
+
+std::string RenderJson(const Report& report, Severity fail_on, bool fail_on_none, JsonFiles which) {
+  std::ostringstream out;
+  WriteJson(report, fail_on, fail_on_none, which, out);
+  return std::move(out).str();
 }
 
 }  // namespace rocm_audit

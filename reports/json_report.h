@@ -10,6 +10,7 @@
 //               closure, unresolved, members, bundles, ...>}]   (docs/design.md §5)
 #pragma once
 
+#include <ostream>
 #include <string>
 
 #include "audit/model/report.h"
@@ -20,6 +21,11 @@ namespace rocm_audit {
 /// finding, or none (dashboards that read only the findings keep their JSON small).
 enum class JsonFiles { kAll, kFindings, kNone };
 
+/// Writes the report to `out` as it is built: the whole-tree text is never held at once
+/// (files[] goes out a batch of files at a time).
+void WriteJson(const Report& report, Severity fail_on, bool fail_on_none, JsonFiles files, std::ostream& out);
+
+/// The same report as one string (tests, and callers that want it whole).
 std::string RenderJson(const Report& report, Severity fail_on, bool fail_on_none,
                        JsonFiles files = JsonFiles::kAll);
 

@@ -50,6 +50,20 @@ TEST(Cli, JsonToAFile) {
   EXPECT_NE(junit.find("<testsuites name=\"rocm-audit\""), std::string::npos);
 }
 
+// A report that cannot be written is a tool error (exit 2), not a silent empty report.
+TEST(Cli, AReportThatCannotBeWrittenExitsTwo) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), "mklib lib/libok.so libok.so 'int ok(void) { return 0; }' -nostdlib"));
+  const std::string audit = kBin + " --root " + t.path() + " ";
+  std::string err;
+  EXPECT_EQ(RunCommand(audit + "--format json -o " + t / "no-such-dir/out.json " + t / "lib 2>&1", &err), 2);
+  EXPECT_NE(err.find("cannot write " + t / "no-such-dir/out.json"), std::string::npos) << err;
+  for (const char* format : {"json", "text", "sarif"}) {
+    EXPECT_EQ(RunCommand(audit + "--format " + format + " " + t / "lib > /dev/full 2>&1"), 2) << format;
+    EXPECT_EQ(RunCommand(audit + "--format " + format + " " + t / "lib > /dev/null"), 0) << format;
+  }
+}
+
 TEST(Cli, ListChecksPrintsEveryCheck) {
   std::string out;
   ASSERT_EQ(RunCommand(kBin + " --list-checks", &out), 0);

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <sstream>
+
 #include "tests/support/sample_report.h"
 
 namespace rocm_audit::testing {
@@ -57,6 +59,26 @@ TEST(JsonReport, NonUtf8PathsDoNotBreakTheReport) {
   r.findings[0].file = "/p/lib/lib\xff\xfe.so";
   auto j = nlohmann::json::parse(RenderJson(r, Severity::kError, false));
   EXPECT_EQ(j["findings"].size(), 2u);
+}
+
+// files[] is written a batch of files at a time; the text must be what dumping the whole
+// document at once gives, across batch boundaries and in the report's order.
+TEST(JsonReport, FilesWrittenInBatchesAreTheWholeDocumentsDump) {
+  Report r = SampleReport();
+  for (int i = 0; i < 700; ++i) {
+    FileFacts f{"/p/lib/lib" + std::to_string(i) + ".so", "elf-shared-library", {}};
+    f.elf.emplace();
+    f.elf->soname = "lib" + std::to_string(i) + ".so.1";
+    r.files.push_back(std::move(f));
+  }
+  const std::string text = RenderJson(r, Severity::kError, false);
+  const auto j = nlohmann::ordered_json::parse(text);
+  ASSERT_EQ(j["files"].size(), r.files.size());
+  for (size_t i = 0; i < r.files.size(); ++i) EXPECT_EQ(j["files"][i]["path"], r.files[i].path) << i;
+  EXPECT_EQ(text, j.dump(2) + "\n");
+  std::ostringstream streamed;
+  WriteJson(r, Severity::kError, false, JsonFiles::kAll, streamed);
+  EXPECT_EQ(streamed.str(), text);
 }
 
 }  // namespace
