@@ -57,20 +57,17 @@ void* DecodeMemory::Allocate(size_t size) {
       best->in_use = true;
       return best->data;
     }
-    // Otherwise the largest kept block grows in place of a new one: the pages it has keep
-    // their contents, so only the added part is faulted in (and cleared) by the kernel.
-    Block* grow = nullptr;
-    for (Block& b : blocks_)
-      if (!b.in_use && (!grow || b.size > grow->size)) grow = &b;
-    const size_t extra = size - (grow ? grow->size : 0);
-    if (held_ + extra > limit()) {
-      const char* keep = grow ? grow->data : nullptr;
-      ReleaseKept(extra, keep);
-      grow = nullptr;
-      for (Block& b : blocks_)
-        if (b.data == keep) grow = &b;
-    }
-    if (held_ + extra <= limit() || !LargeInUse()) {
+    if (Fits(size)) {
+      // The largest kept block grows in place of a new one: the pages it has keep their
+      // contents, so only the added part is faulted in (and cleared) by the kernel. Other
+      // kept blocks go first when the budget needs their room.
+      Block* grow = LargestKept();
+      const size_t extra = size - (grow ? grow->size : 0);
+      if (held_ + extra > limit()) {
+        const char* keep = grow ? grow->data : nullptr;
+        ReleaseKept(extra, keep);
+        grow = LargestKept();
+      }
       char* data = grow ? GrowBlock(grow->data, grow->size, size) : MapBlock(size);
       if (!data) return nullptr;  // zstd reports "allocation error"
       if (grow)
@@ -121,13 +118,24 @@ bool DecodeMemory::WouldGive(size_t size) const {
   if (size < kLargeBlock) return true;
   size = (size + kHugePage - 1) & ~(kHugePage - 1);
   std::lock_guard lock(mutex_);
-  size_t in_use = 0;
-  for (const Block& b : blocks_) in_use += b.in_use ? b.size : 0;
-  return in_use == 0 || in_use + size <= limit();  // kept blocks make room when asked
+  // Allocate's rule. A kept block that would serve it fits too: what is held, kept blocks
+  // included, never exceeds the limit.
+  return Fits(size);
 }
 
-bool DecodeMemory::LargeInUse() const {
-  return std::any_of(blocks_.begin(), blocks_.end(), [](const Block& b) { return b.in_use; });
+// The one rule for giving a block that no kept block serves: it fits beside the blocks in
+// use, kept ones making room; or nothing is in use, and it may exceed the budget.
+bool DecodeMemory::Fits(size_t size) const {
+  size_t in_use = 0;
+  for (const Block& b : blocks_) in_use += b.in_use ? b.size : 0;
+  return in_use == 0 || in_use + size <= limit();
+}
+
+DecodeMemory::Block* DecodeMemory::LargestKept() {
+  Block* largest = nullptr;
+  for (Block& b : blocks_)
+    if (!b.in_use && (!largest || b.size > largest->size)) largest = &b;
+  return largest;
 }
 
 void DecodeMemory::ReleaseKept(size_t wanted, const char* except) {

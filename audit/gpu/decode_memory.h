@@ -75,7 +75,8 @@ class DecodeMemory {
     bool in_use = false;
   };
   size_t limit() const { return std::max(budget_, largest_); }
-  bool LargeInUse() const;
+  bool Fits(size_t size) const;  // whether a block no kept one serves may be given now
+  Block* LargestKept();
   // Drops kept blocks, but `except`, until `wanted` more bytes fit the budget.
   void ReleaseKept(size_t wanted, const char* except = nullptr);
   void Drop(size_t i);

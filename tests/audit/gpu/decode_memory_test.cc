@@ -115,6 +115,40 @@ TEST(DecodeMemory, AThreadThatDefersIsToldInsteadOfWaiting) {
   memory.Free(p);
 }
 
+// WouldGive is what a deferring Allocate then does, whatever is in use, kept or over the
+// budget: the reader takes a put-off file back only when its window would be given.
+TEST(DecodeMemory, WouldGiveSaysWhatAllocateDoes) {
+  std::mt19937 random(7);
+  for (int run = 0; run < 20; ++run) {
+    DecodeMemory memory(size_t(8 + random() % 8) * kMiB);
+    std::vector<void*> held;
+    int given = 0, deferred = 0;
+    for (int step = 0; step < 60; ++step) {
+      if (!held.empty() && random() % 3 == 0) {
+        size_t i = random() % held.size();
+        memory.Free(held[i]);
+        held.erase(held.begin() + static_cast<std::ptrdiff_t>(i));
+        continue;
+      }
+      const size_t size = (1 + random() % 20) * kMiB - random() % 4096;
+      const bool would = memory.WouldGive(size);
+      DecodeMemory::DeferInsteadOfWaiting defer;
+      void* p = memory.Allocate(size);
+      ASSERT_EQ(would, p != nullptr) << "run " << run << " step " << step << " size " << size;
+      ASSERT_EQ(defer.deferred(), p == nullptr);
+      if (p) {
+        held.push_back(p);
+        ++given;
+      } else {
+        ++deferred;
+      }
+    }
+    for (void* p : held) memory.Free(p);
+    EXPECT_GT(given, 0);
+    EXPECT_GT(deferred, 0) << "run " << run << " never reached the budget";
+  }
+}
+
 TEST(DecodeMemory, AReleasedWindowIsReusedAndGrownInPlace) {
   DecodeMemory memory(64 * kMiB);
   char* p = static_cast<char*>(memory.Allocate(3 * kMiB));
