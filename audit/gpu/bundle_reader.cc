@@ -128,6 +128,10 @@ class StreamedBundle {
         if (got.size() == targets_[i] && !sized_[i]) {
           sized_[i] = true;
           targets_[i] = FullTarget(e, got);
+          // Sized once: grown by appends, a notes prefix of several MB held up to twice
+          // its size, and three times while the string moved (that sat on top of the
+          // largest window of the run, the one frame streamed through 128 MiB).
+          got.reserve(targets_[i]);
         }
       }
     }
