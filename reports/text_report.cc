@@ -89,10 +89,14 @@ std::string DeviceSummary(const std::vector<const DeviceFacts*>& devices) {
     for (const BundleFacts& b : device->bundles) {
       std::string label = b.format;
       if (label == "ccob")
-        label = "CCOB v" + std::to_string(b.ccob_version.value_or(0)) + " " + b.compression.value_or("");
+        label = b.ccob_version ? "CCOB v" + std::to_string(*b.ccob_version) + " " + b.compression.value_or("")
+                               : "CCOB";  // its header could not be read
+      // A bundle with a problem is counted apart and at its stored size: what its header
+      // claims (a CCOB refused for claiming 1 TB) is not what it holds.
+      if (!b.valid) label += " with problems";
       auto& sizes = by_format[label];
       sizes.first += b.compressed_size;
-      sizes.second += b.uncompressed_size;
+      sizes.second += b.valid ? b.uncompressed_size : b.compressed_size;
     }
   std::string out = Plural(bundles, "bundle");
   for (const auto& [label, sizes] : by_format) {

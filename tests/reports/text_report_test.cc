@@ -62,5 +62,32 @@ TEST(TextReport, ColourWhenAsked) {
   EXPECT_NE(RenderText(SampleReport(), o).find("\033[1;31merror"), std::string::npos);
 }
 
+// The device-code line sums bundles by format. One with a problem is counted apart, at its
+// stored size: a CCOB refused for claiming 1 TB must not read as 1 TB of code, nor one whose
+// header could not be read as "CCOB v0".
+TEST(TextReport, DeviceCodeLineCountsBundlesWithProblemsApart) {
+  Report r = SampleReport();
+  FileFacts f{"/p/lib/libdev.so", "elf-shared-library", {}};
+  BundleFacts good{.format = "ccob", .ccob_version = 2, .compression = "zstd"};
+  good.compressed_size = 100;
+  good.uncompressed_size = 400;
+  BundleFacts refused = good;
+  refused.ccob_version = 3;
+  refused.compressed_size = 62;
+  refused.uncompressed_size = uint64_t(1) << 40;
+  refused.valid = false;
+  BundleFacts unreadable{.format = "ccob"};
+  unreadable.compressed_size = 58;
+  unreadable.valid = false;
+  f.device = DeviceFacts{{good, refused, unreadable}, {"gfx90a"}, 0, {}};
+  r.files.push_back(f);
+  const std::string text = RenderText(r, TextOptions{});
+  EXPECT_NE(text.find("libdev.so: 3 bundles, CCOB v2 zstd 100 B -> 400 B, CCOB v3 zstd with problems 62 B, "
+                      "CCOB with problems 58 B: gfx90a"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("CCOB v0"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace rocm_audit::testing
