@@ -126,6 +126,11 @@ int RunCli(int argc, char** argv) {
   std::ofstream file;
   if (!o.output.empty()) file.open(o.output, std::ios::binary);
   std::ostream& out = o.output.empty() ? std::cout : file;
+  const std::string where = o.output.empty() ? "the standard output" : o.output;
+  if (!out) {  // before the report is built for nothing
+    std::cerr << "rocm-audit: error: cannot write " << where << "\n";
+    return 2;
+  }
   if (!o.tree.empty())
     out << tree;
   else if (o.format == OutputFormat::kJson)
@@ -134,8 +139,7 @@ int RunCli(int argc, char** argv) {
     out << Render(report, o, status);
   out << std::flush;
   if (!out) {
-    std::cerr << "rocm-audit: error: cannot write " << (o.output.empty() ? "the standard output" : o.output)
-              << "\n";
+    std::cerr << "rocm-audit: error: cannot write " << where << "\n";
     return 2;
   }
   return status;
