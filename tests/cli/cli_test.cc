@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include "checks/registry.h"
 #include "tests/support/audit_support.h"
@@ -58,8 +59,12 @@ TEST(Cli, AReportThatCannotBeWrittenExitsTwo) {
   std::string err;
   EXPECT_EQ(RunCommand(audit + "--format json -o " + t / "no-such-dir/out.json " + t / "lib 2>&1", &err), 2);
   EXPECT_NE(err.find("cannot write " + t / "no-such-dir/out.json"), std::string::npos) << err;
+  // A closed standard output everywhere; a full disk where the root has /dev/full.
+  const bool full = access("/dev/full", W_OK) == 0;
   for (const char* format : {"json", "text", "sarif"}) {
-    EXPECT_EQ(RunCommand(audit + "--format " + format + " " + t / "lib > /dev/full 2>&1"), 2) << format;
+    EXPECT_EQ(RunCommand(audit + "--format " + format + " " + t / "lib >&- 2>/dev/null"), 2) << format;
+    if (full)
+      EXPECT_EQ(RunCommand(audit + "--format " + format + " " + t / "lib > /dev/full 2>&1"), 2) << format;
     EXPECT_EQ(RunCommand(audit + "--format " + format + " " + t / "lib > /dev/null"), 0) << format;
   }
 }
