@@ -3,9 +3,10 @@
 // unknown list gives unknown results; list(APPEND) to a generated Targets file's
 // import-check list records the files it names.
 #include <algorithm>
-#include <regex>
+#include <memory>
 
 #include "audit/cmake/arg_values.h"
+#include "audit/cmake/cmake_regex.h"
 #include "audit/cmake/commands.h"
 #include "audit/cmake/name_table.h"
 
@@ -130,10 +131,14 @@ Edited Pop(const ListCall& c, std::vector<std::string>& v, const std::vector<std
 Edited Filter(const ListCall& c, std::vector<std::string>& v, const std::vector<std::string>&) {
   if (c.a.size() < 5) return Edited::kNotEvaluated;
   bool include = c.a[2].value.text == "INCLUDE";
-  try {
-    std::regex re(c.a[4].value.text, std::regex::extended);
-    std::erase_if(v, [&](const std::string& s) { return std::regex_search(s, re) != include; });
-  } catch (const std::regex_error&) {}
+  std::string error;
+  std::unique_ptr<CMakeRegex> re = CMakeRegex::Compile(c.a[4].value.text, &error);
+  if (!re) return Edited::kNotEvaluated;  // CMake: "failed to compile regex"
+  for (const std::string& s : v) {
+    c.in.Charge(RegexWork(s.size()));
+    if (s.size() > kMaxRegexInput || c.in.OverBudget()) return Edited::kNotEvaluated;
+  }
+  std::erase_if(v, [&](const std::string& s) { return re->Find(s).has_value() != include; });
   return Edited::kList;
 }
 

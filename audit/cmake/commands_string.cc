@@ -2,16 +2,17 @@
 // an input is unknown; TIMESTAMP, RANDOM, UUID, HASH, JSON, ... are recorded as not evaluated.
 #include <algorithm>
 #include <cctype>
-#include <regex>
+#include <functional>
+#include <memory>
+#include <optional>
 
 #include "audit/cmake/arg_values.h"
+#include "audit/cmake/cmake_regex.h"
 #include "audit/cmake/commands.h"
 #include "audit/cmake/name_table.h"
 
 namespace rocm_audit {
 namespace {
-
-constexpr size_t kMaxRegexInput = 64 * 1024;
 
 /// Runs string(<op> ...); false when the arguments are not what it takes.
 using StringOp = bool (*)(Interpreter& in, const std::string& op, const Args& a);
@@ -19,22 +20,6 @@ using StringOp = bool (*)(Interpreter& in, const std::string& op, const Args& a)
 bool SetUnknown(Interpreter& in, const std::string& var, const CMakeValue& from) {
   in.Set(var, CMakeValue::Unknown(from.why));
   return true;
-}
-
-// CMake's replacement syntax (\1) in std::regex's ($1).
-std::string ReplacementFormat(std::string_view cmake) {
-  std::string out;
-  for (size_t i = 0; i < cmake.size(); ++i) {
-    if (cmake[i] == '\\' && i + 1 < cmake.size() && cmake[i + 1] >= '0' && cmake[i + 1] <= '9') {
-      out += '$';
-      out += cmake[++i];
-    } else if (cmake[i] == '$') {
-      out += "$$";
-    } else {
-      out += cmake[i];
-    }
-  }
-  return out;
 }
 
 bool Replace(Interpreter& in, const std::string&, const Args& a) {
@@ -52,6 +37,64 @@ bool Replace(Interpreter& in, const std::string&, const Args& a) {
   return true;
 }
 
+// REGEX REPLACE's replacement as CMake parses it (cmStringReplaceHelper): \0-\9 name
+// groups, \n and \\ are a newline and a backslash, any other escape is an error.
+struct Replacement {
+  std::vector<std::pair<std::string, int>> parts;  // literal text, or a group (>= 0)
+  std::string error;
+};
+
+Replacement ParseReplacement(std::string_view r) {
+  Replacement out;
+  std::string literal;
+  for (size_t i = 0; i < r.size(); ++i) {
+    if (r[i] != '\\') {
+      literal += r[i];
+      continue;
+    }
+    if (i + 1 == r.size()) {
+      out.error = "the replacement ends in a backslash";
+      return out;
+    }
+    const char c = r[++i];
+    if (c >= '0' && c <= '9') {
+      out.parts.push_back({std::move(literal), -1});
+      literal.clear();
+      out.parts.push_back({"", c - '0'});
+    } else if (c == 'n' || c == '\\') {
+      literal += c == 'n' ? '\n' : '\\';
+    } else {
+      out.error = "an unknown escape in the replacement";
+      return out;
+    }
+  }
+  out.parts.push_back({std::move(literal), -1});
+  return out;
+}
+
+// Every match in turn, as CMake's MATCHALL and REPLACE search: each search starts where the
+// last match ended, and that start is a beginning of line for ^. An empty match is an error
+// in CMake. Each search is charged to the evaluation's work.
+bool EachMatch(Interpreter& in, const CMakeRegex& re, const std::string& text,
+               const std::function<void(const RegexMatch&, size_t at)>& take, std::string* error) {
+  for (size_t at = 0; at < text.size();) {
+    in.Charge(RegexWork(text.size() - at));
+    if (in.OverBudget()) {
+      *error = "the evaluation's work budget ran out";
+      return false;
+    }
+    std::optional<RegexMatch> m = re.Find(std::string_view(text).substr(at));
+    if (!m) break;
+    if (m->end == m->begin) {
+      *error = "the regular expression matched an empty string, which CMake refuses";
+      return false;
+    }
+    take(*m, at);
+    at += m->end;
+  }
+  return true;
+}
+
 bool Regex(Interpreter& in, const std::string&, const Args& a) {
   if (a.size() < 5) return false;
   const std::string mode = a[1].value.text;
@@ -66,22 +109,52 @@ bool Regex(Interpreter& in, const std::string&, const Args& a) {
     in.Set(out, CMakeValue::Unknown("a string too long to match"));
     return true;
   }
-  try {
-    std::regex re(pattern, std::regex::extended);
-    if (mode == "MATCH") {
-      std::smatch m;
-      in.Set(out, {std::regex_search(input.text, m, re) ? m.str(0) : ""});
-    } else if (mode == "MATCHALL") {
-      std::vector<std::string> all;
-      for (auto it = std::sregex_iterator(input.text.begin(), input.text.end(), re);
-           it != std::sregex_iterator(); ++it)
-        all.push_back(it->str(0));
-      in.Set(out, {JoinList(all)});
-    } else if (mode == "REPLACE") {
-      in.Set(out, {std::regex_replace(input.text, re, ReplacementFormat(a[3].value.text))});
-    }
-  } catch (const std::regex_error&) {
-    in.Set(out, CMakeValue::Unknown("a regular expression rocm-audit cannot compile: " + pattern));
+  std::string error;
+  std::unique_ptr<CMakeRegex> re = CMakeRegex::Compile(pattern, &error);
+  if (!re) {
+    in.Skip("string",
+            "string(REGEX " + mode + "): a regular expression that does not compile (" + error + ")");
+    in.Set(out, CMakeValue::Unknown("a regular expression that does not compile"));
+    return true;
+  }
+  const std::string& text = input.text;
+  if (mode == "MATCH") {
+    in.Charge(RegexWork(text.size()));
+    std::optional<RegexMatch> m = re->Find(text);
+    in.Set(out, {m ? m->groups[0] : ""});
+    return true;
+  }
+  std::string result;
+  if (mode == "MATCHALL") {
+    std::vector<std::string> all;
+    if (EachMatch(in, *re, text, [&](const RegexMatch& m, size_t) { all.push_back(m.groups[0]); }, &error))
+      result = JoinList(all);
+  } else if (mode == "REPLACE") {
+    Replacement r = ParseReplacement(a[3].value.text);
+    error = r.error;
+    size_t copied = 0;
+    if (error.empty() && EachMatch(
+                             in, *re, text,
+                             [&](const RegexMatch& m, size_t at) {
+                               // Each match may add the whole replacement: bounded as a value.
+                               if (result.size() > in.limits().max_value_bytes) return;
+                               result.append(text, copied, at + m.begin - copied);
+                               for (const auto& [literal, group] : r.parts)
+                                 result += group < 0                                      ? literal
+                                           : static_cast<size_t>(group) < m.groups.size() ? m.groups[group]
+                                                                                          : "";
+                               copied = at + m.end;
+                             },
+                             &error))
+      result.append(text, copied);
+  } else {
+    return false;
+  }
+  if (!error.empty()) {
+    in.Skip("string", "string(REGEX " + mode + "): " + error);
+    in.Set(out, CMakeValue::Unknown("string(REGEX " + mode + ")"));
+  } else {
+    in.Set(out, {result});  // past max_value_bytes: unknown, and recorded
   }
   return true;
 }

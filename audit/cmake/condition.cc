@@ -1,8 +1,8 @@
 #include "audit/cmake/condition.h"
 
 #include <cstdlib>
-#include <regex>
 
+#include "audit/cmake/cmake_regex.h"
 #include "audit/cmake/lists.h"
 
 namespace rocm_audit {
@@ -29,14 +29,23 @@ Token ResultToken(Tri t, std::string why = {}) {
   return r;
 }
 
-constexpr size_t kMaxRegexInput = 64 * 1024;
-
 class Evaluator {
  public:
   Evaluator(const ConditionContext& c, ConditionResult* out) : c_(c), out_(out) {}
 
   // Reduces a token list to one boolean.
   Token Reduce(std::vector<Token> t) {
+    if (depth_ == kMaxConditionNesting)
+      return ResultToken(Tri::kUnknown, "a condition nested deeper than " +
+                                            std::to_string(kMaxConditionNesting) + " parentheses");
+    ++depth_;
+    Token r = ReduceFlat(std::move(t));
+    --depth_;
+    return r;
+  }
+
+ private:
+  Token ReduceFlat(std::vector<Token> t) {
     Parens(t);
     Unary(t);
     Binary(t);
@@ -52,7 +61,6 @@ class Evaluator {
     return ResultToken(v, t[0].known ? why_ : t[0].why);
   }
 
- private:
   // The value of an operand: an unquoted operand naming a defined variable is its value.
   Token Deref(const Token& t) {
     if (t.quoted || t.result || !t.known) return t;
@@ -241,17 +249,14 @@ class Evaluator {
 
   Tri Matches(const std::string& text, const std::string& pattern) {
     if (text.size() > kMaxRegexInput) return Tri::kUnknown;
-    try {
-      std::regex re(pattern, std::regex::extended);
-      std::smatch m;
-      if (!std::regex_search(text, m, re)) return Tri::kFalse;
-      std::vector<std::string> groups;
-      for (const auto& g : m) groups.push_back(g.str());
-      if (c_.set_matches) c_.set_matches(groups);
-      return Tri::kTrue;
-    } catch (const std::regex_error&) {
-      return Tri::kFalse;  // CMake: "Regular expression cannot compile"
-    }
+    std::string error;
+    std::unique_ptr<CMakeRegex> re = CMakeRegex::Compile(pattern, &error);
+    if (!re) return Tri::kFalse;  // CMake: "Regular expression cannot compile"
+    if (c_.charge) c_.charge(RegexWork(text.size()));
+    std::optional<RegexMatch> m = re->Find(text);
+    if (!m) return Tri::kFalse;
+    if (c_.set_matches) c_.set_matches(m->groups);
+    return Tri::kTrue;
   }
 
   void Not(std::vector<Token>& t) {
@@ -294,6 +299,7 @@ class Evaluator {
   std::string why_;  ///< why the last Truth() of a variable was unknown
 
  private:
+  int depth_ = 0;  // Reduce() calls under way: one per parenthesis level
   const ConditionContext& c_;
   ConditionResult* out_;
 };
@@ -318,6 +324,11 @@ int CompareVersions(std::string_view a, std::string_view b) {
 
 ConditionResult EvaluateCondition(std::vector<ConditionArg> args, const ConditionContext& context) {
   ConditionResult out;
+  if (args.size() > kMaxConditionArgs) {
+    out.value = Tri::kUnknown;
+    out.why = "a condition of more than " + std::to_string(kMaxConditionArgs) + " arguments";
+    return out;
+  }
   std::vector<Token> tokens;
   for (ConditionArg& a : args)
     tokens.push_back({std::move(a.value.text), a.quoted, a.value.known, std::move(a.value.why)});

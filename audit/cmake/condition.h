@@ -29,7 +29,13 @@ struct ConditionContext {
   std::function<Tri(std::string_view)> target;
   std::function<Tri(std::string_view)> command;
   std::function<void(const std::vector<std::string>&)> set_matches;  ///< CMAKE_MATCH_<n> after MATCHES
+  std::function<void(size_t)> charge;  ///< the work of a MATCHES search (RegexWork)
 };
+
+/// Conditions longer or more deeply parenthesized than these are undecided, not evaluated:
+/// CMake reduces a condition in passes over all its arguments, and so would this.
+constexpr size_t kMaxConditionArgs = 1000;
+constexpr int kMaxConditionNesting = 32;
 
 struct ConditionResult {
   Tri value = Tri::kFalse;

@@ -11,6 +11,10 @@ struct EvaluatorLimits {
   size_t max_iterations = 10000;  ///< per loop
   size_t max_file_bytes = 4 << 20;
   size_t max_value_bytes = 4 << 20;  ///< a variable's value, and all of one command's arguments
+  /// Bytes of values read, expanded and set, and regular-expression searches at their cost
+  /// (RegexWork), over the whole evaluation: what a list grown in a loop or a 4 MB value
+  /// copied 200,000 times costs, which neither bound above stops.
+  size_t max_work_bytes = size_t(256) << 20;
 };
 
 }  // namespace rocm_audit

@@ -12,6 +12,7 @@ namespace rocm_audit {
 // ---- Variables and records --------------------------------------------------------------
 
 void Interpreter::Set(const std::string& name, CMakeValue value, bool parent_scope) {
+  Charge(value.text.size());
   if (value.text.size() > limits_.max_value_bytes) {
     ValueTooLong();
     value = CMakeValue::Unknown("a value longer than " + std::to_string(limits_.max_value_bytes) + " bytes");
@@ -40,7 +41,10 @@ bool Interpreter::Guard() {
 // ---- Expansion --------------------------------------------------------------------------
 
 CMakeValue Interpreter::ExpandOne(const ListFileArgument& arg) {
-  if (arg.kind == ListFileArgument::kBracket) return {arg.text};
+  if (arg.kind == ListFileArgument::kBracket) {
+    Charge(arg.text.size());
+    return {arg.text};
+  }
   VariableLookup vars = [this](std::string_view name) { return vars_.Lookup(name); };
   VariableLookup env = [this](std::string_view name) -> const CMakeValue* {
     env_value_ = CMakeValue::Unknown("the consumer's environment ($ENV{" + std::string(name) + "})");
@@ -48,6 +52,8 @@ CMakeValue Interpreter::ExpandOne(const ListFileArgument& arg) {
   };
   bool too_long = false;
   CMakeValue v = ExpandReferences(arg.text, vars, env, limits_.max_value_bytes, &too_long);
+  // A value cut off at the bound was built up to it first.
+  Charge(arg.text.size() + (too_long ? limits_.max_value_bytes : v.text.size()));
   if (too_long) ValueTooLong();
   return v;
 }
@@ -99,6 +105,7 @@ ConditionResult Interpreter::Condition(const Args& args) {
   c.command = [this](std::string_view name) {
     return definitions_.count(ToLower(name)) ? Tri::kTrue : Tri::kUnknown;
   };
+  c.charge = [this](size_t bytes) { Charge(bytes); };
   c.set_matches = [this](const std::vector<std::string>& groups) {
     for (size_t i = 0; i < 10; ++i) {
       if (i < groups.size())
@@ -166,6 +173,11 @@ Flow Interpreter::Exec(const ProgramPtr& p, size_t begin, size_t end) {
     rec_.SetCurrent(&cmd);
     if (++commands_run_ > limits_.max_commands) {
       Skip(cmd.name, "the evaluation stopped after " + std::to_string(limits_.max_commands) + " commands");
+      return Flow::kStop;
+    }
+    if (OverBudget()) {
+      Skip(cmd.name, "the evaluation stopped after " + std::to_string(limits_.max_work_bytes >> 20) +
+                         " MiB of values read, expanded and set");
       return Flow::kStop;
     }
     Flow f = Flow::kNormal;

@@ -36,12 +36,20 @@ class Interpreter {
   Recorder& rec() { return rec_; }
 
   // Variables, with the value bound.
-  const CMakeValue* Get(std::string_view name) const { return vars_.Get(name); }
+  const CMakeValue* Get(std::string_view name) const {
+    const CMakeValue* v = vars_.Get(name);
+    if (v) Charge(v->text.size());
+    return v;
+  }
   void Set(const std::string& name, CMakeValue value, bool parent_scope = false);
   void Unset(const std::string& name, bool parent_scope = false) { vars_.Unset(name, parent_scope); }
   /// The unknown result of a command never run here.
   CMakeValue UnknownResult(const std::string& command) const;
   void ValueTooLong();  ///< records that a value hit limits().max_value_bytes
+  /// Work done (limits().max_work_bytes): values read by name, arguments expanded, values
+  /// set, searches. The evaluation stops at the next command once it is over.
+  void Charge(size_t bytes) const { work_ += bytes; }
+  bool OverBudget() const { return work_ > limits_.max_work_bytes; }
 
   // Records (see Recorder).
   CMakeReference* Reference(const std::string& path, const std::string& via, const std::string& target = {},
@@ -116,6 +124,7 @@ class Interpreter {
 
   const InstalledFiles& files_;
   EvaluatorLimits limits_;
+  mutable size_t work_ = 0;  // Charge(): reading a value is work too
   CommandLookup commands_;
   VariableScopes vars_;
   TargetTable targets_;

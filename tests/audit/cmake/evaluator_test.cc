@@ -10,6 +10,7 @@
 #include <set>
 
 #include "audit/cmake/cmake_modules.h"
+#include "audit/cmake/condition.h"
 #include "audit/cmake/dependency_locator.h"
 #include "audit/cmake/genex.h"
 #include "audit/cmake/math_expression.h"
@@ -175,6 +176,49 @@ TEST_F(Evaluator, CyclesLoopsAndHostileInputsAreBounded) {
   auto bad = Run(Write("bad.cmake", "if(A)\nset(x 1)\n"));
   ASSERT_EQ(bad.failures.size(), 1u);
   EXPECT_NE(bad.failures[0].message.find("parse error"), std::string::npos);
+}
+
+// string(REGEX MATCHALL/REPLACE) search again where the last match ended, with ^ matching
+// there (cmake 3.25.1 gives "xxx" and "a;a;a"); an empty match stops CMake.
+TEST_F(Evaluator, RegexSearchesContinueAsCMakesDo) {
+  auto r = Run(Write("a.cmake",
+                     "string(REGEX REPLACE \"^a\" \"x\" R aaa)\n"
+                     "string(REGEX MATCHALL \"^a\" M aaa)\n"
+                     "string(REGEX REPLACE \"(a)(b)\" \"[\\\\2\\\\1]\\\\n\" S abac)\n"
+                     "string(REGEX REPLACE \"b*\" x E abc)\n"
+                     "string(REGEX MATCH \"((((((((((a))))))))))\" G a)\n"));
+  EXPECT_EQ(Var(r, "R"), "xxx");
+  EXPECT_EQ(Var(r, "M"), "a;a;a");
+  EXPECT_EQ(Var(r, "S"), "[ba]\nac");
+  EXPECT_EQ(Var(r, "E"), "<unknown>");
+  EXPECT_EQ(Var(r, "G"), "<unknown>");
+  ASSERT_EQ(r.skipped.size(), 2u);
+  EXPECT_NE(r.skipped[0].reason.find("matched an empty string"), std::string::npos);
+  EXPECT_NE(r.skipped[1].reason.find("Too many parentheses"), std::string::npos);
+}
+
+// Work no count of commands bounds: each append rewrites the whole list, each condition is
+// reduced in passes over its arguments. The evaluation stops or leaves the branch undecided.
+TEST_F(Evaluator, WorkThatGrowsWithTheValuesIsBounded) {
+  auto r = Run(Write("a.cmake",
+                     "foreach(i RANGE 9999)\n  foreach(j RANGE 19)\n"
+                     "    list(APPEND l \"${i}-${j}-abcdefghijklmnop\")\n  endforeach()\nendforeach()\n"));
+  ASSERT_FALSE(r.skipped.empty());
+  EXPECT_NE(r.skipped.back().reason.find("MiB of values read, expanded and set"), std::string::npos);
+
+  std::string chain = "FALSE";
+  for (size_t i = 0; i < kMaxConditionArgs / 2; ++i) chain += " OR FALSE";
+  auto c = Run(Write("c.cmake", "if(" + chain + ")\n  set(x 1)\nelse()\n  set(x 0)\nendif()\n"));
+  EXPECT_EQ(Var(c, "x"), "<unknown>");
+  std::string nested =
+      std::string(kMaxConditionNesting * 2, '(') + "TRUE" + std::string(kMaxConditionNesting * 2, ')');
+  std::string spaced;
+  for (char ch : nested) spaced += std::string(1, ch) + " ";
+  auto n = Run(Write("n.cmake", "if(" + spaced + ")\n  set(x 1)\nelse()\n  set(x 0)\nendif()\n"));
+  EXPECT_EQ(Var(n, "x"), "<unknown>");
+  // Below both bounds the same conditions are decided.
+  auto d = Run(Write("d.cmake", "if(((TRUE)) AND NOT (FALSE OR FALSE))\n  set(x 1)\nendif()\n"));
+  EXPECT_EQ(Var(d, "x"), "1");
 }
 
 TEST_F(Evaluator, GlobIncludeOptionalAndTargets) {

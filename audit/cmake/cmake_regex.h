@@ -1,0 +1,58 @@
+// CMake's regular expressions (string(REGEX), if(MATCHES), list(FILTER ... REGEX)), matched
+// by LLVM's POSIX engine. A package's list files are input, not trusted code: std::regex
+// recursed once per nested group and per input character (30,000 nested groups overflowed
+// the stack) and backtracked without bound ((a|aa)*c against 40 characters took 35 s).
+// LLVM's engine runs patterns without back-references in time linear in the input, without
+// recursion over it, and the translation below leaves none.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace llvm {
+class Regex;
+}
+
+namespace rocm_audit {
+
+/// One match: [0] the whole match, [i] group i ("" when the group took no part).
+struct RegexMatch {
+  size_t begin = 0;  ///< offset of the match in the searched text
+  size_t end = 0;
+  std::vector<std::string> groups;
+};
+
+class CMakeRegex {
+ public:
+  /// CMake's syntax (kwsys RegularExpression): ^ $ . [...] ( ) | * + ?, a backslash makes
+  /// the next character literal, braces are literal, ranges in brackets are expanded as
+  /// CMake does, and at most 9 groups. Null, with CMake's reason, when CMake would not
+  /// compile the pattern, or LLVM's engine does not.
+  static std::unique_ptr<CMakeRegex> Compile(std::string_view pattern, std::string* error);
+  ~CMakeRegex();
+
+  /// The leftmost match in `text`; its start is a beginning of line for ^, as CMake's
+  /// find() treats every text it is given. POSIX picks the longest of the leftmost
+  /// matches, where CMake takes the first alternative that matches.
+  std::optional<RegexMatch> Find(std::string_view text) const;
+
+  /// The POSIX form the pattern was translated to (for tests).
+  const std::string& posix() const { return posix_; }
+
+ private:
+  CMakeRegex() = default;
+  std::string posix_;
+  std::unique_ptr<llvm::Regex> re_;
+};
+
+/// The bytes of input one search may be given: larger inputs are left unevaluated.
+constexpr size_t kMaxRegexInput = 64 * 1024;
+
+/// What one search of `input` bytes costs the evaluation's work budget: matching with
+/// groups takes up to ~200 ns a byte, copying a value ~1 ns.
+constexpr size_t RegexWork(size_t input) { return 256 * (input + 64); }
+
+}  // namespace rocm_audit
