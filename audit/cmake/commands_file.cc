@@ -40,7 +40,15 @@ bool Glob(Interpreter& in, const std::string& op, const Args& a) {
       in.Set(var, unknown);
       return true;
     }
-    for (std::string& f : in.files().Glob(t)) found.push_back(std::move(f));
+    bool cut = false;
+    for (std::string& f : in.files().Glob(t, &cut)) found.push_back(std::move(f));
+    if (cut) {
+      const std::string why =
+          "a glob that reads more than " + std::to_string(kMaxGlobEntries) + " directory entries";
+      in.Skip("file", "file(" + op + "): " + why);
+      in.Set(var, CMakeValue::Unknown(why));
+      return true;
+    }
   }
   std::sort(found.begin(), found.end());
   if (!relative.empty())

@@ -68,14 +68,12 @@ std::optional<std::string> InstalledFiles::RealPath(const std::string& path) con
   return InstalledPath(*host);
 }
 
-std::vector<std::string> InstalledFiles::Glob(const std::string& pattern) const {
+std::vector<std::string> InstalledFiles::Glob(const std::string& pattern, bool* cut) const {
   std::vector<std::string> out;
+  if (cut) *cut = false;
   if (pattern.empty() || pattern[0] != '/') return out;
-  if (Outside(NormalizePath(pattern))) {
-    for (const std::string& host : RootedFs().Glob(pattern)) out.push_back(host);
-    return out;
-  }
-  for (const std::string& host : fs_.Glob(pattern)) out.push_back(InstalledPath(host));
+  if (Outside(NormalizePath(pattern))) return RootedFs().Glob(pattern, cut);
+  for (const std::string& host : fs_.Glob(pattern, cut)) out.push_back(InstalledPath(host));
   return out;
 }
 

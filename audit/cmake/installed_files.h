@@ -26,8 +26,9 @@ class InstalledFiles {
   Tri IsSymlink(const std::string& path) const;
   /// Symlinks resolved, as an installed path; nullopt when it does not exist.
   std::optional<std::string> RealPath(const std::string& path) const;
-  /// Installed paths matching an absolute wildcard pattern ('*', '?', '[...]').
-  std::vector<std::string> Glob(const std::string& pattern) const;
+  /// Installed paths matching an absolute wildcard pattern ('*', '?', '[...]'); `cut` when
+  /// the pattern read more than kMaxGlobEntries directory entries (the result is partial).
+  std::vector<std::string> Glob(const std::string& pattern, bool* cut = nullptr) const;
   /// The file's text, at most `cap` bytes; nullopt when it cannot be read or is larger.
   std::optional<std::string> Read(const std::string& path, size_t cap) const;
 

@@ -1,5 +1,6 @@
 #include "audit/fs/rooted_fs.h"
 
+#include <dirent.h>
 #include <glob.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,6 +10,7 @@
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
+#include <unordered_set>
 
 namespace rocm_audit {
 namespace {
@@ -21,6 +23,23 @@ std::deque<std::string> Components(std::string_view path) {
   for (std::string_view part : PathComponents(path)) out.emplace_back(part);
   return out;
 }
+
+// glob(3)'s directory functions (GLOB_ALTDIRFUNC), counting the entries one call reads:
+// glob() takes no context, so the count is the calling thread's.
+thread_local size_t glob_entries_left = 0;
+
+void* GlobOpenDir(const char* path) {
+  if (glob_entries_left == 0) return nullptr;
+  return opendir(path);
+}
+
+struct dirent* GlobReadDir(void* dir) {
+  if (glob_entries_left == 0) return nullptr;
+  --glob_entries_left;
+  return readdir(static_cast<DIR*>(dir));
+}
+
+void GlobCloseDir(void* dir) { closedir(static_cast<DIR*>(dir)); }
 
 }  // namespace
 
@@ -154,28 +173,37 @@ std::optional<RootedFs::Resolved> RootedFs::Follow(std::string cur, std::deque<s
   return Resolved{cur, *holder + cur, in_layers};
 }
 
-std::vector<std::string> RootedFs::Glob(const std::string& absolute_pattern) const {
+std::vector<std::string> RootedFs::Glob(const std::string& absolute_pattern, bool* cut) const {
   std::vector<std::string> out;
   std::vector<std::string> seen;  // virtual paths already taken from a higher layer
+  std::unordered_set<std::string> taken;
   static const std::vector<std::string> kHost{""};
+  glob_entries_left = kMaxGlobEntries;
   for (const auto& layer : layers_.empty() ? kHost : layers_) {
     glob_t g{};
-    if (glob((layer + NormalizePath(absolute_pattern)).c_str(), 0, nullptr, &g) == 0) {
+    g.gl_opendir = GlobOpenDir;
+    g.gl_readdir = GlobReadDir;
+    g.gl_closedir = GlobCloseDir;
+    g.gl_stat = stat;
+    g.gl_lstat = lstat;
+    if (glob((layer + NormalizePath(absolute_pattern)).c_str(), GLOB_ALTDIRFUNC, nullptr, &g) == 0) {
       for (size_t i = 0; i < g.gl_pathc; ++i) {
         std::string host = g.gl_pathv[i];
         std::string virt = host.substr(layer.size());
-        if (std::find(seen.begin(), seen.end(), virt) != seen.end()) continue;
-        seen.push_back(virt);
-        out.push_back(host);
+        if (!taken.insert(virt).second) continue;
+        seen.push_back(std::move(virt));
+        out.push_back(std::move(host));
       }
     }
     globfree(&g);
   }
+  if (cut) *cut = glob_entries_left == 0;
   std::vector<size_t> order(out.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return seen[a] < seen[b]; });
   std::vector<std::string> sorted;
-  for (size_t i : order) sorted.push_back(out[i]);
+  sorted.reserve(out.size());
+  for (size_t i : order) sorted.push_back(std::move(out[i]));
   return sorted;
 }
 

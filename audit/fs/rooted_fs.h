@@ -15,6 +15,9 @@
 
 namespace rocm_audit {
 
+/// The directory entries one RootedFs::Glob may read.
+constexpr size_t kMaxGlobEntries = 100000;
+
 /// The text of a symbolic link ("" when `path` is no link or cannot be read).
 std::string ReadLink(const std::string& path);
 
@@ -57,8 +60,10 @@ class RootedFs {
   bool IsDirectory(const std::string& host_path) const;
 
   /// Host paths matching an absolute glob pattern in any layer (the top layer wins for a
-  /// path that several hold), sorted by their path in the installed system.
-  std::vector<std::string> Glob(const std::string& absolute_pattern) const;
+  /// path that several hold), sorted by their path in the installed system. A pattern may
+  /// read at most kMaxGlobEntries directory entries (a/*/*/... over links to "." doubles
+  /// them at every level); past that the result is cut short and `cut` says so.
+  std::vector<std::string> Glob(const std::string& absolute_pattern, bool* cut = nullptr) const;
 
  private:
   /// The virtual (installed-system) path of a host path, if it lies in a layer.

@@ -69,6 +69,22 @@ TEST(RootedFs, LayersAreSearchedTopFirstAtEveryComponent) {
   EXPECT_EQ(fs.layers(), (std::vector<std::string>{t / "top", t / "base"}));
 }
 
+// Two links to "." double a glob's matches at every "/*": 2^40 paths for 40 levels, which
+// glob(3) would list until memory ran out. The entries read are bounded; `cut` says so.
+TEST(RootedFs, AGlobThatReadsTooManyEntriesIsCut) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), "mkdir -p d && ln -s . d/a && ln -s . d/b && echo x > d/f"));
+  RootedFs fs(t.path());
+  bool cut = true;
+  EXPECT_EQ(fs.Glob("/d/*", &cut).size(), 3u);
+  EXPECT_FALSE(cut);
+  std::string deep = "/d";
+  for (int i = 0; i < 40; ++i) deep += "/*";
+  std::vector<std::string> found = fs.Glob(deep, &cut);
+  EXPECT_TRUE(cut);
+  EXPECT_LE(found.size(), kMaxGlobEntries);
+}
+
 // The walk resolves a directory once and each entry of it by one component: for every
 // entry of every directory of every layer, that must be Resolve() of its whole path, with
 // the same reason when it fails. Symlinks relative, absolute, to directories, chained,
