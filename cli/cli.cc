@@ -80,7 +80,9 @@ int RunCli(int argc, char** argv) {
   if (std::optional<int> status = AnswerWithoutAuditing(o)) return *status;
   for (const Rule& r : KnownRules())
     if (!RuleEnabled(o.policy, r.id)) o.audit.disabled_rules.push_back(std::string(r.id));
-  if (const char* tmp = std::getenv("TMPDIR")) o.audit.checks.tmpdir = tmp;
+  const char* tmp = std::getenv("TMPDIR");
+  if (tmp) o.audit.checks.tmpdir = tmp;
+  if (!o.spill_dir_given) o.audit.spill_dir = tmp && *tmp ? tmp : "/tmp";
   ProgressLine progress;
   if (o.progress && isatty(STDERR_FILENO))
     o.audit.progress = [&](const char* phase, size_t done, size_t total) {

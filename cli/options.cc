@@ -182,6 +182,16 @@ const Option kOptions[] = {
          return Fail(error, "--decode-memory needs a size such as 64M or 1G, not '" + v + "'");
        return true;
      }},
+    {kGpu, "", "--spill-dir", "", "DIR",
+     "where windows beyond 64 MiB of memory are kept, in unnamed\n"
+     "files the kernel may write out (default $TMPDIR, else /tmp;\n"
+     "none: in memory; a tmpfs is not used)",
+     [](S& v, O* o, std::string* error) {
+       if (v.empty()) return Fail(error, "--spill-dir needs a directory, or none");
+       o->audit.spill_dir = v == "none" ? "" : v;
+       o->spill_dir_given = true;
+       return true;
+     }},
     {kGpu, "", "--verify-hash", "", "", "check each compressed bundle's MD5 against its header",
      [](S&, O* o, std::string*) {
        o->audit.bundles.verify_hash = true;

@@ -3,8 +3,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
+#include <utility>
 
+#include <fcntl.h>
+#include <linux/magic.h>
 #include <sys/mman.h>
+#include <sys/vfs.h>
+#include <unistd.h>
 
 namespace rocm_audit {
 namespace {
@@ -33,6 +39,38 @@ char* GrowBlock(char* data, size_t size, size_t new_size) {
   return static_cast<char*>(p);
 }
 
+// An unnamed file in `dir` for one spilled block, or -1: no such directory, no O_TMPFILE on
+// its filesystem, or a tmpfs (whose pages would be memory all the same).
+int OpenSpillFile(const std::string& dir) {
+  if (dir.empty()) return -1;
+  int fd = open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd < 0) return -1;
+  struct statfs fs{};
+  if (fstatfs(fd, &fs) != 0 || fs.f_type == TMPFS_MAGIC) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// Reserves the file's blocks first: a write to a shared mapping whose page has no disk
+// block behind it would raise SIGBUS on a full disk; fallocate fails here instead.
+char* MapSpilled(int fd, size_t size) {
+  if (fallocate(fd, 0, 0, static_cast<off_t>(size)) != 0) return nullptr;
+  void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (p == MAP_FAILED) return nullptr;
+  madvise(p, size, MADV_POPULATE_WRITE);
+  return static_cast<char*>(p);
+}
+
+char* GrowSpilled(int fd, char* data, size_t size, size_t new_size) {
+  if (fallocate(fd, 0, 0, static_cast<off_t>(new_size)) != 0) return nullptr;
+  void* p = mremap(data, size, new_size, MREMAP_MAYMOVE);
+  if (p == MAP_FAILED) return nullptr;
+  madvise(static_cast<char*>(p) + size, new_size - size, MADV_POPULATE_WRITE);
+  return static_cast<char*>(p);
+}
+
 }  // namespace
 
 static thread_local DecodeMemory::DeferInsteadOfWaiting* t_defer = nullptr;
@@ -40,8 +78,33 @@ static thread_local DecodeMemory::DeferInsteadOfWaiting* t_defer = nullptr;
 DecodeMemory::DeferInsteadOfWaiting::DeferInsteadOfWaiting() : outer_(t_defer) { t_defer = this; }
 DecodeMemory::DeferInsteadOfWaiting::~DeferInsteadOfWaiting() { t_defer = outer_; }
 
+DecodeMemory::DecodeMemory(size_t budget, std::string spill_dir)
+    : budget_(budget), spill_dir_(std::move(spill_dir)) {}
+
 DecodeMemory::~DecodeMemory() {
-  for (Block& b : blocks_) munmap(b.data, b.size);
+  for (Block& b : blocks_) {
+    munmap(b.data, b.size);
+    if (b.fd >= 0) close(b.fd);
+  }
+}
+
+char* DecodeMemory::Map(Block* grow, size_t size, bool spill, int* fd) {
+  if (!spill) {
+    *fd = -1;
+    return grow ? GrowBlock(grow->data, grow->size, size) : MapBlock(size);
+  }
+  if (grow) {
+    *fd = grow->fd;
+    return GrowSpilled(grow->fd, grow->data, grow->size, size);
+  }
+  *fd = OpenSpillFile(spill_dir_);
+  if (*fd < 0) return nullptr;
+  char* data = MapSpilled(*fd, size);
+  if (!data) {
+    close(*fd);
+    *fd = -1;
+  }
+  return data;
 }
 
 void* DecodeMemory::Allocate(size_t size) {
@@ -58,26 +121,37 @@ void* DecodeMemory::Allocate(size_t size) {
       return best->data;
     }
     if (Fits(size)) {
-      // The largest kept block grows in place of a new one: the pages it has keep their
-      // contents, so only the added part is faulted in (and cleared) by the kernel. Other
-      // kept blocks go first when the budget needs their room.
-      Block* grow = LargestKept();
-      const size_t extra = size - (grow ? grow->size : 0);
-      if (held_ + extra > limit()) {
-        const char* keep = grow ? grow->data : nullptr;
-        ReleaseKept(extra, keep);
-        grow = LargestKept();
+      // The largest kept block (of the same kind) grows in place of a new one: the pages it
+      // has keep their contents, so only the added part is faulted in (and cleared) by the
+      // kernel. Other kept blocks go first when the budget needs their room.
+      bool spill = !spill_dir_.empty() && anon_held_ + size > kAnonWindows;
+      for (;;) {
+        Block* grow = LargestKept(spill);
+        size_t extra = size - (grow ? grow->size : 0);
+        if (held_ + extra > limit()) {
+          const char* keep = grow ? grow->data : nullptr;
+          ReleaseKept(extra, keep);
+          grow = LargestKept(spill);
+          extra = size - (grow ? grow->size : 0);
+        }
+        int fd = -1;
+        char* data = Map(grow, size, spill, &fd);
+        if (!data && spill) {
+          spill = false;  // no spill file, or no room on its disk: anonymous after all
+          continue;
+        }
+        if (!data) return nullptr;  // zstd reports "allocation error"
+        if (grow)
+          *grow = {data, size, true, fd};
+        else
+          blocks_.push_back({data, size, true, fd});
+        held_ += extra;
+        if (!spill) anon_held_ += extra;
+        peak_ = std::max(peak_, held_);
+        peak_anon_ = std::max(peak_anon_, anon_held_);
+        largest_ = std::max(largest_, size);
+        return data;
       }
-      char* data = grow ? GrowBlock(grow->data, grow->size, size) : MapBlock(size);
-      if (!data) return nullptr;  // zstd reports "allocation error"
-      if (grow)
-        *grow = {data, size, true};
-      else
-        blocks_.push_back({data, size, true});
-      held_ += extra;
-      peak_ = std::max(peak_, held_);
-      largest_ = std::max(largest_, size);
-      return data;
     }
     if (t_defer) {
       t_defer->deferred_ = true;
@@ -114,6 +188,18 @@ size_t DecodeMemory::peak_large() const {
   return peak_;
 }
 
+size_t DecodeMemory::peak_anon() const {
+  std::lock_guard lock(mutex_);
+  return peak_anon_;
+}
+
+bool DecodeMemory::Spilled(const void* p) const {
+  std::lock_guard lock(mutex_);
+  for (const Block& b : blocks_)
+    if (b.data == p) return b.fd >= 0;
+  return false;
+}
+
 bool DecodeMemory::WouldGive(size_t size) const {
   if (size < kLargeBlock) return true;
   size = (size + kHugePage - 1) & ~(kHugePage - 1);
@@ -131,10 +217,10 @@ bool DecodeMemory::Fits(size_t size) const {
   return in_use == 0 || in_use + size <= limit();
 }
 
-DecodeMemory::Block* DecodeMemory::LargestKept() {
+DecodeMemory::Block* DecodeMemory::LargestKept(bool spilled) {
   Block* largest = nullptr;
   for (Block& b : blocks_)
-    if (!b.in_use && (!largest || b.size > largest->size)) largest = &b;
+    if (!b.in_use && (b.fd >= 0) == spilled && (!largest || b.size > largest->size)) largest = &b;
   return largest;
 }
 
@@ -146,6 +232,10 @@ void DecodeMemory::ReleaseKept(size_t wanted, const char* except) {
 void DecodeMemory::Drop(size_t i) {
   munmap(blocks_[i].data, blocks_[i].size);
   held_ -= blocks_[i].size;
+  if (blocks_[i].fd >= 0)
+    close(blocks_[i].fd);
+  else
+    anon_held_ -= blocks_[i].size;
   blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(i));
 }
 

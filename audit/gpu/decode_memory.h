@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace rocm_audit {
@@ -22,14 +23,24 @@ namespace rocm_audit {
 /// Released blocks are kept, within the budget, for the next frame: a fresh mapping per
 /// bundle faulted in every page of its window again, which cost more system time than the
 /// decoding itself (840 MB of page faults over sid's 717 compressed bundles).
+///
+/// Windows beyond kAnonWindows of anonymous memory are spilled: mapped from an unnamed file
+/// (O_TMPFILE) in a spill directory, its blocks reserved with fallocate so that a full disk
+/// fails the allocation instead of a later write. Such pages are the page cache's: the kernel
+/// may write them out and reclaim them under pressure, which it cannot do with anonymous
+/// memory on a builder without swap. hipBLASLt's largest bundle alone needs a 128 MiB window.
+/// A directory on tmpfs gains nothing (its pages are memory) and is not used.
 class DecodeMemory {
  public:
   /// Blocks at least this large are windows and count against the budget; smaller ones
   /// (the decoder's own state) are never waited for, so two workers cannot wait on each
   /// other while each holds one.
   static constexpr size_t kLargeBlock = size_t(1) << 20;
+  /// Large blocks in anonymous memory, all workers together, before windows are spilled.
+  static constexpr size_t kAnonWindows = size_t(64) << 20;
 
-  explicit DecodeMemory(size_t budget) : budget_(budget) {}
+  /// `spill_dir`: where windows past kAnonWindows go (empty: never spilled, all anonymous).
+  explicit DecodeMemory(size_t budget, std::string spill_dir = {});
   ~DecodeMemory();
   DecodeMemory(const DecodeMemory&) = delete;
   DecodeMemory& operator=(const DecodeMemory&) = delete;
@@ -67,16 +78,22 @@ class DecodeMemory {
 
   size_t budget() const { return budget_; }
   size_t peak_large() const;  ///< the most bytes of large blocks held at once (used or kept)
+  size_t peak_anon() const;   ///< the same, of those in anonymous memory
+  /// Whether `p`, a block given by Allocate, lives in a spill file.
+  bool Spilled(const void* p) const;
 
  private:
   struct Block {
     char* data = nullptr;
     size_t size = 0;
     bool in_use = false;
+    int fd = -1;  // its spill file; -1: anonymous
   };
   size_t limit() const { return std::max(budget_, largest_); }
-  bool Fits(size_t size) const;  // whether a block no kept one serves may be given now
-  Block* LargestKept();
+  bool Fits(size_t size) const;      // whether a block no kept one serves may be given now
+  Block* LargestKept(bool spilled);  // of that kind
+  // A new block, or `grow` grown to `size`, spilled or not; nullptr if it cannot be mapped.
+  char* Map(Block* grow, size_t size, bool spill, int* fd);
   // Drops kept blocks, but `except`, until `wanted` more bytes fit the budget.
   void ReleaseKept(size_t wanted, const char* except = nullptr);
   void Drop(size_t i);
@@ -86,8 +103,11 @@ class DecodeMemory {
   std::condition_variable released_;
   std::vector<Block> blocks_;  // large blocks only: a handful
   size_t held_ = 0;            // bytes of blocks_, used or kept
+  size_t anon_held_ = 0;       // of those, in anonymous memory
   size_t largest_ = 0;         // the largest block given
   size_t peak_ = 0;
+  size_t peak_anon_ = 0;
+  const std::string spill_dir_;
 };
 
 }  // namespace rocm_audit

@@ -5,9 +5,15 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <atomic>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <random>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -171,6 +177,77 @@ TEST(DecodeMemory, SmallBlocksAreNotWindowsAndNeverWait) {
   memory.Free(state);
   memory.Free(window);
   EXPECT_EQ(memory.peak_large(), 2 * kMiB);
+}
+
+// The file behind `p` in /proc/self/maps, "" for anonymous memory.
+std::string MappedFile(const void* p) {
+  std::ifstream maps("/proc/self/maps");
+  const auto at = reinterpret_cast<uintptr_t>(p);
+  for (std::string line; std::getline(maps, line);) {
+    uintptr_t lo = 0, hi = 0;
+    if (std::sscanf(line.c_str(), "%lx-%lx", &lo, &hi) != 2 || at < lo || at >= hi) continue;
+    size_t slash = line.find('/');
+    return slash == std::string::npos ? "" : line.substr(slash);
+  }
+  return "";
+}
+
+// A directory of the build tree: on disk, never a tmpfs, whatever /tmp is.
+std::filesystem::path SpillDir(const char* name) {
+  std::filesystem::path dir = std::filesystem::current_path() / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+TEST(DecodeMemory, WindowsPastTheAnonymousShareAreSpilledToAnUnnamedFile) {
+  static_assert(DecodeMemory::kAnonWindows == 64 * kMiB);
+  const std::filesystem::path dir = SpillDir("decode-memory-spill");
+  struct stat before{};
+  ASSERT_EQ(stat(dir.c_str(), &before), 0);
+  {
+    DecodeMemory memory(256 * kMiB, dir.string());
+    char* a = static_cast<char*>(memory.Allocate(48 * kMiB));  // within the 64 MiB share
+    char* b = static_cast<char*>(memory.Allocate(32 * kMiB));  // 80 MiB: past it
+    ASSERT_NE(a, nullptr);
+    ASSERT_NE(b, nullptr);
+    EXPECT_FALSE(memory.Spilled(a));
+    EXPECT_TRUE(memory.Spilled(b));
+    EXPECT_EQ(MappedFile(a), "");
+    EXPECT_EQ(MappedFile(b).rfind(dir.string() + "/", 0), 0u) << MappedFile(b);
+    std::memset(b, 0x5a, 32 * kMiB);  // every byte of it is ours, and reads back
+    EXPECT_EQ(b[0], 0x5a);
+    EXPECT_EQ(b[32 * kMiB - 1], 0x5a);
+    EXPECT_TRUE(std::filesystem::is_empty(dir)) << "a spill file has a name";
+    memory.Free(b);
+    // A larger spilled window grows the kept spilled block, keeping what it holds.
+    char* c = static_cast<char*>(memory.Allocate(40 * kMiB));
+    ASSERT_NE(c, nullptr);
+    EXPECT_TRUE(memory.Spilled(c));
+    EXPECT_EQ(c[32 * kMiB - 1], 0x5a);
+    memory.Free(c);
+    memory.Free(a);
+    EXPECT_EQ(memory.peak_anon(), 48 * kMiB);
+    EXPECT_EQ(memory.peak_large(), 88 * kMiB);
+  }
+  struct stat after{};
+  ASSERT_EQ(stat(dir.c_str(), &after), 0);
+  EXPECT_TRUE(std::filesystem::is_empty(dir));
+  EXPECT_EQ(after.st_mtim.tv_sec, before.st_mtim.tv_sec);
+  EXPECT_EQ(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec) << "the spill directory was written";
+  std::filesystem::remove_all(dir);
+}
+
+TEST(DecodeMemory, WithoutASpillDirectoryEveryWindowIsAnonymous) {
+  for (std::string dir : {std::string(), std::string("/nonexistent/rocm-audit-spill")}) {
+    DecodeMemory memory(256 * kMiB, dir);
+    char* a = static_cast<char*>(memory.Allocate(100 * kMiB));
+    ASSERT_NE(a, nullptr) << dir;
+    EXPECT_FALSE(memory.Spilled(a)) << dir;
+    std::memset(a, 1, 100 * kMiB);
+    memory.Free(a);
+    EXPECT_EQ(memory.peak_anon(), 100 * kMiB) << dir;
+  }
 }
 
 }  // namespace
