@@ -1,9 +1,11 @@
 #include "cli/pipeline.h"
 
+#include <malloc.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <atomic>
+#include <memory>
 #include <optional>
 #include <thread>
 
@@ -97,6 +99,7 @@ struct AuditedTree {
   std::vector<InspectedFile> files;
   std::vector<std::optional<LoadFacts>> loads;
   std::optional<SymbolIndex> providers;
+  std::vector<std::shared_ptr<llvm::MemoryBuffer>> archives;  // kept mapped once files[] is freed
 };
 
 // The audit of the PATHs once packages among them are unpacked.
@@ -178,9 +181,19 @@ bool AuditTree(const AuditOptions& options, const std::vector<UnpackProblem>& un
   }
   for (const AuditedPackage& p : packages) report->files[p.file].cmake = ProjectCMakeFacts(p.package);
   for (Finding& f : tree.findings) report->findings.push_back(std::move(f));
-  // As clang's -disable-free and mold do (llvm::BuryPointer keeps it reachable, so leak
-  // checkers stay quiet).
-  if (options.release_at_exit) llvm::BuryPointer(std::move(tree_held));
+  // The mappings are left for the exit to release, as clang's -disable-free and mold do
+  // (llvm::BuryPointer keeps them reachable, so leak checkers stay quiet). What was read from
+  // them is freed, and given back to the system (it was freed on the workers' arenas, which
+  // writing the report does not reuse): on a 4x tree the peak fell from 72 to 66 MB.
+  if (options.release_at_exit) {
+    for (InspectedFile& f : files)
+      if (f.archive) tree_held->archives.push_back(std::move(f.archive));
+    files = {};
+    loads = {};
+    tree_held->providers.reset();
+    malloc_trim(0);
+    llvm::BuryPointer(std::move(tree_held));
+  }
   return true;
 }
 

@@ -1,6 +1,7 @@
 #include "reports/json_report.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <ostream>
 #include <set>
@@ -19,22 +20,27 @@ using Json = nlohmann::ordered_json;
 std::string Dump(const Json& j) { return j.dump(2, ' ', false, Json::error_handler_t::replace); }
 
 // files[] is most of a report (6 MB for Debian's 2,138 ROCm files, and as long to build
-// and dump as the rest of the run's serial phases together): files are built and dumped on
-// the workers, a batch at a time, indented as dump() indents an element of a member of the
-// root, and each batch is written out before the next is built. The report text of the
-// whole tree is never held: a whole-tree string and its copies were the part of the peak
-// memory that grew with the tree. JSON strings hold no raw newline, so every '\n' of a
-// dumped file starts one of its lines.
-constexpr size_t kFilesPerBatch = 256;
+// and dump as the rest of the run's serial phases together), and findings[] grows with the
+// tree too: both are built and dumped a batch of elements at a time (files on the workers),
+// indented as dump() indents an element of a member of the root, and each batch is written
+// out before the next is built. The report text of the whole tree is never held: a
+// whole-tree string and its copies were the part of the peak memory that grew with the
+// tree, and so, on a 4x tree, were the 15 MB of findings[] built at once. JSON strings hold
+// no raw newline, so every '\n' of a dumped element starts one of its lines.
+constexpr size_t kElementsPerBatch = 256;
 
-void WriteFilesArray(const std::vector<const FileFacts*>& files, std::ostream& out) {
+void WriteArray(size_t count, unsigned jobs, const std::function<Json(size_t)>& element, std::ostream& out) {
+  if (count == 0) {
+    out << "[]";
+    return;
+  }
   out << "[\n";
   std::vector<std::string> parts;
-  for (size_t first = 0; first < files.size(); first += kFilesPerBatch) {
-    const size_t n = std::min(kFilesPerBatch, files.size() - first);
+  for (size_t first = 0; first < count; first += kElementsPerBatch) {
+    const size_t n = std::min(kElementsPerBatch, count - first);
     parts.assign(n, std::string());
-    ParallelFor(n, std::thread::hardware_concurrency(), [&](size_t i) {
-      const std::string one = Dump(FileFactsToJson(*files[first + i]));
+    ParallelFor(n, jobs, [&](size_t i) {
+      const std::string one = Dump(element(first + i));
       std::string& part = parts[i];
       part.reserve(one.size() + one.size() / 4 + 8);
       part += "    ";
@@ -42,11 +48,25 @@ void WriteFilesArray(const std::vector<const FileFacts*>& files, std::ostream& o
         part += c;
         if (c == '\n') part += "    ";
       }
-      part += first + i + 1 < files.size() ? ",\n" : "\n";
+      part += first + i + 1 < count ? ",\n" : "\n";
     });
     for (const std::string& part : parts) out << part;
   }
   out << "  ]";
+}
+
+Json FindingToJson(const Finding& f) {
+  Json j = {{"check", f.check},
+            {"severity", std::string(SeverityName(f.severity))},
+            {"file", f.file},
+            {"message", f.message},
+            {"hint", f.hint}};
+  for (const auto& [key, value] : f.fields.items()) j[key] = value;
+  if (!f.key.empty()) j["key"] = f.key;
+  if (f.suppressed)
+    j["suppressed"] = {
+        {"kind", f.suppressed->kind}, {"reason", f.suppressed->reason}, {"source", f.suppressed->source}};
+  return j;
 }
 
 }  // namespace
@@ -102,37 +122,24 @@ void WriteJson(const Report& report, Severity fail_on, bool fail_on_none, JsonFi
        {{"waiver", report.CountSuppressed("waiver")}, {"baseline", report.CountSuppressed("baseline")}}},
       {"disabled_checks", report.disabled},
   };
-  Json findings = Json::array();
-  for (const Finding& f : report.findings) {
-    Json j = {{"check", f.check},
-              {"severity", std::string(SeverityName(f.severity))},
-              {"file", f.file},
-              {"message", f.message},
-              {"hint", f.hint}};
-    for (const auto& [key, value] : f.fields.items()) j[key] = value;
-    if (!f.key.empty()) j["key"] = f.key;
-    if (f.suppressed)
-      j["suppressed"] = {
-          {"kind", f.suppressed->kind}, {"reason", f.suppressed->reason}, {"source", f.suppressed->source}};
-    findings.push_back(std::move(j));
-  }
-  out["findings"] = std::move(findings);
   std::vector<const FileFacts*> files;
   std::set<std::string> with_findings;
   for (const Finding& f : report.findings) with_findings.insert(f.file);
   for (const FileFacts& f : report.files)
     if (which == JsonFiles::kAll || (which == JsonFiles::kFindings && with_findings.count(f.path)))
       files.push_back(&f);
-  // files is the last member: its empty array closes the document, and is written in its place.
+  // findings and files are the last members: their empty arrays close the document, and
+  // are written in their place.
+  out["findings"] = Json::array();
   out["files"] = Json::array();
   const std::string doc = Dump(out);
-  const std::string_view empty_last = "[]\n}";
-  if (files.empty() || !doc.ends_with(empty_last)) {
-    os << doc << "\n";
-    return;
-  }
-  os << std::string_view(doc).substr(0, doc.size() - empty_last.size());
-  WriteFilesArray(files, os);
+  const std::string_view empty_last = "\"findings\": [],\n  \"files\": []\n}";
+  os << std::string_view(doc).substr(0, doc.size() - empty_last.size()) << "\"findings\": ";
+  WriteArray(report.findings.size(), 1, [&](size_t i) { return FindingToJson(report.findings[i]); }, os);
+  os << ",\n  \"files\": ";
+  WriteArray(
+      files.size(), std::thread::hardware_concurrency(), [&](size_t i) { return FileFactsToJson(*files[i]); },
+      os);
   os << "\n}\n";
 }
 
