@@ -82,7 +82,8 @@ int RunCli(int argc, char** argv) {
     if (!RuleEnabled(o.policy, r.id)) o.audit.disabled_rules.push_back(std::string(r.id));
   const char* tmp = std::getenv("TMPDIR");
   if (tmp) o.audit.checks.tmpdir = tmp;
-  if (!o.spill_dir_given) o.audit.spill_dir = tmp && *tmp ? tmp : "/tmp";
+  // /var/tmp is on disk where /tmp is a tmpfs, which spilling refuses (Debian 13's /tmp).
+  if (!o.spill_dir_given) o.audit.spill_dirs = {tmp && *tmp ? tmp : "/tmp", "/var/tmp"};
   ProgressLine progress;
   if (o.progress && isatty(STDERR_FILENO))
     o.audit.progress = [&](const char* phase, size_t done, size_t total) {

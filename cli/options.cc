@@ -184,11 +184,11 @@ const Option kOptions[] = {
      }},
     {kGpu, "", "--spill-dir", "", "DIR",
      "where windows beyond 64 MiB of memory are kept, in unnamed\n"
-     "files the kernel may write out (default $TMPDIR, else /tmp;\n"
-     "none: in memory; a tmpfs is not used)",
+     "files the kernel may write out (default $TMPDIR, else /tmp,\n"
+     "or /var/tmp where that is a tmpfs; none: in memory)",
      [](S& v, O* o, std::string* error) {
        if (v.empty()) return Fail(error, "--spill-dir needs a directory, or none");
-       o->audit.spill_dir = v == "none" ? "" : v;
+       o->audit.spill_dirs = v == "none" ? std::vector<std::string>{} : std::vector<std::string>{v};
        o->spill_dir_given = true;
        return true;
      }},

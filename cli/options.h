@@ -36,7 +36,7 @@ struct CliOptions {
   bool verbose = false;                    ///< text: the whole device-code inventory
   JsonFiles json_files = JsonFiles::kAll;  ///< json: which files files[] lists
   std::string tree;                        ///< --tree FILE: draw its load closure instead of the report
-  bool spill_dir_given = false;            ///< --spill-dir given (else $TMPDIR or /tmp)
+  bool spill_dir_given = false;            ///< --spill-dir given (else $TMPDIR or /tmp, /var/tmp)
   bool absolute_paths = false;             ///< --absolute-paths: host paths instead of PATH-relative ones
 };
 

@@ -118,7 +118,7 @@ bool AuditTree(const AuditOptions& options, const std::vector<UnpackProblem>& un
     if (Runs(*c, options.disabled_rules)) needs |= c->needs;
   BundleReadOptions bundles = options.bundles;
   bundles.read_device_code = needs & kNeedsDeviceCode;
-  DecodeMemory decode_memory(options.decode_memory, options.spill_dir);
+  DecodeMemory decode_memory(options.decode_memory, options.spill_dirs);
   bundles.memory = &decode_memory;
 
   // Walk, then read each file once.

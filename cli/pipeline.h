@@ -25,7 +25,7 @@ struct AuditOptions {
   std::optional<std::vector<std::string>> default_dirs;
   BundleReadOptions bundles;                     ///< --max-decompressed, --verify-hash
   uint64_t decode_memory = uint64_t(128) << 20;  ///< --decode-memory: zstd windows of all workers
-  std::string spill_dir;                         ///< --spill-dir: windows past 64 MiB go there; "": none
+  std::vector<std::string> spill_dirs;           ///< --spill-dir: windows past 64 MiB, first that takes them
   CheckOptions checks;                           ///< --forbid-rpath, --require-arch, --isa-compat
   std::vector<std::string> cmake_prefix_path;    ///< --cmake-prefix-path: where CMake dependencies may be
   std::vector<std::string> disabled_rules;       ///< a check none of whose rules is enabled does not run

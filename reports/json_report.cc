@@ -25,7 +25,7 @@ std::string Dump(const Json& j) { return j.dump(2, ' ', false, Json::error_handl
 // indented as dump() indents an element of a member of the root, and each batch is written
 // out before the next is built. The report text of the whole tree is never held: a
 // whole-tree string and its copies were the part of the peak memory that grew with the
-// tree, and so, on a 4x tree, were the 15 MB of findings[] built at once. JSON strings hold
+// tree, and findings[] built at once was 4 MB of the peak on a 4x tree. JSON strings hold
 // no raw newline, so every '\n' of a dumped element starts one of its lines.
 constexpr size_t kElementsPerBatch = 256;
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <fcntl.h>
 #include <linux/magic.h>
@@ -39,18 +40,19 @@ char* GrowBlock(char* data, size_t size, size_t new_size) {
   return static_cast<char*>(p);
 }
 
-// An unnamed file in `dir` for one spilled block, or -1: no such directory, no O_TMPFILE on
-// its filesystem, or a tmpfs (whose pages would be memory all the same).
-int OpenSpillFile(const std::string& dir) {
-  if (dir.empty()) return -1;
-  int fd = open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-  if (fd < 0) return -1;
-  struct statfs fs{};
-  if (fstatfs(fd, &fs) != 0 || fs.f_type == TMPFS_MAGIC) {
+// An unnamed file for one spilled block in the first of `dirs` that gives one, or -1. A
+// directory does not when it does not exist, its filesystem has no O_TMPFILE, or it is a
+// tmpfs (whose pages would be memory all the same: Debian 13 mounts /tmp so).
+int OpenSpillFile(const std::vector<std::string>& dirs) {
+  for (const std::string& dir : dirs) {
+    if (dir.empty()) continue;
+    int fd = open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd < 0) continue;
+    struct statfs fs{};
+    if (fstatfs(fd, &fs) == 0 && fs.f_type != TMPFS_MAGIC) return fd;
     close(fd);
-    return -1;
   }
-  return fd;
+  return -1;
 }
 
 // Reserves the file's blocks first: a write to a shared mapping whose page has no disk
@@ -78,8 +80,8 @@ static thread_local DecodeMemory::DeferInsteadOfWaiting* t_defer = nullptr;
 DecodeMemory::DeferInsteadOfWaiting::DeferInsteadOfWaiting() : outer_(t_defer) { t_defer = this; }
 DecodeMemory::DeferInsteadOfWaiting::~DeferInsteadOfWaiting() { t_defer = outer_; }
 
-DecodeMemory::DecodeMemory(size_t budget, std::string spill_dir)
-    : budget_(budget), spill_dir_(std::move(spill_dir)) {}
+DecodeMemory::DecodeMemory(size_t budget, std::vector<std::string> spill_dirs)
+    : budget_(budget), spill_dirs_(std::move(spill_dirs)) {}
 
 DecodeMemory::~DecodeMemory() {
   for (Block& b : blocks_) {
@@ -97,7 +99,7 @@ char* DecodeMemory::Map(Block* grow, size_t size, bool spill, int* fd) {
     *fd = grow->fd;
     return GrowSpilled(grow->fd, grow->data, grow->size, size);
   }
-  *fd = OpenSpillFile(spill_dir_);
+  *fd = OpenSpillFile(spill_dirs_);
   if (*fd < 0) return nullptr;
   char* data = MapSpilled(*fd, size);
   if (!data) {
@@ -124,7 +126,7 @@ void* DecodeMemory::Allocate(size_t size) {
       // The largest kept block (of the same kind) grows in place of a new one: the pages it
       // has keep their contents, so only the added part is faulted in (and cleared) by the
       // kernel. Other kept blocks go first when the budget needs their room.
-      bool spill = !spill_dir_.empty() && anon_held_ + size > kAnonWindows;
+      bool spill = !spill_dirs_.empty() && anon_held_ + size > kAnonWindows;
       for (;;) {
         Block* grow = LargestKept(spill);
         size_t extra = size - (grow ? grow->size : 0);

@@ -39,8 +39,9 @@ class DecodeMemory {
   /// Large blocks in anonymous memory, all workers together, before windows are spilled.
   static constexpr size_t kAnonWindows = size_t(64) << 20;
 
-  /// `spill_dir`: where windows past kAnonWindows go (empty: never spilled, all anonymous).
-  explicit DecodeMemory(size_t budget, std::string spill_dir = {});
+  /// `spill_dirs`: where windows past kAnonWindows go, the first that gives a spill file
+  /// (none: never spilled, all anonymous).
+  explicit DecodeMemory(size_t budget, std::vector<std::string> spill_dirs = {});
   ~DecodeMemory();
   DecodeMemory(const DecodeMemory&) = delete;
   DecodeMemory& operator=(const DecodeMemory&) = delete;
@@ -107,7 +108,7 @@ class DecodeMemory {
   size_t largest_ = 0;         // the largest block given
   size_t peak_ = 0;
   size_t peak_anon_ = 0;
-  const std::string spill_dir_;
+  const std::vector<std::string> spill_dirs_;
 };
 
 }  // namespace rocm_audit

@@ -39,13 +39,13 @@ TEST(Options, SpillDirIsADirectoryOrNone) {
   CliOptions dir, none, bare;
   std::string error;
   ASSERT_TRUE(ParseArguments({"--spill-dir", "/var/tmp", "p"}, &dir, &error)) << error;
-  EXPECT_EQ(dir.audit.spill_dir, "/var/tmp");
+  EXPECT_EQ(dir.audit.spill_dirs, std::vector<std::string>{"/var/tmp"});
   EXPECT_TRUE(dir.spill_dir_given);
   ASSERT_TRUE(ParseArguments({"--spill-dir=none", "p"}, &none, &error)) << error;
-  EXPECT_EQ(none.audit.spill_dir, "");  // every window in memory
+  EXPECT_TRUE(none.audit.spill_dirs.empty());  // every window in memory
   EXPECT_TRUE(none.spill_dir_given);
   ASSERT_TRUE(ParseArguments({"p"}, &bare, &error)) << error;
-  EXPECT_FALSE(bare.spill_dir_given);  // the command line takes $TMPDIR, else /tmp
+  EXPECT_FALSE(bare.spill_dir_given);  // the command line takes $TMPDIR or /tmp, then /var/tmp
   EXPECT_FALSE(ParseArguments({"--spill-dir=", "p"}, &bare, &error));
   EXPECT_EQ(error, "--spill-dir needs a directory, or none");
 }

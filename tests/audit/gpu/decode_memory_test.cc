@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 
 #include <atomic>
 #include <cstdio>
@@ -206,7 +208,7 @@ TEST(DecodeMemory, WindowsPastTheAnonymousShareAreSpilledToAnUnnamedFile) {
   struct stat before{};
   ASSERT_EQ(stat(dir.c_str(), &before), 0);
   {
-    DecodeMemory memory(256 * kMiB, dir.string());
+    DecodeMemory memory(256 * kMiB, {dir.string()});
     char* a = static_cast<char*>(memory.Allocate(48 * kMiB));  // within the 64 MiB share
     char* b = static_cast<char*>(memory.Allocate(32 * kMiB));  // 80 MiB: past it
     ASSERT_NE(a, nullptr);
@@ -238,16 +240,40 @@ TEST(DecodeMemory, WindowsPastTheAnonymousShareAreSpilledToAnUnnamedFile) {
   std::filesystem::remove_all(dir);
 }
 
+// /dev/shm where it is a tmpfs (as on most systems), else nothing.
+std::vector<std::string> TmpfsDirs() {
+  struct statfs fs{};
+  if (statfs("/dev/shm", &fs) == 0 && fs.f_type == TMPFS_MAGIC) return {"/dev/shm"};
+  return {};
+}
+
 TEST(DecodeMemory, WithoutASpillDirectoryEveryWindowIsAnonymous) {
-  for (std::string dir : {std::string(), std::string("/nonexistent/rocm-audit-spill")}) {
-    DecodeMemory memory(256 * kMiB, dir);
+  std::vector<std::vector<std::string>> cases = {{}, {"/nonexistent/rocm-audit-spill"}};
+  if (!TmpfsDirs().empty()) cases.push_back(TmpfsDirs());  // its pages would be memory too
+  for (const std::vector<std::string>& dirs : cases) {
+    const std::string name = dirs.empty() ? "(none)" : dirs[0];
+    DecodeMemory memory(256 * kMiB, dirs);
     char* a = static_cast<char*>(memory.Allocate(100 * kMiB));
-    ASSERT_NE(a, nullptr) << dir;
-    EXPECT_FALSE(memory.Spilled(a)) << dir;
+    ASSERT_NE(a, nullptr) << name;
+    EXPECT_FALSE(memory.Spilled(a)) << name;
     std::memset(a, 1, 100 * kMiB);
     memory.Free(a);
-    EXPECT_EQ(memory.peak_anon(), 100 * kMiB) << dir;
+    EXPECT_EQ(memory.peak_anon(), 100 * kMiB) << name;
   }
+}
+
+TEST(DecodeMemory, TheFirstSpillDirectoryThatGivesAFileIsUsed) {
+  const std::filesystem::path dir = SpillDir("decode-memory-spill-fallback");
+  std::vector<std::string> dirs = {"/nonexistent/rocm-audit-spill"};
+  for (const std::string& tmpfs : TmpfsDirs()) dirs.push_back(tmpfs);
+  dirs.push_back(dir.string());
+  DecodeMemory memory(256 * kMiB, dirs);
+  char* a = static_cast<char*>(memory.Allocate(100 * kMiB));
+  ASSERT_NE(a, nullptr);
+  EXPECT_TRUE(memory.Spilled(a));
+  EXPECT_EQ(MappedFile(a).rfind(dir.string() + "/", 0), 0u) << MappedFile(a);
+  memory.Free(a);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
