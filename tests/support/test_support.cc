@@ -11,8 +11,10 @@
 
 namespace rocm_audit::testing {
 
-TempDir::TempDir() {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "rocm-audit-test-XXXXXX").string();
+TempDir::TempDir(const std::string& parent) {
+  const std::filesystem::path under =
+      parent.empty() ? std::filesystem::temp_directory_path() : std::filesystem::path(parent);
+  std::string tmpl = (under / "rocm-audit-test-XXXXXX").string();
   char* made = mkdtemp(tmpl.data());
   if (!made) throw std::runtime_error("mkdtemp failed");
   // Canonical, so paths compare equal to what the walk reports.

@@ -8,10 +8,11 @@
 
 namespace rocm_audit::testing {
 
-/// A fresh directory, removed with everything in it when the object dies.
+/// A fresh directory, removed with everything in it when the object dies; under `parent`
+/// when given (a test that needs a disk, not the tmpfs /tmp may be), else the temp directory.
 class TempDir {
  public:
-  TempDir();
+  explicit TempDir(const std::string& parent = "");
   ~TempDir();
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;

@@ -19,6 +19,8 @@
 #include <thread>
 #include <vector>
 
+#include "tests/support/test_support.h"
+
 namespace rocm_audit::testing {
 namespace {
 
@@ -195,16 +197,12 @@ std::string MappedFile(const void* p) {
 }
 
 // A directory of the build tree: on disk, never a tmpfs, whatever /tmp is.
-std::filesystem::path SpillDir(const char* name) {
-  std::filesystem::path dir = std::filesystem::current_path() / name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+std::string BuildTreeDir() { return std::filesystem::current_path().string(); }
 
 TEST(DecodeMemory, WindowsPastTheAnonymousShareAreSpilledToAnUnnamedFile) {
   static_assert(DecodeMemory::kAnonWindows == 64 * kMiB);
-  const std::filesystem::path dir = SpillDir("decode-memory-spill");
+  TempDir spill(BuildTreeDir());
+  const std::filesystem::path dir = spill.path();
   struct stat before{};
   ASSERT_EQ(stat(dir.c_str(), &before), 0);
   {
@@ -237,7 +235,6 @@ TEST(DecodeMemory, WindowsPastTheAnonymousShareAreSpilledToAnUnnamedFile) {
   EXPECT_TRUE(std::filesystem::is_empty(dir));
   EXPECT_EQ(after.st_mtim.tv_sec, before.st_mtim.tv_sec);
   EXPECT_EQ(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec) << "the spill directory was written";
-  std::filesystem::remove_all(dir);
 }
 
 // /dev/shm where it is a tmpfs (as on most systems), else nothing.
@@ -263,17 +260,17 @@ TEST(DecodeMemory, WithoutASpillDirectoryEveryWindowIsAnonymous) {
 }
 
 TEST(DecodeMemory, TheFirstSpillDirectoryThatGivesAFileIsUsed) {
-  const std::filesystem::path dir = SpillDir("decode-memory-spill-fallback");
+  TempDir spill(BuildTreeDir());
+  const std::string dir = spill.path();
   std::vector<std::string> dirs = {"/nonexistent/rocm-audit-spill"};
   for (const std::string& tmpfs : TmpfsDirs()) dirs.push_back(tmpfs);
-  dirs.push_back(dir.string());
+  dirs.push_back(dir);
   DecodeMemory memory(256 * kMiB, dirs);
   char* a = static_cast<char*>(memory.Allocate(100 * kMiB));
   ASSERT_NE(a, nullptr);
   EXPECT_TRUE(memory.Spilled(a));
-  EXPECT_EQ(MappedFile(a).rfind(dir.string() + "/", 0), 0u) << MappedFile(a);
+  EXPECT_EQ(MappedFile(a).rfind(dir + "/", 0), 0u) << MappedFile(a);
   memory.Free(a);
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
