@@ -113,6 +113,7 @@ void* DecodeMemory::Allocate(size_t size) {
   if (size < kLargeBlock) return std::malloc(size);
   size = (size + kHugePage - 1) & ~(kHugePage - 1);
   std::unique_lock lock(mutex_);
+  bool spill_failed = false;
   for (;;) {
     // A kept block that is large enough is reused as it is: its pages are already there.
     Block* best = nullptr;
@@ -126,34 +127,53 @@ void* DecodeMemory::Allocate(size_t size) {
       // The largest kept block (of the same kind) grows in place of a new one: the pages it
       // has keep their contents, so only the added part is faulted in (and cleared) by the
       // kernel. Other kept blocks go first when the budget needs their room.
-      bool spill = !spill_dirs_.empty() && anon_held_ + size > kAnonWindows;
-      for (;;) {
-        Block* grow = LargestKept(spill);
-        size_t extra = size - (grow ? grow->size : 0);
-        if (held_ + extra > limit()) {
-          const char* keep = grow ? grow->data : nullptr;
-          ReleaseKept(extra, keep);
-          grow = LargestKept(spill);
-          extra = size - (grow ? grow->size : 0);
-        }
-        int fd = -1;
-        char* data = Map(grow, size, spill, &fd);
-        if (!data && spill) {
-          spill = false;  // no spill file, or no room on its disk: anonymous after all
-          continue;
-        }
-        if (!data) return nullptr;  // zstd reports "allocation error"
-        if (grow)
-          *grow = {data, size, true, fd};
-        else
-          blocks_.push_back({data, size, true, fd});
-        held_ += extra;
-        if (!spill) anon_held_ += extra;
-        peak_ = std::max(peak_, held_);
-        peak_anon_ = std::max(peak_anon_, anon_held_);
-        largest_ = std::max(largest_, size);
-        return data;
+      bool spill = !spill_failed && !spill_dirs_.empty() && anon_held_ + size > kAnonWindows;
+      Block* grow = LargestKept(spill);
+      size_t extra = size - (grow ? grow->size : 0);
+      if (held_ + extra > limit()) {
+        const char* keep = grow ? grow->data : nullptr;
+        ReleaseKept(extra, keep);
+        grow = LargestKept(spill);
+        extra = size - (grow ? grow->size : 0);
       }
+      // The block is reserved (in use, counted at its new size) under the lock and mapped
+      // without it: a spilled window is reserved on disk and prefaulted, tens of
+      // milliseconds for 128 MiB, while the other workers' blocks come and go.
+      Block old = grow ? *grow : Block{};
+      uint64_t ticket = ++tickets_;
+      if (grow)
+        *grow = {old.data, size, true, old.fd, ticket};
+      else
+        blocks_.push_back({nullptr, size, true, -1, ticket});
+      Account(spill, extra, +1);
+      // Raised now, so that limit() allows what is in use; were the mapping to fail, the
+      // system would be out of memory and the run failing anyway.
+      largest_ = std::max(largest_, size);
+      lock.unlock();
+      int fd = -1;
+      char* data = Map(grow ? &old : nullptr, size, spill, &fd);
+      lock.lock();
+      auto it = std::find_if(blocks_.begin(), blocks_.end(),
+                             [ticket](const Block& b) { return b.ticket == ticket; });
+      if (!data) {
+        // A failed grow leaves the block as it was (mremap and fallocate change nothing
+        // when they fail); a failed new block was never there.
+        Account(spill, extra, -1);
+        if (grow)
+          *it = old;
+        else
+          blocks_.erase(it);
+        released_.notify_all();
+        if (spill) {
+          spill_failed = true;  // no spill file, or no room on its disk: anonymous after all
+          continue;             // from the top: the lock was let go
+        }
+        return nullptr;  // zstd reports "allocation error"
+      }
+      *it = {data, size, true, fd, 0};
+      peak_ = std::max(peak_, held_);
+      peak_anon_ = std::max(peak_anon_, anon_held_);
+      return data;
     }
     if (t_defer) {
       t_defer->deferred_ = true;
@@ -161,6 +181,16 @@ void* DecodeMemory::Allocate(size_t size) {
       return nullptr;  // the reader fails this bundle; the caller drops it and comes back
     }
     released_.wait(lock);
+  }
+}
+
+void DecodeMemory::Account(bool spilled, size_t bytes, int sign) {
+  if (sign > 0) {
+    held_ += bytes;
+    if (!spilled) anon_held_ += bytes;
+  } else {
+    held_ -= bytes;
+    if (!spilled) anon_held_ -= bytes;
   }
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -88,7 +89,8 @@ class DecodeMemory {
     char* data = nullptr;
     size_t size = 0;
     bool in_use = false;
-    int fd = -1;  // its spill file; -1: anonymous
+    int fd = -1;          // its spill file; -1: anonymous
+    uint64_t ticket = 0;  // non-zero while Allocate maps it without the lock
   };
   size_t limit() const { return std::max(budget_, largest_); }
   bool Fits(size_t size) const;      // whether a block no kept one serves may be given now
@@ -98,6 +100,7 @@ class DecodeMemory {
   // Drops kept blocks, but `except`, until `wanted` more bytes fit the budget.
   void ReleaseKept(size_t wanted, const char* except = nullptr);
   void Drop(size_t i);
+  void Account(bool spilled, size_t bytes, int sign);  // held_ (and anon_held_) +/- bytes
 
   const size_t budget_;
   mutable std::mutex mutex_;
@@ -108,6 +111,7 @@ class DecodeMemory {
   size_t largest_ = 0;         // the largest block given
   size_t peak_ = 0;
   size_t peak_anon_ = 0;
+  uint64_t tickets_ = 0;
   const std::vector<std::string> spill_dirs_;
 };
 

@@ -237,6 +237,35 @@ TEST(DecodeMemory, WindowsPastTheAnonymousShareAreSpilledToAnUnnamedFile) {
   EXPECT_EQ(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec) << "the spill directory was written";
 }
 
+// A spilled window is reserved under the lock and mapped without it, so several workers may
+// be mapping at once: what they reserve must still keep the anonymous share and the budget,
+// and no two may be given the same bytes.
+TEST(DecodeMemory, WorkersMappingAtOnceKeepTheShareAndTheBudget) {
+  TempDir spill(BuildTreeDir());
+  DecodeMemory memory(128 * kMiB, {spill.path()});
+  std::atomic<int> spilled{0};
+  std::vector<std::thread> workers;
+  for (int t = 0; t < 4; ++t)
+    workers.emplace_back([&memory, &spilled, t] {
+      std::mt19937 random(t);
+      for (int i = 0; i < 1000; ++i) {
+        size_t size = (4 + random() % 28) * kMiB;
+        char* p = static_cast<char*>(memory.Allocate(size));
+        ASSERT_NE(p, nullptr);
+        spilled += memory.Spilled(p);
+        for (size_t at = 0; at < size; at += kMiB / 4) p[at] = static_cast<char>('a' + t);
+        std::this_thread::yield();
+        for (size_t at = 0; at < size; at += kMiB / 4)
+          ASSERT_EQ(p[at], 'a' + t) << "another worker wrote here";
+        memory.Free(p);
+      }
+    });
+  for (std::thread& w : workers) w.join();
+  EXPECT_GT(spilled.load(), 0);
+  EXPECT_LE(memory.peak_anon(), DecodeMemory::kAnonWindows);
+  EXPECT_LE(memory.peak_large(), 128 * kMiB);
+}
+
 // /dev/shm where it is a tmpfs (as on most systems), else nothing.
 std::vector<std::string> TmpfsDirs() {
   struct statfs fs{};
