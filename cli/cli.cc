@@ -16,6 +16,7 @@
 #include "reports/closure_tree.h"
 #include "reports/gitlab_report.h"
 #include "reports/html_report.h"
+#include "reports/json_file_stage.h"
 #include "reports/json_report.h"
 #include "reports/junit_report.h"
 #include "reports/rule_catalog.h"
@@ -68,6 +69,45 @@ std::optional<int> AnswerWithoutAuditing(const CliOptions& o) {
   return 2;
 }
 
+// How the report names files (design.md §5). Inside packages, files are named
+// PACKAGE:/member (the unpacked tree alone: as installed).
+PathDisplay ShownPaths(const CliOptions& o, const ReportInputs& inputs) {
+  PathDisplay display = MakePathDisplay(o.audit.paths, inputs.roots, o.absolute_paths);
+  const std::string& unpacked = inputs.unpacked_into;
+  if (!unpacked.empty()) {
+    const auto& packages = inputs.packages;
+    display.Map(unpacked, packages.size() == 1 ? std::string(BaseName(packages[0].file)) + ":/" : "/");
+    for (const InputPackage& p : packages)
+      for (const std::string& m : p.members)
+        display.Map(unpacked + "/" + m, std::string(BaseName(p.file)) + ":/" + m);
+  }
+  return display;
+}
+
+// Reports that render no file's facts but as files[] of the JSON report do not keep them:
+// JSON renders each file's element as its facts come (into `stage`), SARIF, JUnit and
+// GitLab only count the files. Text, HTML, --tree and --files findings (which needs every
+// finding first) keep them.
+void StreamFileFacts(CliOptions& o, std::optional<JsonFileStage>& stage,
+                     std::optional<PathDisplay>& display) {
+  const bool json = o.format == OutputFormat::kJson;
+  if (!o.tree.empty() || o.format == OutputFormat::kText || o.format == OutputFormat::kHtml ||
+      (json && o.json_files == JsonFiles::kFindings))
+    return;
+  if (!json || o.json_files == JsonFiles::kNone) {
+    o.audit.file_facts_sink = [](const ReportInputs&) -> FileFactsSink { return [](size_t, FileFacts&&) {}; };
+    return;
+  }
+  stage.emplace(o.audit.spill_dirs);
+  o.audit.file_facts_sink = [&o, &stage, &display](const ReportInputs& inputs) -> FileFactsSink {
+    display = ShownPaths(o, inputs);
+    return [&stage, &display](size_t index, FileFacts&& facts) {
+      ShowPaths(*display, facts);
+      stage->Add(index, facts);
+    };
+  };
+}
+
 }  // namespace
 
 int RunCli(int argc, char** argv) {
@@ -89,6 +129,9 @@ int RunCli(int argc, char** argv) {
     o.audit.progress = [&](const char* phase, size_t done, size_t total) {
       progress.Update(phase, done, total);
     };
+  std::optional<JsonFileStage> stage;
+  std::optional<PathDisplay> stage_display;
+  StreamFileFacts(o, stage, stage_display);
   Report report;
   o.audit.release_at_exit = true;  // the process ends after this one audit
   bool ok = RunAudit(o.audit, &report, &error);
@@ -105,16 +148,7 @@ int RunCli(int argc, char** argv) {
   const int status = !o.fail_on_none && report.HasFindingsAtOrAbove(o.fail_on) ? 1 : 0;
   // Dashboards resolve paths against the repository (--base-uri) from the host's paths;
   // everything else names files as design.md §5 says.
-  PathDisplay display = MakePathDisplay(o.audit.paths, report.inputs.roots, o.absolute_paths);
-  // Inside packages, files are named PACKAGE:/member (the unpacked tree alone: as installed).
-  const std::string& unpacked = report.inputs.unpacked_into;
-  if (!unpacked.empty()) {
-    const auto& packages = report.inputs.packages;
-    display.Map(unpacked, packages.size() == 1 ? std::string(BaseName(packages[0].file)) + ":/" : "/");
-    for (const InputPackage& p : packages)
-      for (const std::string& m : p.members)
-        display.Map(unpacked + "/" + m, std::string(BaseName(p.file)) + ":/" + m);
-  }
+  PathDisplay display = ShownPaths(o, report.inputs);
   if (o.format != OutputFormat::kSarif && o.format != OutputFormat::kGitlab) ShowPaths(display, &report);
   std::string tree;
   if (!o.tree.empty()) {
@@ -136,9 +170,13 @@ int RunCli(int argc, char** argv) {
   }
   if (!o.tree.empty())
     out << tree;
-  else if (o.format == OutputFormat::kJson)
-    WriteJson(report, o.fail_on, o.fail_on_none, o.json_files, out);  // written as it is built
-  else
+  else if (o.format == OutputFormat::kJson) {
+    // Written as it is built; files[] from the stage when the run rendered it as it went.
+    if (!WriteJson(report, o.fail_on, o.fail_on_none, o.json_files, out, stage ? &*stage : nullptr)) {
+      std::cerr << "rocm-audit: error: cannot read back the report's files[] from its spill file\n";
+      return 2;
+    }
+  } else
     out << Render(report, o, status);
   out << std::flush;
   if (!out) {

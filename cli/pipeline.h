@@ -15,6 +15,10 @@
 
 namespace rocm_audit {
 
+/// Takes one audited file's facts (its index in walk order, the facts): called from the
+/// workers, in any order.
+using FileFactsSink = std::function<void(size_t index, FileFacts&& facts)>;
+
 struct AuditOptions {
   std::vector<std::string> paths;
   std::vector<std::string> roots;         ///< --root layers, top first; none = the host
@@ -36,6 +40,12 @@ struct AuditOptions {
   /// a couple of thousand files one by one cost more than the run's checks. Never for a
   /// caller that audits again in the same process.
   bool release_at_exit = false;
+  /// Where each audited file's facts go instead of Report::files, when set: called once the
+  /// inputs are known (packages unpacked, roots resolved) to make the sink, which the
+  /// workers then call, in any order, with each file's index in walk order and its facts.
+  /// The report counts those files by kind (Report::streamed_by_kind). The command line
+  /// sets it for reports that render no file's facts but as files[] of the JSON report.
+  std::function<FileFactsSink(const ReportInputs& inputs)> file_facts_sink;
   /// Called from worker threads (the callee serialises): `phase` is "scanning" (total 0:
   /// not known yet), "reading" or "auditing".
   std::function<void(const char* phase, size_t done, size_t total)> progress;

@@ -11,7 +11,9 @@ void ShowAll(const PathDisplay& display, std::vector<std::string>& paths) {
   for (std::string& p : paths) p = display.Show(p);
 }
 
-void ShowFacts(const PathDisplay& display, FileFacts& f) {
+}  // namespace
+
+void ShowPaths(const PathDisplay& display, FileFacts& f) {
   f.path = display.Show(f.path);
   if (f.closure) {
     ShowAll(display, f.closure->objects);
@@ -34,8 +36,6 @@ void ShowFacts(const PathDisplay& display, FileFacts& f) {
   }
 }
 
-}  // namespace
-
 void ShowPaths(const PathDisplay& display, Report* report) {
   std::map<std::string_view, std::vector<FieldSpec>> specs;
   for (const Rule& r : report->rules) specs.emplace(r.id, FieldSpecs(r.fields));
@@ -49,7 +49,7 @@ void ShowPaths(const PathDisplay& display, Report* report) {
         if (auto field = f.fields.find(spec.name); field != f.fields.end())
           ForEachPath(*field, spec.type, show);
   }
-  for (FileFacts& f : report->files) ShowFacts(display, f);
+  for (FileFacts& f : report->files) ShowPaths(display, f);
 }
 
 }  // namespace rocm_audit

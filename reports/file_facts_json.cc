@@ -1,6 +1,7 @@
 #include "reports/file_facts_json.h"
 
 #include "audit/model/hex.h"
+#include "reports/json_element.h"
 
 namespace rocm_audit {
 namespace {
@@ -85,7 +86,7 @@ Json CMakeToJson(const CMakePackageFacts& c) {
 
 }  // namespace
 
-Json FileFactsToJson(const FileFacts& f) {
+Json FileFactsToJson(const FileFacts& f, bool with_bundles) {
   Json j = {{"path", f.path}, {"kind", f.kind}};
   if (f.elf) {
     const ElfFacts& e = *f.elf;
@@ -101,7 +102,8 @@ Json FileFactsToJson(const FileFacts& f) {
   if (f.archive_members) j["members"] = *f.archive_members;
   if (f.device) {
     Json bundles = Json::array();
-    for (const BundleFacts& b : f.device->bundles) bundles.push_back(BundleToJson(b));
+    if (with_bundles)
+      for (const BundleFacts& b : f.device->bundles) bundles.push_back(BundleToJson(b));
     j["bundles"] = std::move(bundles);
     j["device_targets"] = f.device->targets;
     if (f.device->fatbin_wrappers) j["fatbin_wrappers"] = f.device->fatbin_wrappers;
@@ -120,6 +122,31 @@ Json FileFactsToJson(const FileFacts& f) {
   }
   if (f.cmake) j["cmake"] = CMakeToJson(*f.cmake);
   return j;
+}
+
+std::string FileFactsElementText(const FileFacts& f) {
+  // The element is dumped with "bundles": [] and the bundles go in its place, each dumped
+  // alone and indented to its depth (a member's array: 8 columns into the element).
+  std::string text = ArrayElementText(FileFactsToJson(f, /*bundles=*/false));
+  if (!f.device || f.device->bundles.empty()) return text;
+  constexpr std::string_view kEmpty = "\n      \"bundles\": []";  // a raw newline: no string holds it
+  const size_t at = text.find(kEmpty);
+  if (at == std::string::npos) return ArrayElementText(FileFactsToJson(f));  // not reached
+  std::string out = text.substr(0, at + kEmpty.size() - 1);
+  out += "\n";
+  const auto& bundles = f.device->bundles;
+  for (size_t i = 0; i < bundles.size(); ++i) {
+    const std::string one = DumpJson(BundleToJson(bundles[i]));
+    out += "        ";
+    for (char c : one) {
+      out += c;
+      if (c == '\n') out += "        ";
+    }
+    out += i + 1 < bundles.size() ? ",\n" : "\n";
+  }
+  out += "      ]";
+  out.append(text, at + kEmpty.size(), std::string::npos);
+  return out;
 }
 
 }  // namespace rocm_audit

@@ -2,12 +2,21 @@
 // place that knows these field names; docs/design.md lists them.
 #pragma once
 
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "audit/model/file_facts.h"
 
 namespace rocm_audit {
 
-nlohmann::ordered_json FileFactsToJson(const FileFacts& facts);
+/// `with_bundles` false: "bundles" is left empty (FileFactsElementText fills it in).
+nlohmann::ordered_json FileFactsToJson(const FileFacts& facts, bool with_bundles = true);
+
+/// The element of files[] as text, as ArrayElementText(FileFactsToJson(facts)) gives it,
+/// built a bundle at a time: a library's bundles are most of its element (librocsolver's 235
+/// bundles of 2,350 entries are 2 MB of text), and their JSON tree built whole took several
+/// MB more on each worker.
+std::string FileFactsElementText(const FileFacts& facts);
 
 }  // namespace rocm_audit

@@ -184,7 +184,7 @@ std::string Header(const Report& report) {
            "</li>\n";
   };
   out += "<ul class=\"tiles\" id=\"summary-figures\">\n";
-  out += tile("files", report.files.size(), "files audited");
+  out += tile("files", report.FilesAudited(), "files audited");
   out += tile("error", errors, errors == 1 ? "error" : "errors");
   out += tile("warning", warnings, warnings == 1 ? "warning" : "warnings");
   out += tile("note", notes, notes == 1 ? "note" : "notes");
@@ -195,7 +195,7 @@ std::string Header(const Report& report) {
               report.disabled.size() == 1 ? "check disabled" : "checks disabled");
   out += "</ul>\n";
 
-  std::string line = Plural(report.files.size(), "file") + " audited";
+  std::string line = Plural(report.FilesAudited(), "file") + " audited";
   std::string kinds;
   for (const auto& [kind, n] : report.counts)
     kinds += (kinds.empty() ? "" : ", ") + std::to_string(n) + " " + kind;

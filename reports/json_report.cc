@@ -10,26 +10,25 @@
 
 #include "audit/support/parallel.h"
 #include "reports/file_facts_json.h"
+#include "reports/json_element.h"
+#include "reports/json_file_stage.h"
 
 namespace rocm_audit {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-// Paths need not be UTF-8: invalid bytes are replaced rather than refused.
-std::string Dump(const Json& j) { return j.dump(2, ' ', false, Json::error_handler_t::replace); }
-
 // files[] is most of a report (6 MB for Debian's 2,138 ROCm files, and as long to build
 // and dump as the rest of the run's serial phases together), and findings[] grows with the
 // tree too: both are built and dumped a batch of elements at a time (files on the workers),
-// indented as dump() indents an element of a member of the root, and each batch is written
-// out before the next is built. The report text of the whole tree is never held: a
-// whole-tree string and its copies were the part of the peak memory that grew with the
-// tree, and findings[] built at once was 4 MB of the peak on a 4x tree. JSON strings hold
-// no raw newline, so every '\n' of a dumped element starts one of its lines.
+// and each batch is written out before the next is built. The report text of the whole
+// tree is never held: a whole-tree string and its copies were the part of the peak memory
+// that grew with the tree, and findings[] built at once was 4 MB of the peak on a 4x tree.
+// (A run that streams its files' facts renders files[] as it goes: JsonFileStage.)
 constexpr size_t kElementsPerBatch = 256;
 
-void WriteArray(size_t count, unsigned jobs, const std::function<Json(size_t)>& element, std::ostream& out) {
+void WriteArray(size_t count, unsigned jobs, const std::function<std::string(size_t)>& element,
+                std::ostream& out) {
   if (count == 0) {
     out << "[]";
     return;
@@ -40,15 +39,8 @@ void WriteArray(size_t count, unsigned jobs, const std::function<Json(size_t)>& 
     const size_t n = std::min(kElementsPerBatch, count - first);
     parts.assign(n, std::string());
     ParallelFor(n, jobs, [&](size_t i) {
-      const std::string one = Dump(element(first + i));
-      std::string& part = parts[i];
-      part.reserve(one.size() + one.size() / 4 + 8);
-      part += "    ";
-      for (char c : one) {
-        part += c;
-        if (c == '\n') part += "    ";
-      }
-      part += first + i + 1 < count ? ",\n" : "\n";
+      parts[i] = element(first + i);
+      parts[i] += first + i + 1 < count ? ",\n" : "\n";
     });
     for (const std::string& part : parts) out << part;
   }
@@ -71,7 +63,8 @@ Json FindingToJson(const Finding& f) {
 
 }  // namespace
 
-void WriteJson(const Report& report, Severity fail_on, bool fail_on_none, JsonFiles which, std::ostream& os) {
+bool WriteJson(const Report& report, Severity fail_on, bool fail_on_none, JsonFiles which, std::ostream& os,
+               const JsonFileStage* staged) {
   Json out;
   out["schema_version"] = 1;
   out["tool"] = {{"name", "rocm-audit"}, {"version", ROCM_AUDIT_VERSION}};
@@ -105,10 +98,9 @@ void WriteJson(const Report& report, Severity fail_on, bool fail_on_none, JsonFi
     ++counted;
   }
   // files_by_kind counts the walk's kinds (every ELF file is "elf"), audited_by_kind files[].kind.
-  std::map<std::string, size_t> audited_by_kind;
-  for (const FileFacts& f : report.files) ++audited_by_kind[f.kind];
+  const std::map<std::string, size_t> audited_by_kind = report.AuditedByKind();
   out["summary"] = {
-      {"files_audited", report.files.size()},
+      {"files_audited", report.FilesAudited()},
       {"files_by_kind", report.counts},
       {"audited_by_kind", audited_by_kind},
       {"findings", counted},
@@ -132,15 +124,22 @@ void WriteJson(const Report& report, Severity fail_on, bool fail_on_none, JsonFi
   // are written in their place.
   out["findings"] = Json::array();
   out["files"] = Json::array();
-  const std::string doc = Dump(out);
+  const std::string doc = DumpJson(out);
   const std::string_view empty_last = "\"findings\": [],\n  \"files\": []\n}";
   os << std::string_view(doc).substr(0, doc.size() - empty_last.size()) << "\"findings\": ";
-  WriteArray(report.findings.size(), 1, [&](size_t i) { return FindingToJson(report.findings[i]); }, os);
-  os << ",\n  \"files\": ";
   WriteArray(
-      files.size(), std::thread::hardware_concurrency(), [&](size_t i) { return FileFactsToJson(*files[i]); },
-      os);
+      report.findings.size(), 1,
+      [&](size_t i) { return ArrayElementText(FindingToJson(report.findings[i])); }, os);
+  os << ",\n  \"files\": ";
+  bool ok = true;
+  if (staged)
+    ok = staged->WriteArray(os);
+  else
+    WriteArray(
+        files.size(), std::thread::hardware_concurrency(),
+        [&](size_t i) { return FileFactsElementText(*files[i]); }, os);
   os << "\n}\n";
+  return ok;
 }
 
 std::string RenderJson(const Report& report, Severity fail_on, bool fail_on_none, JsonFiles which) {

@@ -21,9 +21,14 @@ namespace rocm_audit {
 /// finding, or none (dashboards that read only the findings keep their JSON small).
 enum class JsonFiles { kAll, kFindings, kNone };
 
+class JsonFileStage;
+
 /// Writes the report to `out` as it is built: the whole-tree text is never held at once
-/// (files[] goes out a batch of files at a time).
-void WriteJson(const Report& report, Severity fail_on, bool fail_on_none, JsonFiles files, std::ostream& out);
+/// (files[] goes out a batch of files at a time). files[] is `staged` when the run rendered
+/// it as it went (its files' facts were not kept); false: the staged text could not be read
+/// back, and the report is cut short.
+bool WriteJson(const Report& report, Severity fail_on, bool fail_on_none, JsonFiles files, std::ostream& out,
+               const JsonFileStage* staged = nullptr);
 
 /// The same report as one string (tests, and callers that want it whole).
 std::string RenderJson(const Report& report, Severity fail_on, bool fail_on_none,

@@ -88,7 +88,7 @@ std::string RenderJunit(const Report& report, Severity fail_on, bool fail_on_non
     if (cases.empty()) {
       ++counts.tests;
       cases = "    <testcase classname=\"rocm-audit." + Xml(check) + "\" name=\"no findings in " +
-              std::to_string(report.files.size()) + " audited files\"/>\n";
+              std::to_string(report.FilesAudited()) + " audited files\"/>\n";
     }
     suites += "  <testsuite name=\"" + Xml(check) + "\" tests=\"" + std::to_string(counts.tests) +
               "\" failures=\"" + std::to_string(counts.failures) + "\" errors=\"0\" skipped=\"" +

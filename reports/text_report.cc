@@ -162,7 +162,7 @@ std::string SummaryLine(const Report& report) {
   for (const Finding& f : report.findings)
     if (!f.suppressed && std::find(files.begin(), files.end(), f.file) == files.end())
       files.push_back(f.file);
-  std::string out = "rocm-audit: " + Plural(report.files.size(), "file") + " audited";
+  std::string out = "rocm-audit: " + Plural(report.FilesAudited(), "file") + " audited";
   std::string kinds;
   for (const auto& [kind, n] : report.counts)
     kinds += (kinds.empty() ? "" : ", ") + std::to_string(n) + " " + kind;

@@ -8,10 +8,10 @@
 #include <vector>
 
 #include <fcntl.h>
-#include <linux/magic.h>
 #include <sys/mman.h>
-#include <sys/vfs.h>
 #include <unistd.h>
+
+#include "audit/support/spill_file.h"
 
 namespace rocm_audit {
 namespace {
@@ -38,21 +38,6 @@ char* GrowBlock(char* data, size_t size, size_t new_size) {
   if (p == MAP_FAILED) return nullptr;
   madvise(p, new_size, MADV_HUGEPAGE);
   return static_cast<char*>(p);
-}
-
-// An unnamed file for one spilled block in the first of `dirs` that gives one, or -1. A
-// directory does not when it does not exist, its filesystem has no O_TMPFILE, or it is a
-// tmpfs (whose pages would be memory all the same: Debian 13 mounts /tmp so).
-int OpenSpillFile(const std::vector<std::string>& dirs) {
-  for (const std::string& dir : dirs) {
-    if (dir.empty()) continue;
-    int fd = open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-    if (fd < 0) continue;
-    struct statfs fs{};
-    if (fstatfs(fd, &fs) == 0 && fs.f_type != TMPFS_MAGIC) return fd;
-    close(fd);
-  }
-  return -1;
 }
 
 // Reserves the file's blocks first: a write to a shared mapping whose page has no disk

@@ -18,7 +18,7 @@ namespace {
 class Reader {
  public:
   Reader(const std::vector<WalkedFile>& walked, ObjectStore& store, const BundleReadOptions& options,
-         DecodeMemory& memory, const std::function<void()>& done)
+         DecodeMemory& memory, const FileRead& done)
       : walked_(walked),
         store_(store),
         options_(options),
@@ -54,7 +54,7 @@ class Reader {
  private:
   void Read(size_t i) {
     files_[i] = InspectFile(walked_[i], store_, options_);
-    if (done_) done_();
+    if (done_) done_(i, files_[i]);
   }
 
   void Try(size_t i) {
@@ -66,7 +66,7 @@ class Reader {
       return;
     }
     files_[i] = std::move(file);
-    if (done_) done_();
+    if (done_) done_(i, files_[i]);
   }
 
   // The first file put off whose window would be given now.
@@ -85,7 +85,7 @@ class Reader {
   ObjectStore& store_;
   const BundleReadOptions& options_;
   DecodeMemory& memory_;
-  const std::function<void()>& done_;
+  const FileRead& done_;
   std::vector<InspectedFile> files_;
   std::atomic<size_t> next_{0};
   std::mutex mutex_;
@@ -96,7 +96,7 @@ class Reader {
 
 std::vector<InspectedFile> InspectFiles(const std::vector<WalkedFile>& walked, ObjectStore& store,
                                         const BundleReadOptions& options, DecodeMemory& memory, unsigned jobs,
-                                        const std::function<void()>& done) {
+                                        const FileRead& done) {
   Reader reader(walked, store, options, memory, done);
   jobs = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(walked.size())));
   std::vector<std::thread> workers;

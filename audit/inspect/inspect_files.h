@@ -10,10 +10,15 @@
 
 namespace rocm_audit {
 
-/// InspectFile for each of `walked`, in parallel on `jobs` workers; `done` is called (from
-/// a worker) as each file is read. `memory` is the run's, as given in `options`.
+/// Called from a worker as each file is read: its index in `walked` and what was read,
+/// which the callee may use up and trim (the pipeline checks a file no loader fact concerns
+/// at once, and drops its device code).
+using FileRead = std::function<void(size_t index, InspectedFile& file)>;
+
+/// InspectFile for each of `walked`, in parallel on `jobs` workers; `done` is called as each
+/// file is read. `memory` is the run's, as given in `options`.
 std::vector<InspectedFile> InspectFiles(const std::vector<WalkedFile>& walked, ObjectStore& store,
                                         const BundleReadOptions& options, DecodeMemory& memory, unsigned jobs,
-                                        const std::function<void()>& done);
+                                        const FileRead& done);
 
 }  // namespace rocm_audit

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "audit/model/boxed.h"
 #include "audit/model/cmake_facts.h"
 #include "audit/model/device_facts.h"
 
@@ -49,16 +50,17 @@ struct ClosureFacts {
   std::vector<ClosureNode> nodes;
 };
 
+/// The parts a file does not have are null (Boxed): a FileFacts is 120 bytes before them.
 struct FileFacts {
   std::string path;  ///< as found by the walk
   std::string kind;  ///< elf-shared-library, ar-archive, offload-bundle, ... (see FileKindName)
-  std::optional<ElfFacts> elf;
+  Boxed<ElfFacts> elf;
   std::optional<uint64_t> archive_members;
-  std::optional<DeviceFacts> device;  ///< files with at least one bundle
-  std::optional<ArchDataFacts> arch_data;
-  std::optional<DeviceStackFacts> device_stack;
-  std::optional<ClosureFacts> closure;     ///< loadable files only
-  std::optional<CMakePackageFacts> cmake;  ///< CMake package configs
+  Boxed<DeviceFacts> device;  ///< files with at least one bundle
+  Boxed<ArchDataFacts> arch_data;
+  Boxed<DeviceStackFacts> device_stack;
+  Boxed<ClosureFacts> closure;     ///< loadable files only
+  Boxed<CMakePackageFacts> cmake;  ///< CMake package configs
 };
 
 }  // namespace rocm_audit

@@ -7,6 +7,18 @@
 
 namespace rocm_audit {
 
+size_t Report::FilesAudited() const {
+  size_t n = files.size();
+  for (const auto& [kind, count] : streamed_by_kind) n += count;
+  return n;
+}
+
+std::map<std::string, size_t> Report::AuditedByKind() const {
+  std::map<std::string, size_t> by_kind = streamed_by_kind;
+  for (const FileFacts& f : files) ++by_kind[f.kind];
+  return by_kind;
+}
+
 size_t Report::Count(Severity s) const {
   return std::count_if(findings.begin(), findings.end(),
                        [&](const Finding& f) { return !f.suppressed && f.severity == s; });

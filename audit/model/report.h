@@ -38,12 +38,19 @@ struct ReportInputs {
 
 struct Report {
   ReportInputs inputs;
-  std::vector<FileFacts> files;          ///< audited files, in walk order
-  std::map<std::string, size_t> counts;  ///< every walked file, by kind
-  std::vector<Finding> findings;         ///< grouped by file (walk order), most severe first
-  std::vector<Rule> rules;               ///< every rule the run could report, for legends
-  std::vector<std::string> disabled;     ///< rule IDs the policy turned off (--enable/--disable)
+  /// Audited files, in walk order: those whose facts the run kept. A run that hands each
+  /// file's facts to a sink as it goes (the JSON report renders files[] then) keeps none,
+  /// and counts them in `streamed_by_kind`.
+  std::vector<FileFacts> files;
+  std::map<std::string, size_t> streamed_by_kind;  ///< audited files not kept, by kind
+  std::map<std::string, size_t> counts;            ///< every walked file, by kind
+  std::vector<Finding> findings;                   ///< grouped by file (walk order), most severe first
+  std::vector<Rule> rules;                         ///< every rule the run could report, for legends
+  std::vector<std::string> disabled;               ///< rule IDs the policy turned off (--enable/--disable)
 
+  /// Every audited file, kept or streamed: in all, and by kind (FileFacts::kind).
+  size_t FilesAudited() const;
+  std::map<std::string, size_t> AuditedByKind() const;
   /// Findings of severity `s` that count (not suppressed).
   size_t Count(Severity s) const;
   /// Suppressed findings of one kind ("waiver" | "baseline").

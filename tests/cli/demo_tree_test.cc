@@ -2,7 +2,11 @@
 // field reports it carries must come out, with the fields the JSON contract names.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <mutex>
 #include <set>
+
+#include "reports/file_facts_json.h"
 
 #include "tests/support/audit_support.h"
 #include "tests/support/test_support.h"
@@ -31,6 +35,51 @@ TEST_F(DemoTree, MIOpenMissesTheX86InitialisersThatOnlyRockCompilerDefines) {
   EXPECT_EQ(symbols, (std::set<std::string>{"LLVMInitializeX86TargetInfo", "LLVMInitializeX86Target",
                                             "LLVMInitializeX86TargetMC", "LLVMInitializeX86AsmPrinter",
                                             "LLVMInitializeX86AsmParser"}));
+}
+
+// A run that hands each file's facts to a sink (the command line does for JSON, SARIF,
+// JUnit and GitLab reports) hands over the facts a run that keeps them keeps, each once,
+// and finds the same.
+TEST(FileFactsSink, FactsHandedToASinkAreTheFactsTheReportKeeps) {
+  AuditOptions o;
+  o.paths = {kDemo, std::string(ROCM_AUDIT_CMAKE_TREE) + "/ck-ok"};  // and a CMake package
+  o.ld_so_conf = "/nonexistent/ld.so.conf";
+  o.jobs = 2;
+  const Report kept = AuditWith(o);
+  std::mutex mutex;
+  std::map<size_t, FileFacts> got;
+  size_t handed = 0;
+  o.file_facts_sink = [&](const ReportInputs& inputs) -> FileFactsSink {
+    EXPECT_EQ(inputs.paths, o.paths);
+    return [&](size_t index, FileFacts&& facts) {
+      std::lock_guard lock(mutex);
+      ++handed;
+      got.emplace(index, std::move(facts));
+    };
+  };
+  const Report streamed = AuditWith(o);
+  EXPECT_TRUE(streamed.files.empty());
+  EXPECT_EQ(streamed.FilesAudited(), kept.files.size());
+  EXPECT_EQ(streamed.AuditedByKind(), kept.AuditedByKind());
+  ASSERT_EQ(handed, kept.files.size());
+  ASSERT_EQ(got.size(), kept.files.size());
+  size_t device = 0, closure = 0, cmake = 0;
+  for (size_t i = 0; i < kept.files.size(); ++i) {
+    const FileFacts& f = kept.files[i];
+    EXPECT_EQ(FileFactsToJson(got[i]).dump(), FileFactsToJson(f).dump()) << f.path;
+    device += f.device.has_value();
+    closure += f.closure.has_value();
+    cmake += f.cmake.has_value();
+  }
+  EXPECT_GT(device, 0u);
+  EXPECT_GT(closure, 0u);
+  EXPECT_GT(cmake, 0u);
+  ASSERT_EQ(streamed.findings.size(), kept.findings.size());
+  for (size_t i = 0; i < kept.findings.size(); ++i) {
+    EXPECT_EQ(streamed.findings[i].check, kept.findings[i].check) << i;
+    EXPECT_EQ(streamed.findings[i].file, kept.findings[i].file) << i;
+    EXPECT_EQ(streamed.findings[i].message, kept.findings[i].message) << i;
+  }
 }
 
 TEST_F(DemoTree, EveryPlantedDefectIsFound) {

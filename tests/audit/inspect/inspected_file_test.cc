@@ -105,9 +105,10 @@ TEST(InspectFiles, FilesPutOffForAWindowAreReadLikeTheRest) {
     options.memory = &memory;
     std::atomic<void*> held{memory.Allocate(8 << 20)};
     std::atomic<size_t> done{0};
-    std::vector<InspectedFile> files = InspectFiles(walk.files, store, options, memory, jobs, [&] {
-      if (++done == 6) memory.Free(held.exchange(nullptr));
-    });
+    std::vector<InspectedFile> files =
+        InspectFiles(walk.files, store, options, memory, jobs, [&](size_t, InspectedFile&) {
+          if (++done == 6) memory.Free(held.exchange(nullptr));
+        });
     EXPECT_EQ(done.load(), walk.files.size()) << jobs;
     EXPECT_EQ(held.load(), nullptr) << "the plain files were read while the window was held";
     std::vector<std::string> got;

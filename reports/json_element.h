@@ -1,0 +1,20 @@
+// One element of a top-level array of the JSON report (findings[], files[]) as text: dumped
+// and indented as dump() would indent it inside the whole document, so that arrays written
+// an element at a time read exactly as one dump of the document.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace rocm_audit {
+
+/// The document's own dump: two-space indent; paths need not be UTF-8, and invalid bytes
+/// are replaced rather than refused.
+std::string DumpJson(const nlohmann::ordered_json& j);
+
+/// `element` as a member of the root's array: every line indented by four spaces, without
+/// the separator that follows it.
+std::string ArrayElementText(const nlohmann::ordered_json& element);
+
+}  // namespace rocm_audit
