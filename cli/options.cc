@@ -183,9 +183,10 @@ const Option kOptions[] = {
        return true;
      }},
     {kGpu, "", "--spill-dir", "", "DIR",
-     "where windows beyond 64 MiB of memory are kept, in unnamed\n"
-     "files the kernel may write out (default $TMPDIR, else /tmp,\n"
-     "or /var/tmp where that is a tmpfs; none: in memory)",
+     "where windows beyond 64 MiB of memory, and the JSON report's\n"
+     "files[] until it is written, are kept, in unnamed files the\n"
+     "kernel may write out (default $TMPDIR, else /tmp, or /var/tmp\n"
+     "where that is a tmpfs; none: in memory)",
      [](S& v, O* o, std::string* error) {
        if (v.empty()) return Fail(error, "--spill-dir needs a directory, or none");
        o->audit.spill_dirs = v == "none" ? std::vector<std::string>{} : std::vector<std::string>{v};

@@ -178,14 +178,14 @@ bool AuditTree(const AuditOptions& options, const std::vector<UnpackProblem>& un
     packages = EvaluateCMakePackages(walk.files, loader.fs, options.cmake_prefix_path, jobs);
   for (const AuditedPackage& p : packages) package_of[p.file] = &p;
   std::vector<char> finished(total, 0);
-  files = InspectFiles(walk.files, store, bundles, decode_memory, jobs, [&](size_t i, InspectedFile& file) {
-    if (!file.loadable()) {
-      finish(i, file, nullptr);
-      finished[i] = 1;
-    }
-    tick("reading", read);
-  });
-  walk.files = {};  // each file's InspectedFile has its own copy
+  files = InspectFiles(std::move(walk.files), store, bundles, decode_memory, jobs,
+                       [&](size_t i, InspectedFile& file) {
+                         if (!file.loadable()) {
+                           finish(i, file, nullptr);
+                           finished[i] = 1;
+                         }
+                         tick("reading", read);
+                       });
   // Only closure members outside the audited paths are decoded from here on, rarely.
   decode_memory.ReleaseUnused();
   // What reading freed stays in the workers' malloc arenas; given back, it is not the floor

@@ -17,7 +17,7 @@ namespace {
 // still put off when every file has been tried is read by waiting.
 class Reader {
  public:
-  Reader(const std::vector<WalkedFile>& walked, ObjectStore& store, const BundleReadOptions& options,
+  Reader(std::vector<WalkedFile>& walked, ObjectStore& store, const BundleReadOptions& options,
          DecodeMemory& memory, const FileRead& done)
       : walked_(walked),
         store_(store),
@@ -54,6 +54,7 @@ class Reader {
  private:
   void Read(size_t i) {
     files_[i] = InspectFile(walked_[i], store_, options_);
+    walked_[i] = {};
     if (done_) done_(i, files_[i]);
   }
 
@@ -66,6 +67,7 @@ class Reader {
       return;
     }
     files_[i] = std::move(file);
+    walked_[i] = {};
     if (done_) done_(i, files_[i]);
   }
 
@@ -81,7 +83,7 @@ class Reader {
     return std::nullopt;
   }
 
-  const std::vector<WalkedFile>& walked_;
+  std::vector<WalkedFile>& walked_;  // an entry is cleared once its file is read
   ObjectStore& store_;
   const BundleReadOptions& options_;
   DecodeMemory& memory_;
@@ -94,7 +96,7 @@ class Reader {
 
 }  // namespace
 
-std::vector<InspectedFile> InspectFiles(const std::vector<WalkedFile>& walked, ObjectStore& store,
+std::vector<InspectedFile> InspectFiles(std::vector<WalkedFile> walked, ObjectStore& store,
                                         const BundleReadOptions& options, DecodeMemory& memory, unsigned jobs,
                                         const FileRead& done) {
   Reader reader(walked, store, options, memory, done);

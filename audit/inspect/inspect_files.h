@@ -16,8 +16,9 @@ namespace rocm_audit {
 using FileRead = std::function<void(size_t index, InspectedFile& file)>;
 
 /// InspectFile for each of `walked`, in parallel on `jobs` workers; `done` is called as each
-/// file is read. `memory` is the run's, as given in `options`.
-std::vector<InspectedFile> InspectFiles(const std::vector<WalkedFile>& walked, ObjectStore& store,
+/// file is read. `memory` is the run's, as given in `options`. Each walk entry is dropped once
+/// its file is read (the InspectedFile holds a copy): the list is as long as the tree.
+std::vector<InspectedFile> InspectFiles(std::vector<WalkedFile> walked, ObjectStore& store,
                                         const BundleReadOptions& options, DecodeMemory& memory, unsigned jobs,
                                         const FileRead& done);
 
