@@ -32,16 +32,18 @@ JsonFileStage::~JsonFileStage() {
 
 void JsonFileStage::Add(size_t index, const FileFacts& facts) {
   const std::string text = FileFactsElementText(facts);  // on the calling worker
-  std::lock_guard lock(mutex_);
-  if (places_.size() <= index) places_.resize(index + 1);
-  Place& place = places_[index];
-  place.size = text.size();
-  if (fd_ >= 0 && WriteAllAt(fd_, text, file_size_)) {
-    place.offset = file_size_;
-    file_size_ += text.size();
-    return;
+  uint64_t offset = 0;
+  {
+    // The element's place in the file is taken under the lock and written without it.
+    std::lock_guard lock(mutex_);
+    if (places_.size() <= index) places_.resize(index + 1);
+    offset = file_size_;
+    file_size_ += fd_ >= 0 ? text.size() : 0;
+    places_[index] = {offset, text.size(), false};
   }
-  place = {memory_.size(), text.size(), true};  // no spill file, or it is full
+  if (fd_ >= 0 && WriteAllAt(fd_, text, offset)) return;
+  std::lock_guard lock(mutex_);  // no spill file, or it is full: the element stays in memory
+  places_[index] = {memory_.size(), text.size(), true};
   memory_ += text;
 }
 

@@ -43,9 +43,9 @@ class JsonFileStage {
   std::mutex mutex_;
   std::vector<Place> places_;  // by index
   int fd_ = -1;
-  uint64_t file_size_ = 0;
-  std::string memory_;  // the text of elements without a spill file, or once a write to it
-                        // failed (a full disk)
+  uint64_t file_size_ = 0;  // taken by elements so far (a failed write leaves a hole)
+  std::string memory_;      // the text of elements without a spill file, or once a write to it
+                            // failed (a full disk)
 };
 
 }  // namespace rocm_audit

@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <sys/resource.h>
+
 #include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <random>
 #include <sstream>
@@ -70,6 +73,25 @@ TEST(JsonFileStage, FilesComingInAnyOrderWriteTheKeptReport) {
   EXPECT_FALSE(in_memory.spilled());
   EXPECT_EQ(Staged(r, in_memory, 2), kept);
   EXPECT_EQ(nlohmann::json::parse(kept)["summary"]["files_audited"], r.files.size());
+}
+
+// A write to the spill file that fails (a full disk; here, past a file size limit) keeps
+// that element and the later ones in memory; the report is the same.
+TEST(JsonFileStage, ElementsAFullSpillFileCannotTakeStayInMemory) {
+  const Report r = ManyFiles();
+  TempDir spill(BuildTreeDir());
+  JsonFileStage stage({spill.path()});
+  ASSERT_TRUE(stage.spilled());
+  struct rlimit saved{};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
+  auto old_handler = signal(SIGXFSZ, SIG_IGN);  // EFBIG instead of the signal
+  struct rlimit small = saved;
+  small.rlim_cur = 16 << 10;
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+  std::string staged = Staged(r, stage, 2);
+  setrlimit(RLIMIT_FSIZE, &saved);
+  signal(SIGXFSZ, old_handler);
+  EXPECT_EQ(staged, Kept(r));
 }
 
 TEST(JsonFileStage, NoFileIsAnEmptyArray) {
