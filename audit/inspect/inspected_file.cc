@@ -125,7 +125,7 @@ void ReadArchData(const WalkedFile& file, InspectedFile* out) {
   if (!data) return;
   bool code = std::any_of(out->offers.begin(), out->offers.end(),
                           [](const ArchOffer& o) { return !IsGenericProcessor(o.target.processor); });
-  if (code || !data->dir.empty()) out->arch_data = std::move(data);
+  if (code || !data->dir.empty()) out->arch_data = std::move(*data);
 }
 
 }  // namespace
