@@ -136,12 +136,7 @@ std::string FileFactsElementText(const FileFacts& f) {
   out += "\n";
   const auto& bundles = f.device->bundles;
   for (size_t i = 0; i < bundles.size(); ++i) {
-    const std::string one = DumpJson(BundleToJson(bundles[i]));
-    out += "        ";
-    for (char c : one) {
-      out += c;
-      if (c == '\n') out += "        ";
-    }
+    AppendIndented(DumpJson(BundleToJson(bundles[i])), "        ", &out);
     out += i + 1 < bundles.size() ? ",\n" : "\n";
   }
   out += "      ]";

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -12,6 +13,9 @@ namespace rocm_audit {
 /// The document's own dump: two-space indent; paths need not be UTF-8, and invalid bytes
 /// are replaced rather than refused.
 std::string DumpJson(const nlohmann::ordered_json& j);
+
+/// Appends `dumped` (a dump()) to `out` with `indent` before each of its lines.
+void AppendIndented(std::string_view dumped, std::string_view indent, std::string* out);
 
 /// `element` as a member of the root's array: every line indented by four spaces, without
 /// the separator that follows it.

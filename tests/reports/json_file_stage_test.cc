@@ -23,17 +23,10 @@
 namespace rocm_audit::testing {
 namespace {
 
-std::string BuildTreeDir() { return std::filesystem::current_path().string(); }
-
 // The golden report's files (device code, closures, a CMake package) and many plain ones.
 Report ManyFiles() {
   Report r = GoldenReport();
-  for (int i = 0; i < 600; ++i) {
-    FileFacts f{"/p/lib/lib" + std::to_string(i) + ".so", "elf-shared-library", {}};
-    f.elf.emplace();
-    f.elf->soname = "lib" + std::to_string(i) + ".so.1";
-    r.files.push_back(std::move(f));
-  }
+  AddPlainLibraries(&r, 600);
   return r;
 }
 
@@ -64,7 +57,7 @@ std::string Staged(Report r, JsonFileStage& stage, unsigned threads) {
 TEST(JsonFileStage, FilesComingInAnyOrderWriteTheKeptReport) {
   const Report r = ManyFiles();
   const std::string kept = Kept(r);
-  TempDir spill(BuildTreeDir());
+  TempDir spill(DiskDir());
   JsonFileStage on_disk({spill.path()});
   EXPECT_TRUE(on_disk.spilled());
   EXPECT_EQ(Staged(r, on_disk, 3), kept);
@@ -79,7 +72,7 @@ TEST(JsonFileStage, FilesComingInAnyOrderWriteTheKeptReport) {
 // that element and the later ones in memory; the report is the same.
 TEST(JsonFileStage, ElementsAFullSpillFileCannotTakeStayInMemory) {
   const Report r = ManyFiles();
-  TempDir spill(BuildTreeDir());
+  TempDir spill(DiskDir());
   JsonFileStage stage({spill.path()});
   ASSERT_TRUE(stage.spilled());
   struct rlimit saved{};

@@ -65,12 +65,7 @@ TEST(JsonReport, NonUtf8PathsDoNotBreakTheReport) {
 // document at once gives, across batch boundaries and in the report's order.
 TEST(JsonReport, FilesWrittenInBatchesAreTheWholeDocumentsDump) {
   Report r = SampleReport();
-  for (int i = 0; i < 700; ++i) {
-    FileFacts f{"/p/lib/lib" + std::to_string(i) + ".so", "elf-shared-library", {}};
-    f.elf.emplace();
-    f.elf->soname = "lib" + std::to_string(i) + ".so.1";
-    r.files.push_back(std::move(f));
-  }
+  AddPlainLibraries(&r, 700);
   const std::string text = RenderJson(r, Severity::kError, false);
   const auto j = nlohmann::ordered_json::parse(text);
   ASSERT_EQ(j["files"].size(), r.files.size());

@@ -2,6 +2,15 @@
 
 namespace rocm_audit::testing {
 
+void AddPlainLibraries(Report* report, int n) {
+  for (int i = 0; i < n; ++i) {
+    FileFacts f{"/p/lib/lib" + std::to_string(i) + ".so", "elf-shared-library", {}};
+    f.elf.emplace();
+    f.elf->soname = "lib" + std::to_string(i) + ".so.1";
+    report->files.push_back(std::move(f));
+  }
+}
+
 Report SampleReport() {
   Report r;
   r.inputs.paths = {"/p"};

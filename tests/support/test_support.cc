@@ -21,6 +21,8 @@ TempDir::TempDir(const std::string& parent) {
   path_ = std::filesystem::canonical(made).string();
 }
 
+std::string DiskDir() { return std::filesystem::current_path().string(); }
+
 TempDir::~TempDir() {
   std::error_code ec;
   std::filesystem::remove_all(path_, ec);

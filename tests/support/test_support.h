@@ -23,6 +23,10 @@ class TempDir {
   std::string path_;
 };
 
+/// A directory on disk whatever /tmp is (the build tree, the tests' working directory): for
+/// what refuses a tmpfs, as spill files do. Give it to TempDir as the parent.
+std::string DiskDir();
+
 /// Runs `script` with bash in `dir`, after sourcing fixtures/lib.sh (mklib, mkexe, ...).
 /// Fails the current test (and returns false) when the script fails.
 bool BuildTree(const std::string& dir, const std::string& script);

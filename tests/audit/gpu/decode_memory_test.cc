@@ -196,12 +196,9 @@ std::string MappedFile(const void* p) {
   return "";
 }
 
-// A directory of the build tree: on disk, never a tmpfs, whatever /tmp is.
-std::string BuildTreeDir() { return std::filesystem::current_path().string(); }
-
 TEST(DecodeMemory, WindowsPastTheAnonymousShareAreSpilledToAnUnnamedFile) {
   static_assert(DecodeMemory::kAnonWindows == 64 * kMiB);
-  TempDir spill(BuildTreeDir());
+  TempDir spill(DiskDir());
   const std::filesystem::path dir = spill.path();
   struct stat before{};
   ASSERT_EQ(stat(dir.c_str(), &before), 0);
@@ -241,7 +238,7 @@ TEST(DecodeMemory, WindowsPastTheAnonymousShareAreSpilledToAnUnnamedFile) {
 // be mapping at once: what they reserve must still keep the anonymous share and the budget,
 // and no two may be given the same bytes.
 TEST(DecodeMemory, WorkersMappingAtOnceKeepTheShareAndTheBudget) {
-  TempDir spill(BuildTreeDir());
+  TempDir spill(DiskDir());
   DecodeMemory memory(128 * kMiB, {spill.path()});
   std::atomic<int> spilled{0};
   std::vector<std::thread> workers;
@@ -289,7 +286,7 @@ TEST(DecodeMemory, WithoutASpillDirectoryEveryWindowIsAnonymous) {
 }
 
 TEST(DecodeMemory, TheFirstSpillDirectoryThatGivesAFileIsUsed) {
-  TempDir spill(BuildTreeDir());
+  TempDir spill(DiskDir());
   const std::string dir = spill.path();
   std::vector<std::string> dirs = {"/nonexistent/rocm-audit-spill"};
   for (const std::string& tmpfs : TmpfsDirs()) dirs.push_back(tmpfs);

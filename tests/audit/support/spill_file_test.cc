@@ -15,7 +15,7 @@ namespace rocm_audit::testing {
 namespace {
 
 TEST(SpillFile, IsUnnamedAndNeverAStandardDescriptor) {
-  TempDir dir(std::filesystem::current_path().string());
+  TempDir dir(DiskDir());
   const int saved = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
   ASSERT_GE(saved, 0);
   close(STDIN_FILENO);  // the lowest free descriptor is now 0
