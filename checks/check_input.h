@@ -16,6 +16,7 @@
 #include "audit/inspect/load_facts.h"
 #include "audit/loader/search_path.h"
 #include "audit/loader/symbol_index.h"
+#include "audit/model/boxed.h"
 #include "audit/unpack/unpack.h"
 
 namespace rocm_audit {
@@ -32,8 +33,8 @@ struct CheckOptions {
 struct RunFacts {
   std::vector<std::string> audited_prefixes;           ///< host paths of the audited prefixes
   std::unordered_set<std::string> audited_real_paths;  ///< loadable files audited on their own
-  /// Audited ELF files by file name and by soname (walk paths): where a library the loader
-  /// does not find actually is.
+  /// Audited host ELF files by file name and by soname (walk paths): where a library the
+  /// loader does not find actually is (a GPU code object is never that library).
   std::unordered_map<std::string, std::vector<std::string>> audited_by_name;
   const SymbolIndex* providers = nullptr;  ///< where undefined symbols are defined
 };
@@ -52,8 +53,10 @@ struct LoadableInput {
 };
 
 struct TreeInput {
-  const std::vector<InspectedFile>& files;
-  const std::vector<std::optional<LoadFacts>>& loads;  ///< loads[i] belongs to files[i]
+  /// In walk order. A slot is empty where nothing after the file's own checks reads it
+  /// (ReadAfterItsChecks: GPU code, bundles, data); CMake package configs are kept.
+  const std::vector<Boxed<InspectedFile>>& files;
+  const std::vector<Boxed<LoadFacts>>& loads;  ///< loads[i] belongs to files[i]
   const std::vector<WalkProblem>& walk_problems;
   const CheckOptions& options;
   const std::vector<AuditedPackage>& cmake_packages;

@@ -62,7 +62,7 @@ void Run(const TreeInput& in, FindingSink& sink) {
         continue;
       Placement where = PlaceAbsolutePath(r.path, in.run.audited_prefixes, in.loader.fs);
       if (!in.options.relocatable && where != Placement::kOutside) continue;
-      Finding f = MakeFinding(kRules[0], in.files[ap.file].walked.path);
+      Finding f = MakeFinding(kRules[0], in.files[ap.file]->walked.path);
       f.message = SiteText(r.site) + ": " + r.via + (r.target.empty() ? "" : " of " + r.target) + " names " +
                   r.path + ", outside the package's prefix " + p.prefix;
       if (in.options.relocatable) f.message += " (--relocatable)";

@@ -96,10 +96,10 @@ void Run(const TreeInput& in, FindingSink& sink) {
     for (const LocatedDependency& d : ap.package.dependencies) {
       if (!d.found.empty()) continue;
       if (!d.rejected.empty()) {
-        VersionRejected(ap, d, in.files[ap.file].walked.path, sink);
+        VersionRejected(ap, d, in.files[ap.file]->walked.path, sink);
         continue;
       }
-      Finding f = MakeFinding(kRules[0], in.files[ap.file].walked.path);
+      Finding f = MakeFinding(kRules[0], in.files[ap.file]->walked.path);
       f.message = SiteText(d.request.site) + ": " + ap.package.name + " asks for " + d.request.name +
                   (d.request.version.empty() ? "" : " " + d.request.version) +
                   ", whose config is in none of the audited paths or searched prefixes";

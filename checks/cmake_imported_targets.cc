@@ -190,7 +190,7 @@ void MissingTargets(const AuditedPackage& ap, const std::string& file, FindingSi
 
 void Run(const TreeInput& in, FindingSink& sink) {
   for (const AuditedPackage& ap : in.cmake_packages) {
-    const std::string& file = in.files[ap.file].walked.path;
+    const std::string& file = in.files[ap.file]->walked.path;
     MissingTargets(ap, file, sink);
     NoLocation(ap, file, sink);
   }

@@ -106,7 +106,7 @@ void Run(const TreeInput& in, FindingSink& sink) {
   std::map<std::string, InstalledElsewhere> elsewhere;  // by the PATH the config was found under
   for (const AuditedPackage& ap : in.cmake_packages) {
     const CMakePackage& p = ap.package;
-    const std::string& file = in.files[ap.file].walked.path;
+    const std::string& file = in.files[ap.file]->walked.path;
     for (const CMakeReference& r : p.evaluation.references) {
       if (r.exists || r.optional) continue;
       Finding f = MakeFinding(kRules[0], file);
@@ -130,7 +130,7 @@ void Run(const TreeInput& in, FindingSink& sink) {
                                             : nlohmann::ordered_json(r.component_library);
       }
       MarkAskedComponent(f, r.asked_component);
-      const std::string& under = in.files[ap.file].walked.prefix;
+      const std::string& under = in.files[ap.file]->walked.prefix;
       std::string there = elsewhere.try_emplace(under, under).first->second.Find(r.path);
       if (!there.empty()) {
         f.fields["installed_at"] = there;

@@ -40,7 +40,7 @@ void Run(const TreeInput& in, FindingSink& sink) {
   for (const AuditedPackage& ap : in.cmake_packages) {
     const auto& skipped = ap.package.evaluation.skipped;
     if (skipped.empty()) continue;
-    Finding f = MakeFinding(kRules[0], in.files[ap.file].walked.path);
+    Finding f = MakeFinding(kRules[0], in.files[ap.file]->walked.path);
     std::map<std::string, size_t> by_command;
     for (const CMakeSkipped& s : skipped) ++by_command[s.command];
     f.message = ap.package.name + ": " + std::to_string(skipped.size()) + " command" +

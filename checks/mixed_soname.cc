@@ -62,10 +62,10 @@ void RunClosure(const LoadableInput& in, FindingSink& sink) {
 void RunTree(const TreeInput& in, FindingSink& sink) {
   // base -> soname -> loadable files that need it
   std::map<std::string, std::map<std::string, std::vector<std::string>>> users;
-  for (const InspectedFile& o : in.files) {
-    if (!o.loadable()) continue;
-    for (const std::string& n : o.model()->needed)
-      if (std::string base = SonameBase(n); !base.empty()) users[base][n].push_back(o.walked.path);
+  for (const Boxed<InspectedFile>& o : in.files) {
+    if (!o || !o->loadable()) continue;
+    for (const std::string& n : o->model()->needed)
+      if (std::string base = SonameBase(n); !base.empty()) users[base][n].push_back(o->walked.path);
   }
   for (const auto& [base, sonames] : users) {
     if (sonames.size() < 2) continue;

@@ -58,7 +58,9 @@ void Run(const TreeInput& in, FindingSink& sink) {
   // A library reached as /lib/x/librocblas.so.4 and as migraphx/lib/../../librocblas.so.4 is
   // one file: the gap is keyed by its real path and shown at its audited path, if any.
   std::map<std::string, std::string> audited;  // real path -> walk path
-  for (const InspectedFile& f : in.files) audited.emplace(f.walked.real_path, f.walked.path);
+  // (Libraries of a closure are host ELF files: their slots are kept.)
+  for (const Boxed<InspectedFile>& f : in.files)
+    if (f) audited.emplace(f->walked.real_path, f->walked.path);
   // (lacking library's real path, target) -> the gap, in a stable order.
   std::map<std::pair<std::string, std::string>, Gap> gaps;
   std::vector<std::pair<std::string, std::string>> order;
@@ -79,7 +81,7 @@ void Run(const TreeInput& in, FindingSink& sink) {
         auto [it, fresh] = gaps.try_emplace(key, Gap{shown(lacking), {}, {}});
         if (fresh) order.push_back(key);
         for (size_t s : t.serving) AddOnce(&it->second.serving, shown(s));
-        AddOnce(&it->second.consumers, in.files[i].walked.path);
+        AddOnce(&it->second.consumers, in.files[i]->walked.path);
         targets.emplace(key.second, t.target);
       }
     }

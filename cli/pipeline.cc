@@ -75,16 +75,26 @@ std::vector<Finding> CheckFile(const InspectedFile& file, const LoadFacts* load,
   return std::move(sink.findings);
 }
 
+// The prefixes the audited files were found under, first seen first: taken from the walk,
+// since a file's slot is emptied once nothing needs it. The walk lists a prefix's files
+// together, so the search from the back ends at the first comparison.
+std::vector<std::string> AuditedPrefixes(const std::vector<WalkedFile>& walked) {
+  std::vector<std::string> prefixes;
+  for (const WalkedFile& f : walked)
+    if (std::find(prefixes.rbegin(), prefixes.rend(), f.prefix) == prefixes.rend())
+      prefixes.push_back(f.prefix);
+  return prefixes;
+}
+
 // What checks may ask about the run as a whole: which files are audited, under which
-// prefixes, and by which names.
-RunFacts CollectRunFacts(const std::vector<InspectedFile>& files) {
+// prefixes, and by which names (host ELF files: ld.so loads no GPU code object).
+RunFacts CollectRunFacts(const std::vector<Boxed<InspectedFile>>& files, std::vector<std::string> prefixes) {
   RunFacts run;
-  for (const InspectedFile& f : files) {
+  run.audited_prefixes = std::move(prefixes);
+  for (const Boxed<InspectedFile>& kept : files) {
+    if (!kept || !kept->model() || !ReadAfterItsChecks(*kept)) continue;
+    const InspectedFile& f = *kept;
     if (f.loadable()) run.audited_real_paths.insert(f.walked.real_path);
-    if (std::find(run.audited_prefixes.begin(), run.audited_prefixes.end(), f.walked.prefix) ==
-        run.audited_prefixes.end())
-      run.audited_prefixes.push_back(f.walked.prefix);
-    if (!f.model()) continue;
     std::string name(BaseName(f.walked.path));
     run.audited_by_name[name].push_back(f.walked.path);
     if (!f.model()->soname.empty() && f.model()->soname != name)
@@ -97,8 +107,8 @@ RunFacts CollectRunFacts(const std::vector<InspectedFile>& files) {
 // and their models, the loader's view of each, the symbol index.
 struct AuditedTree {
   ObjectStore store;
-  std::vector<InspectedFile> files;
-  std::vector<std::optional<LoadFacts>> loads;
+  std::vector<Boxed<InspectedFile>> files;  // empty where nothing reads a file after its checks
+  std::vector<Boxed<LoadFacts>> loads;
   std::optional<SymbolIndex> providers;
   std::vector<std::shared_ptr<llvm::MemoryBuffer>> archives;  // kept mapped once files[] is freed
 };
@@ -138,7 +148,7 @@ bool AuditTree(const AuditOptions& options, const std::vector<UnpackProblem>& un
   };
   auto tree_held = std::make_unique<AuditedTree>();
   ObjectStore& store = tree_held->store;
-  std::vector<InspectedFile>& files = tree_held->files;
+  std::vector<Boxed<InspectedFile>>& files = tree_held->files;
 
   // Each file's checks and report facts. The facts go to the sink (files[] of a JSON report
   // is rendered from them there, and they are freed) or into the report; then what only
@@ -177,14 +187,21 @@ bool AuditTree(const AuditOptions& options, const std::vector<UnpackProblem>& un
   if (needs & kNeedsCMake)
     packages = EvaluateCMakePackages(walk.files, loader.fs, options.cmake_prefix_path, jobs);
   for (const AuditedPackage& p : packages) package_of[p.file] = &p;
+  std::vector<std::string> prefixes = AuditedPrefixes(walk.files);
+  // A file the loader does not load is done once read; unless the loader or a whole-tree
+  // check reads it later (a host ELF file, an archive, a CMake package's config), it is
+  // dropped then, its model with it: on the sid tree, 1,708 of 2,138 audited files (its GPU
+  // code objects and bundles), which held about 1 KB each until the end.
   std::vector<char> finished(total, 0);
   files = InspectFiles(std::move(walk.files), store, bundles, decode_memory, jobs,
                        [&](size_t i, InspectedFile& file) {
-                         if (!file.loadable()) {
-                           finish(i, file, nullptr);
-                           finished[i] = 1;
-                         }
                          tick("reading", read);
+                         if (file.loadable()) return true;
+                         finish(i, file, nullptr);
+                         finished[i] = 1;
+                         if (ReadAfterItsChecks(file) || package_of[i]) return true;
+                         if (file.elf) store.Forget(file.walked.real_path);
+                         return false;
                        });
   // Only closure members outside the audited paths are decoded from here on, rarely.
   decode_memory.ReleaseUnused();
@@ -196,13 +213,14 @@ bool AuditTree(const AuditOptions& options, const std::vector<UnpackProblem>& un
   // have their device code read on first use (so do any other files: only loadable ones
   // still hold theirs).
   DeviceOfferCache offers(bundles);
-  for (const InspectedFile& f : files)
-    if (f.loadable()) offers.Put(f.walked.real_path, f.offers);
-  run = CollectRunFacts(files);
-  std::vector<std::optional<LoadFacts>>& loads = tree_held->loads;
+  for (const Boxed<InspectedFile>& f : files)
+    if (f && f->loadable()) offers.Put(f->walked.real_path, f->offers);
+  run = CollectRunFacts(files, std::move(prefixes));
+  std::vector<Boxed<LoadFacts>>& loads = tree_held->loads;
   loads.resize(total);
   ParallelFor(total, jobs, [&](size_t i) {
-    if (files[i].loadable()) loads[i] = InspectLoad(files[i], loader, store, offers, options.checks.arch);
+    if (files[i] && files[i]->loadable())
+      loads[i] = InspectLoad(*files[i], loader, store, offers, options.checks.arch);
     tick("auditing", audited);
   });
   run.providers = &tree_held->providers.emplace(BuildProviderIndex(files, loads, loader));
@@ -210,7 +228,7 @@ bool AuditTree(const AuditOptions& options, const std::vector<UnpackProblem>& un
   decode_memory.ReleaseUnused();  // what closure members outside the tree decoded
 
   ParallelFor(total, jobs, [&](size_t i) {
-    if (!finished[i]) finish(i, files[i], loads[i] ? &*loads[i] : nullptr);
+    if (!finished[i]) finish(i, *files[i], loads[i] ? &*loads[i] : nullptr);  // loadable: kept
   });
   FindingSink tree;
   for (const Check* check : AllChecks())
@@ -229,8 +247,8 @@ bool AuditTree(const AuditOptions& options, const std::vector<UnpackProblem>& un
   // them is freed here, and given back to the system once the run's other facts are gone
   // too (RunAudit).
   if (options.release_at_exit) {
-    for (InspectedFile& f : files)
-      if (f.archive) tree_held->archives.push_back(std::move(f.archive));
+    for (Boxed<InspectedFile>& f : files)
+      if (f && f->archive) tree_held->archives.push_back(std::move(f->archive));
     files = {};
     loads = {};
     tree_held->providers.reset();

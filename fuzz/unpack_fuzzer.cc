@@ -27,7 +27,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fs::create_directory(into);
   UnpackBudget budget;
   budget.limits.max_bytes = 16 << 20;
-  budget.limits.max_members = 2000;
+  // Each member is a file created and removed in the kernel: with 2,000 allowed, inputs that
+  // grew to the cap took 40 ms of system time each and the target ran 4 inputs a second. The
+  // cap's path is the same at 64; the real limits are the hostile-input suite's.
+  budget.limits.max_members = 64;
   std::vector<UnpackProblem> problems;
   UnpackedPackage unpacked = UnpackPackage(package, format, into, &budget, &problems);
   return unpacked.members.size() == SIZE_MAX;

@@ -29,4 +29,9 @@ std::shared_ptr<const StoredObject> ObjectStore::Get(const std::string& real_pat
   return slot->value;
 }
 
+void ObjectStore::Forget(const std::string& real_path) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  slots_.erase(real_path);
+}
+
 }  // namespace rocm_audit

@@ -21,6 +21,9 @@ class ObjectStore {
   /// `real_path` identifies the file (symlinks resolved); `display_path` names it in
   /// the model and in messages. Thread-safe; concurrent callers wait for one parse.
   std::shared_ptr<const StoredObject> Get(const std::string& real_path, const std::string& display_path);
+  /// Lets go of the file's model, once the run needs it no more (a GPU code object after its
+  /// checks): a later Get parses it again. Those holding the model keep it.
+  void Forget(const std::string& real_path);
 
  private:
   struct Slot {

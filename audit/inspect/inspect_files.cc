@@ -49,14 +49,10 @@ class Reader {
     }
   }
 
-  std::vector<InspectedFile> Take() { return std::move(files_); }
+  std::vector<Boxed<InspectedFile>> Take() { return std::move(files_); }
 
  private:
-  void Read(size_t i) {
-    files_[i] = InspectFile(walked_[i], store_, options_);
-    walked_[i] = {};
-    if (done_) done_(i, files_[i]);
-  }
+  void Read(size_t i) { Keep(i, InspectFile(walked_[i], store_, options_)); }
 
   void Try(size_t i) {
     DecodeMemory::DeferInsteadOfWaiting defer;
@@ -66,9 +62,13 @@ class Reader {
       put_off_.push_back({i, defer.wanted()});
       return;
     }
-    files_[i] = std::move(file);
+    Keep(i, std::move(file));
+  }
+
+  void Keep(size_t i, InspectedFile file) {
     walked_[i] = {};
-    if (done_) done_(i, files_[i]);
+    if (done_ && !done_(i, file)) return;
+    files_[i] = std::move(file);
   }
 
   // The first file put off whose window would be given now.
@@ -88,7 +88,7 @@ class Reader {
   const BundleReadOptions& options_;
   DecodeMemory& memory_;
   const FileRead& done_;
-  std::vector<InspectedFile> files_;
+  std::vector<Boxed<InspectedFile>> files_;
   std::atomic<size_t> next_{0};
   std::mutex mutex_;
   std::deque<std::pair<size_t, size_t>> put_off_;  // (file, the window it waits for)
@@ -96,9 +96,9 @@ class Reader {
 
 }  // namespace
 
-std::vector<InspectedFile> InspectFiles(std::vector<WalkedFile> walked, ObjectStore& store,
-                                        const BundleReadOptions& options, DecodeMemory& memory, unsigned jobs,
-                                        const FileRead& done) {
+std::vector<Boxed<InspectedFile>> InspectFiles(std::vector<WalkedFile> walked, ObjectStore& store,
+                                               const BundleReadOptions& options, DecodeMemory& memory,
+                                               unsigned jobs, const FileRead& done) {
   Reader reader(walked, store, options, memory, done);
   jobs = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(walked.size())));
   std::vector<std::thread> workers;

@@ -7,19 +7,24 @@
 
 #include "audit/gpu/decode_memory.h"
 #include "audit/inspect/inspected_file.h"
+#include "audit/model/boxed.h"
 
 namespace rocm_audit {
 
 /// Called from a worker as each file is read: its index in `walked` and what was read,
 /// which the callee may use up and trim (the pipeline checks a file no loader fact concerns
-/// at once, and drops its device code).
-using FileRead = std::function<void(size_t index, InspectedFile& file)>;
+/// at once, and drops its device code). It returns whether the file is wanted later; a file
+/// that is not is freed at once, and its slot in the result is empty.
+using FileRead = std::function<bool(size_t index, InspectedFile& file)>;
 
 /// InspectFile for each of `walked`, in parallel on `jobs` workers; `done` is called as each
-/// file is read. `memory` is the run's, as given in `options`. Each walk entry is dropped once
-/// its file is read (the InspectedFile holds a copy): the list is as long as the tree.
-std::vector<InspectedFile> InspectFiles(std::vector<WalkedFile> walked, ObjectStore& store,
-                                        const BundleReadOptions& options, DecodeMemory& memory, unsigned jobs,
-                                        const FileRead& done);
+/// file is read (without it, every file is kept). `memory` is the run's, as given in
+/// `options`. Each walk entry is dropped once its file is read (the InspectedFile holds a
+/// copy). The result is as long as the tree, but a slot costs 8 bytes, and holds a file only
+/// where `done` keeps it: 1,708 of the sid tree's 2,138 audited files are GPU code objects
+/// and bundles that nothing reads after their own checks.
+std::vector<Boxed<InspectedFile>> InspectFiles(std::vector<WalkedFile> walked, ObjectStore& store,
+                                               const BundleReadOptions& options, DecodeMemory& memory,
+                                               unsigned jobs, const FileRead& done);
 
 }  // namespace rocm_audit

@@ -136,6 +136,11 @@ bool InspectedFile::loadable() const {
          (m->type == llvm::ELF::ET_DYN || m->type == llvm::ELF::ET_EXEC);
 }
 
+bool ReadAfterItsChecks(const InspectedFile& file) {
+  const ElfModel* m = file.model();
+  return (m && m->machine != llvm::ELF::EM_AMDGPU) || file.archive;
+}
+
 InspectedFile InspectFile(const WalkedFile& file, ObjectStore& store, const BundleReadOptions& options) {
   InspectedFile out;
   out.walked = file;

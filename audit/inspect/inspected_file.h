@@ -55,4 +55,11 @@ struct InspectedFile {
 
 InspectedFile InspectFile(const WalkedFile& file, ObjectStore& store, const BundleReadOptions& options);
 
+/// Whether the loader's emulation or a whole-tree check may read the file after its own
+/// checks: host ELF files (loadable ones; the others name where an unresolved library is)
+/// and archives (they define symbols others leave undefined). GPU code objects, bundles and
+/// data files are done with once their own checks and facts are: ld.so never loads GPU code,
+/// so it neither resolves a library nor defines a host symbol.
+bool ReadAfterItsChecks(const InspectedFile& file);
+
 }  // namespace rocm_audit

@@ -4,16 +4,17 @@
 
 namespace rocm_audit {
 
-SymbolIndex BuildProviderIndex(const std::vector<InspectedFile>& files,
-                               const std::vector<std::optional<LoadFacts>>& loads,
-                               const LoaderConfig& loader) {
+SymbolIndex BuildProviderIndex(const std::vector<Boxed<InspectedFile>>& files,
+                               const std::vector<Boxed<LoadFacts>>& loads, const LoaderConfig& loader) {
   std::unordered_set<std::string> wanted;
   for (const auto& load : loads)
     if (load)
       for (const UndefinedSymbol& u : load->binding.undefined) wanted.insert(u.name);
   SymbolIndex index(std::move(wanted));
   if (index.empty()) return index;
-  for (const InspectedFile& f : files) {
+  for (const Boxed<InspectedFile>& kept : files) {
+    if (!kept || !ReadAfterItsChecks(*kept)) continue;
+    const InspectedFile& f = *kept;
     std::string shown = loader.fs.DisplayPath(f.walked.path);
     if (f.model() && f.model()->has_dynamic) {
       index.AddElf(shown, *f.model());

@@ -10,12 +10,15 @@
 #include "audit/inspect/load_facts.h"
 #include "audit/loader/search_path.h"
 #include "audit/loader/symbol_index.h"
+#include "audit/model/boxed.h"
 
 namespace rocm_audit {
 
-/// `loads[i]` belongs to `files[i]` (nullopt for files that are not loadable).
-SymbolIndex BuildProviderIndex(const std::vector<InspectedFile>& files,
-                               const std::vector<std::optional<LoadFacts>>& loads,
-                               const LoaderConfig& loader);
+/// `loads[i]` belongs to `files[i]` (empty for files that are not loadable; a file's slot is
+/// empty when nothing after its own checks reads it). Providers are host ELF objects and
+/// archives: ld.so never loads a GPU code object, so the kernels it defines define nothing a
+/// host library can bind to (a HIP host stub has the same mangled name as its kernel).
+SymbolIndex BuildProviderIndex(const std::vector<Boxed<InspectedFile>>& files,
+                               const std::vector<Boxed<LoadFacts>>& loads, const LoaderConfig& loader);
 
 }  // namespace rocm_audit

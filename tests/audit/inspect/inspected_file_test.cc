@@ -69,6 +69,24 @@ TEST(InspectedFile, TheDeviceCodeOfAMappedElfIsDroppedAfterReading) {
   EXPECT_EQ(file.offers.size(), again.Offers().size());
 }
 
+// The loader and the whole-tree checks read host ELF files and archives after their own
+// checks; GPU code objects (ld.so never loads one), bundles and data files they do not.
+TEST(InspectedFile, OnlyHostElfFilesAndArchivesAreReadAfterTheirChecks) {
+  ObjectStore store;
+  const std::pair<const char*, bool> cases[] = {
+      {"lib/libfat.so.1", true},       // a host library with device code
+      {"obj/plain.o", true},           // a host object file
+      {"lib/libdevice.a", true},       // an archive: it defines symbols
+      {"co/kernel_gfx906.co", false},  // an AMDGPU code object
+      {"co/compressed.hsaco", false},  // a compressed bundle
+      {"co/bundle.hsaco", false},      // a plain offload bundle
+  };
+  for (const auto& [rel, read_later] : cases) {
+    InspectedFile file = Inspect(GpuTreePath(rel), store);
+    EXPECT_EQ(ReadAfterItsChecks(file), read_later) << rel;
+  }
+}
+
 // What a file's reading learned, as text: enough to tell two readings apart.
 std::string Summary(const InspectedFile& f) {
   std::ostringstream out;
@@ -105,15 +123,40 @@ TEST(InspectFiles, FilesPutOffForAWindowAreReadLikeTheRest) {
     options.memory = &memory;
     std::atomic<void*> held{memory.Allocate(8 << 20)};
     std::atomic<size_t> done{0};
-    std::vector<InspectedFile> files =
+    std::vector<Boxed<InspectedFile>> files =
         InspectFiles(walk.files, store, options, memory, jobs, [&](size_t, InspectedFile&) {
           if (++done == 6) memory.Free(held.exchange(nullptr));
+          return true;
         });
     EXPECT_EQ(done.load(), walk.files.size()) << jobs;
     EXPECT_EQ(held.load(), nullptr) << "the plain files were read while the window was held";
     std::vector<std::string> got;
-    for (const InspectedFile& f : files) got.push_back(Summary(f));
+    for (const Boxed<InspectedFile>& f : files) got.push_back(f ? Summary(*f) : "(dropped)");
     EXPECT_EQ(got, reference) << jobs;
+  }
+}
+
+TEST(InspectFiles, AFileTheCallbackDoesNotKeepLeavesAnEmptySlot) {
+  TempDir t;
+  for (int i = 0; i < 8; ++i)
+    std::ofstream(t / ("plain" + std::to_string(i) + ".co"), std::ios::binary) << RealCcob();
+  WalkResult walk = WalkInputs({t.path()}, RootedFs());
+  ASSERT_EQ(walk.files.size(), 8u);
+  ObjectStore store;
+  DecodeMemory memory(64 << 20);
+  BundleReadOptions options;
+  options.memory = &memory;
+  std::vector<std::string> seen(walk.files.size());
+  std::vector<Boxed<InspectedFile>> files =
+      InspectFiles(walk.files, store, options, memory, 2, [&](size_t i, InspectedFile& f) {
+        seen[i] = Summary(f);  // the callback sees the whole file, kept or not
+        return i % 2 == 0;
+      });
+  ASSERT_EQ(files.size(), walk.files.size());
+  for (size_t i = 0; i < files.size(); ++i) {
+    EXPECT_FALSE(seen[i].empty()) << i;
+    ASSERT_EQ(bool(files[i]), i % 2 == 0) << i;
+    if (files[i]) EXPECT_EQ(Summary(*files[i]), seen[i]) << i;
   }
 }
 

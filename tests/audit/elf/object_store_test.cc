@@ -1,0 +1,32 @@
+#include "audit/elf/object_store.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/support/gpu_fixtures.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+// A file is parsed once per run, whoever asks; once forgotten, the next asker parses it
+// again, and whoever still holds the first model keeps it whole.
+TEST(ObjectStore, AForgottenFileIsParsedAgainAndItsHoldersKeepTheirModel) {
+  ObjectStore store;
+  const std::string path = GpuTreePath("co/kernel_gfx906.co");
+  std::shared_ptr<const StoredObject> first = store.Get(path, "kernel_gfx906.co");
+  ASSERT_TRUE(first->model) << first->error;
+  EXPECT_EQ(store.Get(path, "kernel_gfx906.co"), first) << "asked twice, parsed once";
+
+  store.Forget(path);
+  std::shared_ptr<const StoredObject> again = store.Get(path, "kernel_gfx906.co");
+  ASSERT_TRUE(again->model) << again->error;
+  EXPECT_NE(again, first) << "a forgotten file is parsed again";
+  EXPECT_EQ(again->model->flags, first->model->flags);
+  EXPECT_EQ(again->model->symbol_count(), first->model->symbol_count());
+  EXPECT_EQ(first->model->path, "kernel_gfx906.co") << "the first model is still whole";
+
+  store.Forget("/no/such/file");  // forgetting what was never asked for is nothing
+  EXPECT_EQ(store.Get(path, "kernel_gfx906.co"), again);
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing
