@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/support/audit_support.h"
+#include "tests/support/gpu_fixtures.h"
 #include "tests/support/test_support.h"
 
 namespace rocm_audit::testing {
@@ -45,6 +46,29 @@ TEST(UnresolvedLibrary, SymbolsBehindAnUnresolvedLibraryAreAttributedToIt) {
   EXPECT_EQ(f[0].fields["library"], "libhsa.so.1");
   EXPECT_EQ(f[0].fields["unbound_symbols"].size(), 2u);
   EXPECT_NE(f[0].message.find("2 undefined symbols"), std::string::npos) << f[0].message;
+}
+
+// A GPU code object that carries a library's name is no candidate: ld.so skips an ELF file of
+// another machine and searches on. It is no "found_in" either (the library is not there,
+// whichever directory is searched), and once dropped after its own checks, the search that
+// meets it again parses it afresh and gives the same verdict.
+TEST(UnresolvedLibrary, AGpuCodeObjectUnderTheLibrarysNameIsSkippedAndNotNamedAsWhereItIs) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+                        "mklib tmp/libfoo.so.1 libfoo.so.1 'int foo(void) { return 1; }' -nostdlib\n"
+                        "mklib lib/libuser.so libuser.so 'int foo(void); int u(void) { return foo(); }' "
+                        "-nostdlib -Ltmp -l:libfoo.so.1 -Wl,--enable-new-dtags,-rpath,'$ORIGIN'\n"
+                        "rm -r tmp"));
+  WriteAll(t / "lib/libfoo.so.1", ReadAll(GpuTreePath("co/kernel_gfx906.co")));
+  Report r = Audit({t / "lib"}, t.path());
+  auto f = FindingsOf(r, "unresolved-library", t / "lib/libuser.so");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fields["library"], "libfoo.so.1");
+  EXPECT_FALSE(f[0].fields.contains("found_in")) << f[0].message;
+  EXPECT_EQ(f[0].message.find("which ld.so does not search"), std::string::npos) << f[0].message;
+  const auto& searched = f[0].fields["searched"];
+  ASSERT_FALSE(searched.empty());
+  EXPECT_EQ(searched[0]["outcome"], "skipped: wrong ELF class or machine") << searched.dump();
 }
 
 // The library is in the audited paths, only not where this object looks.
