@@ -40,7 +40,10 @@ fi
 flock "$build/.build-lock" cmake --build "$build" --target rocm_audit_fuzzers fuzz-seeds >/dev/null
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
-commit=$(git -C "$src" describe --always --dirty 2>/dev/null || echo unknown)
+# The commit fuzzed, "-dirty" when tracked files differ from it (the ledger's own rows aside).
+commit=$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)
+[ -z "$(git -C "$src" status --porcelain --untracked-files=no -- . ':!fuzz/runs.tsv' 2>/dev/null)" ] ||
+  commit=$commit-dirty
 [ -f "$ledger" ] ||
   printf 'date\tcommit\ttarget\twall_s\tcpu_s\texecutions\tedges_start\tedges_end\tcorpus_units\tfindings\n' > "$ledger"
 for t in "${targets[@]}"; do
