@@ -18,11 +18,10 @@ all_targets=(elf archive device_code bundle code_object offload_binary cmake_lis
 
 if [ "${1:-}" = --totals ]; then
   # Per target: runs, wall and CPU seconds, executions, the highest edge count reached.
+  printf '%-16s %5s %8s %8s %12s %6s %6s\n' target runs "wall s" "CPU s" executions edges found
   awk -F'\t' 'NR > 1 { runs[$3]++; wall[$3] += $4; cpu[$3] += $5; execs[$3] += $6
                        if ($8 > edges[$3]) edges[$3] = $8; found[$3] += $10 }
-              END { printf "%-16s %5s %8s %8s %12s %6s %6s\n", "target", "runs", "wall s", "CPU s",
-                           "executions", "edges", "found"
-                    for (t in runs) printf "%-16s %5d %8d %8d %12d %6d %6d\n", t, runs[t], wall[t], cpu[t],
+              END { for (t in runs) printf "%-16s %5d %8d %8d %12d %6d %6d\n", t, runs[t], wall[t], cpu[t],
                                            execs[t], edges[t], found[t] }' "$ledger" | sort
   exit 0
 fi
