@@ -8,8 +8,8 @@ build=$1 out=$2
 src=$(cd "$(dirname "$0")/.." && pwd)
 objcopy=${LLVM_OBJCOPY:-llvm-objcopy-19}
 rm -rf "$out"
-for t in elf archive device_code bundle code_object offload_binary cmake_list_file cmake_evaluator \
-         policy_files unpack; do
+source "$src/fuzz/targets.sh"
+for t in "${fuzz_targets[@]}"; do
   mkdir -p "$out/$t"
 done
 

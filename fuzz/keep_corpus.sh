@@ -10,8 +10,8 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 build=${ROCM_AUDIT_FUZZ_BUILD:-$src/build-fuzz}
 corpus_root=${ROCM_AUDIT_FUZZ_CORPUS:-$build/corpus}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(elf archive device_code bundle code_object offload_binary cmake_list_file
-                                     cmake_evaluator policy_files unpack)
+source "$src/fuzz/targets.sh"
+[ ${#targets[@]} -gt 0 ] || targets=("${fuzz_targets[@]}")
 for t in "${targets[@]}"; do
   kept=$src/fuzz/corpus/$t seeds=$build/fuzz-seeds/$t
   merged=$(mktemp -d) empty=$(mktemp -d)

@@ -13,8 +13,7 @@
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 ledger=$src/fuzz/runs.tsv
-all_targets=(elf archive device_code bundle code_object offload_binary cmake_list_file cmake_evaluator
-             policy_files unpack)
+source "$src/fuzz/targets.sh"
 
 if [ "${1:-}" = --totals ]; then
   # Per target: runs, wall and CPU seconds, executions, the highest edge count reached.
@@ -38,7 +37,7 @@ fi
 # Several runs at once (one per core) share the build: one ninja at a time in it.
 flock "$build/.build-lock" cmake --build "$build" --target rocm_audit_fuzzers fuzz-seeds >/dev/null
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
+[ ${#targets[@]} -gt 0 ] || targets=("${fuzz_targets[@]}")
 # The commit fuzzed, "-dirty" when tracked files differ from it (the ledger's own rows aside).
 commit=$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)
 [ -z "$(git -C "$src" status --porcelain --untracked-files=no -- . ':!fuzz/runs.tsv' 2>/dev/null)" ] ||
