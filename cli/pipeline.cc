@@ -75,17 +75,6 @@ std::vector<Finding> CheckFile(const InspectedFile& file, const LoadFacts* load,
   return std::move(sink.findings);
 }
 
-// The prefixes the audited files were found under, first seen first: taken from the walk,
-// since a file's slot is emptied once nothing needs it. The walk lists a prefix's files
-// together, so the search from the back ends at the first comparison.
-std::vector<std::string> AuditedPrefixes(const std::vector<WalkedFile>& walked) {
-  std::vector<std::string> prefixes;
-  for (const WalkedFile& f : walked)
-    if (std::find(prefixes.rbegin(), prefixes.rend(), f.prefix) == prefixes.rend())
-      prefixes.push_back(f.prefix);
-  return prefixes;
-}
-
 // What checks may ask about the run as a whole: which files are audited, under which
 // prefixes, and by which names (host ELF files: ld.so loads no GPU code object).
 RunFacts CollectRunFacts(const std::vector<Boxed<InspectedFile>>& files, std::vector<std::string> prefixes) {
@@ -187,7 +176,9 @@ bool AuditTree(const AuditOptions& options, const std::vector<UnpackProblem>& un
   if (needs & kNeedsCMake)
     packages = EvaluateCMakePackages(walk.files, loader.fs, options.cmake_prefix_path, jobs);
   for (const AuditedPackage& p : packages) package_of[p.file] = &p;
-  std::vector<std::string> prefixes = AuditedPrefixes(walk.files);
+  // The prefixes the audited files were found under, first seen first: taken from the walk,
+  // since a file's slot is emptied once nothing needs it.
+  std::vector<std::string> prefixes = walk.files.prefixes();
   // A file the loader does not load is done once read; unless the loader or a whole-tree
   // check reads it later (a host ELF file, an archive, a CMake package's config), it is
   // dropped then, its model with it: on the sid tree, 1,708 of 2,138 audited files (its GPU

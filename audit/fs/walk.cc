@@ -121,11 +121,12 @@ class Walker {
       auto [path, prefix] = deferred_[i];
       Visit(path, prefix, true);
     }
-    for (size_t idx : order_) {
-      WalkedFile& f = candidates_[idx];
-      ++result_.counts[std::string(FileKindName(f.kind))];
-      if (f.kind != FileKind::kOther || LooksLikeSharedLibraryName(BaseName(f.path)))
-        result_.files.push_back(std::move(f));
+    for (size_t i = 0; i < candidates_.size(); ++i) {
+      FileKind kind = candidates_.kind(i);
+      ++result_.counts[std::string(FileKindName(kind))];
+      if (kind != FileKind::kOther || LooksLikeSharedLibraryName(BaseName(candidates_.path(i))))
+        result_.files.Add(candidates_.path(i), candidates_.real_path(i), candidates_.prefix(i), kind,
+                          candidates_.file_size(i));
     }
     return std::move(result_);
   }
@@ -176,18 +177,12 @@ class Walker {
       // Prefer the path that is not reached through a symlink: that is the installed file.
       auto& [index, was_symlink] = known->second;
       if (was_symlink && !via_symlink) {
-        candidates_[index].path = path;
-        candidates_[index].prefix = prefix;
+        candidates_.Move(index, path, prefix);
         was_symlink = false;
       }
       return;
     }
-    WalkedFile f;
-    f.path = path;
-    f.prefix = prefix;
-    f.size = static_cast<uint64_t>(st.st_size);
-    f.real_path = real;
-    int fd = open(f.real_path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    int fd = open(real.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) {
       Problem(WalkProblem::kUnreadable, path, std::string("cannot open: ") + strerror(errno));
       return;
@@ -199,10 +194,10 @@ class Walker {
       Problem(WalkProblem::kUnreadable, path, std::string("cannot read: ") + strerror(errno));
       return;
     }
-    f.kind = ClassifyFile(BaseName(path), std::string_view(head, static_cast<size_t>(n)));
     first_[inode] = {candidates_.size(), via_symlink};
-    order_.push_back(candidates_.size());
-    candidates_.push_back(std::move(f));
+    candidates_.Add(path, real, prefix,
+                    ClassifyFile(BaseName(path), std::string_view(head, static_cast<size_t>(n))),
+                    static_cast<uint64_t>(st.st_size));
   }
 
   bool InsideTrees(const std::string& real) const {
@@ -226,9 +221,8 @@ class Walker {
   int depth_ = 0;  ///< directories entered, below the input
   WalkResult result_;
   std::set<Inode> dirs_;
-  std::map<Inode, std::pair<size_t, bool>> first_;  // inode -> (candidate, via symlink)
-  std::vector<WalkedFile> candidates_;
-  std::vector<size_t> order_;
+  std::map<Inode, std::pair<size_t, bool>> first_;             // inode -> (candidate, via symlink)
+  WalkedFiles candidates_;                                     // every regular file, in walk order
   std::vector<std::pair<std::string, std::string>> deferred_;  // (path, prefix)
   std::vector<std::string> trees_;                             // real paths of the inputs
   bool draining_ = false;

@@ -11,16 +11,9 @@
 
 #include "audit/fs/file_kind.h"
 #include "audit/fs/rooted_fs.h"
+#include "audit/fs/walked_files.h"
 
 namespace rocm_audit {
-
-struct WalkedFile {
-  std::string path;       ///< as found: its directory is $ORIGIN
-  std::string real_path;  ///< symlinks resolved
-  std::string prefix;     ///< the PATH argument it was found under (the audited prefix)
-  FileKind kind = FileKind::kOther;
-  uint64_t size = 0;
-};
 
 /// Something the walk could not follow or read. Never a stop: the walk goes on.
 struct WalkProblem {
@@ -37,7 +30,7 @@ struct WalkProblem {
 
 struct WalkResult {
   /// every kind but kOther (kept only when named like a shared library), in walk order
-  std::vector<WalkedFile> files;
+  WalkedFiles files;
   std::map<std::string, size_t> counts;  ///< files by kind name, kOther included
   std::vector<WalkProblem> problems;
 };

@@ -41,12 +41,12 @@ std::string FoundAs(const std::string& name, const std::string& config,
 
 }  // namespace
 
-std::vector<AuditedPackage> EvaluateCMakePackages(const std::vector<WalkedFile>& files, const RootedFs& fs,
+std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, const RootedFs& fs,
                                                   const std::vector<std::string>& prefixes, unsigned jobs) {
   // Audited prefixes no root layer holds are read where they are.
   std::vector<std::string> outside, audited;
-  for (const WalkedFile& f : files) {
-    std::string prefix = Absolute(f.prefix);
+  for (const std::string& walked_prefix : files.prefixes()) {
+    std::string prefix = Absolute(walked_prefix);
     if (std::find(audited.begin(), audited.end(), prefix) != audited.end()) continue;
     audited.push_back(prefix);
     if (fs.DisplayPath(prefix) == prefix) outside.push_back(prefix);
@@ -65,11 +65,11 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const std::vector<WalkedFile>&
   std::vector<AuditedPackage> packages;
   std::vector<std::string> configs;  // as find_package() finds each
   for (size_t i = 0; i < files.size(); ++i) {
-    if (files[i].kind != FileKind::kCMakePackage) continue;
-    auto name = ConfigPackageName(BaseName(files[i].path));
+    if (files.kind(i) != FileKind::kCMakePackage) continue;
+    auto name = ConfigPackageName(BaseName(files.path(i)));
     if (!name) continue;
-    std::string config = FoundAs(*name, installed.InstalledPath(Absolute(files[i].path)), search_all,
-                                 installed, search_configs);
+    std::string config = FoundAs(*name, installed.InstalledPath(Absolute(std::string(files.path(i)))),
+                                 search_all, installed, search_configs);
     // hiprand-fortran-config.cmake in cmake/hiprand/ is no package of its own: find_package()
     // never finds it there; hiprand's config includes it.
     if (!IsFindPackagePosition(DirName(config), *name)) continue;

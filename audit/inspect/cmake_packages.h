@@ -18,7 +18,7 @@ struct AuditedPackage {
 };
 
 /// `prefixes` are --cmake-prefix-path entries (paths of the installed system).
-std::vector<AuditedPackage> EvaluateCMakePackages(const std::vector<WalkedFile>& files, const RootedFs& fs,
+std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, const RootedFs& fs,
                                                   const std::vector<std::string>& prefixes, unsigned jobs);
 
 }  // namespace rocm_audit

@@ -17,7 +17,7 @@ namespace {
 // still put off when every file has been tried is read by waiting.
 class Reader {
  public:
-  Reader(std::vector<WalkedFile>& walked, ObjectStore& store, const BundleReadOptions& options,
+  Reader(const WalkedFiles& walked, ObjectStore& store, const BundleReadOptions& options,
          DecodeMemory& memory, const FileRead& done)
       : walked_(walked),
         store_(store),
@@ -66,7 +66,6 @@ class Reader {
   }
 
   void Keep(size_t i, InspectedFile file) {
-    walked_[i] = {};
     if (done_ && !done_(i, file)) return;
     files_[i] = std::move(file);
   }
@@ -83,7 +82,7 @@ class Reader {
     return std::nullopt;
   }
 
-  std::vector<WalkedFile>& walked_;  // an entry is cleared once its file is read
+  const WalkedFiles& walked_;
   ObjectStore& store_;
   const BundleReadOptions& options_;
   DecodeMemory& memory_;
@@ -96,7 +95,7 @@ class Reader {
 
 }  // namespace
 
-std::vector<Boxed<InspectedFile>> InspectFiles(std::vector<WalkedFile> walked, ObjectStore& store,
+std::vector<Boxed<InspectedFile>> InspectFiles(WalkedFiles walked, ObjectStore& store,
                                                const BundleReadOptions& options, DecodeMemory& memory,
                                                unsigned jobs, const FileRead& done) {
   Reader reader(walked, store, options, memory, done);

@@ -141,13 +141,13 @@ bool ReadAfterItsChecks(const InspectedFile& file) {
   return (m && m->machine != llvm::ELF::EM_AMDGPU) || file.archive;
 }
 
-InspectedFile InspectFile(const WalkedFile& file, ObjectStore& store, const BundleReadOptions& options) {
+InspectedFile InspectFile(WalkedFile file, ObjectStore& store, const BundleReadOptions& options) {
   InspectedFile out;
-  out.walked = file;
-  ReadObject(file, store, &out);
+  out.walked = std::move(file);
+  ReadObject(out.walked, store, &out);
   if (!options.read_device_code) return out;
-  ReadDeviceCode(file, options, &out);
-  ReadArchData(file, &out);
+  ReadDeviceCode(out.walked, options, &out);
+  ReadArchData(out.walked, &out);
   return out;
 }
 

@@ -53,7 +53,7 @@ struct InspectedFile {
   bool loadable() const;
 };
 
-InspectedFile InspectFile(const WalkedFile& file, ObjectStore& store, const BundleReadOptions& options);
+InspectedFile InspectFile(WalkedFile file, ObjectStore& store, const BundleReadOptions& options);
 
 /// Whether the loader's emulation or a whole-tree check may read the file after its own
 /// checks: host ELF files (loadable ones; the others name where an unresolved library is)

@@ -7,6 +7,12 @@
 
 namespace rocm_audit::testing {
 
+InspectedFile InspectOne(const std::string& path, ObjectStore& store) {
+  WalkResult walk = WalkInputs({path}, RootedFs());
+  EXPECT_EQ(walk.files.size(), 1u) << path;
+  return InspectFile(walk.files.at(0), store, BundleReadOptions{});
+}
+
 CoreAudit::CoreAudit(const std::vector<std::string>& paths, const std::vector<std::string>& roots,
                      std::vector<std::string> library_path, std::string conf,
                      std::optional<std::vector<std::string>> default_dirs)

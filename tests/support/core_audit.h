@@ -14,6 +14,10 @@
 
 namespace rocm_audit::testing {
 
+/// The one file at `path`, walked and read as the pipeline reads it (a test fails unless the
+/// walk finds exactly one).
+InspectedFile InspectOne(const std::string& path, ObjectStore& store);
+
 class CoreAudit {
  public:
   /// Audits `paths` inside the `roots` overlay (none = the host), with no ld.so.conf unless

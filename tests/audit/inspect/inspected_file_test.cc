@@ -12,6 +12,7 @@
 
 #include "audit/fs/walk.h"
 #include "audit/inspect/inspect_files.h"
+#include "tests/support/core_audit.h"
 #include "tests/support/gpu_fixtures.h"
 #include "tests/support/test_support.h"
 
@@ -31,19 +32,13 @@ bool PagePresent(const void* address) {
   return !read || (entry >> 63) & 1;
 }
 
-InspectedFile Inspect(const std::string& path, ObjectStore& store) {
-  WalkResult walk = WalkInputs({path}, RootedFs());
-  EXPECT_EQ(walk.files.size(), 1u);
-  return InspectFile(walk.files.at(0), store, BundleReadOptions{});
-}
-
 // An ELF stays mapped for the whole run, but the pages of its fat binary are dropped once
 // the device code is read: the mapping still reads the file's bytes (they come back from
 // the page cache), and the device code read again is the same.
 TEST(InspectedFile, TheDeviceCodeOfAMappedElfIsDroppedAfterReading) {
   ObjectStore store;
   const std::string path = GpuTreePath("lib/libfat.so.1");
-  InspectedFile file = Inspect(path, store);
+  InspectedFile file = InspectOne(path, store);
   ASSERT_TRUE(file.model());
   const llvm::MemoryBuffer& buffer = *file.model()->buffer;
   ASSERT_EQ(buffer.getBufferKind(), llvm::MemoryBuffer::MemoryBuffer_MMap) << "the fixture is mapped";
@@ -82,7 +77,7 @@ TEST(InspectedFile, OnlyHostElfFilesAndArchivesAreReadAfterTheirChecks) {
       {"co/bundle.hsaco", false},      // a plain offload bundle
   };
   for (const auto& [rel, read_later] : cases) {
-    InspectedFile file = Inspect(GpuTreePath(rel), store);
+    InspectedFile file = InspectOne(GpuTreePath(rel), store);
     EXPECT_EQ(ReadAfterItsChecks(file), read_later) << rel;
   }
 }

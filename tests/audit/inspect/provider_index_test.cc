@@ -2,17 +2,11 @@
 
 #include <gtest/gtest.h>
 
-#include "audit/fs/walk.h"
+#include "tests/support/core_audit.h"
 #include "tests/support/gpu_fixtures.h"
 
 namespace rocm_audit::testing {
 namespace {
-
-Boxed<InspectedFile> Inspect(const std::string& rel, ObjectStore& store) {
-  WalkResult walk = WalkInputs({GpuTreePath(rel)}, RootedFs());
-  EXPECT_EQ(walk.files.size(), 1u) << rel;
-  return InspectFile(walk.files.at(0), store, BundleReadOptions{});
-}
 
 // The first symbol the object's own hash table finds defined: what ld.so could bind to.
 std::string SomeDefinition(const ElfModel& model) {
@@ -31,8 +25,8 @@ std::string SomeDefinition(const ElfModel& model) {
 TEST(ProviderIndex, AGpuCodeObjectDefinesNoHostSymbol) {
   ObjectStore store;
   std::vector<Boxed<InspectedFile>> files;
-  files.push_back(Inspect("co/kernel_gfx906.co", store));
-  files.push_back(Inspect("lib/libamdhip64.so.6", store));
+  files.push_back(InspectOne(GpuTreePath("co/kernel_gfx906.co"), store));
+  files.push_back(InspectOne(GpuTreePath("lib/libamdhip64.so.6"), store));
   ASSERT_TRUE(files[0]->model() && files[1]->model());
   const std::string kernel = SomeDefinition(*files[0]->model());
   const std::string host = SomeDefinition(*files[1]->model());
