@@ -29,13 +29,19 @@ struct ConditionContext {
   std::function<Tri(std::string_view)> target;
   std::function<Tri(std::string_view)> command;
   std::function<void(const std::vector<std::string>&)> set_matches;  ///< CMAKE_MATCH_<n> after MATCHES
-  std::function<void(size_t)> charge;  ///< the work of a MATCHES search (RegexWork)
+  /// Charges work to the evaluation's budget: each reduction level's tokens (their bytes and
+  /// kConditionTokenWork each), and a MATCHES search (RegexWork).
+  std::function<void(size_t)> charge;
 };
 
 /// Conditions longer or more deeply parenthesized than these are undecided, not evaluated:
 /// CMake reduces a condition in passes over all its arguments, and so would this.
 constexpr size_t kMaxConditionArgs = 1000;
 constexpr int kMaxConditionNesting = 32;
+/// What a token costs each reduction level, beyond its bytes, in the work budget's bytes: a
+/// condition of 1,000 arguments is then 64 KB of work, and a loop cannot test one 200,000
+/// times (13 GB of work against a 256 MiB budget).
+constexpr size_t kConditionTokenWork = 64;
 
 struct ConditionResult {
   Tri value = Tri::kFalse;
