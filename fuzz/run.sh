@@ -38,9 +38,10 @@ fi
 flock "$build/.build-lock" cmake --build "$build" --target rocm_audit_fuzzers fuzz-seeds >/dev/null
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${fuzz_targets[@]}")
-# The commit fuzzed, "-dirty" when tracked files differ from it (the ledger's own rows aside).
+# The commit fuzzed, "-dirty" when tracked files differ from it: the ledger's own rows and
+# the kept corpora, which keep_corpus.sh rewrites between runs, aside.
 commit=$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)
-[ -z "$(git -C "$src" status --porcelain --untracked-files=no -- . ':!fuzz/runs.tsv' 2>/dev/null)" ] ||
+[ -z "$(git -C "$src" status --porcelain --untracked-files=no -- . ':!fuzz/runs.tsv' ':!fuzz/corpus' 2>/dev/null)" ] ||
   commit=$commit-dirty
 [ -f "$ledger" ] ||
   printf 'date\tcommit\ttarget\twall_s\tcpu_s\texecutions\tedges_start\tedges_end\tcorpus_units\tfindings\n' > "$ledger"
