@@ -125,8 +125,7 @@ class Walker {
       FileKind kind = candidates_.kind(i);
       ++result_.counts[std::string(FileKindName(kind))];
       if (kind != FileKind::kOther || LooksLikeSharedLibraryName(BaseName(candidates_.path(i))))
-        result_.files.Add(candidates_.path(i), candidates_.real_path(i), candidates_.prefix(i), kind,
-                          candidates_.file_size(i));
+        result_.files.AddFrom(candidates_, i);
     }
     return std::move(result_);
   }

@@ -24,8 +24,7 @@ WalkedFiles& WalkedFiles::operator=(const WalkedFiles& other) {
   if (this == &other) return *this;
   *this = WalkedFiles();
   entries_.reserve(other.size());
-  for (size_t i = 0; i < other.size(); ++i)
-    Add(other.path(i), other.real_path(i), other.prefix(i), other.kind(i), other.file_size(i));
+  for (size_t i = 0; i < other.size(); ++i) AddFrom(other, i);
   return *this;
 }
 

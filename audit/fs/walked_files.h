@@ -38,7 +38,10 @@ class WalkedFiles {
 
   void Add(std::string_view path, std::string_view real_path, std::string_view prefix, FileKind kind,
            uint64_t size);
-  void Add(const WalkedFile& f) { Add(f.path, f.real_path, f.prefix, f.kind, f.size); }
+  /// Entry `i` of `from`, added to this list.
+  void AddFrom(const WalkedFiles& from, size_t i) {
+    Add(from.path(i), from.real_path(i), from.prefix(i), from.kind(i), from.file_size(i));
+  }
   /// File `i` is listed at `path` under `prefix` instead; its real path stays.
   void Move(size_t i, std::string_view path, std::string_view prefix);
 
