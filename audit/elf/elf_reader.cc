@@ -1,5 +1,6 @@
 #include "audit/elf/elf_reader.h"
 
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/BinaryFormat/ELF.h>
 #include <llvm/Object/ELF.h>
 #include <llvm/Support/Endian.h>
@@ -7,10 +8,12 @@
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cstring>
 #include <functional>
 #include <optional>
+#include <tuple>
 #include <type_traits>
 
 namespace rocm_audit {
@@ -182,6 +185,8 @@ class Reader {
       if (d.d_tag == llvm::ELF::DT_STRSZ) strsz = d.getVal();
       if (d.d_tag == llvm::ELF::DT_GNU_HASH) gnu_hash_addr_ = d.getPtr();
       if (d.d_tag == llvm::ELF::DT_HASH) sysv_hash_addr_ = d.getPtr();
+      for (TableTag& t : table_tags_)
+        if (d.d_tag == t.tag) t.addr = d.getPtr();
       if (d.d_tag == llvm::ELF::DT_FLAGS_1 && (d.getVal() & llvm::ELF::DF_1_NODEFLIB))
         model_->nodeflib = true;
       if (d.d_tag == llvm::ELF::DT_NULL) break;
@@ -271,6 +276,7 @@ class Reader {
           Warn("relocation section: " + TakeMessage(r.takeError()));
       }
     }
+    CheckTablesAgainstSections(*dynsym);
     model_->symbol_table = std::make_unique<LlvmSymbolTable<ELFT>>(*syms, versyms, std::move(relas),
                                                                    std::move(rels), obj_.isMips64EL());
     // ld.so reads a name at strtab + st_name unchecked: past the table it reads whatever
@@ -444,10 +450,50 @@ class Reader {
         });
   }
 
+  // ld.so finds the symbols, their names and versions through the dynamic section
+  // (DT_SYMTAB, DT_STRTAB, DT_VERSYM, DT_VERDEF, DT_VERNEED: elf/get-dynamic-info.h,
+  // dl-lookup.c, dl-version.c), this reader through the section headers, as LLVM's tools and
+  // the linkers do. Every linker writes both for the same bytes; where they part (hostile,
+  // or a header rewritten by hand), the loader reads tables this audit did not, so say so.
+  void CheckTablesAgainstSections(const Elf_Shdr& dynsym) {
+    const Elf_Shdr* dynstr = dynsym.sh_link < sections_.size() ? &sections_[dynsym.sh_link] : nullptr;
+    const Elf_Shdr* by_tag[] = {&dynsym, dynstr, FindSection(llvm::ELF::SHT_GNU_versym),
+                                FindSection(llvm::ELF::SHT_GNU_verdef),
+                                FindSection(llvm::ELF::SHT_GNU_verneed)};
+    static_assert(std::size(by_tag) == std::tuple_size_v<decltype(table_tags_)>);
+    for (size_t i = 0; i < std::size(by_tag); ++i) {
+      const TableTag& t = table_tags_[i];
+      const Elf_Shdr* sec = by_tag[i];
+      if (!t.addr && !sec) continue;
+      auto hex = [](uint64_t v) { return "0x" + llvm::utohexstr(v, /*LowerCase=*/true); };
+      if (!t.addr)
+        Warn(std::string(t.section) + " has no " + t.name +
+             " in the dynamic section: ld.so does not read it");
+      else if (!sec)
+        Warn(std::string(t.name) + " (" + hex(*t.addr) + ") has no " + t.section +
+             " section header: ld.so reads a table this audit cannot");
+      else if (*t.addr != sec->sh_addr)
+        Warn(std::string(t.name) + " (" + hex(*t.addr) + ") is not the address of " + t.section + " (" +
+             hex(sec->sh_addr) + "): ld.so reads the table at " + t.name + ", this audit read the section");
+    }
+  }
+
   void Warn(std::string message) { model_->warnings.push_back(std::move(message)); }
 
   const ELFFile<ELFT>& obj_;
   std::optional<uint64_t> gnu_hash_addr_, sysv_hash_addr_;
+  // The tables ld.so reads through the dynamic section, in CheckTablesAgainstSections' order.
+  struct TableTag {
+    int64_t tag;
+    const char* name;
+    const char* section;
+    std::optional<uint64_t> addr;
+  };
+  std::array<TableTag, 5> table_tags_{{{llvm::ELF::DT_SYMTAB, "DT_SYMTAB", ".dynsym", {}},
+                                       {llvm::ELF::DT_STRTAB, "DT_STRTAB", ".dynstr", {}},
+                                       {llvm::ELF::DT_VERSYM, "DT_VERSYM", ".gnu.version", {}},
+                                       {llvm::ELF::DT_VERDEF, "DT_VERDEF", ".gnu.version_d", {}},
+                                       {llvm::ELF::DT_VERNEED, "DT_VERNEED", ".gnu.version_r", {}}}};
   std::string_view file_;
   ElfModel* model_;
   typename ELFT::ShdrRange sections_;
