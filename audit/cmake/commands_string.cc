@@ -2,6 +2,8 @@
 // an input is unknown; TIMESTAMP, RANDOM, UUID, HASH, JSON, ... are recorded as not evaluated.
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -256,13 +258,35 @@ bool Join(Interpreter& in, const std::string&, const Args& a) {
   return true;
 }
 
+// As CMake: the count is an unsigned integer (cmStrToULong), else "repeat count is not a
+// positive number". A result past the value bound is not built: it is unknown, and recorded.
 bool Repeat(Interpreter& in, const std::string&, const Args& a) {
-  if (a.size() < 4) return false;
+  if (a.size() != 4) return false;
+  const std::string& out = a[3].value.text;
+  if (!a[1].value.known || !a[2].value.known)
+    return SetUnknown(in, out, !a[1].value.known ? a[1].value : a[2].value);
+  const std::string& text = a[2].value.text;
+  const size_t digits = std::min(text.find_first_not_of(" \t\n\v\f\r"), text.size());
+  errno = 0;
+  char* end = nullptr;
+  unsigned long long n = 0;
+  if (digits < text.size() && text[digits] != '-') n = std::strtoull(text.c_str() + digits, &end, 10);
+  if (!end || end == text.c_str() + digits || *end != '\0' || errno == ERANGE) {
+    in.Fail("string(REPEAT): repeat count is not a positive number.");
+    return true;
+  }
+  const std::string& unit = a[1].value.text;
+  if (!unit.empty() && n > in.limits().max_value_bytes / unit.size()) {
+    in.Charge(in.limits().max_value_bytes);
+    in.Set(out, CMakeValue::Unknown("a value longer than " + std::to_string(in.limits().max_value_bytes) +
+                                    " bytes"));
+    in.ValueTooLong();
+    return true;
+  }
   std::string s;
-  for (long long k = 0, n = std::min(std::atoll(a[2].value.text.c_str()), 4096LL);
-       k < n && s.size() <= in.limits().max_value_bytes; ++k)
-    s += a[1].value.text;
-  in.Set(a[3].value.text, {s});
+  s.reserve(unit.size() * n);
+  for (unsigned long long k = 0; !unit.empty() && k < n; ++k) s += unit;
+  in.Set(out, {std::move(s)});
   return true;
 }
 

@@ -1,6 +1,9 @@
 #include "audit/cmake/interpreter.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
 #include <optional>
 
 #include "audit/cmake/expand.h"
@@ -74,7 +77,9 @@ Args Interpreter::Expand(const ListFileCommand& cmd) {
     } else if (!v.known) {
       out.push_back({std::move(v), false});
     } else {
-      for (std::string& item : SplitList(v.text)) out.push_back({{std::move(item)}, false});
+      std::vector<std::string> items = SplitList(v.text);
+      Charge(items.size() * kEntryWork);
+      for (std::string& item : items) out.push_back({{std::move(item)}, false});
     }
   }
   return out;
@@ -175,11 +180,7 @@ Flow Interpreter::Exec(const ProgramPtr& p, size_t begin, size_t end) {
       Skip(cmd.name, "the evaluation stopped after " + std::to_string(limits_.max_commands) + " commands");
       return Flow::kStop;
     }
-    if (OverBudget()) {
-      Skip(cmd.name, "the evaluation stopped after " + std::to_string(limits_.max_work_bytes >> 20) +
-                         " MiB of values read, expanded and set");
-      return Flow::kStop;
-    }
+    if (StopsOverBudget(cmd.name)) return Flow::kStop;
     Flow f = Flow::kNormal;
     const std::string& n = cmd.name;
     if (n == "if")
@@ -199,6 +200,13 @@ Flow Interpreter::Exec(const ProgramPtr& p, size_t begin, size_t end) {
     if (f != Flow::kNormal) return f;
   }
   return Flow::kNormal;
+}
+
+bool Interpreter::StopsOverBudget(const std::string& command) {
+  if (!OverBudget()) return false;
+  Skip(command, "the evaluation stopped after " + std::to_string(limits_.max_work_bytes >> 20) +
+                    " MiB of values read, expanded, set and copied");
+  return true;
 }
 
 Flow Interpreter::Command(const ListFileCommand& cmd) {
@@ -265,6 +273,10 @@ std::vector<Interpreter::Branch> Interpreter::Branches(const ProgramPtr& p, size
 // branches leave different is unknown afterwards.
 Flow Interpreter::ExecUndecided(const ProgramPtr& p, const std::vector<Branch>& branches, bool taken,
                                 const std::string& unknown_so_far) {
+  // The state is copied for the base, for each branch and for each branch that ends
+  // normally, then merged: charged before, so that a loop cannot fork 50 MB 10,000 times.
+  Charge((2 * branches.size() + 2) * (vars_.CopyCost() + targets_.CopyCost()));
+  if (StopsOverBudget("if")) return Flow::kStop;
   State base{vars_, targets_};
   std::vector<State> normal;
   std::vector<Flow> ended;
@@ -301,7 +313,24 @@ Flow Interpreter::ExecUndecided(const ProgramPtr& p, const std::vector<Branch>& 
   return Flow::kNormal;
 }
 
-std::vector<std::string> Interpreter::ForeachItems(const Args& args, std::string* unknown) {
+// std::stoi's reading, which foreach(RANGE) uses: leading space, a sign, digits, anything
+// after. Without digits or past an int it is CMake's error, returned in `error`.
+static std::optional<int> StoiLike(const std::string& text, std::string* error) {
+  errno = 0;
+  char* end = nullptr;
+  long v = std::strtol(text.c_str(), &end, 10);
+  if (end == text.c_str()) {
+    *error = "foreach Invalid integer: '" + text + "'";
+    return std::nullopt;
+  }
+  if (errno == ERANGE || v < INT_MIN || v > INT_MAX) {
+    *error = "foreach Integer out of range: '" + text + "'";
+    return std::nullopt;
+  }
+  return static_cast<int>(v);
+}
+
+std::vector<std::string> Interpreter::ForeachItems(const Args& args, std::string* unknown, bool* failed) {
   std::vector<std::string> items;
   auto take = [&](const CMakeValue& v) {
     if (!v.known) {
@@ -311,17 +340,38 @@ std::vector<std::string> Interpreter::ForeachItems(const Args& args, std::string
     for (std::string& item : SplitList(v.text)) items.push_back(std::move(item));
   };
   if (args.size() > 1 && !args[1].quoted && args[1].value.text == "RANGE") {
-    long long from = 0, to = 0, step = 1;
-    std::vector<long long> n;
-    for (size_t k = 2; k < args.size(); ++k) {
-      if (!args[k].value.known) *unknown = args[k].value.why;
-      n.push_back(std::atoll(args[k].value.text.c_str()));
+    // As CMake's cmForEachCommand: `stop`, `start stop` or `start stop step`, ints read as
+    // std::stoi does; a step of 0 counts towards stop; a step away from it is an error.
+    // Other argument counts give start = stop = 0.
+    long long n[3] = {0, 0, 0};
+    const size_t count = args.size() - 2;
+    for (size_t k = 2; count <= 3 && k < args.size(); ++k) {
+      if (!args[k].value.known) {
+        *unknown = args[k].value.why;
+        return items;
+      }
+      std::string error;
+      std::optional<int> v = StoiLike(args[k].value.text, &error);
+      if (!v) {
+        Fail(error);
+        *failed = true;
+        return items;
+      }
+      n[count == 1 ? 1 : k - 2] = *v;
     }
-    if (n.size() == 1) to = n[0];
-    if (n.size() >= 2) from = n[0], to = n[1];
-    if (n.size() >= 3) step = n[2] > 0 ? n[2] : 1;
-    for (long long v = from; v <= to && items.size() < limits_.max_iterations; v += step)
-      items.push_back(std::to_string(v));
+    long long start = n[0], stop = n[1], step = n[2];
+    if (step == 0) step = start > stop ? -1 : 1;
+    if ((start > stop && step > 0) || (start < stop && step < 0)) {
+      Fail("foreach called with incorrect range specification: start " + std::to_string(start) + ", stop " +
+           std::to_string(stop) + ", step " + std::to_string(step));
+      *failed = true;
+      return items;
+    }
+    // One item past the bound, so that the loop reports the bound rather than ending there.
+    const unsigned long long span = start <= stop ? stop - start : start - stop;
+    const unsigned long long total = span / static_cast<unsigned long long>(step < 0 ? -step : step) + 1;
+    for (unsigned long long k = 0; k < total && k <= limits_.max_iterations; ++k)
+      items.push_back(std::to_string(start + static_cast<long long>(k) * step));
   } else if (args.size() > 1 && !args[1].quoted && args[1].value.text == "IN") {
     enum { kNone, kLists, kItems } mode = kNone;
     for (size_t k = 2; k < args.size(); ++k) {
@@ -347,7 +397,9 @@ Flow Interpreter::ExecForeach(const ProgramPtr& p, size_t at) {
   if (args.empty() || !args[0].value.known) return Flow::kNormal;
   const std::string var = args[0].value.text;
   std::string unknown;
-  std::vector<std::string> items = ForeachItems(args, &unknown);
+  bool failed = false;
+  std::vector<std::string> items = ForeachItems(args, &unknown, &failed);
+  if (failed) return Flow::kStop;  // CMake's fatal error: nothing after it runs
 
   const CMakeValue* old = Get(var);
   std::optional<CMakeValue> saved;
@@ -409,6 +461,8 @@ Flow Interpreter::ExecBlock(const ProgramPtr& p, size_t at) {
     else if (collecting)
       propagate.push_back(a.value.text);
   }
+  Charge(VariableScopes::CopyCost(vars_.Current()));
+  if (StopsOverBudget("block")) return Flow::kStop;
   vars_.Push(vars_.Current());
   Flow f = Exec(p, at + 1, p->end[at]);
   VariableScopes::Variables inner = vars_.Pop();
@@ -447,6 +501,13 @@ Flow Interpreter::Call(const Definition& def, const Args& args, const CMakeSite&
     Skip(name, "calls nested deeper than " + std::to_string(limits_.max_depth));
     return Flow::kNormal;
   }
+  // Each argument is bound three times (ARGV<k>, ARGV, ARGN), each parameter once, and a
+  // function's scope starts as a copy of its caller's: charged before any of it is made.
+  size_t cost = (def.params.size() + args.size()) * kArgumentWork;
+  for (const Arg& a : args) cost += 3 * a.value.text.size();
+  if (!def.macro) cost += VariableScopes::CopyCost(vars_.Current());
+  Charge(cost);
+  if (StopsOverBudget(name)) return Flow::kStop;
   VariableScopes::Variables bind;
   std::vector<std::string> all, rest;
   bool known = true;

@@ -50,6 +50,8 @@ class Interpreter {
   /// set, searches. The evaluation stops at the next command once it is over.
   void Charge(size_t bytes) const { work_ += bytes; }
   bool OverBudget() const { return work_ > limits_.max_work_bytes; }
+  /// Once over the budget: records that the evaluation stopped at `command`, and is true.
+  bool StopsOverBudget(const std::string& command);
 
   // Records (see Recorder).
   CMakeReference* Reference(const std::string& path, const std::string& via, const std::string& target = {},
@@ -111,7 +113,8 @@ class Interpreter {
   Flow ExecUndecided(const ProgramPtr& p, const std::vector<Branch>& branches, bool taken,
                      const std::string& unknown_so_far);
   Flow ExecForeach(const ProgramPtr& p, size_t at);
-  std::vector<std::string> ForeachItems(const Args& args, std::string* unknown);
+  /// The items a foreach() iterates over; `failed` on CMake's fatal errors of RANGE.
+  std::vector<std::string> ForeachItems(const Args& args, std::string* unknown, bool* failed);
   Flow ExecWhile(const ProgramPtr& p, size_t at);
   Flow ExecBlock(const ProgramPtr& p, size_t at);
   void Define(const ProgramPtr& p, size_t at);

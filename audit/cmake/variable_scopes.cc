@@ -32,6 +32,20 @@ void VariableScopes::Unset(const std::string& name, bool parent_scope) {
   scopes_.back().erase(name);
 }
 
+size_t VariableScopes::CopyCost(const Variables& scope) {
+  size_t bytes = 0;
+  for (const auto& [name, value] : scope)
+    bytes += name.size() + value.text.size() + value.why.size() + kEntryWork;
+  return bytes;
+}
+
+size_t VariableScopes::CopyCost() const {
+  size_t bytes = 0;
+  for (const Variables& s : scopes_) bytes += CopyCost(s);
+  for (const Variables& s : macro_args_) bytes += CopyCost(s);
+  return bytes;
+}
+
 VariableScopes::Variables VariableScopes::Pop() {
   Variables inner = std::move(scopes_.back());
   scopes_.pop_back();

@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "audit/cmake/evaluator_limits.h"
 #include "audit/cmake/value.h"
 
 namespace rocm_audit {
@@ -31,6 +32,11 @@ class VariableScopes {
   Variables Pop();
   const Variables& Current() const { return scopes_.back(); }
   const Variables& Top() const { return scopes_.front(); }
+
+  /// What copying `scope` costs the work budget: its bytes and kEntryWork a variable.
+  static size_t CopyCost(const Variables& scope);
+  /// What copying every scope and macro argument costs (an undecided if() forks them all).
+  size_t CopyCost() const;
 
   /// macro() arguments; a function() call pushes an empty set so that its caller's are hidden.
   void PushMacroArgs(Variables args) { macro_args_.push_back(std::move(args)); }

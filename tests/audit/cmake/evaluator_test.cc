@@ -173,6 +173,9 @@ TEST_F(Evaluator, CyclesLoopsAndHostileInputsAreBounded) {
   }
   EXPECT_TRUE(depth);
   EXPECT_TRUE(loop);
+  EXPECT_TRUE(std::any_of(r.skipped.begin(), r.skipped.end(), [](const CMakeSkipped& s) {
+    return s.command == "foreach" && s.reason.find("more than 10000 iterations") != std::string::npos;
+  })) << "a range past the bound is reported, not cut at it";
   auto bad = Run(Write("bad.cmake", "if(A)\nset(x 1)\n"));
   ASSERT_EQ(bad.failures.size(), 1u);
   EXPECT_NE(bad.failures[0].message.find("parse error"), std::string::npos);
@@ -204,7 +207,7 @@ TEST_F(Evaluator, WorkThatGrowsWithTheValuesIsBounded) {
                      "foreach(i RANGE 9999)\n  foreach(j RANGE 19)\n"
                      "    list(APPEND l \"${i}-${j}-abcdefghijklmnop\")\n  endforeach()\nendforeach()\n"));
   ASSERT_FALSE(r.skipped.empty());
-  EXPECT_NE(r.skipped.back().reason.find("MiB of values read, expanded and set"), std::string::npos);
+  EXPECT_NE(r.skipped.back().reason.find("MiB of values read, expanded, set and copied"), std::string::npos);
 
   std::string chain = "FALSE";
   for (size_t i = 0; i < kMaxConditionArgs / 2; ++i) chain += " OR FALSE";
@@ -231,9 +234,125 @@ TEST_F(Evaluator, WorkThatGrowsWithTheValuesIsBounded) {
                                     "    if(${groups})\n    endif()\n    math(EXPR n \"${n} + 1\")\n"
                                     "  endforeach()\nendforeach()\n"));
   ASSERT_FALSE(g.skipped.empty());
-  EXPECT_NE(g.skipped.back().reason.find("MiB of values read, expanded and set"), std::string::npos);
+  EXPECT_NE(g.skipped.back().reason.find("MiB of values read, expanded, set and copied"), std::string::npos);
   EXPECT_LT(std::stoul(Var(g, "n")), 10000u);
   EXPECT_GT(std::stoul(Var(g, "n")), 1000u);
+}
+
+// Copies of the state and bound arguments are work too (kEntryWork, kArgumentWork): a
+// function's scope and a block() start as copies of the caller's, an undecided if() forks
+// every scope and target, a call binds each argument as ARGV<n>. Each of these loops ran for
+// minutes on a few MB of charged bytes; now the budget stops each, and an evaluation of
+// the same shape on small values still runs to the end.
+TEST_F(Evaluator, CopiesAndBoundArgumentsAreChargedToTheWorkBudget) {
+  // 25 variables of 2 MiB (about 100 MiB of work to make), then 10,000 copies of them.
+  const std::string big =
+      "set(s x)\nforeach(i RANGE 20)\n  string(APPEND s \"${s}\")\nendforeach()\n"
+      "foreach(i RANGE 24)\n  set(v${i} \"${s}\")\nendforeach()\n";
+  const std::string each = "foreach(i RANGE 9999)\n";
+  const std::pair<const char*, std::string> loops[] = {
+      {"call", "function(f)\nendfunction()\n" + each + "  f()\nendforeach()\n"},
+      {"block", each + "  block()\n  endblock()\nendforeach()\n"},
+      {"fork", each + "  if(EXISTS \"$ENV{HOME}/x\")\n    set(a 1)\n  endif()\nendforeach()\n"},
+  };
+  for (const auto& [name, loop] : loops) {
+    auto r = Run(Write(std::string(name) + ".cmake", big + loop + "set(after 1)\n"));
+    ASSERT_FALSE(r.skipped.empty()) << name;
+    EXPECT_NE(r.skipped.back().reason.find("MiB of values read, expanded, set and copied"), std::string::npos)
+        << name << ": " << r.skipped.back().reason;
+    EXPECT_EQ(Var(r, "after"), "<undefined>") << name;
+    auto small = Run(Write(std::string(name) + "-small.cmake", "set(v x)\n" + loop + "set(after 1)\n"));
+    EXPECT_EQ(Var(small, "after"), "1") << name;
+  }
+  // A list of 524,288 items passed to a function and to a macro, 10,000 times each.
+  const std::string list = "set(l x)\nforeach(i RANGE 18)\n  list(APPEND l ${l})\nendforeach()\n";
+  for (const char* kind : {"function", "macro"}) {
+    auto r = Run(Write(std::string(kind) + "-args.cmake", list + kind + "(f)\nend" + kind + "()\n" + each +
+                                                              "  f(${l})\nendforeach()\nset(after 1)\n"));
+    ASSERT_FALSE(r.skipped.empty()) << kind;
+    EXPECT_NE(r.skipped.back().reason.find("and copied"), std::string::npos) << kind;
+    EXPECT_EQ(Var(r, "after"), "<undefined>") << kind;
+  }
+  // A macro that passes its arguments on twice: 2^n arguments at depth n.
+  auto m = Run(Write("double.cmake", "macro(m)\n  m(${ARGN} ${ARGN} x)\nendmacro()\nm(a)\n"));
+  ASSERT_FALSE(m.skipped.empty());
+}
+
+// Targets are found by name through an index: 190,000 add_library() calls, each looking the
+// name up first, took minutes when each lookup scanned every target (0.4 s now). The first
+// definition of a name keeps it, through forks and merges.
+TEST_F(Evaluator, ManyTargetsAreFoundByName) {
+  auto r = Run(Write("t.cmake",
+                     "foreach(j RANGE 18)\n  foreach(i RANGE 9999)\n"
+                     "    add_library(t${j}_${i} INTERFACE IMPORTED)\n  endforeach()\nendforeach()\n"));
+  EXPECT_EQ(r.targets.size(), 190000u);
+  EXPECT_TRUE(r.skipped.empty());
+  auto f = Run(Write("f.cmake",
+                     "add_library(a INTERFACE IMPORTED)\n"
+                     "if(EXISTS \"$ENV{HOME}/x\")\n  add_library(b INTERFACE IMPORTED)\nelse()\n"
+                     "  add_library(c INTERFACE IMPORTED)\nendif()\n"
+                     "set_target_properties(a b c PROPERTIES FOO 1)\n"
+                     "if(TARGET c)\n  set(has_c 1)\nendif()\n"));
+  ASSERT_EQ(f.targets.size(), 3u);
+  for (const CMakeTarget& t : f.targets) {
+    auto foo = t.properties.find("FOO");
+    ASSERT_NE(foo, t.properties.end()) << t.name;
+    EXPECT_EQ(foo->second.text, "1") << t.name;
+  }
+  EXPECT_TRUE(f.failures.empty());
+}
+
+// foreach(RANGE) as cmake 3.25.1 reads it (each case run there): a step of 0 counts towards
+// stop, integers are read as std::stoi does, and a bad one or a step away from stop is a
+// fatal error.
+TEST_F(Evaluator, ForeachRangeAsCMakesDo) {
+  auto r = Run(Write("a.cmake",
+                     "foreach(i RANGE 3 1)\n  list(APPEND down ${i})\nendforeach()\n"
+                     "foreach(i RANGE 0 10 3)\n  list(APPEND step ${i})\nendforeach()\n"
+                     "foreach(i RANGE)\n  list(APPEND none ${i})\nendforeach()\n"
+                     "foreach(i RANGE 1 2 3 4)\n  list(APPEND four ${i})\nendforeach()\n"
+                     "foreach(i RANGE \" 3x\")\n  list(APPEND lax ${i})\nendforeach()\n"
+                     "foreach(i RANGE -2 -4)\n  list(APPEND negative ${i})\nendforeach()\n"));
+  EXPECT_EQ(Var(r, "down"), "3;2;1");
+  EXPECT_EQ(Var(r, "step"), "0;3;6;9");
+  EXPECT_EQ(Var(r, "none"), "0");
+  EXPECT_EQ(Var(r, "four"), "0");
+  EXPECT_EQ(Var(r, "lax"), "0;1;2;3");
+  EXPECT_EQ(Var(r, "negative"), "-2;-3;-4");
+  EXPECT_TRUE(r.failures.empty());
+  const std::pair<const char*, const char*> errors[] = {
+      {"abc", "foreach Invalid integer: 'abc'"},
+      {"99999999999", "foreach Integer out of range: '99999999999'"},
+      {"1 3 -1", "foreach called with incorrect range specification: start 1, stop 3, step -1"},
+  };
+  for (const auto& [range, error] : errors) {
+    auto e =
+        Run(Write("e.cmake", std::string("foreach(i RANGE ") + range + ")\nendforeach()\nset(after 1)\n"));
+    ASSERT_EQ(e.failures.size(), 1u) << range;
+    EXPECT_EQ(e.failures[0].message, error);
+    EXPECT_TRUE(e.stopped) << range;
+    EXPECT_EQ(Var(e, "after"), "<undefined>") << range;
+  }
+}
+
+// string(REPEAT) as CMake: the whole count (it stopped at 4,096), an error for a count that
+// is not a non-negative integer, and a result past the value bound unknown, never built.
+TEST_F(Evaluator, StringRepeatAsCMakeDoes) {
+  auto r = Run(Write("a.cmake",
+                     "string(REPEAT ab 5000 long)\nstring(LENGTH \"${long}\" n)\n"
+                     "string(REPEAT ab 0 empty)\nstring(REPEAT \"\" 7 nothing)\n"
+                     "string(REPEAT abcdefgh 1000000000 huge)\n"));
+  EXPECT_EQ(Var(r, "n"), "10000");
+  EXPECT_EQ(Var(r, "empty"), "");
+  EXPECT_EQ(Var(r, "nothing"), "");
+  EXPECT_EQ(Var(r, "huge"), "<unknown>");
+  ASSERT_EQ(r.skipped.size(), 1u);
+  EXPECT_NE(r.skipped[0].reason.find("a value longer than"), std::string::npos);
+  for (const char* count : {"-1", "x", " -1", "3x", ""}) {  // cmake 3.25.1 refuses each
+    auto e = Run(Write("e.cmake", std::string("string(REPEAT ab \"") + count + "\" out)\n"));
+    ASSERT_EQ(e.failures.size(), 1u) << "'" << count << "'";
+    EXPECT_EQ(e.failures[0].message, "string(REPEAT): repeat count is not a positive number.");
+  }
 }
 
 // Each reduction pass keeps CMake's order (cmake 3.25.1 gives each of these): unary tests take
