@@ -1,6 +1,6 @@
 // malformed-bundle, bundle-id-mismatch and unknown-gpu-target: what the bundle reader found
 // wrong, as findings that say where (section, archive member, offset) and why.
-#include "audit/model/hex.h"
+#include "audit/support/hex.h"
 #include "checks/registry.h"
 
 namespace rocm_audit {

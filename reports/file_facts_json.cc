@@ -1,6 +1,6 @@
 #include "reports/file_facts_json.h"
 
-#include "audit/model/hex.h"
+#include "audit/support/hex.h"
 #include "reports/json_element.h"
 
 namespace rocm_audit {

@@ -259,7 +259,8 @@ bool Join(Interpreter& in, const std::string&, const Args& a) {
 }
 
 // As CMake: the count is an unsigned integer (cmStrToULong), else "repeat count is not a
-// positive number". A result past the value bound is not built: it is unknown, and recorded.
+// positive number". A result past the value bound is built only just past it, for Set to
+// make unknown and record, as every other command's.
 bool Repeat(Interpreter& in, const std::string&, const Args& a) {
   if (a.size() != 4) return false;
   const std::string& out = a[3].value.text;
@@ -276,13 +277,7 @@ bool Repeat(Interpreter& in, const std::string&, const Args& a) {
     return true;
   }
   const std::string& unit = a[1].value.text;
-  if (!unit.empty() && n > in.limits().max_value_bytes / unit.size()) {
-    in.Charge(in.limits().max_value_bytes);
-    in.Set(out, CMakeValue::Unknown("a value longer than " + std::to_string(in.limits().max_value_bytes) +
-                                    " bytes"));
-    in.ValueTooLong();
-    return true;
-  }
+  if (!unit.empty()) n = std::min<unsigned long long>(n, in.limits().max_value_bytes / unit.size() + 1);
   std::string s;
   s.reserve(unit.size() * n);
   for (unsigned long long k = 0; !unit.empty() && k < n; ++k) s += unit;

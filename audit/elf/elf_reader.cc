@@ -1,6 +1,5 @@
 #include "audit/elf/elf_reader.h"
 
-#include <llvm/ADT/StringExtras.h>
 #include <llvm/BinaryFormat/ELF.h>
 #include <llvm/Object/ELF.h>
 #include <llvm/Support/Endian.h>
@@ -15,6 +14,8 @@
 #include <optional>
 #include <tuple>
 #include <type_traits>
+
+#include "audit/support/hex.h"
 
 namespace rocm_audit {
 namespace {
@@ -465,16 +466,15 @@ class Reader {
       const TableTag& t = table_tags_[i];
       const Elf_Shdr* sec = by_tag[i];
       if (!t.addr && !sec) continue;
-      auto hex = [](uint64_t v) { return "0x" + llvm::utohexstr(v, /*LowerCase=*/true); };
       if (!t.addr)
         Warn(std::string(t.section) + " has no " + t.name +
              " in the dynamic section: ld.so does not read it");
       else if (!sec)
-        Warn(std::string(t.name) + " (" + hex(*t.addr) + ") has no " + t.section +
+        Warn(std::string(t.name) + " (" + Hex(*t.addr) + ") has no " + t.section +
              " section header: ld.so reads a table this audit cannot");
       else if (*t.addr != sec->sh_addr)
-        Warn(std::string(t.name) + " (" + hex(*t.addr) + ") is not the address of " + t.section + " (" +
-             hex(sec->sh_addr) + "): ld.so reads the table at " + t.name + ", this audit read the section");
+        Warn(std::string(t.name) + " (" + Hex(*t.addr) + ") is not the address of " + t.section + " (" +
+             Hex(sec->sh_addr) + "): ld.so reads the table at " + t.name + ", this audit read the section");
     }
   }
 

@@ -9,7 +9,7 @@
 
 #include "audit/gpu/bundle_table.h"
 #include "audit/gpu/ccob.h"
-#include "audit/model/hex.h"
+#include "audit/support/hex.h"
 #include "audit/support/llvm_expected.h"
 
 namespace rocm_audit {

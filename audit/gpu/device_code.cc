@@ -10,7 +10,7 @@
 #include "audit/elf/archive_reader.h"
 #include "audit/gpu/bundle_reader.h"
 #include "audit/gpu/offload_binary.h"
-#include "audit/model/hex.h"
+#include "audit/support/hex.h"
 #include "audit/support/llvm_expected.h"
 
 namespace rocm_audit {
