@@ -8,11 +8,12 @@
 #include <optional>
 
 #include "audit/fs/path.h"
-#include "checks/registry.h"
 #include "cli/options.h"
 #include "cli/path_display.h"
 #include "cli/progress_line.h"
 #include "cli/shown_report.h"
+#include "engine/audit.h"
+#include "engine/known_rules.h"
 #include "reports/closure_tree.h"
 #include "reports/gitlab_report.h"
 #include "reports/html_report.h"
@@ -84,29 +85,45 @@ PathDisplay ShownPaths(const CliOptions& o, const ReportInputs& inputs) {
   return display;
 }
 
-// Reports that render no file's facts but as files[] of the JSON report do not keep them:
-// JSON renders each file's element as its facts come (into `stage`), SARIF, JUnit and
-// GitLab only count the files. Text, HTML, --tree and --files findings (which needs every
-// finding first) keep them.
-void StreamFileFacts(CliOptions& o, std::optional<JsonFileStage>& stage,
-                     std::optional<PathDisplay>& display) {
-  const bool json = o.format == OutputFormat::kJson;
-  if (!o.tree.empty() || o.format == OutputFormat::kText || o.format == OutputFormat::kHtml ||
-      (json && o.json_files == JsonFiles::kFindings))
-    return;
-  if (!json || o.json_files == JsonFiles::kNone) {
-    o.audit.file_facts_sink = [](const ReportInputs&) -> FileFactsSink { return [](size_t, FileFacts&&) {}; };
-    return;
+// What the command line takes while the audit runs: the progress line, the names the
+// report will show (made once, when the inputs are known), and each file's facts for the
+// reports that render no file's facts but as files[] of the JSON report (JSON renders each
+// element into the stage as it comes; SARIF, JUnit and GitLab only count the files). Text,
+// HTML, --tree and --files findings (which needs every finding first) keep the facts.
+class CliSinks : public AuditSinks {
+ public:
+  explicit CliSinks(const CliOptions& o) : o_(o), show_progress_(o.progress && isatty(STDERR_FILENO)) {
+    const bool json = o.format == OutputFormat::kJson;
+    streams_ = o.tree.empty() && o.format != OutputFormat::kText && o.format != OutputFormat::kHtml &&
+               !(json && o.json_files == JsonFiles::kFindings);
+    if (streams_ && json && o.json_files != JsonFiles::kNone) stage_.emplace(o.audit.spill_dirs);
   }
-  stage.emplace(o.audit.spill_dirs);
-  o.audit.file_facts_sink = [&o, &stage, &display](const ReportInputs& inputs) -> FileFactsSink {
-    display = ShownPaths(o, inputs);
-    return [&stage, &display](size_t index, FileFacts&& facts) {
-      ShowPaths(*display, facts);
-      stage->Add(index, facts);
-    };
-  };
-}
+
+  bool TakesFileFacts(const ReportInputs& inputs) override {
+    display_ = ShownPaths(o_, inputs);
+    return streams_;
+  }
+  void FileFactsReady(size_t index, FileFacts&& facts) override {
+    if (!stage_) return;  // counted by the report, rendered nowhere
+    ShowPaths(*display_, facts);
+    stage_->Add(index, facts);
+  }
+  void Progress(const char* phase, size_t done, size_t total) override {
+    if (show_progress_) progress_.Update(phase, done, total);
+  }
+
+  void ClearProgress() { progress_.Clear(); }
+  const PathDisplay& display() const { return *display_; }
+  JsonFileStage* stage() { return stage_ ? &*stage_ : nullptr; }
+
+ private:
+  const CliOptions& o_;
+  const bool show_progress_;
+  bool streams_ = false;
+  ProgressLine progress_;
+  std::optional<PathDisplay> display_;
+  std::optional<JsonFileStage> stage_;
+};
 
 }  // namespace
 
@@ -118,37 +135,23 @@ int RunCli(int argc, char** argv) {
     return 2;
   }
   if (std::optional<int> status = AnswerWithoutAuditing(o)) return *status;
-  for (const Rule& r : KnownRules())
-    if (!RuleEnabled(o.policy, r.id)) o.audit.disabled_rules.push_back(std::string(r.id));
   const char* tmp = std::getenv("TMPDIR");
   if (tmp) o.audit.checks.tmpdir = tmp;
   // /var/tmp is on disk where /tmp is a tmpfs, which spilling refuses (Debian 13's /tmp).
   if (!o.spill_dir_given) o.audit.spill_dirs = {tmp && *tmp ? tmp : "/tmp", "/var/tmp"};
-  ProgressLine progress;
-  if (o.progress && isatty(STDERR_FILENO))
-    o.audit.progress = [&](const char* phase, size_t done, size_t total) {
-      progress.Update(phase, done, total);
-    };
-  std::optional<JsonFileStage> stage;
-  std::optional<PathDisplay> stage_display;
-  StreamFileFacts(o, stage, stage_display);
-  Report report;
   o.audit.release_at_exit = true;  // the process ends after this one audit
-  bool ok = RunAudit(o.audit, &report, &error);
-  progress.Clear();
+  CliSinks sinks(o);
+  Report report;
+  bool ok = Audit(o.audit, sinks, &report, &error);
+  sinks.ClearProgress();
   if (!ok) {
     std::cerr << "rocm-audit: error: " << error << "\n";
     return 2;
   }
-  report.rules.push_back(kUnusedWaiverRule);
-  report.inputs.suppress_files = o.suppress_files;
-  report.inputs.baseline_file = o.policy.baseline_file;
-  ApplyPolicy(o.policy, &report);
-  ArrangeDeclaredFields(&report);
   const int status = !o.fail_on_none && report.HasFindingsAtOrAbove(o.fail_on) ? 1 : 0;
   // Dashboards resolve paths against the repository (--base-uri) from the host's paths;
   // everything else names files as design.md §5 says.
-  PathDisplay display = ShownPaths(o, report.inputs);
+  const PathDisplay& display = sinks.display();
   if (o.format != OutputFormat::kSarif && o.format != OutputFormat::kGitlab) ShowPaths(display, &report);
   std::string tree;
   if (!o.tree.empty()) {
@@ -172,7 +175,7 @@ int RunCli(int argc, char** argv) {
     out << tree;
   else if (o.format == OutputFormat::kJson) {
     // Written as it is built; files[] from the stage when the run rendered it as it went.
-    if (!WriteJson(report, o.fail_on, o.fail_on_none, o.json_files, out, stage ? &*stage : nullptr)) {
+    if (!WriteJson(report, o.fail_on, o.fail_on_none, o.json_files, out, sinks.stage())) {
       std::cerr << "rocm-audit: error: cannot read back the report's files[] from its spill file\n";
       return 2;
     }

@@ -6,7 +6,6 @@
 #include <fstream>
 #include <sstream>
 
-#include "checks/registry.h"
 #include "policy/baseline.h"
 
 namespace rocm_audit {
@@ -234,12 +233,12 @@ const Option kOptions[] = {
      "run only these checks (IDs or globs such as 'cmake-*',\n"
      "separated by commas; repeatable)",
      [](S& v, O* o, std::string*) {
-       for (auto& id : SplitList(v)) o->policy.enable.push_back(id);
+       for (auto& id : SplitList(v)) o->audit.policy.enable.push_back(id);
        return true;
      }},
     {kPolicy, "", "--disable", "", "IDS", "do not run these checks (IDs or globs; repeatable)",
      [](S& v, O* o, std::string*) {
-       for (auto& id : SplitList(v)) o->policy.disable.push_back(id);
+       for (auto& id : SplitList(v)) o->audit.policy.disable.push_back(id);
        return true;
      }},
     {kPolicy, "", "--severity", "", "ID=LEVEL",
@@ -250,7 +249,7 @@ const Option kOptions[] = {
        Severity level;
        if (eq == std::string::npos || eq == 0 || !ParseSeverity(v.substr(eq + 1), &level))
          return Fail(error, "--severity needs ID=LEVEL with LEVEL error, warning or note, not '" + v + "'");
-       o->policy.severity.emplace_back(v.substr(0, eq), level);
+       o->audit.policy.severity.emplace_back(v.substr(0, eq), level);
        return true;
      }},
     {kPolicy, "", "--suppress", "", "FILE",
@@ -261,8 +260,8 @@ const Option kOptions[] = {
      [](S& v, O* o, std::string* error) {
        std::string text;
        if (!ReadFile(v, &text)) return Fail(error, "--suppress: cannot read " + v);
-       o->suppress_files.push_back(v);
-       return ParseWaivers(text, v, KnownRules(), &o->policy.waivers, error);
+       o->audit.suppress_files.push_back(v);
+       return ParseWaivers(text, v, KnownRules(), &o->audit.policy.waivers, error);
      }},
     {kPolicy, "", "--baseline", "", "FILE",
      "an earlier --format json report: its findings are accepted,\n"
@@ -270,9 +269,9 @@ const Option kOptions[] = {
      [](S& v, O* o, std::string* error) {
        std::string text, why;
        if (!ReadFile(v, &text)) return Fail(error, "--baseline: cannot read " + v);
-       if (!ReadBaselineKeys(text, KnownRules(), &o->policy.baseline_keys, &why))
+       if (!ReadBaselineKeys(text, KnownRules(), &o->audit.policy.baseline_keys, &why))
          return Fail(error, "--baseline " + v + ": " + why);
-       o->policy.baseline_file = v;
+       o->audit.policy.baseline_file = v;
        return true;
      }},
 
@@ -430,13 +429,6 @@ constexpr size_t kHelpColumn = 25;
 
 std::span<const Option> AllOptions() { return kOptions; }
 
-std::vector<Rule> KnownRules() {
-  std::vector<Rule> out;
-  for (const Rule* r : AllRules()) out.push_back(*r);
-  out.push_back(kUnusedWaiverRule);
-  return out;
-}
-
 std::string HelpText() {
   std::string out(kDescription);
   std::string_view group;
@@ -495,7 +487,7 @@ bool ParseArguments(const std::vector<std::string>& args, CliOptions* o, std::st
     }
     if (!opt->apply(value, o, error)) return false;
   }
-  if (!CheckPolicyNames(o->policy, KnownRules(), error)) return false;
+  if (!CheckPolicyNames(o->audit.policy, KnownRules(), error)) return false;
   if (!o->tree.empty() && o->audit.paths.empty()) o->audit.paths.push_back(o->tree);
   if (!o->show_help && !o->show_version && !o->list_checks && o->explain.empty() && o->audit.paths.empty()) {
     *error = "no PATH given (see --help)";

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/pipeline.h"
-#include "policy/policy.h"
+#include "engine/audit_request.h"
+#include "engine/known_rules.h"
 #include "reports/json_report.h"
 
 namespace rocm_audit {
@@ -17,7 +17,7 @@ namespace rocm_audit {
 enum class OutputFormat { kText, kJson, kSarif, kJunit, kGitlab, kHtml };
 
 struct CliOptions {
-  AuditOptions audit;
+  AuditRequest audit;  ///< what to audit, in which system, with which policy
   OutputFormat format = OutputFormat::kText;
   std::string output;    ///< empty = stdout
   std::string base_uri;  ///< sarif, gitlab: paths relative to this directory (default: the working directory)
@@ -29,9 +29,7 @@ struct CliOptions {
   bool show_help = false;
   bool show_version = false;
   bool list_checks = false;
-  std::string explain;  ///< --explain: the rule ID to explain
-  Policy policy;        ///< --enable, --disable, --severity, --suppress, --baseline
-  std::vector<std::string> suppress_files;
+  std::string explain;                     ///< --explain: the rule ID to explain
   bool arch_matrix = false;                ///< text: append the files x processors table
   bool verbose = false;                    ///< text: the whole device-code inventory
   JsonFiles json_files = JsonFiles::kAll;  ///< json: which files files[] lists
@@ -52,9 +50,6 @@ struct Option {
 };
 
 std::span<const Option> AllOptions();
-
-/// Every rule a finding can name: the checks' and the policy's own.
-std::vector<Rule> KnownRules();
 
 /// Returns false with `error` set for a usage error.
 bool ParseArguments(const std::vector<std::string>& args, CliOptions* options, std::string* error);

@@ -13,7 +13,7 @@ namespace {
 
 Report AuditGpu(std::vector<std::string> rels, const std::string& archs,
                 IsaCompat compat = IsaCompat::kNone) {
-  AuditOptions o;
+  AuditRequest o;
   for (const auto& rel : rels) o.paths.push_back(GpuTreePath(rel));
   std::string error;
   EXPECT_TRUE(ParseArchList(archs, &o.checks.arch.targets, &error)) << error;

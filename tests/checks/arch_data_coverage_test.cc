@@ -48,7 +48,7 @@ TEST(ArchDataCoverage, DataDirectoryOfALibraryWithoutFatBinaryMeetsTheRequiremen
                         "mkdir -p usr/lib/x86_64-linux-gnu/hipblaslt/library\n"
                         "cd usr/lib/x86_64-linux-gnu/hipblaslt/library\n"
                         "touch Kernels.so-000-gfx1100.hsaco TensileLibrary_lazy_gfx90a.dat"));
-  AuditOptions o;
+  AuditRequest o;
   o.paths = {t / "usr"};
   o.roots = {t.path()};
   Report plain = AuditWith(o);

@@ -18,7 +18,7 @@ using testing::FindingsOf;
 std::string Tree(const std::string& name) { return std::string(ROCM_AUDIT_CMAKE_TREE) + "/" + name; }
 
 Report AuditPackage(const std::string& name, bool relocatable = false) {
-  AuditOptions o;
+  AuditRequest o;
   o.paths = {Tree(name)};
   o.ld_so_conf = "";
   o.checks.relocatable = relocatable;
@@ -118,7 +118,7 @@ TEST(CMakeChecks, DependenciesAndAbsolutePaths) {
   std::string prefix = ::testing::TempDir() + "/rocm-audit-dep-" + std::to_string(getpid());
   std::filesystem::create_directories(prefix + "/lib/cmake/nosuchpackageanywhere");
   std::ofstream(prefix + "/lib/cmake/nosuchpackageanywhere/NoSuchPackageAnywhereConfig.cmake") << "\n";
-  AuditOptions o;
+  AuditRequest o;
   o.paths = {Tree("widget-missing-dep")};
   o.ld_so_conf = "";
   o.cmake_prefix_path = {prefix};

@@ -14,7 +14,7 @@ Report AuditRunpath(TempDir& t, const std::string& runpath, std::vector<std::str
                 "mkdir -p prefix/lib/real && mklib prefix/lib/libA.so libA.so 'int a(void) { return 0; }' "
                 "-nostdlib -Wl,--enable-new-dtags,-rpath,'" +
                     runpath + "'"));
-  AuditOptions o;
+  AuditRequest o;
   o.paths = {t / "prefix"};
   o.roots = {t.path()};
   o.checks.forbid_rpath = std::move(forbid);
@@ -130,7 +130,7 @@ TEST(RpathEntries, AbsoluteEntryTheInstalledSystemHasIsFine) {
   Report installed = Audit({t / "usr"}, t.path());
   EXPECT_TRUE(FindingsOf(installed, "rpath-absolute-outside").empty());
   // --relocatable: any absolute entry is a defect.
-  AuditOptions o;
+  AuditRequest o;
   o.paths = {t / "usr"};
   o.roots = {t.path()};
   o.checks.relocatable = true;

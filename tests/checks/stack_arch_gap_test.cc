@@ -50,7 +50,7 @@ TEST(StackArchGap, OneFindingPerDefectWhateverTheNumberOfConsumers) {
 }
 
 TEST(StackArchGap, RequiredTargetsReplaceTheOfferedOnes) {
-  AuditOptions o;
+  AuditRequest o;
   o.paths = {GpuTreePath("lib/libapp.so.1")};
   std::string error;
   ASSERT_TRUE(ParseArchList("gfx1030,gfx1100", &o.checks.arch.targets, &error)) << error;

@@ -41,23 +41,33 @@ TEST_F(DemoTree, MIOpenMissesTheX86InitialisersThatOnlyRockCompilerDefines) {
 // JUnit and GitLab reports) hands over the facts a run that keeps them keeps, each once,
 // and finds the same.
 TEST(FileFactsSink, FactsHandedToASinkAreTheFactsTheReportKeeps) {
-  AuditOptions o;
+  AuditRequest o;
   o.paths = {kDemo, std::string(ROCM_AUDIT_CMAKE_TREE) + "/ck-ok"};  // and a CMake package
   o.ld_so_conf = "/nonexistent/ld.so.conf";
   o.jobs = 2;
   const Report kept = AuditWith(o);
-  std::mutex mutex;
-  std::map<size_t, FileFacts> got;
-  size_t handed = 0;
-  o.file_facts_sink = [&](const ReportInputs& inputs) -> FileFactsSink {
-    EXPECT_EQ(inputs.paths, o.paths);
-    return [&](size_t index, FileFacts&& facts) {
+  // Takes every file's facts, as the command line's sink does for a JSON report.
+  struct Taker : AuditSinks {
+    const std::vector<std::string>* paths;
+    std::mutex mutex;
+    std::map<size_t, FileFacts> got;
+    size_t handed = 0;
+    bool TakesFileFacts(const ReportInputs& inputs) override {
+      EXPECT_EQ(inputs.paths, *paths);
+      return true;
+    }
+    void FileFactsReady(size_t index, FileFacts&& facts) override {
       std::lock_guard lock(mutex);
       ++handed;
       got.emplace(index, std::move(facts));
-    };
-  };
-  const Report streamed = AuditWith(o);
+    }
+  } taker;
+  taker.paths = &o.paths;
+  Report streamed;
+  std::string error;
+  ASSERT_TRUE(rocm_audit::Audit(o, taker, &streamed, &error)) << error;
+  std::map<size_t, FileFacts>& got = taker.got;
+  const size_t handed = taker.handed;
   EXPECT_TRUE(streamed.files.empty());
   EXPECT_EQ(streamed.FilesAudited(), kept.files.size());
   EXPECT_EQ(streamed.AuditedByKind(), kept.AuditedByKind());

@@ -47,7 +47,7 @@ TEST(StorePath, NixStyleStorePathHasNoWarnings) {
                               "/lib/libamdhip64.so.6\n"
                               "mkdir -p ." +
                               kApp + "/nix-support && ln -s " + kHip + " ." + kApp + "/nix-support/clr"));
-  AuditOptions o;
+  AuditRequest o;
   o.paths = {t.path() + kApp};
   o.roots = {t.path()};
   o.ld_so_conf = "/nonexistent";

@@ -4,16 +4,16 @@
 
 namespace rocm_audit::testing {
 
-Report AuditWith(const AuditOptions& options) {
+Report AuditWith(const AuditRequest& options) {
   Report report;
   std::string error;
-  EXPECT_TRUE(RunAudit(options, &report, &error)) << error;
+  EXPECT_TRUE(rocm_audit::Audit(options, &report, &error)) << error;
   return report;
 }
 
 Report Audit(const std::vector<std::string>& paths, const std::string& root,
              std::vector<std::string> library_path, std::string conf) {
-  AuditOptions o;
+  AuditRequest o;
   o.paths = paths;
   if (!root.empty()) o.roots = {root};
   o.library_path = std::move(library_path);

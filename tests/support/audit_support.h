@@ -1,4 +1,4 @@
-// Whole audits in-process, through the same pipeline as the command (checks, report), and
+// Whole audits in-process, through the engine the command calls (checks, policy, report), and
 // lookups in the Report they produce.
 #pragma once
 
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "audit/model/report.h"
-#include "cli/pipeline.h"
+#include "engine/audit.h"
 
 namespace rocm_audit::testing {
 
@@ -14,7 +14,7 @@ namespace rocm_audit::testing {
 /// ld.so.conf unless `conf` names one inside the root.
 Report Audit(const std::vector<std::string>& paths, const std::string& root,
              std::vector<std::string> library_path = {}, std::string conf = "/etc/ld.so.conf");
-Report AuditWith(const AuditOptions& options);
+Report AuditWith(const AuditRequest& options);
 
 /// Findings of one check, optionally only those about `file`.
 std::vector<Finding> FindingsOf(const Report& report, const std::string& check, const std::string& file = "");

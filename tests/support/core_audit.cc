@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <mutex>
+
 #include "audit/fs/walk.h"
-#include "audit/loader/ld_so_conf.h"
+#include "engine/audit.h"
 
 namespace rocm_audit::testing {
 
@@ -13,24 +15,45 @@ InspectedFile InspectOne(const std::string& path, ObjectStore& store) {
   return InspectFile(walk.files.at(0), store, BundleReadOptions{});
 }
 
+namespace {
+
+// Keeps each loadable file's loader facts as the engine makes them.
+class LoadFactsKeeper : public AuditSinks {
+ public:
+  explicit LoadFactsKeeper(std::map<size_t, std::pair<std::string, LoadFacts>>* loads) : loads_(*loads) {}
+  void LoadFactsReady(size_t index, const InspectedFile& file, const LoadFacts& load,
+                      const LoaderConfig&) override {
+    std::lock_guard lock(mutex_);
+    loads_.emplace(index, std::pair(file.walked.path, load));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<size_t, std::pair<std::string, LoadFacts>>& loads_;
+};
+
+}  // namespace
+
 CoreAudit::CoreAudit(const std::vector<std::string>& paths, const std::vector<std::string>& roots,
                      std::vector<std::string> library_path, std::string conf,
                      std::optional<std::vector<std::string>> default_dirs)
-    : loader_{RootedFs(roots), std::move(library_path), {}, "", std::move(default_dirs)} {
-  loader_.conf_dirs = ReadLdSoConf(loader_.fs, conf);
-  WalkResult walk = WalkInputs(paths, loader_.fs);
-  DeviceOfferCache offers{BundleReadOptions{}};
-  for (const WalkedFile& w : walk.files) files_.push_back(InspectFile(w, store_, BundleReadOptions{}));
-  for (const InspectedFile& f : files_)
-    if (f.model()) offers.Put(f.walked.real_path, f.offers);
-  for (const InspectedFile& f : files_)
-    loads_.push_back(f.loadable() ? std::optional(InspectLoad(f, loader_, store_, offers, {}))
-                                  : std::nullopt);
+    : fs_(roots) {
+  AuditRequest request;
+  request.paths = paths;
+  request.roots = roots;
+  request.library_path = std::move(library_path);
+  request.ld_so_conf = std::move(conf);
+  request.default_dirs = std::move(default_dirs);
+  request.jobs = 2;
+  LoadFactsKeeper keeper(&loads_);
+  Report report;
+  std::string error;
+  EXPECT_TRUE(Audit(request, keeper, &report, &error)) << error;
 }
 
 const LoadFacts* CoreAudit::LoadOf(const std::string& file) const {
-  for (size_t i = 0; i < files_.size(); ++i)
-    if (files_[i].walked.path == file && loads_[i]) return &*loads_[i];
+  for (const auto& [index, kept] : loads_)
+    if (kept.first == file) return &kept.second;
   ADD_FAILURE() << file << " was not audited as a loadable file";
   return nullptr;
 }
@@ -39,7 +62,7 @@ std::vector<std::string> CoreAudit::Closure(const std::string& file) const {
   std::vector<std::string> out;
   if (const LoadFacts* l = LoadOf(file))
     for (size_t i = 1; i < l->closure.objects.size(); ++i)
-      out.push_back(loader_.fs.DisplayPath(l->closure.objects[i].path));
+      out.push_back(fs_.DisplayPath(l->closure.objects[i].path));
   return out;
 }
 
@@ -59,18 +82,17 @@ const UnresolvedLibrary* CoreAudit::UnresolvedNamed(const std::string& file, con
 
 std::vector<UndefinedSymbol> CoreAudit::Undefined(const std::string& file) const {
   std::vector<UndefinedSymbol> out;
-  for (size_t i = 0; i < files_.size(); ++i)
-    if (loads_[i] && (file.empty() || files_[i].walked.path == file))
-      out.insert(out.end(), loads_[i]->binding.undefined.begin(), loads_[i]->binding.undefined.end());
+  for (const auto& [index, kept] : loads_)
+    if (const auto& [path, load] = kept; file.empty() || path == file)
+      out.insert(out.end(), load.binding.undefined.begin(), load.binding.undefined.end());
   return out;
 }
 
 std::vector<MissingVersion> CoreAudit::MissingVersions(const std::string& file) const {
   std::vector<MissingVersion> out;
-  for (size_t i = 0; i < files_.size(); ++i)
-    if (loads_[i] && (file.empty() || files_[i].walked.path == file))
-      out.insert(out.end(), loads_[i]->binding.missing_versions.begin(),
-                 loads_[i]->binding.missing_versions.end());
+  for (const auto& [index, kept] : loads_)
+    if (const auto& [path, load] = kept; file.empty() || path == file)
+      out.insert(out.end(), load.binding.missing_versions.begin(), load.binding.missing_versions.end());
   return out;
 }
 

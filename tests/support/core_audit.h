@@ -1,7 +1,9 @@
-// The core's view of a tree, without checks or reports: walk, inspect each file, and the
-// loader facts of each loadable one. Core tests assert on these facts directly.
+// The loader's view of a tree, as the engine makes it in a whole audit: the loader facts of
+// each loadable file, taken from the engine's sink as they are made. Loader tests assert on
+// these facts directly, without going through findings.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,10 +41,8 @@ class CoreAudit {
   const LoadFacts* LoadOf(const std::string& file) const;
 
  private:
-  LoaderConfig loader_;
-  ObjectStore store_;
-  std::vector<InspectedFile> files_;
-  std::vector<std::optional<LoadFacts>> loads_;
+  RootedFs fs_;                                                // for display paths
+  std::map<size_t, std::pair<std::string, LoadFacts>> loads_;  // by walk index: path, facts
 };
 
 }  // namespace rocm_audit::testing

@@ -1,4 +1,4 @@
-#include "cli/package_inputs.h"
+#include "engine/package_inputs.h"
 
 #include <sys/stat.h>
 

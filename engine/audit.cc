@@ -1,0 +1,62 @@
+#include "engine/audit.h"
+
+#include <malloc.h>
+#include <sys/stat.h>
+
+#include "engine/known_rules.h"
+#include "engine/package_inputs.h"
+#include "engine/tree_audit.h"
+
+namespace rocm_audit {
+namespace {
+
+// Inputs that do not exist are tool errors, not findings: the run would audit nothing.
+bool CheckInputs(const AuditRequest& request, std::string* error) {
+  for (const auto& p : request.paths) {
+    struct stat st;
+    if (lstat(p.c_str(), &st) != 0) {
+      *error = p + ": no such file or directory";
+      return false;
+    }
+  }
+  for (const auto& root : request.roots) {
+    struct stat st;
+    if (stat(root.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+      *error = "--root " + root + ": not a directory";
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool Audit(const AuditRequest& given, AuditSinks& sinks, Report* report, std::string* error) {
+  if (!CheckInputs(given, error)) return false;
+  AuditRequest request = given;
+  PackageInputs packages;
+  if (!UnpackPackageInputs(&request.paths, &request.roots, &request.checks.relocatable, given.unpack,
+                           &packages, error))
+    return false;
+  report->inputs.paths = given.paths;
+  report->inputs.packages = std::move(packages.packages);
+  if (packages.dir) report->inputs.unpacked_into = packages.dir->path();
+  report->inputs.suppress_files = given.suppress_files;
+  report->inputs.baseline_file = given.policy.baseline_file;
+  report->rules = KnownRules();
+  const EnabledRules enabled(given.policy);
+  AuditTree(request, enabled, packages.problems, sinks, report);
+  // What the workers read and freed stays in their malloc arenas, which writing the report
+  // does not reuse: given back once the tree's facts are gone.
+  if (request.release_at_exit) malloc_trim(0);
+  ApplyPolicy(given.policy, report);
+  ArrangeDeclaredFields(report);
+  return true;  // the private directory goes here, with every file unpacked into it
+}
+
+bool Audit(const AuditRequest& request, Report* report, std::string* error) {
+  AuditSinks keep_everything;
+  return Audit(request, keep_everything, report, error);
+}
+
+}  // namespace rocm_audit

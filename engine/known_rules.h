@@ -1,0 +1,32 @@
+// Which rules exist and which run. A check runs when at least one of its rules is enabled
+// by the policy; the facts a run reads follow from the checks that run (facts on demand:
+// no device code is decoded and no CMake config evaluated unless a running check needs it).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "audit/model/rule.h"
+#include "checks/registry.h"
+#include "policy/policy.h"
+
+namespace rocm_audit {
+
+/// Every rule a finding can name: the checks' and the policy's own.
+std::vector<Rule> KnownRules();
+
+/// The rules a run with `policy` runs, as the set of IDs it turns off.
+class EnabledRules {
+ public:
+  explicit EnabledRules(const Policy& policy);
+
+  /// Whether a check runs: unless every rule it reports is disabled.
+  bool Runs(const Check& check) const;
+  /// The Needs bits of every check that runs, with the ELF and loader facts every run reads.
+  unsigned Needs() const;
+
+ private:
+  std::vector<std::string> disabled_;
+};
+
+}  // namespace rocm_audit

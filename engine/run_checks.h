@@ -1,0 +1,27 @@
+// Running the registered checks: one file's (file-stage checks, then loadable-stage checks
+// for a loadable file), or the whole tree's. Each check that runs appends to a sink; no
+// check sees another's findings.
+#pragma once
+
+#include <vector>
+
+#include "audit/model/finding.h"
+#include "checks/check_input.h"
+#include "engine/known_rules.h"
+
+namespace rocm_audit {
+
+/// Findings of one file: every file-stage check, then (when `load` is given) every
+/// loadable-stage check, in registry order; the most severe first, ties in that order.
+std::vector<Finding> CheckFile(const InspectedFile& file, const LoadFacts* load, const LoaderConfig& loader,
+                               const CheckOptions& options, const RunFacts& run, const EnabledRules& enabled);
+
+/// Findings of every tree-stage check, in registry order.
+std::vector<Finding> CheckTree(const TreeInput& tree, const EnabledRules& enabled);
+
+/// What checks may ask about the run as a whole: which files are audited, under which
+/// prefixes, and by which names (host ELF files only: ld.so loads no GPU code object).
+/// The symbol index is set later, once it is built.
+RunFacts CollectRunFacts(const std::vector<Boxed<InspectedFile>>& files, std::vector<std::string> prefixes);
+
+}  // namespace rocm_audit

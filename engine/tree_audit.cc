@@ -1,0 +1,233 @@
+#include "engine/tree_audit.h"
+
+#include <malloc.h>
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include <llvm/Support/BuryPointer.h>
+
+#include "audit/cmake/project_cmake_facts.h"
+#include "audit/elf/object_store.h"
+#include "audit/fs/walk.h"
+#include "audit/gpu/decode_memory.h"
+#include "audit/inspect/cmake_packages.h"
+#include "audit/inspect/collect_facts.h"
+#include "audit/inspect/inspect_files.h"
+#include "audit/inspect/provider_index.h"
+#include "audit/loader/ld_so_conf.h"
+#include "audit/support/parallel.h"
+#include "engine/run_checks.h"
+
+namespace rocm_audit {
+namespace {
+
+// What the audit reads and holds until the report's facts are collected: the mapped files
+// and their models, the loader's view of each, the symbol index. A run that ends the
+// process leaves it for the exit to release (ReleaseAtExit).
+struct AuditedTree {
+  ObjectStore store;
+  std::vector<Boxed<InspectedFile>> files;  // empty where nothing reads a file after its checks
+  std::vector<Boxed<LoadFacts>> loads;      // loads[i] belongs to files[i]
+  std::optional<SymbolIndex> providers;
+  std::vector<std::shared_ptr<llvm::MemoryBuffer>> archives;  // kept mapped once files[] is freed
+};
+
+// One run of the phases, in the order Run calls them; each phase reads what the ones before
+// it left in the members.
+class TreeAudit {
+ public:
+  TreeAudit(const AuditRequest& request, const EnabledRules& enabled, AuditSinks& sinks, Report* report)
+      : request_(request),
+        enabled_(enabled),
+        sinks_(sinks),
+        report_(*report),
+        loader_{RootedFs(request.roots), request.library_path, {}, "", request.default_dirs},
+        jobs_(request.jobs ? request.jobs : std::max(1u, std::thread::hardware_concurrency())),
+        decode_memory_(request.decode_memory, request.spill_dirs),
+        tree_(std::make_unique<AuditedTree>()) {}
+
+  void Run(const std::vector<UnpackProblem>& unpack_problems) {
+    ConfigureLoader();
+    Walk();
+    EvaluateCMakePackagesFirst();
+    ReadFiles();
+    MakeLoadFacts();
+    FinishLoadableFiles();
+    CheckWholeTree(unpack_problems);
+    ReleaseAtExit();
+  }
+
+ private:
+  // The loader's configuration, and what the read needs: device code and CMake configs are
+  // read only when a running check needs them (a loader-only run never touches a bundle).
+  void ConfigureLoader() {
+    loader_.conf_dirs = ReadLdSoConf(loader_.fs, request_.ld_so_conf);
+    report_.inputs.roots = loader_.fs.layers();
+    report_.inputs.library_path = request_.library_path;
+    report_.inputs.ld_so_conf_dirs = loader_.conf_dirs;
+    needs_ = enabled_.Needs();
+    bundles_ = request_.bundles;
+    bundles_.read_device_code = needs_ & kNeedsDeviceCode;
+    bundles_.memory = &decode_memory_;
+  }
+
+  // Every regular file once. The list is whole before reading starts: a file met through a
+  // symlinked directory gives way to its installed path met later.
+  void Walk() {
+    walk_ = WalkInputs(request_.paths, loader_.fs, [&](size_t n) { sinks_.Progress("scanning", n, 0); });
+    report_.counts = walk_.counts;
+    total_ = walk_.files.size();
+    per_file_.resize(total_);
+    package_of_.assign(total_, nullptr);
+    finished_.assign(total_, 0);
+    facts_to_sink_ = sinks_.TakesFileFacts(report_.inputs);
+    if (!facts_to_sink_) report_.files.resize(total_);
+  }
+
+  // CMake package configs read nothing of the other files: evaluated first, their facts
+  // are ready when their files are read.
+  void EvaluateCMakePackagesFirst() {
+    if (needs_ & kNeedsCMake)
+      packages_ = EvaluateCMakePackages(walk_.files, loader_.fs, request_.cmake_prefix_path, jobs_);
+    for (const AuditedPackage& p : packages_) package_of_[p.file] = &p;
+  }
+
+  // Each file read once, in parallel. A file the loader does not load is done as soon as it
+  // is read; unless the loader or a whole-tree check reads it later (a host ELF file, an
+  // archive, a CMake package's config), it is dropped then, its model with it: GPU code
+  // objects and bundles, most of a ROCm tree, hold nothing until the end.
+  void ReadFiles() {
+    // The prefixes the audited files were found under, first seen first: taken from the
+    // walk, since a file's slot is emptied once nothing needs it.
+    prefixes_ = walk_.files.prefixes();
+    ObjectStore& store = tree_->store;
+    tree_->files = InspectFiles(std::move(walk_.files), store, bundles_, decode_memory_, jobs_,
+                                [&](size_t i, InspectedFile& file) {
+                                  Tick("reading", read_);
+                                  if (file.loadable()) return true;
+                                  Finish(i, file, nullptr);
+                                  finished_[i] = 1;
+                                  if (ReadAfterItsChecks(file) || package_of_[i]) return true;
+                                  if (file.elf) store.Forget(file.walked.real_path);
+                                  return false;
+                                });
+    // Only closure members outside the audited paths are decoded from here on, rarely.
+    decode_memory_.ReleaseUnused();
+    // What reading freed stays in the workers' malloc arenas; given back, it is not the
+    // floor of the phases that follow.
+    if (request_.release_at_exit) malloc_trim(0);
+  }
+
+  // The loader's view of each loadable file, then the run's one symbol index. Closure
+  // members outside the audited paths have their device code read on first use.
+  void MakeLoadFacts() {
+    std::vector<Boxed<InspectedFile>>& files = tree_->files;
+    DeviceOfferCache offers(bundles_);
+    for (const Boxed<InspectedFile>& f : files)
+      if (f && f->loadable()) offers.Put(f->walked.real_path, f->offers);
+    run_ = CollectRunFacts(files, std::move(prefixes_));
+    std::vector<Boxed<LoadFacts>>& loads = tree_->loads;
+    loads.resize(total_);
+    ParallelFor(total_, jobs_, [&](size_t i) {
+      if (files[i] && files[i]->loadable()) {
+        loads[i] = InspectLoad(*files[i], loader_, tree_->store, offers, request_.checks.arch);
+        sinks_.LoadFactsReady(i, *files[i], *loads[i], loader_);
+      }
+      Tick("auditing", audited_);
+    });
+    run_.providers = &tree_->providers.emplace(BuildProviderIndex(files, loads, loader_));
+    decode_memory_.ReleaseUnused();  // what closure members outside the tree decoded
+  }
+
+  void FinishLoadableFiles() {
+    ParallelFor(total_, jobs_, [&](size_t i) {
+      if (!finished_[i]) Finish(i, *tree_->files[i], tree_->loads[i] ? &*tree_->loads[i] : nullptr);
+    });
+  }
+
+  // The whole-tree checks, then every finding into the report: each file's in walk order,
+  // then the tree's.
+  void CheckWholeTree(const std::vector<UnpackProblem>& unpack_problems) {
+    std::vector<Finding> tree =
+        CheckTree(TreeInput{tree_->files, tree_->loads, walk_.problems, request_.checks, packages_, run_,
+                            loader_, unpack_problems},
+                  enabled_);
+    for (std::vector<Finding>& of_file : per_file_)
+      for (Finding& f : of_file) report_.findings.push_back(std::move(f));
+    per_file_ = {};
+    for (Finding& f : tree) report_.findings.push_back(std::move(f));
+  }
+
+  // The mappings are left for the exit to release, as clang's -disable-free and mold do
+  // (llvm::BuryPointer keeps them reachable, so leak checkers stay quiet). What was read
+  // from them is freed here.
+  void ReleaseAtExit() {
+    if (!request_.release_at_exit) return;
+    for (Boxed<InspectedFile>& f : tree_->files)
+      if (f && f->archive) tree_->archives.push_back(std::move(f->archive));
+    tree_->files = {};
+    tree_->loads = {};
+    tree_->providers.reset();
+    llvm::BuryPointer(std::move(tree_));
+  }
+
+  // One file's checks and report facts. The facts go to the sink or into the report; then
+  // what only they needed goes too: the whole-tree checks read the walk, the ELF model and
+  // the loader's facts, never device code or parse problems.
+  void Finish(size_t i, InspectedFile& file, const LoadFacts* load) {
+    per_file_[i] = CheckFile(file, load, loader_, request_.checks, run_, enabled_);
+    FileFacts facts = CollectFacts(file, load, loader_, request_.checks.arch.isa_compat);
+    if (package_of_[i]) facts.cmake = ProjectCMakeFacts(package_of_[i]->package);
+    file.device = {};
+    file.offers = {};
+    file.arch_data.reset();
+    file.problems = {};
+    if (!facts_to_sink_) {
+      report_.files[i] = std::move(facts);
+      return;
+    }
+    {
+      std::lock_guard lock(streamed_mutex_);
+      ++report_.streamed_by_kind[facts.kind];
+    }
+    sinks_.FileFactsReady(i, std::move(facts));
+  }
+
+  void Tick(const char* phase, std::atomic<size_t>& done) { sinks_.Progress(phase, ++done, total_); }
+
+  const AuditRequest& request_;
+  const EnabledRules& enabled_;
+  AuditSinks& sinks_;
+  Report& report_;
+  LoaderConfig loader_;
+  const unsigned jobs_;
+  unsigned needs_ = 0;
+  DecodeMemory decode_memory_;
+  BundleReadOptions bundles_;
+  std::unique_ptr<AuditedTree> tree_;
+  WalkResult walk_;
+  size_t total_ = 0;
+  std::vector<std::string> prefixes_;
+  std::vector<AuditedPackage> packages_;
+  std::vector<const AuditedPackage*> package_of_;  // the CMake package whose config file i is
+  std::vector<char> finished_;                     // file i's checks and facts are done
+  std::vector<std::vector<Finding>> per_file_;
+  RunFacts run_;  // what loadable checks ask about the tree; whole once every file is read
+  bool facts_to_sink_ = false;
+  std::mutex streamed_mutex_;
+  std::atomic<size_t> read_{0}, audited_{0};
+};
+
+}  // namespace
+
+void AuditTree(const AuditRequest& request, const EnabledRules& enabled,
+               const std::vector<UnpackProblem>& unpack_problems, AuditSinks& sinks, Report* report) {
+  TreeAudit(request, enabled, sinks, report).Run(unpack_problems);
+}
+
+}  // namespace rocm_audit
