@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every benchmark of rocm-audit against its anchors, from one run on the same files of the
 # real corpus (../shared/corpus/fetch.sh: sid-root and bookworm-root unpacked), one table per
-# section, for the README to quote. Not a test: it prints figures.
+# section. Its output is kept in bench/results/, from which bench/benchmarks_md.py makes
+# docs/benchmarks.md.
 #
 #   bench/all.sh [BUILD_DIR]                 (default: the checkout's build/)
 #

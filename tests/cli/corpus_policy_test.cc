@@ -33,7 +33,7 @@ TEST(CorpusPolicy, TheFirstScreenNamesEveryDistinctDefect) {
   std::istringstream text(SidAudit(""));
   std::string first, line;
   for (int i = 0; i < 25 && std::getline(text, line); ++i) first += line + "\n";
-  // Each defect found on this tree (README, "CMake package configs"; the loader's verdicts).
+  // Each defect found on this tree (docs/benchmarks.md, "CMake package configs"; the loader's verdicts).
   for (const char* defect :
        {"AMDDeviceLibs: 71 IMPORTED_LOCATION files not installed, under /usr/lib/amdgcn/bitcode",
         "libgcc_s.so.1 not found, needed by 40 files", "libz.so.1 not found", "libffi.so.8 not found",

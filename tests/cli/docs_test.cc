@@ -1,11 +1,17 @@
-// The README's two commands are the project's contract with a fresh machine: .ci/run
-// must run the test command verbatim and install every package the setup command does.
+// The documents held to the code: the README's two commands are the project's contract with
+// a fresh machine (.ci/run runs them verbatim; the setup command installs every package the
+// build needs), its options and checks are the option table's and the rules', and
+// docs/benchmarks.md is generated from bench/results/.
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <set>
 #include <sstream>
+#include <vector>
 
+#include "audit/model/severity.h"
 #include "cli/options.h"
 #include "tests/support/test_support.h"
 
@@ -111,39 +117,114 @@ TEST(Docs, SetupCommandInstallsTheBuildTools) {
   EXPECT_NE(setup.find("-G Ninja"), std::string::npos);
 }
 
-// The tests ctest would run in the build, counted the way ctest finds them: CTestTestfile.cmake,
-// its subdirs() and include()s (gtest_discover_tests' lists). Running `ctest -N` here instead
-// would overwrite the LastTest.log of the ctest run this test is part of, which CI reads.
-size_t CountCtestTests(const std::string& file) {
-  std::ifstream in(file);
-  size_t count = 0;
-  std::string dir = file.substr(0, file.rfind('/'));
+// The lines of README.md's ```sh blocks and its `inline code` spans: where it shows commands.
+std::vector<std::string> ReadmeCode(const std::string& readme) {
+  std::vector<std::string> code;
+  std::istringstream in(readme);
+  bool block = false;
   for (std::string line; std::getline(in, line);) {
-    size_t open = line.find("(\""), close = line.rfind("\")");
-    std::string arg =
-        open != std::string::npos && close > open ? line.substr(open + 2, close - open - 2) : "";
-    std::string_view l = line;
-    while (!l.empty() && l.front() == ' ') l.remove_prefix(1);
-    if (l.starts_with("subdirs(")) {
-      count += CountCtestTests(dir + "/" + arg + "/CTestTestfile.cmake");
-    } else if (l.starts_with("include(")) {
-      count += CountCtestTests(arg);
-    } else if (l.starts_with("add_test(") && line.find("_NOT_BUILT") == std::string::npos) {
-      ++count;
+    if (line.starts_with("```")) {
+      block = !block;
+      continue;
+    }
+    if (block) {
+      code.push_back(line);
+      continue;
+    }
+    for (size_t open = line.find('`'); open != std::string::npos;) {
+      size_t close = line.find('`', open + 1);
+      if (close == std::string::npos) break;
+      code.push_back(line.substr(open + 1, close - open - 1));
+      open = line.find('`', close + 1);
     }
   }
-  return count;
+  return code;
 }
 
-// The README quotes how many tests the second command runs: the number is the build's own,
-// so adding a test without updating the README fails here.
-TEST(Docs, ReadmeQuotesTheBuildsTestCount) {
-  size_t tests = CountCtestTests(ROCM_AUDIT_BUILD_DIR "/CTestTestfile.cmake");
-  ASSERT_GT(tests, 100u);
-  std::string count = std::to_string(tests);
+// The options a piece of README code gives rocm-audit: the words starting with '-' after each
+// `rocm-audit` (up to a comment, a pipe or the next command), and those of a span that is
+// itself options (`--fail-on none`). "--name=value" counts as "--name".
+std::vector<std::string> OptionsShown(const std::string& code) {
+  std::vector<std::string> shown;
+  auto take = [&](std::istringstream& words) {
+    for (std::string w; words >> w;) {
+      if (w == "#" || w == "|" || w == "&&" || w == ";" || w.starts_with("#")) break;
+      if (w.size() > 1 && w[0] == '-') shown.push_back(w.substr(0, w.find('=')));
+    }
+  };
+  if (code.starts_with("--")) {
+    std::istringstream words(code);
+    take(words);
+  }
+  for (size_t at = code.find("rocm-audit"); at != std::string::npos; at = code.find("rocm-audit", at + 1)) {
+    bool word_start = at == 0 || code[at - 1] == ' ' || code[at - 1] == '/';
+    size_t end = at + std::string_view("rocm-audit").size();
+    if (!word_start || (end < code.size() && code[end] != ' ')) continue;
+    std::istringstream words(code.substr(end));
+    take(words);
+  }
+  return shown;
+}
+
+// Every option the README shows rocm-audit with is one the option table (and so --help and
+// the man page) has: a renamed or removed option cannot stay in the user's guide.
+TEST(Docs, ReadmeShowsOnlyRealOptions) {
+  std::set<std::string> known;
+  for (const Option& o : AllOptions())
+    for (std::string_view name : {o.short_name, o.long_name, o.alias})
+      if (!name.empty()) known.insert(std::string(name));
+  size_t checked = 0;
+  for (const std::string& code : ReadmeCode(Read("README.md"))) {
+    for (const std::string& option : OptionsShown(code)) {
+      ++checked;
+      EXPECT_TRUE(known.count(option)) << option << " in `" << code << "` is no option of rocm-audit";
+    }
+  }
+  EXPECT_GT(checked, 30u);  // the examples, the limits table, the prose's options
+}
+
+// The README's checks table lists every rule a finding can name, once, with its default
+// severity, and nothing else.
+TEST(Docs, ReadmeListsEveryCheckWithItsSeverity) {
   std::string readme = Read("README.md");
-  EXPECT_NE(readme.find("(" + count + " tests;"), std::string::npos)
-      << "the README must quote the build's " << count << " tests as \"(" << count << " tests;\"";
+  size_t section = readme.find("\n## Checks\n");
+  ASSERT_NE(section, std::string::npos);
+  std::map<std::string, std::string> listed;
+  std::istringstream in(readme.substr(section + 1, readme.find("\n## ", section + 1) - section));
+  for (std::string line; std::getline(in, line);) {
+    if (!line.starts_with("| `")) continue;
+    size_t id_end = line.find("` | ");
+    ASSERT_NE(id_end, std::string::npos) << line;
+    std::string id = line.substr(3, id_end - 3);
+    size_t severity = id_end + 4;
+    EXPECT_TRUE(listed.emplace(id, line.substr(severity, line.find(" |", severity) - severity)).second)
+        << id << " is listed twice";
+  }
+  for (const Rule& r : KnownRules()) {
+    auto it = listed.find(std::string(r.id));
+    if (it == listed.end()) {
+      ADD_FAILURE() << r.id << " is not in the README's checks table";
+      continue;
+    }
+    EXPECT_EQ(it->second, SeverityName(r.severity)) << r.id;
+    listed.erase(it);
+  }
+  for (const auto& [id, severity] : listed)
+    ADD_FAILURE() << id << " is in the README's checks table, but no rule";
+}
+
+// docs/benchmarks.md is bench/benchmarks_md.py's output for the results in bench/results/, so
+// its figures are the results files' and a new results file shows in it.
+TEST(Docs, BenchmarksPageIsGeneratedFromTheResults) {
+  std::string source = std::string(ROCM_AUDIT_FIXTURES_DIR) + "/..";
+  std::string page;
+  ASSERT_EQ(testing::RunCommand(std::string(ROCM_AUDIT_DEBIAN_PYTHON3) + " " + source +
+                                    "/bench/benchmarks_md.py " + source + "/bench/results",
+                                &page),
+            0);
+  ASSERT_FALSE(page.empty());
+  EXPECT_TRUE(page == Read("docs/benchmarks.md"))
+      << "docs/benchmarks.md is stale: run python3 bench/benchmarks_md.py -o docs/benchmarks.md";
 }
 
 // docs/design.md names, for every rule, the file that declares it and makes its findings;
