@@ -109,7 +109,8 @@ TEST(Docs, SetupCommandInstallsTheBuildTools) {
                           " debhelper ",
                           " python3-yaml ",
                           " nix-bin ",
-                          " liblief-dev "})
+                          " liblief-dev ",
+                          " lintian "})
     EXPECT_NE(setup.find(pkg), std::string::npos) << pkg;
   // Debian's npm wherever the machine has none: it conflicts with NodeSource's nodejs, which
   // brings its own (an apt-get install naming npm fails on such a machine).

@@ -246,8 +246,10 @@ TEST(Hooks, CpackMakesADebWithTheToolTheManPageTheSchemaAndTheHooks) {
             0)
       << out;
   for (const char* path :
-       {"./usr/bin/rocm-audit", "./usr/bin/dh_rocm_audit", "./usr/share/man/man1/rocm-audit.1",
-        "./usr/share/rocm-audit/report.schema.json", "./usr/share/cmake/RocmAudit/RocmAuditConfig.cmake",
+       {"./usr/bin/rocm-audit", "./usr/bin/dh_rocm_audit", "./usr/share/man/man1/rocm-audit.1.gz",
+        "./usr/share/man/man1/dh_rocm_audit.1.gz", "./usr/share/doc/rocm-audit/copyright",
+        "./usr/share/doc/rocm-audit/changelog.gz", "./usr/share/rocm-audit/report.schema.json",
+        "./usr/share/cmake/RocmAudit/RocmAuditConfig.cmake",
         "./usr/share/perl5/Debian/Debhelper/Sequence/rocm_audit.pm",
         "./usr/share/rocm-audit/hooks/nix/rocm-audit-hook.sh", "./usr/share/rocm-audit/hooks/gentoo/bashrc"})
     EXPECT_NE(out.find(path), std::string::npos) << path;
