@@ -52,13 +52,15 @@ TEST(Hooks, CMakeModuleAuditsAtInstallTimeWithAndWithoutDestdir) {
   std::string out;
   EXPECT_NE(RunCommand(ROCM_AUDIT_CMAKE_COMMAND " --install " + t / "b1" + " 2>&1", &out), 0) << out;
   EXPECT_NE(out.find("undefined symbol roc_missing"), std::string::npos) << out;
-  EXPECT_NE(out.find("rocm-audit: the installed tree has findings"), std::string::npos) << out;
+  EXPECT_NE(out.find("rocm-audit: " + t / "prefix" + " has findings"), std::string::npos) << out;
   // Staged: the DESTDIR tree is audited, as installed.
   EXPECT_NE(
       RunCommand("DESTDIR=" + t / "stage" + " " ROCM_AUDIT_CMAKE_COMMAND " --install " + t / "b1" + " 2>&1",
                  &out),
       0);
-  EXPECT_NE(out.find("auditing " + t / "stage" + t / "prefix"), std::string::npos) << out;
+  EXPECT_NE(out.find("auditing the install prefix " + t / "stage" + t / "prefix" + " as installed over /"),
+            std::string::npos)
+      << out;
   ASSERT_EQ(configure(t / "b2", t / "waivers"), 0);
   EXPECT_EQ(RunCommand(ROCM_AUDIT_CMAKE_COMMAND " --install " + t / "b2" + " 2>&1", &out), 0) << out;
 }
@@ -87,8 +89,14 @@ TEST(Hooks, DebhelperAddonFailsTheBuildAndAWaiverPassesIt) {
   const std::string build = "cd " + src + " && " + env + "dpkg-buildpackage -us -uc -b -d 2>&1";
   std::string out;
   EXPECT_NE(RunCommand(build, &out), 0) << out;
-  EXPECT_NE(out.find("dh_rocm_audit"), std::string::npos) << out;
+  EXPECT_NE(
+      out.find("dh_rocm_audit: auditing package libroctest1 (debian/libroctest1) as installed over /\n"),
+      std::string::npos)
+      << out;
   EXPECT_NE(out.find("undefined symbol roc_missing"), std::string::npos) << out;
+  EXPECT_NE(out.find("dh_rocm_audit: error: package libroctest1 has findings that fail the build"),
+            std::string::npos)
+      << out;
   WriteAll(src + "/debian/libroctest1.rocm-audit-suppress", kWaiver);
   EXPECT_EQ(RunCommand(build, &out), 0) << out;
   EXPECT_EQ(RunCommand("test -f " + t / "libroctest1_1.0-1_amd64.deb"), 0);
