@@ -9,30 +9,37 @@ namespace rocm_audit {
 namespace {
 
 constexpr Rule kRules[] = {
-    {"missing-arch-data", Severity::kError,
-     "rocBLAS/hipBLASLt device code for a processor without its Tensile data, or data "
-     "without code (rocblas_status 14 / \"excluded from build\" at run time)",
-     "build Tensile for the same architecture list as the library (Tensile_ARCHITECTURE / "
-     "GPU_TARGETS) and install its library/ directory",
-     "arch missing",
-     "rocBLAS and hipBLASLt keep their GEMM kernels and solution tables outside the library, in "
-     "per-processor Tensile data files (TensileLibrary*_gfx90a*, *.co, *.hsaco) in a library/ directory "
-     "they look for near themselves. The finding says that the library has device code for a processor "
-     "while the data directory has nothing for it, or that no data directory exists at all, or that "
-     "--require-arch asks for a processor the data lacks; or, the other way round, that the data covers a "
-     "processor the library has no code for. On a GPU without its data rocBLAS cannot load its kernels: it "
-     "reports that it cannot read the Tensile library files and every GEMM returns rocblas_status 14 "
-     "(rocblas_status_excluded_from_build), and hipBLASLt, which keeps its kernels only there, has nothing "
-     "to run. Data without code is dead weight, or a sign that the library was built for fewer targets than "
-     "Tensile. Build Tensile for the same architecture list as the library (Tensile_ARCHITECTURE, "
-     "GPU_TARGETS) and install its library/ directory where the library looks.",
-     "/opt/rocm-6.2.0/lib/librocblas.so.4.2.60200\n"
-     "  error[missing-arch-data]: rocBLAS has device code for gfx1101 but "
-     "/opt/rocm-6.2.0/lib/rocblas/library has no data for it (no TensileLibrary*_gfx1101* / "
-     "*gfx1101*.co|.hsaco)\n"
-     "    fix: build and install Tensile data for gfx1101 (same GPU_TARGETS as the library)",
-     "arch missing", "{library} {missing} missing for {arch} in {files}",
-     "arch:string library:string data_dir:path missing:string"},
+    {
+        .id = "missing-arch-data",
+        .severity = Severity::kError,
+        .title = "rocBLAS/hipBLASLt device code for a processor without its Tensile data, or data without "
+                 "code (rocblas_status 14 / \"excluded from build\" at run time)",
+        .fix = "build Tensile for the same architecture list as the library (Tensile_ARCHITECTURE / "
+               "GPU_TARGETS) and install its library/ directory",
+        .key_fields = "arch missing",
+        .explanation = "rocBLAS and hipBLASLt keep their GEMM kernels and solution tables outside the "
+                       "library, in per-processor Tensile data files (TensileLibrary*_gfx90a*, *.co, "
+                       "*.hsaco) in a library/ directory they look for near themselves. The finding says "
+                       "that the library has device code for a processor while the data directory has "
+                       "nothing for it, or that no data directory exists at all, or that --require-arch "
+                       "asks for a processor the data lacks; or, the other way round, that the data covers "
+                       "a processor the library has no code for. On a GPU without its data rocBLAS cannot "
+                       "load its kernels: it reports that it cannot read the Tensile library files and "
+                       "every GEMM returns rocblas_status 14 (rocblas_status_excluded_from_build), and "
+                       "hipBLASLt, which keeps its kernels only there, has nothing to run. Data without "
+                       "code is dead weight, or a sign that the library was built for fewer targets than "
+                       "Tensile. Build Tensile for the same architecture list as the library "
+                       "(Tensile_ARCHITECTURE, GPU_TARGETS) and install its library/ directory where the "
+                       "library looks.",
+        .example = "/opt/rocm-6.2.0/lib/librocblas.so.4.2.60200\n"
+                   "  error[missing-arch-data]: rocBLAS has device code for gfx1101 but "
+                   "/opt/rocm-6.2.0/lib/rocblas/library has no data for it (no TensileLibrary*_gfx1101* / "
+                   "*gfx1101*.co|.hsaco)\n"
+                   "    fix: build and install Tensile data for gfx1101 (same GPU_TARGETS as the library)",
+        .cause_fields = "arch missing",
+        .cause = "{library} {missing} missing for {arch} in {files}",
+        .fields = "arch:string library:string data_dir:path missing:string",
+    },
 };
 
 Finding Missing(const std::string& file, const ArchDataDir& data, const std::string& processor,

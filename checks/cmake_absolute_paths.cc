@@ -11,32 +11,41 @@ namespace rocm_audit {
 namespace {
 
 constexpr Rule kRules[] = {
-    {"cmake-absolute-path", Severity::kWarning,
-     "a CMake package config names a file outside its own prefix by an absolute path: the package is not "
-     "relocatable",
-     "compute the path from ${CMAKE_CURRENT_LIST_DIR} (configure_package_config_file's PACKAGE_PREFIX_DIR, "
-     "or $<INSTALL_INTERFACE:...> relative paths in exports)",
-     "package via referenced",
-     "The config names a file or directory outside its own installation prefix by an absolute path: an "
-     "include directory under /opt/rocm in a package installed elsewhere, a library path recorded from the "
-     "build machine, a dependency's location written out instead of its imported target, or, in a package "
-     "audited in its staging directory, its own files by the prefix it was built for. A path that does not "
-     "exist is also a cmake-missing-file finding. As for "
-     "RPATH entries, paths into the audited paths, into another store path (Nix, Guix, Spack) or, with "
-     "--root, into the installed system are accepted, and --relocatable reports every path outside the "
-     "prefix. Such a package is not relocatable: installed where that path does not exist, consumers fail "
-     "with CMake's \"non-existent path\" errors, and where it holds another version, they silently compile "
-     "and link against that installation's headers and libraries. Compute paths from "
-     "${CMAKE_CURRENT_LIST_DIR} (configure_package_config_file's PACKAGE_PREFIX_DIR), export "
-     "prefix-relative paths with $<INSTALL_INTERFACE:...>, and refer to dependencies through their imported "
-     "targets.",
-     "/home/ci/conda/envs/rocm/lib/cmake/miopen/miopen-config.cmake\n"
-     "  warning[cmake-absolute-path]: miopen-targets.cmake:61: INTERFACE_INCLUDE_DIRECTORIES of MIOpen "
-     "names /opt/rocm-6.2.0/include, outside the package's prefix /home/ci/conda/envs/rocm\n"
-     "    fix: compute the path from ${CMAKE_CURRENT_LIST_DIR} (configure_package_config_file's "
-     "PACKAGE_PREFIX_DIR, or $<INSTALL_INTERFACE:...> relative paths in exports)",
-     "package via", "{package}: {n} {via} paths outside the package prefix, under {referenced/}",
-     "package:string line:integer in:path referenced:path via:string prefix:path undecided?:string"},
+    {
+        .id = "cmake-absolute-path",
+        .severity = Severity::kWarning,
+        .title = "a CMake package config names a file outside its own prefix by an absolute path: the "
+                 "package is not relocatable",
+        .fix = "compute the path from ${CMAKE_CURRENT_LIST_DIR} (configure_package_config_file's "
+               "PACKAGE_PREFIX_DIR, or $<INSTALL_INTERFACE:...> relative paths in exports)",
+        .key_fields = "package via referenced",
+        .explanation = "The config names a file or directory outside its own installation prefix by an "
+                       "absolute path: an include directory under /opt/rocm in a package installed "
+                       "elsewhere, a library path recorded from the build machine, a dependency's location "
+                       "written out instead of its imported target, or, in a package audited in its staging "
+                       "directory, its own files by the prefix it was built for. A path that does not exist "
+                       "is also a cmake-missing-file finding. As for RPATH entries, paths into the audited "
+                       "paths, into another store path (Nix, Guix, Spack) or, with --root, into the "
+                       "installed system are accepted, and --relocatable reports every path outside the "
+                       "prefix. Such a package is not relocatable: installed where that path does not "
+                       "exist, consumers fail with CMake's \"non-existent path\" errors, and where it holds "
+                       "another version, they silently compile and link against that installation's headers "
+                       "and libraries. Compute paths from ${CMAKE_CURRENT_LIST_DIR} "
+                       "(configure_package_config_file's PACKAGE_PREFIX_DIR), export prefix-relative paths "
+                       "with $<INSTALL_INTERFACE:...>, and refer to dependencies through their imported "
+                       "targets.",
+        .example = "/home/ci/conda/envs/rocm/lib/cmake/miopen/miopen-config.cmake\n"
+                   "  warning[cmake-absolute-path]: miopen-targets.cmake:61: INTERFACE_INCLUDE_DIRECTORIES "
+                   "of MIOpen names /opt/rocm-6.2.0/include, outside the package's prefix "
+                   "/home/ci/conda/envs/rocm\n"
+                   "    fix: compute the path from ${CMAKE_CURRENT_LIST_DIR} "
+                   "(configure_package_config_file's PACKAGE_PREFIX_DIR, or $<INSTALL_INTERFACE:...> "
+                   "relative paths in exports)",
+        .cause_fields = "package via",
+        .cause = "{package}: {n} {via} paths outside the package prefix, under {referenced/}",
+        .fields = "package:string line:integer in:path referenced:path via:string prefix:path "
+                  "undecided?:string",
+    },
 };
 
 // A package audited in its staging directory (DESTDIR) names its own files by the prefix it

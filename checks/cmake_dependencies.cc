@@ -11,59 +11,73 @@ namespace rocm_audit {
 namespace {
 
 constexpr Rule kRules[] = {
-    {"cmake-missing-dependency", Severity::kWarning,
-     "a CMake package config asks for a dependency whose config is found nowhere a consumer would look",
-     "ship (or depend on) the package that provides the dependency's config, or point --cmake-prefix-path "
-     "at it when it comes from elsewhere",
-     "package dependency",
-     "The config calls find_dependency() or find_package() for a package whose config is found nowhere a "
-     "consumer's CMake would look: not among the audited packages, the call's HINTS and PATHS, the "
-     "--cmake-prefix-path prefixes or, with --root, the installed system, and CMake has no Find module for "
-     "it. In the consumer's configure the call fails and takes this package down with it: \"Found package "
-     "configuration file ... but it set <Name>_FOUND to FALSE so package \"<Name>\" is considered to be NOT "
-     "FOUND. Reason given by package: <Name> could not be found because dependency <Dep> could not be "
-     "found.\" The usual cause is a missing package dependency (the -dev package does not depend on the one "
-     "that ships the dependency's config), or a build-time dependency that leaked into the exported config. "
-     "Make the package depend on the one that installs <Dep>Config.cmake or <dep>-config.cmake, drop the "
-     "call if consumers do not need it, or audit with --cmake-prefix-path when the dependency is installed "
-     "elsewhere. An optional find_package (without REQUIRED) is only a note, since the package still loads "
-     "without it.",
-     "/usr/lib/x86_64-linux-gnu/cmake/hipblas/hipblas-config.cmake\n"
-     "  warning[cmake-missing-dependency]: hipblas-config.cmake:41: hipblas asks for rocsolver, whose "
-     "config is in none of the audited paths or searched prefixes\n"
-     "    fix: make hipblas depend on the package that installs rocsolverConfig.cmake (or "
-     "rocsolver-config.cmake), or audit with --cmake-prefix-path",
-     "package dependency", "{package}: dependency {dependency} is found nowhere ({files})",
-     "package:string line:integer in:path cmake_stage?:string dependency:string version:string "
-     "prefixes_searched:[path] asked_component?:string undecided?:string"},
-    {"cmake-dependency-version", Severity::kError,
-     "a CMake package config asks for a dependency version that no installed config of the dependency "
-     "accepts",
-     "ask for the version the dependency ships (or a range), ship the dependency's version file, or depend "
-     "on "
-     "the version asked for",
-     "package dependency",
-     "The config calls find_dependency(<Dep> <version>) (or find_package with a version, EXACT or a range "
-     "such as 1.2...<2.0), and every config of <Dep> a consumer's find_package() would find turns the "
-     "version down. CMake evaluates each candidate's version file (<Dep>ConfigVersion.cmake or "
-     "<dep>-config-version.cmake) with the requested version, and takes a config only when the file says "
-     "PACKAGE_VERSION_COMPATIBLE (PACKAGE_VERSION_EXACT with EXACT) and not PACKAGE_VERSION_UNSUITABLE; "
-     "a config without a version file is never taken when a version is asked for. The compatibility "
-     "rules are the version file's own (write_basic_package_version_file: AnyNewerVersion, "
-     "SameMajorVersion, SameMinorVersion, ExactVersion). The consumer's configure then fails: \"Could not "
-     "find a configuration file for package <Dep> that is compatible with requested version ... The "
-     "following configuration files were considered but not accepted\". A required dependency is an error; "
-     "an optional one a note. Ask for a version the installed dependency accepts, ship its version file, or "
-     "make the package depend on the version it asks for.",
-     "/usr/lib/x86_64-linux-gnu/cmake/hipsparse/hipsparse-config.cmake\n"
-     "  error[cmake-dependency-version]: hipsparse-config.cmake:38: hipsparse asks for rocsparse 4.0; "
-     "considered but not accepted: /usr/lib/x86_64-linux-gnu/cmake/rocsparse/rocsparse-config.cmake, "
-     "version: 3.1.2 (its version file does not call 3.1.2 compatible with 4.0)\n"
-     "    fix: ask for a version rocsparse accepts, ship its version file, or make hipsparse depend on "
-     "rocsparse 4.0",
-     "package dependency", "{package}: dependency {dependency} {version} is not accepted ({files})",
-     "package:string line:integer in:path cmake_stage?:string dependency:string version:string "
-     "considered:[string] asked_component?:string undecided?:string"},
+    {
+        .id = "cmake-missing-dependency",
+        .severity = Severity::kWarning,
+        .title = "a CMake package config asks for a dependency whose config is found nowhere a consumer "
+                 "would look",
+        .fix = "ship (or depend on) the package that provides the dependency's config, or point "
+               "--cmake-prefix-path at it when it comes from elsewhere",
+        .key_fields = "package dependency",
+        .explanation = "The config calls find_dependency() or find_package() for a package whose config is "
+                       "found nowhere a consumer's CMake would look: not among the audited packages, the "
+                       "call's HINTS and PATHS, the --cmake-prefix-path prefixes or, with --root, the "
+                       "installed system, and CMake has no Find module for it. In the consumer's configure "
+                       "the call fails and takes this package down with it: \"Found package configuration "
+                       "file ... but it set <Name>_FOUND to FALSE so package \"<Name>\" is considered to be "
+                       "NOT FOUND. Reason given by package: <Name> could not be found because dependency "
+                       "<Dep> could not be found.\" The usual cause is a missing package dependency (the "
+                       "-dev package does not depend on the one that ships the dependency's config), or a "
+                       "build-time dependency that leaked into the exported config. Make the package depend "
+                       "on the one that installs <Dep>Config.cmake or <dep>-config.cmake, drop the call if "
+                       "consumers do not need it, or audit with --cmake-prefix-path when the dependency is "
+                       "installed elsewhere. An optional find_package (without REQUIRED) is only a note, "
+                       "since the package still loads without it.",
+        .example = "/usr/lib/x86_64-linux-gnu/cmake/hipblas/hipblas-config.cmake\n"
+                   "  warning[cmake-missing-dependency]: hipblas-config.cmake:41: hipblas asks for "
+                   "rocsolver, whose config is in none of the audited paths or searched prefixes\n"
+                   "    fix: make hipblas depend on the package that installs rocsolverConfig.cmake (or "
+                   "rocsolver-config.cmake), or audit with --cmake-prefix-path",
+        .cause_fields = "package dependency",
+        .cause = "{package}: dependency {dependency} is found nowhere ({files})",
+        .fields = "package:string line:integer in:path cmake_stage?:string dependency:string version:string "
+                  "prefixes_searched:[path] asked_component?:string undecided?:string",
+    },
+    {
+        .id = "cmake-dependency-version",
+        .severity = Severity::kError,
+        .title = "a CMake package config asks for a dependency version that no installed config of the "
+                 "dependency accepts",
+        .fix = "ask for the version the dependency ships (or a range), ship the dependency's version file, "
+               "or depend on the version asked for",
+        .key_fields = "package dependency",
+        .explanation = "The config calls find_dependency(<Dep> <version>) (or find_package with a version, "
+                       "EXACT or a range such as 1.2...<2.0), and every config of <Dep> a consumer's "
+                       "find_package() would find turns the version down. CMake evaluates each candidate's "
+                       "version file (<Dep>ConfigVersion.cmake or <dep>-config-version.cmake) with the "
+                       "requested version, and takes a config only when the file says "
+                       "PACKAGE_VERSION_COMPATIBLE (PACKAGE_VERSION_EXACT with EXACT) and not "
+                       "PACKAGE_VERSION_UNSUITABLE; a config without a version file is never taken when a "
+                       "version is asked for. The compatibility rules are the version file's own "
+                       "(write_basic_package_version_file: AnyNewerVersion, SameMajorVersion, "
+                       "SameMinorVersion, ExactVersion). The consumer's configure then fails: \"Could not "
+                       "find a configuration file for package <Dep> that is compatible with requested "
+                       "version ... The following configuration files were considered but not accepted\". A "
+                       "required dependency is an error; an optional one a note. Ask for a version the "
+                       "installed dependency accepts, ship its version file, or make the package depend on "
+                       "the version it asks for.",
+        .example = "/usr/lib/x86_64-linux-gnu/cmake/hipsparse/hipsparse-config.cmake\n"
+                   "  error[cmake-dependency-version]: hipsparse-config.cmake:38: hipsparse asks for "
+                   "rocsparse 4.0; considered but not accepted: "
+                   "/usr/lib/x86_64-linux-gnu/cmake/rocsparse/rocsparse-config.cmake, version: 3.1.2 (its "
+                   "version file does not call 3.1.2 compatible with 4.0)\n"
+                   "    fix: ask for a version rocsparse accepts, ship its version file, or make hipsparse "
+                   "depend on rocsparse 4.0",
+        .cause_fields = "package dependency",
+        .cause = "{package}: dependency {dependency} {version} is not accepted ({files})",
+        .fields = "package:string line:integer in:path cmake_stage?:string dependency:string version:string "
+                  "considered:[string] asked_component?:string undecided?:string",
+    },
 };
 
 void VersionRejected(const AuditedPackage& ap, const LocatedDependency& d, const std::string& file,

@@ -17,53 +17,67 @@ namespace rocm_audit {
 namespace {
 
 constexpr Rule kRules[] = {
-    {"cmake-missing-target", Severity::kError,
-     "an imported target's link interface names a target (ns::name) that neither the package nor any of its "
-     "dependencies defines",
-     "find_dependency() the package that defines the target in the config, or stop exporting it in the link "
-     "interface",
-     "package target linked",
-     "An imported target of the package lists another target in INTERFACE_LINK_LIBRARIES (hip::host, "
-     "roc::rocblas, Threads::Threads), and nothing a consumer gets from find_package(<Name>) defines it: "
-     "not the package, and not the dependencies its config finds, which rocm-audit evaluates in the same "
-     "run. CMake treats a name with \"::\" as a target, so the consumer configures, and its generate step "
-     "fails as soon as it links the target: \"Target ... links to target \"hip::host\" but the target was "
-     "not found. Perhaps a find_package() call is missing for an IMPORTED target\". The usual cause is a "
-     "dependency used to build the package whose find_dependency() is missing from the exported config "
-     "(the build found it itself), or a target renamed by the dependency. Add find_dependency(<Dep>) to the "
-     "config for the package that defines the target, or export a link interface without it. When a "
-     "dependency could not be evaluated (a Find module of CMake, a config not found), a target named after "
-     "it is given the benefit of the doubt.",
-     "/usr/lib/x86_64-linux-gnu/cmake/hipblaslt/hipblaslt-config.cmake\n"
-     "  error[cmake-missing-target]: hipblaslt-targets.cmake:61: INTERFACE_LINK_LIBRARIES of roc::hipblaslt "
-     "names hip::host, which neither hipblaslt nor its dependencies (none) define\n"
-     "    fix: add find_dependency() of the package that defines hip::host to hipblaslt's config, or drop it "
-     "from the link interface",
-     "package linked", "{package}: {n} link-interface targets nobody defines: {linked*} ({files})",
-     "package:string line:integer in:path cmake_stage:string target:string linked:string "
-     "dependencies:[string] asked_component?:string undecided?:string"},
-    {"cmake-no-location", Severity::kError,
-     "an imported library target has no IMPORTED_LOCATION for any configuration",
-     "install the per-configuration Targets files (<Name>Targets-<config>.cmake) that set the locations",
-     "package target",
-     "An imported SHARED, STATIC, MODULE or UNKNOWN library target of the package has no IMPORTED_LOCATION, "
-     "no IMPORTED_LOCATION_<CONFIG> and no IMPORTED_IMPLIB once the config is loaded. CMake's generated "
-     "Targets file defines the target and leaves its locations to the per-configuration files "
-     "(<Name>Targets-release.cmake, ...), which it includes with a file(GLOB): when all of them are lost "
-     "(left out of the package, deleted by a cleanup of build-type files), find_package() still succeeds "
-     "and the consumer's generate step fails when it links the target: \"IMPORTED_LOCATION not set for "
-     "imported target ...\" (policy CMP0111, NEW from CMake 3.19; the generated files set it). Where the "
-     "target was defined under older policies CMake only warns, and the build fails on "
-     "\"<target>-NOTFOUND\". Install the per-configuration Targets files with the rest of the export.",
-     "/usr/lib/x86_64-linux-gnu/cmake/Widget/WidgetConfig.cmake\n"
-     "  error[cmake-no-location]: WidgetTargets.cmake:60: the imported target Widget::widget (SHARED) has "
-     "no IMPORTED_LOCATION for any configuration; the consumer's generate step fails when it links it\n"
-     "    fix: install the per-configuration Targets files (WidgetTargets-<config>.cmake) that set its "
-     "location",
-     "package", "{package}: {n} imported targets without a location ({files})",
-     "package:string line:integer in:path cmake_stage:string target:string type:string "
-     "asked_component?:string "
-     "undecided?:string"},
+    {
+        .id = "cmake-missing-target",
+        .severity = Severity::kError,
+        .title = "an imported target's link interface names a target (ns::name) that neither the package "
+                 "nor any of its dependencies defines",
+        .fix = "find_dependency() the package that defines the target in the config, or stop exporting it "
+               "in the link interface",
+        .key_fields = "package target linked",
+        .explanation = "An imported target of the package lists another target in INTERFACE_LINK_LIBRARIES "
+                       "(hip::host, roc::rocblas, Threads::Threads), and nothing a consumer gets from "
+                       "find_package(<Name>) defines it: not the package, and not the dependencies its "
+                       "config finds, which rocm-audit evaluates in the same run. CMake treats a name with "
+                       "\"::\" as a target, so the consumer configures, and its generate step fails as soon "
+                       "as it links the target: \"Target ... links to target \"hip::host\" but the target "
+                       "was not found. Perhaps a find_package() call is missing for an IMPORTED target\". "
+                       "The usual cause is a dependency used to build the package whose find_dependency() "
+                       "is missing from the exported config (the build found it itself), or a target "
+                       "renamed by the dependency. Add find_dependency(<Dep>) to the config for the package "
+                       "that defines the target, or export a link interface without it. When a dependency "
+                       "could not be evaluated (a Find module of CMake, a config not found), a target named "
+                       "after it is given the benefit of the doubt.",
+        .example = "/usr/lib/x86_64-linux-gnu/cmake/hipblaslt/hipblaslt-config.cmake\n"
+                   "  error[cmake-missing-target]: hipblaslt-targets.cmake:61: INTERFACE_LINK_LIBRARIES of "
+                   "roc::hipblaslt names hip::host, which neither hipblaslt nor its dependencies (none) "
+                   "define\n"
+                   "    fix: add find_dependency() of the package that defines hip::host to hipblaslt's "
+                   "config, or drop it from the link interface",
+        .cause_fields = "package linked",
+        .cause = "{package}: {n} link-interface targets nobody defines: {linked*} ({files})",
+        .fields = "package:string line:integer in:path cmake_stage:string target:string linked:string "
+                  "dependencies:[string] asked_component?:string undecided?:string",
+    },
+    {
+        .id = "cmake-no-location",
+        .severity = Severity::kError,
+        .title = "an imported library target has no IMPORTED_LOCATION for any configuration",
+        .fix = "install the per-configuration Targets files (<Name>Targets-<config>.cmake) that set the "
+               "locations",
+        .key_fields = "package target",
+        .explanation = "An imported SHARED, STATIC, MODULE or UNKNOWN library target of the package has no "
+                       "IMPORTED_LOCATION, no IMPORTED_LOCATION_<CONFIG> and no IMPORTED_IMPLIB once the "
+                       "config is loaded. CMake's generated Targets file defines the target and leaves its "
+                       "locations to the per-configuration files (<Name>Targets-release.cmake, ...), which "
+                       "it includes with a file(GLOB): when all of them are lost (left out of the package, "
+                       "deleted by a cleanup of build-type files), find_package() still succeeds and the "
+                       "consumer's generate step fails when it links the target: \"IMPORTED_LOCATION not "
+                       "set for imported target ...\" (policy CMP0111, NEW from CMake 3.19; the generated "
+                       "files set it). Where the target was defined under older policies CMake only warns, "
+                       "and the build fails on \"<target>-NOTFOUND\". Install the per-configuration Targets "
+                       "files with the rest of the export.",
+        .example = "/usr/lib/x86_64-linux-gnu/cmake/Widget/WidgetConfig.cmake\n"
+                   "  error[cmake-no-location]: WidgetTargets.cmake:60: the imported target Widget::widget "
+                   "(SHARED) has no IMPORTED_LOCATION for any configuration; the consumer's generate step "
+                   "fails when it links it\n"
+                   "    fix: install the per-configuration Targets files (WidgetTargets-<config>.cmake) "
+                   "that set its location",
+        .cause_fields = "package",
+        .cause = "{package}: {n} imported targets without a location ({files})",
+        .fields = "package:string line:integer in:path cmake_stage:string target:string type:string "
+                  "asked_component?:string undecided?:string",
+    },
 };
 
 bool HasLocation(const CMakeTarget& t) {

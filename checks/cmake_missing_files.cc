@@ -11,59 +11,72 @@ namespace rocm_audit {
 namespace {
 
 constexpr Rule kRules[] = {
-    {"cmake-missing-file", Severity::kError,
-     "a CMake package config needs a file that is not installed (an include()d file, an imported "
-     "target's library or include directory, a set_and_check path)",
-     "install the file, or change the config so that it no longer names it",
-     "package via referenced target component",
-     "A CMake package config, evaluated statically the way find_package(<Name> CONFIG) would load it, names "
-     "a file the installed tree does not have: a file it include()s without OPTIONAL, the library of an "
-     "imported target (IMPORTED_LOCATION, IMPORTED_IMPLIB), an include directory or absolute library path "
-     "in its INTERFACE_ properties, a file of the export's import-check list, or a path a set_and_check() "
-     "or if(NOT EXISTS) ... FATAL_ERROR test requires. Consumers see find_package fail (\"The imported "
-     "target ... references the file ... but this file does not exist\", \"include could not find requested "
-     "file\") or their generate step fail (\"Imported target ... includes non-existent path\"). A missing "
-     "soname link next to an imported library (IMPORTED_SONAME) is a warning: CMake does not check it, the "
-     "consumer builds, and its programs then fail to start. Causes are a file left out of the package or "
-     "put in another package of a split, a path computed wrongly (a missing $ before {VAR}), or "
-     "per-component Targets files included for components that were not built, which the finding calls out. "
-     "Install the file, or fix the config so that it names only what is installed; a reference reached only "
-     "on a branch that cannot be decided statically is a note.",
-     "/usr/lib/x86_64-linux-gnu/cmake/rocm_smi/rocm_smi-config.cmake\n"
-     "  error[cmake-missing-file]: rocm_smiTargets.cmake:73: INTERFACE_INCLUDE_DIRECTORIES of oam names "
-     "/usr/{OAM_NAME}/include, which does not exist\n"
-     "    fix: install the directory, or export the path the package installs to ($<INSTALL_INTERFACE:...> "
-     "relative to the prefix)",
-     "package via",
-     "{package}: {n} {via} files not installed, under {referenced/}[; files of those names are in "
-     "{installed_at/}] "
-     "({files})",
-     "package:string line:integer in:path cmake_stage?:string referenced:path via:string target?:string "
-     "component?:string component_library?:path|null asked_component?:string installed_at?:path "
-     "undecided?:string"},
-    {"cmake-config-error", Severity::kError,
-     "a CMake package config stops a consumer's configure (FATAL_ERROR, <Name>_FOUND set to FALSE, a "
-     "parse error)",
-     "fix the config so that find_package(<Name> CONFIG REQUIRED) succeeds on the installed tree",
-     "package in line",
-     "Loading the package config as find_package(<Name> CONFIG REQUIRED) would stop the consumer's "
-     "configure: the config reaches message(FATAL_ERROR) or message(SEND_ERROR), sets <Name>_FOUND to "
-     "FALSE, cannot be parsed, or its version file declares the package unsuitable. The consumer sees "
-     "\"CMake Error at ...\" with the config's message, or \"Found package configuration file ... but it "
-     "set <Name>_FOUND to FALSE so package \"<Name>\" is considered to be NOT FOUND\", and cannot configure "
-     "at all. Typical causes are configs edited by a packaging script (a substitution that broke a quote or "
-     "a path), checks for tools or paths of the build machine, and components required by default that were "
-     "not built. A FATAL_ERROR that follows a failed EXISTS test is reported as the missing file "
-     "(cmake-missing-file) instead, and a failure reached only on a branch that cannot be decided "
-     "statically (it depends on execute_process, the environment or the consumer's compiler) is a note. Fix "
-     "the config so that find_package(<Name> CONFIG REQUIRED) succeeds on the installed tree.",
-     "/opt/rocm-6.2.0/lib/cmake/rocblas/rocblas-config.cmake\n"
-     "  error[cmake-config-error]: rocblas-targets.cmake:87: find_package(rocblas) fails: parse error: "
-     "unterminated quoted argument\n"
-     "    fix: fix the config so that find_package(<Name> CONFIG REQUIRED) succeeds on the installed tree",
-     "package", "{package}: find_package({package}) fails ({files})",
-     "package:string line:integer in:path cmake_stage:string asked_component?:string missing_files?:[path] "
-     "undecided?:string"},
+    {
+        .id = "cmake-missing-file",
+        .severity = Severity::kError,
+        .title = "a CMake package config needs a file that is not installed (an include()d file, an "
+                 "imported target's library or include directory, a set_and_check path)",
+        .fix = "install the file, or change the config so that it no longer names it",
+        .key_fields = "package via referenced target component",
+        .explanation = "A CMake package config, evaluated statically the way find_package(<Name> CONFIG) "
+                       "would load it, names a file the installed tree does not have: a file it include()s "
+                       "without OPTIONAL, the library of an imported target (IMPORTED_LOCATION, "
+                       "IMPORTED_IMPLIB), an include directory or absolute library path in its INTERFACE_ "
+                       "properties, a file of the export's import-check list, or a path a set_and_check() "
+                       "or if(NOT EXISTS) ... FATAL_ERROR test requires. Consumers see find_package fail "
+                       "(\"The imported target ... references the file ... but this file does not exist\", "
+                       "\"include could not find requested file\") or their generate step fail (\"Imported "
+                       "target ... includes non-existent path\"). A missing soname link next to an imported "
+                       "library (IMPORTED_SONAME) is a warning: CMake does not check it, the consumer "
+                       "builds, and its programs then fail to start. Causes are a file left out of the "
+                       "package or put in another package of a split, a path computed wrongly (a missing $ "
+                       "before {VAR}), or per-component Targets files included for components that were not "
+                       "built, which the finding calls out. Install the file, or fix the config so that it "
+                       "names only what is installed; a reference reached only on a branch that cannot be "
+                       "decided statically is a note.",
+        .example = "/usr/lib/x86_64-linux-gnu/cmake/rocm_smi/rocm_smi-config.cmake\n"
+                   "  error[cmake-missing-file]: rocm_smiTargets.cmake:73: INTERFACE_INCLUDE_DIRECTORIES of "
+                   "oam names /usr/{OAM_NAME}/include, which does not exist\n"
+                   "    fix: install the directory, or export the path the package installs to "
+                   "($<INSTALL_INTERFACE:...> relative to the prefix)",
+        .cause_fields = "package via",
+        .cause = "{package}: {n} {via} files not installed, under {referenced/}[; files of those names are "
+                 "in {installed_at/}] ({files})",
+        .fields = "package:string line:integer in:path cmake_stage?:string referenced:path via:string "
+                  "target?:string component?:string component_library?:path|null asked_component?:string "
+                  "installed_at?:path undecided?:string",
+    },
+    {
+        .id = "cmake-config-error",
+        .severity = Severity::kError,
+        .title = "a CMake package config stops a consumer's configure (FATAL_ERROR, <Name>_FOUND set to "
+                 "FALSE, a parse error)",
+        .fix = "fix the config so that find_package(<Name> CONFIG REQUIRED) succeeds on the installed tree",
+        .key_fields = "package in line",
+        .explanation = "Loading the package config as find_package(<Name> CONFIG REQUIRED) would stop the "
+                       "consumer's configure: the config reaches message(FATAL_ERROR) or "
+                       "message(SEND_ERROR), sets <Name>_FOUND to FALSE, cannot be parsed, or its version "
+                       "file declares the package unsuitable. The consumer sees \"CMake Error at ...\" with "
+                       "the config's message, or \"Found package configuration file ... but it set "
+                       "<Name>_FOUND to FALSE so package \"<Name>\" is considered to be NOT FOUND\", and "
+                       "cannot configure at all. Typical causes are configs edited by a packaging script (a "
+                       "substitution that broke a quote or a path), checks for tools or paths of the build "
+                       "machine, and components required by default that were not built. A FATAL_ERROR that "
+                       "follows a failed EXISTS test is reported as the missing file (cmake-missing-file) "
+                       "instead, and a failure reached only on a branch that cannot be decided statically "
+                       "(it depends on execute_process, the environment or the consumer's compiler) is a "
+                       "note. Fix the config so that find_package(<Name> CONFIG REQUIRED) succeeds on the "
+                       "installed tree.",
+        .example = "/opt/rocm-6.2.0/lib/cmake/rocblas/rocblas-config.cmake\n"
+                   "  error[cmake-config-error]: rocblas-targets.cmake:87: find_package(rocblas) fails: "
+                   "parse error: unterminated quoted argument\n"
+                   "    fix: fix the config so that find_package(<Name> CONFIG REQUIRED) succeeds on the "
+                   "installed tree",
+        .cause_fields = "package",
+        .cause = "{package}: find_package({package}) fails ({files})",
+        .fields = "package:string line:integer in:path cmake_stage:string asked_component?:string "
+                  "missing_files?:[path] undecided?:string",
+    },
 };
 
 // Where a consumer's CMake fails on a missing file: a file it includes, and one a check of

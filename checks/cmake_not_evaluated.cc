@@ -10,28 +10,35 @@ namespace rocm_audit {
 namespace {
 
 constexpr Rule kRules[] = {
-    {"cmake-not-evaluated", Severity::kNote,
-     "parts of a CMake package config were recorded but not evaluated (never run, or unknown to rocm-audit)",
-     "nothing to fix in the package when the commands are ones that must not run at install time "
-     "(execute_process); otherwise report the command to rocm-audit",
-     "package",
-     "rocm-audit evaluates package configs without running CMake, so some commands are recorded instead of "
-     "evaluated: commands that run programs or probe the consumer's system (execute_process, try_compile, "
-     "try_run), commands that would change the consumer's build or files (file(WRITE), install, "
-     "configure_file, add_custom_target), commands or sub-commands rocm-audit does not implement, includes "
-     "of files it cannot locate, and loops or files past its bounds. This note is not a defect of the "
-     "package: it says how much of the config the other CMake checks covered, since values computed by "
-     "those commands are unknown and branches that depend on them yield notes instead of errors. When the "
-     "commands are ones a config legitimately runs at find_package time there is nothing to fix; when one "
-     "is plain CMake that rocm-audit should understand, report it to rocm-audit. The message lists the "
-     "first four places and reasons; the JSON field commands lists them all.",
-     "/opt/rocm-6.2.0/lib/cmake/hip/hip-config.cmake\n"
-     "  note[cmake-not-evaluated]: hip: 1 command not evaluated: hip-config-amd.cmake:97 never run "
-     "(/opt/rocm-6.2.0/lib/llvm/bin/clang++); its output is unknown\n"
-     "    fix: nothing to fix in the package when the commands are ones that must not run at install time "
-     "(execute_process); otherwise report the command to rocm-audit",
-     "package", "{package}: commands recorded, not evaluated ({files})",
-     "package:string commands:[{command:string in:path line:integer reason:string}]"},
+    {
+        .id = "cmake-not-evaluated",
+        .severity = Severity::kNote,
+        .title = "parts of a CMake package config were recorded but not evaluated (never run, or unknown to "
+                 "rocm-audit)",
+        .fix = "nothing to fix in the package when the commands are ones that must not run at install time "
+               "(execute_process); otherwise report the command to rocm-audit",
+        .key_fields = "package",
+        .explanation = "rocm-audit evaluates package configs without running CMake, so some commands are "
+                       "recorded instead of evaluated: commands that run programs or probe the consumer's "
+                       "system (execute_process, try_compile, try_run), commands that would change the "
+                       "consumer's build or files (file(WRITE), install, configure_file, "
+                       "add_custom_target), commands or sub-commands rocm-audit does not implement, "
+                       "includes of files it cannot locate, and loops or files past its bounds. This note "
+                       "is not a defect of the package: it says how much of the config the other CMake "
+                       "checks covered, since values computed by those commands are unknown and branches "
+                       "that depend on them yield notes instead of errors. When the commands are ones a "
+                       "config legitimately runs at find_package time there is nothing to fix; when one is "
+                       "plain CMake that rocm-audit should understand, report it to rocm-audit. The message "
+                       "lists the first four places and reasons; the JSON field commands lists them all.",
+        .example = "/opt/rocm-6.2.0/lib/cmake/hip/hip-config.cmake\n"
+                   "  note[cmake-not-evaluated]: hip: 1 command not evaluated: hip-config-amd.cmake:97 "
+                   "never run (/opt/rocm-6.2.0/lib/llvm/bin/clang++); its output is unknown\n"
+                   "    fix: nothing to fix in the package when the commands are ones that must not run at "
+                   "install time (execute_process); otherwise report the command to rocm-audit",
+        .cause_fields = "package",
+        .cause = "{package}: commands recorded, not evaluated ({files})",
+        .fields = "package:string commands:[{command:string in:path line:integer reason:string}]",
+    },
 };
 
 constexpr size_t kListed = 4;

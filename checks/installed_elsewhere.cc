@@ -12,7 +12,8 @@ namespace rocm_audit {
 namespace {
 
 // A tree may be a whole distribution: the search reads directory entries only, never follows
-// a symlink, and stops after this many directories (sid's root has about 4,000).
+// a symlink, and stops after this many directories, over ten times what the root of a whole
+// Debian system holds.
 constexpr size_t kMaxDirectories = 50000;
 constexpr size_t kMaxDepth = 16;
 

@@ -20,35 +20,43 @@ std::string OriginRelative(const std::string& from_dir, const std::string& to_di
 }
 
 constexpr Rule kRules[] = {
-    {"unresolved-library", Severity::kError, "a DT_NEEDED library that the loader would not find",
-     "add the providing package as a dependency, or fix RUNPATH (e.g. $ORIGIN/../lib) "
-     "so the loader finds the library",
-     "library",
-     "A DT_NEEDED entry of the file, or of a library in its load closure, names a library that ld.so would "
-     "not find in the directories it searches, in glibc's order: the RPATH or RUNPATH entries that apply, "
-     "LD_LIBRARY_PATH (--library-path), the ld.so.conf directories and the default directories. Users see "
-     "\"error while loading shared libraries: NAME: cannot open shared object file: No such file or "
-     "directory\" when the program starts, or the same text from dlopen, a Python import or a plugin the "
-     "HIP runtime loads. The finding lists every directory searched and its outcome, and the symbols of the "
-     "file that cannot bind until the library is found; when the audited paths hold the library in a "
-     "directory this object's search never visits, it says where and which $ORIGIN-relative RUNPATH entry "
-     "would reach it. A library missing deep in the closure is reported on the object that needs it when "
-     "that object is audited too, and a candidate that is found but cannot be loaded (a corrupt file, a "
-     "linker script, a non-ELF file) is reported here as well. Declare the package that provides the "
-     "library as a dependency, or set RUNPATH (for example $ORIGIN/../lib) so the loader finds it.",
-     "/nix/store/1f2kq7d9vmw0g8ybn3xcl5hrajzs4pi6-clr-6.2.2/lib/libamdhip64.so.6.2.41134\n"
-     "  error[unresolved-library]: librocprofiler-register.so.0 needed by libamdhip64.so.6.2.41134 (direct "
-     "dependency) is not found in 2 searched directories; 1 undefined symbol of libamdhip64.so.6.2.41134 "
-     "cannot bind until it is found\n"
-     "    searched: /nix/store/1f2kq7d9vmw0g8ybn3xcl5hrajzs4pi6-clr-6.2.2/lib (RUNPATH of "
-     "libamdhip64.so.6.2.41134): not found\n"
-     "              /nix/store/8wz3jbr0yk6d1nqx5cfg9lmh2vpsa7i4-rocm-runtime-6.2.2/lib (RUNPATH of "
-     "libamdhip64.so.6.2.41134): not found\n"
-     "    fix: add the providing package as a dependency, or fix RUNPATH (e.g. $ORIGIN/../lib) so the "
-     "loader finds the library",
-     "library", "{library} not found, needed by {files}",
-     "library:string needed_by:[path] searched:[{directory:path source:string outcome:string}] "
-     "unbound_symbols:[string] found_in?:[path]"},
+    {
+        .id = "unresolved-library",
+        .severity = Severity::kError,
+        .title = "a DT_NEEDED library that the loader would not find",
+        .fix = "add the providing package as a dependency, or fix RUNPATH (e.g. $ORIGIN/../lib) so the "
+               "loader finds the library",
+        .key_fields = "library",
+        .explanation = "A DT_NEEDED entry of the file, or of a library in its load closure, names a library "
+                       "that ld.so would not find in the directories it searches, in glibc's order: the "
+                       "RPATH or RUNPATH entries that apply, LD_LIBRARY_PATH (--library-path), the "
+                       "ld.so.conf directories and the default directories. Users see \"error while loading "
+                       "shared libraries: NAME: cannot open shared object file: No such file or directory\" "
+                       "when the program starts, or the same text from dlopen, a Python import or a plugin "
+                       "the HIP runtime loads. The finding lists every directory searched and its outcome, "
+                       "and the symbols of the file that cannot bind until the library is found; when the "
+                       "audited paths hold the library in a directory this object's search never visits, it "
+                       "says where and which $ORIGIN-relative RUNPATH entry would reach it. A library "
+                       "missing deep in the closure is reported on the object that needs it when that "
+                       "object is audited too, and a candidate that is found but cannot be loaded (a "
+                       "corrupt file, a linker script, a non-ELF file) is reported here as well. Declare "
+                       "the package that provides the library as a dependency, or set RUNPATH (for example "
+                       "$ORIGIN/../lib) so the loader finds it.",
+        .example = "/nix/store/1f2kq7d9vmw0g8ybn3xcl5hrajzs4pi6-clr-6.2.2/lib/libamdhip64.so.6.2.41134\n"
+                   "  error[unresolved-library]: librocprofiler-register.so.0 needed by "
+                   "libamdhip64.so.6.2.41134 (direct dependency) is not found in 2 searched directories; 1 "
+                   "undefined symbol of libamdhip64.so.6.2.41134 cannot bind until it is found\n"
+                   "    searched: /nix/store/1f2kq7d9vmw0g8ybn3xcl5hrajzs4pi6-clr-6.2.2/lib (RUNPATH of "
+                   "libamdhip64.so.6.2.41134): not found\n"
+                   "              /nix/store/8wz3jbr0yk6d1nqx5cfg9lmh2vpsa7i4-rocm-runtime-6.2.2/lib "
+                   "(RUNPATH of libamdhip64.so.6.2.41134): not found\n"
+                   "    fix: add the providing package as a dependency, or fix RUNPATH (e.g. "
+                   "$ORIGIN/../lib) so the loader finds the library",
+        .cause_fields = "library",
+        .cause = "{library} not found, needed by {files}",
+        .fields = "library:string needed_by:[path] searched:[{directory:path source:string outcome:string}] "
+                  "unbound_symbols:[string] found_in?:[path]",
+    },
 };
 
 void Run(const LoadableInput& in, FindingSink& sink) {

@@ -7,23 +7,32 @@ namespace rocm_audit {
 namespace {
 
 constexpr Rule kRules[] = {
-    {"malformed-file", Severity::kError, "a file that looks like an object/archive but cannot be parsed",
-     "rebuild or re-extract the file; it is truncated or corrupt", "",
-     "A file that is, by its first bytes, an ELF object or an ar archive cannot be parsed: it is truncated, "
-     "a header or table points past its end, or an archive member header is broken. Such a file is an "
-     "error: the loader refuses it (\"file too short\", \"invalid ELF header\", \"failed to map segment "
-     "from shared object\") and the link editor rejects it (\"file format not recognized\", \"truncated\"), "
-     "so programs and builds that use it fail. A readable ELF file with one damaged table (dynamic symbols, "
-     "symbol versions, a hash table) is a note, since the rest was audited, and so is a file named like a "
-     "shared library (libfoo.so, libfoo.so.1) that is neither ELF nor a linker script, on which the loader "
-     "would stop with \"invalid ELF header\". These come from interrupted downloads or copies, a strip or "
-     "patchelf run that failed half-way, or a text file (a Git LFS pointer, an HTML error page) saved under "
-     "a library's name. Rebuild or re-extract the file.",
-     "/usr/lib/x86_64-linux-gnu/librocsparse.so.1.0.60200\n"
-     "  error[malformed-file]: elf file cannot be parsed: section headers: section header table goes past "
-     "the end of the file: e_shoff = 0x2b4f1d8\n"
-     "    fix: rebuild or re-extract the file; it is truncated or corrupt",
-     "", "{files} cannot be parsed: {reason}", "reason:string"},
+    {
+        .id = "malformed-file",
+        .severity = Severity::kError,
+        .title = "a file that looks like an object/archive but cannot be parsed",
+        .fix = "rebuild or re-extract the file; it is truncated or corrupt",
+        .key_fields = "",
+        .explanation = "A file that is, by its first bytes, an ELF object or an ar archive cannot be "
+                       "parsed: it is truncated, a header or table points past its end, or an archive "
+                       "member header is broken. Such a file is an error: the loader refuses it (\"file too "
+                       "short\", \"invalid ELF header\", \"failed to map segment from shared object\") and "
+                       "the link editor rejects it (\"file format not recognized\", \"truncated\"), so "
+                       "programs and builds that use it fail. A readable ELF file with one damaged table "
+                       "(dynamic symbols, symbol versions, a hash table) is a note, since the rest was "
+                       "audited, and so is a file named like a shared library (libfoo.so, libfoo.so.1) that "
+                       "is neither ELF nor a linker script, on which the loader would stop with \"invalid "
+                       "ELF header\". These come from interrupted downloads or copies, a strip or patchelf "
+                       "run that failed half-way, or a text file (a Git LFS pointer, an HTML error page) "
+                       "saved under a library's name. Rebuild or re-extract the file.",
+        .example = "/usr/lib/x86_64-linux-gnu/librocsparse.so.1.0.60200\n"
+                   "  error[malformed-file]: elf file cannot be parsed: section headers: section header "
+                   "table goes past the end of the file: e_shoff = 0x2b4f1d8\n"
+                   "    fix: rebuild or re-extract the file; it is truncated or corrupt",
+        .cause_fields = "",
+        .cause = "{files} cannot be parsed: {reason}",
+        .fields = "reason:string",
+    },
 };
 
 void Run(const FileInput& in, FindingSink& sink) {

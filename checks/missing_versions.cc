@@ -7,28 +7,35 @@ namespace rocm_audit {
 namespace {
 
 constexpr Rule kRules[] = {
-    {"missing-version", Severity::kError,
-     "a needed symbol version (DT_VERNEED) that the resolved library does not define",
-     "build against the oldest library version you target (e.g. an older libstdc++), "
-     "or ship/require the newer library",
-     "library version",
-     "The file's DT_VERNEED table requires a symbol version (GLIBCXX_3.4.32, GLIBC_2.38, a version node of "
-     "a ROCm library) that the library the loader would actually load does not define. ld.so checks every "
-     "such requirement before any code runs and refuses the whole object, even when no symbol of that "
-     "version is ever called: users see \"version `GLIBCXX_3.4.32' not found (required by ...)\" when the "
-     "program starts or the library is dlopened. It happens when the package was built against a newer "
-     "library than the target system has, typically a newer GCC's libstdc++ or a newer glibc in the build "
-     "container, or a newer sibling ROCm library than the one installed. Build against the oldest version "
-     "you support (the target distribution's toolchain or a sysroot), or make the package require, and "
-     "ship, the newer library. The finding lists the symbols that need the version; they are not reported "
-     "again as undefined-symbol.",
-     "/opt/rocm-6.2.0/lib/librocblas.so.4.2.60200\n"
-     "  error[missing-version]: version GLIBCXX_3.4.32 not found in libstdc++.so.6 "
-     "(/usr/lib/x86_64-linux-gnu/libstdc++.so.6) (its newest is GLIBCXX_3.4.30); 3 symbols need it\n"
-     "    fix: the file was built against a newer libstdc++.so.6 than the one it loads: build against the "
-     "oldest supported one, or depend on the newer one",
-     "library version", "version {version} not found in {library}, needed by {files}",
-     "library:string version:string resolved_path:path symbols:[string]"},
+    {
+        .id = "missing-version",
+        .severity = Severity::kError,
+        .title = "a needed symbol version (DT_VERNEED) that the resolved library does not define",
+        .fix = "build against the oldest library version you target (e.g. an older libstdc++), or "
+               "ship/require the newer library",
+        .key_fields = "library version",
+        .explanation = "The file's DT_VERNEED table requires a symbol version (GLIBCXX_3.4.32, GLIBC_2.38, "
+                       "a version node of a ROCm library) that the library the loader would actually load "
+                       "does not define. ld.so checks every such requirement before any code runs and "
+                       "refuses the whole object, even when no symbol of that version is ever called: users "
+                       "see \"version `GLIBCXX_3.4.32' not found (required by ...)\" when the program "
+                       "starts or the library is dlopened. It happens when the package was built against a "
+                       "newer library than the target system has, typically a newer GCC's libstdc++ or a "
+                       "newer glibc in the build container, or a newer sibling ROCm library than the one "
+                       "installed. Build against the oldest version you support (the target distribution's "
+                       "toolchain or a sysroot), or make the package require, and ship, the newer library. "
+                       "The finding lists the symbols that need the version; they are not reported again as "
+                       "undefined-symbol.",
+        .example = "/opt/rocm-6.2.0/lib/librocblas.so.4.2.60200\n"
+                   "  error[missing-version]: version GLIBCXX_3.4.32 not found in libstdc++.so.6 "
+                   "(/usr/lib/x86_64-linux-gnu/libstdc++.so.6) (its newest is GLIBCXX_3.4.30); 3 symbols "
+                   "need it\n"
+                   "    fix: the file was built against a newer libstdc++.so.6 than the one it loads: build "
+                   "against the oldest supported one, or depend on the newer one",
+        .cause_fields = "library version",
+        .cause = "version {version} not found in {library}, needed by {files}",
+        .fields = "library:string version:string resolved_path:path symbols:[string]",
+    },
 };
 
 // "(its newest is GLIBCXX_3.4.30)": the highest of the same family by version order, never

@@ -10,25 +10,32 @@ namespace rocm_audit {
 namespace {
 
 constexpr Rule kRules[] = {
-    {"mixed-soname", Severity::kError,
-     "two major versions (sonames) of one library in one load closure, or across the tree",
-     "rebuild the stale component against the current major version of the library", "library scope",
-     "Two major versions of one library, told apart by the number after .so. in their sonames "
-     "(libamdhip64.so.5 and libamdhip64.so.6), are needed together. In the load closure of one file this is "
-     "an error: ld.so maps both copies into the process, their symbols of the same name interpose, so code "
-     "built against one major binds to the other's functions and data, and each copy keeps its own state; "
-     "the results are crashes and errors that are hard to trace. Across the audited tree it is a warning: "
-     "some files were built against a stale major that the rest of the tree has moved past, so they break "
-     "once the old major is removed and pull both majors into any process that also loads the rest. The "
-     "tree-wide finding is reported on a file that needs the least used soname, usually the stale "
-     "component. Rebuild that component against the current major version of the library.",
-     "/opt/rocm-6.2.0/lib/libMIOpen.so.1.0.60200\n"
-     "  error[mixed-soname]: libamdhip64.so.5 and libamdhip64.so.6 are both in the load closure: two major "
-     "versions of libamdhip64 in one process\n"
-     "    fix: rebuild the stale component against the current major version of the library",
-     "library scope", "two majors of {library} in one {scope}: {files}",
-     "library:string sonames:[string]|{*:[path]} scope:string soname_list:[string] "
-     "files_by_soname?:{*:[path]}"},
+    {
+        .id = "mixed-soname",
+        .severity = Severity::kError,
+        .title = "two major versions (sonames) of one library in one load closure, or across the tree",
+        .fix = "rebuild the stale component against the current major version of the library",
+        .key_fields = "library scope",
+        .explanation = "Two major versions of one library, told apart by the number after .so. in their "
+                       "sonames (libamdhip64.so.5 and libamdhip64.so.6), are needed together. In the load "
+                       "closure of one file this is an error: ld.so maps both copies into the process, "
+                       "their symbols of the same name interpose, so code built against one major binds to "
+                       "the other's functions and data, and each copy keeps its own state; the results are "
+                       "crashes and errors that are hard to trace. Across the audited tree it is a warning: "
+                       "some files were built against a stale major that the rest of the tree has moved "
+                       "past, so they break once the old major is removed and pull both majors into any "
+                       "process that also loads the rest. The tree-wide finding is reported on a file that "
+                       "needs the least used soname, usually the stale component. Rebuild that component "
+                       "against the current major version of the library.",
+        .example = "/opt/rocm-6.2.0/lib/libMIOpen.so.1.0.60200\n"
+                   "  error[mixed-soname]: libamdhip64.so.5 and libamdhip64.so.6 are both in the load "
+                   "closure: two major versions of libamdhip64 in one process\n"
+                   "    fix: rebuild the stale component against the current major version of the library",
+        .cause_fields = "library scope",
+        .cause = "two majors of {library} in one {scope}: {files}",
+        .fields = "library:string sonames:[string]|{*:[path]} scope:string soname_list:[string] "
+                  "files_by_soname?:{*:[path]}",
+    },
 };
 
 // "libamdhip64.so.6" -> "libamdhip64"; "" when the name has no ".so.MAJOR" part.

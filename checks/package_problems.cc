@@ -8,46 +8,53 @@ namespace rocm_audit {
 namespace {
 
 constexpr Rule kRules[] = {
-    {"package-member-refused", Severity::kError,
-     "a package member that unpacking refused: a name with '..' or an absolute name, a link out of the "
-     "package, a device node, FIFO or socket, or a member it could not read",
-     "rebuild the package without the member (a package installs files below its root, with links that stay "
-     "inside it)",
-     "member",
-     "A member of a package given as a PATH (a .deb, .rpm, wheel, conda package, tarball or zip) was not "
-     "unpacked. Its name is absolute or climbs out of the package with '..', it is a symbolic or hard link "
-     "whose "
-     "target leaves the package, it is a device node, FIFO or socket, or it cannot be read (a truncated or "
-     "corrupt archive). rocm-audit unpacks packages into a private directory and never writes outside it; a "
-     "package manager that trusts such a member would write outside the install root (the 'zip slip' class "
-     "of "
-     "defects). The rest of the package is audited.",
-     "librocsolver0_6.4.3_amd64.deb\n"
-     "  error[package-member-refused]: usr/lib/x86_64-linux-gnu/librocsolver.so: a symbolic link out of the "
-     "package (-> ../../../../etc/passwd)\n"
-     "    fix: rebuild the package without the member (a package installs files below its root, with links "
-     "that stay inside it)",
-     "", "{files}: {n} members refused ({reason*})", "package:path member:string reason:string"},
-    {"package-limit", Severity::kError,
-     "unpacking a package stopped at a cap: total size (--max-unpacked), members (--max-members) or "
-     "compression ratio (--max-ratio)",
-     "raise the cap if the package is genuine (--max-unpacked, --max-members, --max-ratio), or reject it",
-     "reason",
-     "Unpacking a package stopped at one of its caps, so part of it was not audited: more bytes than "
-     "--max-unpacked (default 8 GiB, all packages of a run together), more members than --max-members "
-     "(default "
-     "200,000), or more than --max-ratio (default 200) unpacked bytes per compressed byte past the first "
-     "MiB, "
-     "which is what a decompression bomb does. The caps keep a hostile package from filling the disk or "
-     "memory "
-     "of the machine that audits it.",
-     "bomb.tar.xz\n"
-     "  error[package-limit]: zeros.bin: unpacks to more than 200 times its compressed size (--max-ratio): a "
-     "decompression bomb\n"
-     "    fix: raise the cap if the package is genuine (--max-unpacked, --max-members, --max-ratio), or "
-     "reject "
-     "it",
-     "", "{files}: unpacking stopped: {reason}", "package:path member:string reason:string"},
+    {
+        .id = "package-member-refused",
+        .severity = Severity::kError,
+        .title = "a package member that unpacking refused: a name with '..' or an absolute name, a link out "
+                 "of the package, a device node, FIFO or socket, or a member it could not read",
+        .fix = "rebuild the package without the member (a package installs files below its root, with links "
+               "that stay inside it)",
+        .key_fields = "member",
+        .explanation = "A member of a package given as a PATH (a .deb, .rpm, wheel, conda package, tarball "
+                       "or zip) was not unpacked. Its name is absolute or climbs out of the package with "
+                       "'..', it is a symbolic or hard link whose target leaves the package, it is a device "
+                       "node, FIFO or socket, or it cannot be read (a truncated or corrupt archive). "
+                       "rocm-audit unpacks packages into a private directory and never writes outside it; a "
+                       "package manager that trusts such a member would write outside the install root (the "
+                       "'zip slip' class of defects). The rest of the package is audited.",
+        .example = "librocsolver0_6.4.3_amd64.deb\n"
+                   "  error[package-member-refused]: usr/lib/x86_64-linux-gnu/librocsolver.so: a symbolic "
+                   "link out of the package (-> ../../../../etc/passwd)\n"
+                   "    fix: rebuild the package without the member (a package installs files below its "
+                   "root, with links that stay inside it)",
+        .cause_fields = "",
+        .cause = "{files}: {n} members refused ({reason*})",
+        .fields = "package:path member:string reason:string",
+    },
+    {
+        .id = "package-limit",
+        .severity = Severity::kError,
+        .title = "unpacking a package stopped at a cap: total size (--max-unpacked), members "
+                 "(--max-members) or compression ratio (--max-ratio)",
+        .fix = "raise the cap if the package is genuine (--max-unpacked, --max-members, --max-ratio), or "
+               "reject it",
+        .key_fields = "reason",
+        .explanation = "Unpacking a package stopped at one of its caps, so part of it was not audited: more "
+                       "bytes than --max-unpacked (default 8 GiB, all packages of a run together), more "
+                       "members than --max-members (default 200,000), or more than --max-ratio (default "
+                       "200) unpacked bytes per compressed byte past the first MiB, which is what a "
+                       "decompression bomb does. The caps keep a hostile package from filling the disk or "
+                       "memory of the machine that audits it.",
+        .example = "bomb.tar.xz\n"
+                   "  error[package-limit]: zeros.bin: unpacks to more than 200 times its compressed size "
+                   "(--max-ratio): a decompression bomb\n"
+                   "    fix: raise the cap if the package is genuine (--max-unpacked, --max-members, "
+                   "--max-ratio), or reject it",
+        .cause_fields = "",
+        .cause = "{files}: unpacking stopped: {reason}",
+        .fields = "package:path member:string reason:string",
+    },
 };
 
 void Run(const TreeInput& in, FindingSink& sink) {

@@ -12,75 +12,109 @@ namespace rocm_audit {
 namespace {
 
 constexpr Rule kRules[] = {
-    {"rpath-build-dir", Severity::kWarning,
-     "an RPATH/RUNPATH entry pointing into a build tree (/build/, *-build, build-*, _build, "
-     "cmake-build-*) or a temporary directory",
-     "drop the entry (CMAKE_SKIP_INSTALL_RPATH, chrpath -d, patchelf --remove-rpath) "
-     "or replace it with $ORIGIN-relative paths",
-     "tag entry",
-     "An RPATH or RUNPATH entry that the loader uses for the file points into a directory that exists only "
-     "while the package is built: a build tree (a path component named build, _build, build-*, build_*, "
-     "*-build, *_build or cmake-build-*), a temporary directory (/tmp, /var/tmp, /dev/shm, /nix/var, "
-     "$TMPDIR), or a path matching --forbid-rpath. On the user's machine the loader searches it before the "
-     "right directories on every start: at best wasted lookups, at worst a hijack, since whoever can create "
-     "that directory (for /tmp, any local user) can plant a library the program then loads. It also ties "
-     "the binary to the build machine, which distribution checks reject (Nix refuses references to "
-     "/build/). It usually is a build RPATH that survived installation (CMake's build tree RPATH, a "
-     "hard-coded -Wl,-rpath, libtool); drop the entry at install time (CMAKE_SKIP_INSTALL_RPATH, chrpath "
-     "-d, patchelf --remove-rpath) or replace it with $ORIGIN-relative entries.",
-     "/opt/rocm-6.2.0/lib/librocblas.so.4.2.60200\n"
-     "  warning[rpath-build-dir]: RUNPATH entry /home/runner/work/rocBLAS/rocBLAS/build/release/library/src "
-     "points into a build directory (build)\n"
-     "    fix: drop the entry (CMAKE_SKIP_INSTALL_RPATH, chrpath -d, patchelf --remove-rpath) or replace it "
-     "with $ORIGIN-relative paths",
-     "entry", "RPATH/RUNPATH into a build directory, {entry}, in {files}", "entry:string tag:string"},
-    {"rpath-missing-dir", Severity::kNote, "an RPATH/RUNPATH entry naming a directory that does not exist",
-     "remove the stale entry", "tag entry",
-     "An RPATH or RUNPATH entry of the file, once $ORIGIN, $LIB and $PLATFORM are expanded, names a "
-     "directory that does not exist (on the auditing machine or, with --root, inside the roots). The loader "
-     "skips it, so nothing fails because of it alone, but every library lookup of the process tries it "
-     "first. It often is a leftover of another layout (a directory the package used to install, a build "
-     "machine's path) or a directory that another package of a split was meant to provide, in which case a "
-     "library expected there will not be found either. Relative entries are not checked, since where they "
-     "point depends on the working directory. Remove the stale entry, or install what belongs there.",
-     "/opt/rocm-6.2.0/lib/libamd_comgr.so.2.8.60200\n"
-     "  note[rpath-missing-dir]: RUNPATH entry $ORIGIN/../llvm/lib names a directory that does not exist "
-     "(/opt/rocm-6.2.0/llvm/lib)\n"
-     "    fix: remove the stale entry",
-     "entry", "RPATH/RUNPATH entry {entry} names no directory, in {files}", "entry:string tag:string"},
-    {"rpath-absolute-outside", Severity::kWarning,
-     "an absolute RPATH/RUNPATH entry outside the audited prefix",
-     "use $ORIGIN-relative entries so the tree can be relocated", "tag entry",
-     "An absolute RPATH or RUNPATH entry names a directory outside the audited paths, and it is neither in "
-     "a store path (/nix/store, /gnu/store, Spack's opt/spack, where dependencies have their own place) "
-     "nor, with --root, in a directory the installed system has. The binary then depends on a location "
-     "nothing it ships or depends on provides: on a machine where that directory is missing the library is "
-     "not found (\"cannot open shared object file\"), and where it holds another installation, for example "
-     "an older /opt/rocm-6.1.2, the program silently loads that version's libraries. With --relocatable "
-     "(tarballs, wheels, conda environments) every absolute entry is reported, since the tree must work "
-     "wherever it is unpacked. Replace the entry with an $ORIGIN-relative one (in CMake, through "
-     "INSTALL_RPATH), or audit with --root when the directory does belong to the installed system.",
-     "/opt/rocm-6.2.0/lib/libMIOpen.so.1.0.60200\n"
-     "  warning[rpath-absolute-outside]: RUNPATH entry /opt/rocm-6.1.2/lib is absolute and outside the "
-     "audited prefix /opt/rocm-6.2.0 (not a store path either; audit the installed system with --root)\n"
-     "    fix: use $ORIGIN-relative entries so the tree can be relocated",
-     "entry", "absolute RPATH/RUNPATH entry {entry} outside the tree, in {files}", "entry:string tag:string"},
-    {"rpath-relative", Severity::kWarning,
-     "a relative RPATH/RUNPATH entry, resolved against the process's working directory",
-     "use $ORIGIN/... instead of a relative path", "tag entry",
-     "An RPATH or RUNPATH entry is a relative path (lib, ../lib) or is empty (a leading, trailing or "
-     "doubled ':'). ld.so resolves a relative entry against the working directory of the process, not "
-     "against the file's location, and searches the working directory itself for an empty one. The program "
-     "then finds its libraries only when started from one particular directory and otherwise fails with "
-     "\"cannot open shared object file\"; worse, whatever directory it is started in can supply a library "
-     "of that name, which lets anyone who controls that directory inject code. It comes from a relative "
-     "path given to -Wl,-rpath, or an empty item in CMake's INSTALL_RPATH or BUILD_RPATH. Use $ORIGIN/... "
-     "for a path relative to the file, and remove empty items.",
-     "/opt/rocm-6.2.0/bin/rocminfo\n"
-     "  warning[rpath-relative]: RUNPATH entry ../lib is relative: the loader resolves it against the "
-     "working directory\n"
-     "    fix: use $ORIGIN/... instead of a relative path",
-     "entry", "relative RPATH/RUNPATH entry {entry} in {files}", "entry:string tag:string"},
+    {
+        .id = "rpath-build-dir",
+        .severity = Severity::kWarning,
+        .title = "an RPATH/RUNPATH entry pointing into a build tree (/build/, *-build, build-*, _build, "
+                 "cmake-build-*) or a temporary directory",
+        .fix = "drop the entry (CMAKE_SKIP_INSTALL_RPATH, chrpath -d, patchelf --remove-rpath) or replace "
+               "it with $ORIGIN-relative paths",
+        .key_fields = "tag entry",
+        .explanation = "An RPATH or RUNPATH entry that the loader uses for the file points into a directory "
+                       "that exists only while the package is built: a build tree (a path component named "
+                       "build, _build, build-*, build_*, *-build, *_build or cmake-build-*), a temporary "
+                       "directory (/tmp, /var/tmp, /dev/shm, /nix/var, $TMPDIR), or a path matching "
+                       "--forbid-rpath. On the user's machine the loader searches it before the right "
+                       "directories on every start: at best wasted lookups, at worst a hijack, since "
+                       "whoever can create that directory (for /tmp, any local user) can plant a library "
+                       "the program then loads. It also ties the binary to the build machine, which "
+                       "distribution checks reject (Nix refuses references to /build/). It usually is a "
+                       "build RPATH that survived installation (CMake's build tree RPATH, a hard-coded "
+                       "-Wl,-rpath, libtool); drop the entry at install time (CMAKE_SKIP_INSTALL_RPATH, "
+                       "chrpath -d, patchelf --remove-rpath) or replace it with $ORIGIN-relative entries.",
+        .example = "/opt/rocm-6.2.0/lib/librocblas.so.4.2.60200\n"
+                   "  warning[rpath-build-dir]: RUNPATH entry "
+                   "/home/runner/work/rocBLAS/rocBLAS/build/release/library/src points into a build "
+                   "directory (build)\n"
+                   "    fix: drop the entry (CMAKE_SKIP_INSTALL_RPATH, chrpath -d, patchelf --remove-rpath) "
+                   "or replace it with $ORIGIN-relative paths",
+        .cause_fields = "entry",
+        .cause = "RPATH/RUNPATH into a build directory, {entry}, in {files}",
+        .fields = "entry:string tag:string",
+    },
+    {
+        .id = "rpath-missing-dir",
+        .severity = Severity::kNote,
+        .title = "an RPATH/RUNPATH entry naming a directory that does not exist",
+        .fix = "remove the stale entry",
+        .key_fields = "tag entry",
+        .explanation = "An RPATH or RUNPATH entry of the file, once $ORIGIN, $LIB and $PLATFORM are "
+                       "expanded, names a directory that does not exist (on the auditing machine or, with "
+                       "--root, inside the roots). The loader skips it, so nothing fails because of it "
+                       "alone, but every library lookup of the process tries it first. It often is a "
+                       "leftover of another layout (a directory the package used to install, a build "
+                       "machine's path) or a directory that another package of a split was meant to "
+                       "provide, in which case a library expected there will not be found either. Relative "
+                       "entries are not checked, since where they point depends on the working directory. "
+                       "Remove the stale entry, or install what belongs there.",
+        .example = "/opt/rocm-6.2.0/lib/libamd_comgr.so.2.8.60200\n"
+                   "  note[rpath-missing-dir]: RUNPATH entry $ORIGIN/../llvm/lib names a directory that "
+                   "does not exist (/opt/rocm-6.2.0/llvm/lib)\n"
+                   "    fix: remove the stale entry",
+        .cause_fields = "entry",
+        .cause = "RPATH/RUNPATH entry {entry} names no directory, in {files}",
+        .fields = "entry:string tag:string",
+    },
+    {
+        .id = "rpath-absolute-outside",
+        .severity = Severity::kWarning,
+        .title = "an absolute RPATH/RUNPATH entry outside the audited prefix",
+        .fix = "use $ORIGIN-relative entries so the tree can be relocated",
+        .key_fields = "tag entry",
+        .explanation = "An absolute RPATH or RUNPATH entry names a directory outside the audited paths, and "
+                       "it is neither in a store path (/nix/store, /gnu/store, Spack's opt/spack, where "
+                       "dependencies have their own place) nor, with --root, in a directory the installed "
+                       "system has. The binary then depends on a location nothing it ships or depends on "
+                       "provides: on a machine where that directory is missing the library is not found "
+                       "(\"cannot open shared object file\"), and where it holds another installation, for "
+                       "example an older /opt/rocm-6.1.2, the program silently loads that version's "
+                       "libraries. With --relocatable (tarballs, wheels, conda environments) every absolute "
+                       "entry is reported, since the tree must work wherever it is unpacked. Replace the "
+                       "entry with an $ORIGIN-relative one (in CMake, through INSTALL_RPATH), or audit with "
+                       "--root when the directory does belong to the installed system.",
+        .example = "/opt/rocm-6.2.0/lib/libMIOpen.so.1.0.60200\n"
+                   "  warning[rpath-absolute-outside]: RUNPATH entry /opt/rocm-6.1.2/lib is absolute and "
+                   "outside the audited prefix /opt/rocm-6.2.0 (not a store path either; audit the "
+                   "installed system with --root)\n"
+                   "    fix: use $ORIGIN-relative entries so the tree can be relocated",
+        .cause_fields = "entry",
+        .cause = "absolute RPATH/RUNPATH entry {entry} outside the tree, in {files}",
+        .fields = "entry:string tag:string",
+    },
+    {
+        .id = "rpath-relative",
+        .severity = Severity::kWarning,
+        .title = "a relative RPATH/RUNPATH entry, resolved against the process's working directory",
+        .fix = "use $ORIGIN/... instead of a relative path",
+        .key_fields = "tag entry",
+        .explanation = "An RPATH or RUNPATH entry is a relative path (lib, ../lib) or is empty (a leading, "
+                       "trailing or doubled ':'). ld.so resolves a relative entry against the working "
+                       "directory of the process, not against the file's location, and searches the working "
+                       "directory itself for an empty one. The program then finds its libraries only when "
+                       "started from one particular directory and otherwise fails with \"cannot open shared "
+                       "object file\"; worse, whatever directory it is started in can supply a library of "
+                       "that name, which lets anyone who controls that directory inject code. It comes from "
+                       "a relative path given to -Wl,-rpath, or an empty item in CMake's INSTALL_RPATH or "
+                       "BUILD_RPATH. Use $ORIGIN/... for a path relative to the file, and remove empty "
+                       "items.",
+        .example = "/opt/rocm-6.2.0/bin/rocminfo\n"
+                   "  warning[rpath-relative]: RUNPATH entry ../lib is relative: the loader resolves it "
+                   "against the working directory\n"
+                   "    fix: use $ORIGIN/... instead of a relative path",
+        .cause_fields = "entry",
+        .cause = "relative RPATH/RUNPATH entry {entry} in {files}",
+        .fields = "entry:string tag:string",
+    },
 };
 const Rule& kBuildDir = kRules[0];
 const Rule& kMissingDir = kRules[1];

@@ -12,28 +12,37 @@ namespace rocm_audit {
 namespace {
 
 constexpr Rule kRules[] = {
-    {"stack-arch-gap", Severity::kWarning,
-     "a GPU target that the other device-code libraries of a load closure serve and this one does not",
-     "rebuild the lagging library for the target, or drop it from the others' GPU_TARGETS", "arch",
-     "In one load closure (a program or library and everything ld.so loads with it) several libraries carry "
-     "GPU device code, and this one lacks a target that the others serve. The stack was evidently built for "
-     "that GPU, yet on it every call into this library fails at run time for lack of a code object for the "
-     "device (hipErrorNoBinaryForGpu, hipErrorSharedObjectInitFailed or an invalid device function), while "
-     "the rest of the stack works, which makes the failure look like a bug in the caller. The finding is "
-     "reported once per library and target, on the library that lacks it, with the libraries that serve the "
-     "target and the audited files whose closure it breaks. It usually comes from one component built with "
-     "an older or shorter GPU_TARGETS list than the others, or a prebuilt library mixed into a locally "
-     "built stack. Rebuild the lagging library with the target, or drop the target from the others if it is "
-     "not meant to be supported; a target no library of the closure serves is missing-arch's business.",
-     "/opt/rocm-6.2.0/lib/librocsolver.so.0.2.60200\n"
-     "  warning[stack-arch-gap]: librocsolver.so.0.2.60200 has no device code for gfx1100, which "
-     "librocblas.so.4.2.60200, librocsparse.so.1.0.60200 serve in the same process; on a gfx1100 the GPU "
-     "calls into librocsolver.so.0.2.60200 fail at run time in 2 audited files (libhipsolver.so.0.2.60200, "
-     "librocsolver.so.0.2.60200)\n"
-     "    fix: rebuild librocsolver.so.0.2.60200 with gfx1100 in GPU_TARGETS, or drop gfx1100 from "
-     "librocblas.so.4.2.60200, librocsparse.so.1.0.60200",
-     "", "{files} lacks {arch*}, which other libraries of its process serve",
-     "arch:string lacking:[path] serving:[path] consumers:[path] library:path"},
+    {
+        .id = "stack-arch-gap",
+        .severity = Severity::kWarning,
+        .title = "a GPU target that the other device-code libraries of a load closure serve and this one "
+                 "does not",
+        .fix = "rebuild the lagging library for the target, or drop it from the others' GPU_TARGETS",
+        .key_fields = "arch",
+        .explanation = "In one load closure (a program or library and everything ld.so loads with it) "
+                       "several libraries carry GPU device code, and this one lacks a target that the "
+                       "others serve. The stack was evidently built for that GPU, yet on it every call into "
+                       "this library fails at run time for lack of a code object for the device "
+                       "(hipErrorNoBinaryForGpu, hipErrorSharedObjectInitFailed or an invalid device "
+                       "function), while the rest of the stack works, which makes the failure look like a "
+                       "bug in the caller. The finding is reported once per library and target, on the "
+                       "library that lacks it, with the libraries that serve the target and the audited "
+                       "files whose closure it breaks. It usually comes from one component built with an "
+                       "older or shorter GPU_TARGETS list than the others, or a prebuilt library mixed into "
+                       "a locally built stack. Rebuild the lagging library with the target, or drop the "
+                       "target from the others if it is not meant to be supported; a target no library of "
+                       "the closure serves is missing-arch's business.",
+        .example = "/opt/rocm-6.2.0/lib/librocsolver.so.0.2.60200\n"
+                   "  warning[stack-arch-gap]: librocsolver.so.0.2.60200 has no device code for gfx1100, "
+                   "which librocblas.so.4.2.60200, librocsparse.so.1.0.60200 serve in the same process; on "
+                   "a gfx1100 the GPU calls into librocsolver.so.0.2.60200 fail at run time in 2 audited "
+                   "files (libhipsolver.so.0.2.60200, librocsolver.so.0.2.60200)\n"
+                   "    fix: rebuild librocsolver.so.0.2.60200 with gfx1100 in GPU_TARGETS, or drop gfx1100 "
+                   "from librocblas.so.4.2.60200, librocsparse.so.1.0.60200",
+        .cause_fields = "",
+        .cause = "{files} lacks {arch*}, which other libraries of its process serve",
+        .fields = "arch:string lacking:[path] serving:[path] consumers:[path] library:path",
+    },
 };
 
 struct Gap {

@@ -10,31 +10,37 @@ namespace rocm_audit {
 namespace {
 
 constexpr Rule kRules[] = {
-    {"undefined-symbol", Severity::kError,
-     "a non-weak undefined dynamic symbol that no object in the load scope defines",
-     "link the library that defines the symbol (add it to the link line or to the "
-     "static library's dependency list), or stop referencing it",
-     "symbol version",
-     "The file references a symbol through a dynamic relocation, the reference is not weak, and no object "
-     "in its load scope (the file itself and the libraries ld.so would load for it, in load order) defines "
-     "it with a matching version: what ldd -r lists as an undefined symbol. Users see \"symbol lookup "
-     "error: ...: undefined symbol: NAME\" when the program starts or the library is dlopened or imported "
-     "from Python, or, under lazy binding, only when the function is first called. The usual cause is a "
-     "link line that misses a library, often because a static archive was linked into a shared library "
-     "without the archives or libraries it depends on (libMIOpen.so calling LLVM's X86 target functions "
-     "that live in librockCompiler.a). The finding names the files of the audited paths that define the "
-     "symbol, archive members included: add that library to the link (for a static library, to the "
-     "dependency list it exports to its consumers), or remove the reference. Symbols missing only because a "
-     "needed library is not found, or because their version is missing, are reported on the "
-     "unresolved-library or missing-version finding instead.",
-     "/usr/lib/x86_64-linux-gnu/libamdhip64.so.6.2.60200\n"
-     "  error[undefined-symbol]: undefined symbol hsa_amd_vmem_address_reserve_align, version ROCR_1: none "
-     "of the 14 objects in its load scope defines it\n"
-     "    fix: nothing in the scanned paths defines it: audit the package that should provide it together "
-     "with this one, or drop the reference",
-     "", "undefined symbol {symbol*} in {files}",
-     "symbol:string demangled?:string version:string|null scope_size:integer providers:[{file:path "
-     "member?:string}]"},
+    {
+        .id = "undefined-symbol",
+        .severity = Severity::kError,
+        .title = "a non-weak undefined dynamic symbol that no object in the load scope defines",
+        .fix = "link the library that defines the symbol (add it to the link line or to the static "
+               "library's dependency list), or stop referencing it",
+        .key_fields = "symbol version",
+        .explanation = "The file references a symbol through a dynamic relocation, the reference is not "
+                       "weak, and no object in its load scope (the file itself and the libraries ld.so "
+                       "would load for it, in load order) defines it with a matching version: what ldd -r "
+                       "lists as an undefined symbol. Users see \"symbol lookup error: ...: undefined "
+                       "symbol: NAME\" when the program starts or the library is dlopened or imported from "
+                       "Python, or, under lazy binding, only when the function is first called. The usual "
+                       "cause is a link line that misses a library, often because a static archive was "
+                       "linked into a shared library without the archives or libraries it depends on "
+                       "(libMIOpen.so calling LLVM's X86 target functions that live in librockCompiler.a). "
+                       "The finding names the files of the audited paths that define the symbol, archive "
+                       "members included: add that library to the link (for a static library, to the "
+                       "dependency list it exports to its consumers), or remove the reference. Symbols "
+                       "missing only because a needed library is not found, or because their version is "
+                       "missing, are reported on the unresolved-library or missing-version finding instead.",
+        .example = "/usr/lib/x86_64-linux-gnu/libamdhip64.so.6.2.60200\n"
+                   "  error[undefined-symbol]: undefined symbol hsa_amd_vmem_address_reserve_align, version "
+                   "ROCR_1: none of the 14 objects in its load scope defines it\n"
+                   "    fix: nothing in the scanned paths defines it: audit the package that should provide "
+                   "it together with this one, or drop the reference",
+        .cause_fields = "",
+        .cause = "undefined symbol {symbol*} in {files}",
+        .fields = "symbol:string demangled?:string version:string|null scope_size:integer "
+                  "providers:[{file:path member?:string}]",
+    },
 };
 
 // The C++ name a packager recognises, or "" when the symbol is not a mangled name.

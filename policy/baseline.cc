@@ -36,7 +36,8 @@ bool ReadBaselineKeys(std::string_view json_text, std::span<const Rule> rules, s
     return false;
   }
   // Any member may have any type in a file handed to --baseline: a wrong one is an error
-  // message, never an exception out of here (fuzzing found "schema_version": {...}).
+  // message, never an exception out of here (nlohmann's value() throws on
+  // "schema_version": {...}).
   try {
     const Json* version = report.contains("schema_version") ? &report["schema_version"] : nullptr;
     if (!version || !version->is_number_integer() || version->get<int64_t>() != 1 ||

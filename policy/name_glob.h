@@ -1,8 +1,10 @@
 // The globs of waivers and --enable/--disable: shell patterns (fnmatch, `*` also crosses
 // '/'), with the soname rule a packager expects: a pattern for a library name also
 // matches its versioned names, so `librocblas.so` and `librocblas.so*` both match
-// `librocblas.so.4.2`, and so does `librocblas.so.4` (auditwheel's --exclude did not, and grafted 890 MB into
-// a wheel).
+// `librocblas.so.4.2`, and so does `librocblas.so.4`. A pattern matching only the exact
+// name would miss the names the loader opens (a DT_NEEDED names the soname,
+// librocblas.so.4), as auditwheel's --exclude did, grafting the very libraries it was told
+// to leave out into the wheel.
 #pragma once
 
 #include <string_view>

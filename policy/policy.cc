@@ -9,22 +9,26 @@
 namespace rocm_audit {
 
 const Rule kUnusedWaiverRule{
-    "unused-waiver",
-    Severity::kNote,
-    "a --suppress waiver that accepted no finding: stale, or mistyped",
-    "delete the waiver, or correct its check, path or key glob",
-    "line",
-    "A line of a --suppress file accepted none of this run's findings. Either the defect it "
-    "waived has been fixed, and the line only hides the next defect that happens to match it, "
-    "or its check ID, path glob or key glob does not say what its author meant (a path glob "
-    "without '/' matches file names; one with '/' matches the path below the audited input). "
-    "Delete the line, or correct it; the waiver file stays a list of defects still accepted.",
-    "rocm-audit.suppress\n  note[unused-waiver]: waiver matched no finding: undefined-symbol "
-    "libthread_db.so* "
-    "ps_* # gdb provides ps_*\n    fix: delete the waiver, or correct its check, path or key glob",
-    "*",
-    "{n} waivers matched no finding, in {files}",
-    "line:integer waiver:string"};
+    .id = "unused-waiver",
+    .severity = Severity::kNote,
+    .title = "a --suppress waiver that accepted no finding: stale, or mistyped",
+    .fix = "delete the waiver, or correct its check, path or key glob",
+    .key_fields = "line",
+    .explanation =
+        "A line of a --suppress file accepted none of this run's findings. Either the defect it waived has "
+        "been fixed, and the line only hides the next defect that happens to match it, or its check ID, "
+        "path glob or key glob does not say what its author meant (a path glob without '/' matches file "
+        "names; one with '/' matches the path below the audited input). Delete the line, or correct it; the "
+        "waiver file stays a list of defects still accepted.",
+    .example =
+        "rocm-audit.suppress\n"
+        "  note[unused-waiver]: waiver matched no finding: undefined-symbol libthread_db.so* ps_* # gdb "
+        "provides ps_*\n"
+        "    fix: delete the waiver, or correct its check, path or key glob",
+    .cause_fields = "*",
+    .cause = "{n} waivers matched no finding, in {files}",
+    .fields = "line:integer waiver:string",
+};
 
 namespace {
 

@@ -14,9 +14,9 @@ namespace rocm_audit {
 nlohmann::ordered_json FileFactsToJson(const FileFacts& facts, bool with_bundles = true);
 
 /// The element of files[] as text, as ArrayElementText(FileFactsToJson(facts)) gives it,
-/// built a bundle at a time: a library's bundles are most of its element (librocsolver's 235
-/// bundles of 2,350 entries are 2 MB of text), and their JSON tree built whole took several
-/// MB more on each worker.
+/// built a bundle at a time: a library's bundles are most of its element (a math library
+/// has hundreds of bundles and thousands of entries), and their JSON tree built whole would
+/// be held, larger than its text, on each worker at once.
 std::string FileFactsElementText(const FileFacts& facts);
 
 }  // namespace rocm_audit

@@ -18,12 +18,11 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// files[] is most of a report (6 MB for Debian's 2,138 ROCm files, and as long to build
-// and dump as the rest of the run's serial phases together), and findings[] grows with the
-// tree too: both are built and dumped a batch of elements at a time (files on the workers),
-// and each batch is written out before the next is built. The report text of the whole
-// tree is never held: a whole-tree string and its copies were the part of the peak memory
-// that grew with the tree, and findings[] built at once was 4 MB of the peak on a 4x tree.
+// files[] is most of a report, and the longest serial work of a run if built on one
+// thread, and findings[] grows with the tree too: both are built and dumped a batch of
+// elements at a time (files on the workers), and each batch is written out before the next
+// is built. The report text of the whole tree is never held: a whole-tree string, its
+// copies or a whole findings[] tree would make the run's peak memory grow with the tree.
 // (A run that streams its files' facts renders files[] as it goes: JsonFileStage.)
 constexpr size_t kElementsPerBatch = 256;
 

@@ -1,9 +1,9 @@
 // CMake's regular expressions (string(REGEX), if(MATCHES), list(FILTER ... REGEX)), matched
-// by LLVM's POSIX engine. A package's list files are input, not trusted code: std::regex
-// recursed once per nested group and per input character (30,000 nested groups overflowed
-// the stack) and backtracked without bound ((a|aa)*c against 40 characters took 35 s).
-// LLVM's engine runs patterns without back-references in time linear in the input, without
-// recursion over it, and the translation below leaves none.
+// by LLVM's POSIX engine. A package's list files are input, not trusted code: libstdc++'s
+// std::regex recurses once per nested group and per input character (deep nesting
+// overflows the stack) and backtracks without bound ((a|aa)*c takes time exponential in
+// the input's length). LLVM's engine runs patterns without back-references in time linear
+// in the input, without recursion over it, and the translation below leaves none.
 #pragma once
 
 #include <memory>

@@ -38,9 +38,10 @@ struct ConditionContext {
 /// CMake reduces a condition in passes over all its arguments, and so would this.
 constexpr size_t kMaxConditionArgs = 1000;
 constexpr int kMaxConditionNesting = 32;
-/// What a token costs each reduction level, beyond its bytes, in the work budget's bytes: a
-/// condition of 1,000 arguments is then 64 KB of work, and a loop cannot test one 200,000
-/// times (13 GB of work against a 256 MiB budget).
+/// What a token costs each reduction level, beyond its bytes, in the work budget's bytes:
+/// every level passes over all the tokens, so a long condition costs its length at each
+/// level, and a loop testing one of kMaxConditionArgs arguments reaches the work budget
+/// after some thousands of tests instead of running for all its commands.
 constexpr size_t kConditionTokenWork = 64;
 
 struct ConditionResult {

@@ -274,7 +274,8 @@ std::vector<Interpreter::Branch> Interpreter::Branches(const ProgramPtr& p, size
 Flow Interpreter::ExecUndecided(const ProgramPtr& p, const std::vector<Branch>& branches, bool taken,
                                 const std::string& unknown_so_far) {
   // The state is copied for the base, for each branch and for each branch that ends
-  // normally, then merged: charged before, so that a loop cannot fork 50 MB 10,000 times.
+  // normally, then merged: charged before any copy is made, so that a loop forking a large
+  // state stops at the budget instead of after the copies.
   Charge((2 * branches.size() + 2) * (vars_.CopyCost() + targets_.CopyCost()));
   if (StopsOverBudget("if")) return Flow::kStop;
   State base{vars_, targets_};

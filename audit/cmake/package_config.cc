@@ -219,7 +219,7 @@ std::vector<std::string> OfferedComponents(const std::string& name, const CMakeE
 // Adds to the plain evaluation what asking for each component adds to it, each marked
 // with the component; a file, target or dependency several components add is marked with
 // the first. Sets by path, target name, dependency and failure keep merging linear (a scan
-// of what is already there for each item was quadratic in the references).
+// of what is already there for each item would be quadratic in the references).
 class ComponentMerger {
  public:
   explicit ComponentMerger(CMakeEvaluation& base) : base_(base) {

@@ -33,7 +33,7 @@ bool ForEachLlvmMember(std::string_view bytes,
     auto buffer = child.getMemoryBufferRef();
     if (!Take(buffer)) continue;
     // LLVM checks a member's size against the archive only when it steps to the next one:
-    // the last member's data may claim to run past the end (found by fuzzing).
+    // the last member's data may claim to run past the end.
     if (buffer->getBufferStart() < bytes.data() ||
         buffer->getBufferSize() > size_t(bytes.data() + bytes.size() - buffer->getBufferStart())) {
       *error = "member " + name->str() + " runs past the end of the archive";

@@ -1,6 +1,6 @@
 // Reads static archives through LLVM's bounds-checked member iteration. The archive's
 // symbol index (armap) is not used: LLVM 19's Archive::Symbol::getMember() follows its
-// member offsets unchecked (found by the corruption test), and a stale armap would lie.
+// member offsets unchecked, and a stale armap would lie.
 #pragma once
 
 #include <functional>

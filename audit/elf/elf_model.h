@@ -32,8 +32,9 @@ struct DynamicSymbol {
   bool defined() const { return section_index != 0; }
 };
 
-/// The dynamic symbol table, read in place from the mapped file (decoding every entry
-/// into a vector up front cost more page faults than the whole rest of a corpus run).
+/// The dynamic symbol table, read in place from the mapped file: decoding every entry into
+/// a vector up front would write a copy of every symbol of every library, most of which no
+/// lookup reads.
 class SymbolTable {
  public:
   virtual ~SymbolTable() = default;

@@ -159,7 +159,7 @@ class Reader {
   // closure audited (its symbols, found through section headers, do not).
   bool ReadDynamic(std::string* error) {
     // LLVM 19's dynamicEntries() turns PT_DYNAMIC's file range into an array without
-    // checking it against the buffer: check it here first (found by the corruption test).
+    // checking it against the buffer: check it here first.
     auto phdrs = obj_.program_headers();
     if (!phdrs) return Fail(error, "program headers: " + TakeMessage(phdrs.takeError()));
     for (const auto& ph : *phdrs) {
@@ -349,11 +349,11 @@ class Reader {
   }
 
   // Version definitions and needs, read by walking their chains here rather than with
-  // LLVM 19's getVersionDefinitions/getVersionDependencies, which (found by the corruption
-  // test and the corpus benchmark): follow a zero vd_next/vn_next for as many entries as
-  // sh_info claims, billions for a hostile file; and copy the whole rest of the string
-  // table into every name (3.4 MB per version entry of libLLVM-17.so.1). Every read here is
-  // bounds-checked, and a chain with more entries than its section can hold is refused.
+  // LLVM 19's getVersionDefinitions/getVersionDependencies, which follow a zero
+  // vd_next/vn_next for as many entries as sh_info claims, billions for a hostile file, and
+  // copy the whole rest of the string table into every name, megabytes per version entry of
+  // a library with a large .dynstr. Every read here is bounds-checked, and a chain with more
+  // entries than its section can hold is refused.
   template <class Entry, class Aux>
   bool WalkVersionChain(const Elf_Shdr& sec, const char* what,
                         const std::function<void(const Entry&, std::string_view file, const Aux&,

@@ -132,8 +132,8 @@ class Walker {
 
  private:
   // Where `path` resolves to: one component from the directory it was listed in, or every
-  // component from the root when there is none (a file has about ten: 8 of every 9 lstat
-  // calls of a walk went there).
+  // component from the root when there is none. From the directory it is one lstat; from
+  // the root it is one per component of the path, which would be most of a walk's lstat calls.
   std::optional<RootedFs::Resolved> Locate(const std::string& path, const RootedFs::Resolved* dir,
                                            std::string* why) const {
     if (dir) return fs_.ResolveEntry(*dir, std::string(BaseName(path)), why);
@@ -143,8 +143,9 @@ class Walker {
   void VisitDirectory(const std::string& path, const std::string& prefix, const struct stat& st,
                       bool via_symlink, const RootedFs::Resolved* resolved) {
     if (!dirs_.insert({st.st_dev, st.st_ino}).second) return;  // seen: cycle or alias
-    // The walk recurses: a hostile tree 10,000 directories deep would exhaust the stack
-    // before the kernel's PATH_MAX stops it (a sanitizer build found that).
+    // The walk recurses, one frame a directory. The kernel's PATH_MAX lets a hostile tree
+    // nest some 2,000 one-character directories, deeper than the stack holds those frames
+    // (a sanitizer build's frames are several times larger): kMaxDepth stops it first.
     if (depth_ >= kMaxDepth) {
       Problem(WalkProblem::kUnreadable, path,
               "nested deeper than " + std::to_string(kMaxDepth) + " directories: not walked further");

@@ -1,11 +1,10 @@
 // The walk's list of files, held from the walk until every file is read. It is kept
 // compact because it is whole while the first bundles are decoded, when a run's memory
 // peaks: a path is stored once in blocks of characters, a real path only where it is not the
-// path, and a prefix (one of the PATH arguments) as an index: 40 bytes and the path's
-// characters. On a 4x sid tree (paths of about 160 characters), 1.5 MB for its 7,300
-// files, where a vector of WalkedFile, three strings each, took 3.45 MB (and 2.3 of the
-// 3.1 MB by which the heap's peak grew from 1x). A WalkedFile is made of an entry when its
-// file is read.
+// path, and a prefix (one of the PATH arguments) as an index: an Entry and the path's
+// characters, where a WalkedFile holds three strings and, for a path too long for the
+// string's own buffer, two heap blocks with the same characters. A WalkedFile is made of
+// an entry when its file is read.
 #pragma once
 
 #include <cstddef>

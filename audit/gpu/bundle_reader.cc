@@ -128,9 +128,9 @@ class StreamedBundle {
         if (got.size() == targets_[i] && !sized_[i]) {
           sized_[i] = true;
           targets_[i] = FullTarget(e, got);
-          // Sized once: grown by appends, a notes prefix of several MB held up to twice
-          // its size, and three times while the string moved (that sat on top of the
-          // largest window of the run, the one frame streamed through 128 MiB).
+          // Sized once: grown by appends, the string would hold up to twice the prefix's
+          // size, and three times while it moves, on top of the decoding window in use at
+          // the same time.
           got.reserve(targets_[i]);
         }
       }

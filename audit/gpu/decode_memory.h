@@ -22,8 +22,8 @@ namespace rocm_audit {
 /// the budget has been decoded, windows may share that much from then on.
 ///
 /// Released blocks are kept, within the budget, for the next frame: a fresh mapping per
-/// bundle faulted in every page of its window again, which cost more system time than the
-/// decoding itself (840 MB of page faults over sid's 717 compressed bundles).
+/// bundle would fault in every page of its window again, at a cost in system time of the
+/// order of the decoding itself.
 ///
 /// Windows beyond kAnonWindows of anonymous memory are spilled: mapped from an unnamed file
 /// (O_TMPFILE) in a spill directory, its blocks reserved with fallocate so that a full disk

@@ -30,7 +30,7 @@ std::string CheckRecord(std::string_view r) {
   if (size < kHeaderSize + kEntrySize || size > r.size()) return "its size field runs past the section";
   if (entry > size - kEntrySize) return "its entry lies outside it";
   // LLVM reads the entry and the string table in place as 8-byte aligned structures (its
-  // writer aligns them; an unaligned one was found by fuzzing).
+  // writer aligns them; a hostile file need not).
   if (entry % 8 != 0) return "its entry is not 8-byte aligned";
   const char* e = r.data() + entry;
   uint64_t strings = read64le(e + 8), count = read64le(e + 16), image = read64le(e + 24),

@@ -21,8 +21,8 @@ using FileRead = std::function<bool(size_t index, InspectedFile& file)>;
 /// file is read (without it, every file is kept). `memory` is the run's, as given in
 /// `options`. The walk's list is freed once every file is read (an InspectedFile holds a
 /// copy of its entry). The result is as long as the tree, but a slot costs 8 bytes, and holds
-/// a file only where `done` keeps it: 1,708 of the sid tree's 2,138 audited files are GPU
-/// code objects and bundles that nothing reads after their own checks.
+/// a file only where `done` keeps it: most of a ROCm tree's audited files are GPU code
+/// objects and bundles that nothing reads after their own checks.
 std::vector<Boxed<InspectedFile>> InspectFiles(WalkedFiles walked, ObjectStore& store,
                                                const BundleReadOptions& options, DecodeMemory& memory,
                                                unsigned jobs, const FileRead& done);

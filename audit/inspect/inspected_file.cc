@@ -80,8 +80,8 @@ void ReadObject(const WalkedFile& file, ObjectStore& store, InspectedFile* out) 
 
 // An ELF or archive stays mapped until the run ends (the symbol index and the checks read
 // its tables), but its device code has been read: the pages of its bundles are given back
-// now, by the worker, instead of all at once when the run unmaps a few hundred MB of fat
-// binaries on one thread. A later read faults them in again from the page cache. Only a
+// now, by the worker, instead of all at once, on one thread, when the run unmaps every fat
+// binary at its end. A later read faults them in again from the page cache. Only a
 // mapped file: MADV_DONTNEED on a heap copy would zero it.
 void DropDevicePages(const llvm::MemoryBuffer& buffer, const DeviceInventory& device) {
   if (buffer.getBufferKind() != llvm::MemoryBuffer::MemoryBuffer_MMap) return;

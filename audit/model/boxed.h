@@ -1,8 +1,8 @@
 // An optional value kept on the heap: what C++26 calls std::indirect, with std::optional's
 // empty state and interface. A report holds one FileFacts per audited file, most of whose
-// parts are absent (a header has no ELF facts, a library no CMake package): inline, the
-// absent parts made FileFacts 760 bytes, 11 MB of a 4x tree's report; boxed, an absent
-// part is a null pointer.
+// parts are absent (a header has no ELF facts, a library no CMake package): inline, every
+// FileFacts would carry the size of all its parts, present or not; boxed, an absent part
+// is a null pointer.
 #pragma once
 
 #include <memory>

@@ -50,7 +50,8 @@ struct ClosureFacts {
   std::vector<ClosureNode> nodes;
 };
 
-/// The parts a file does not have are null (Boxed): a FileFacts is 120 bytes before them.
+/// The parts a file does not have are null (Boxed): a file with none of them costs its
+/// path, its kind and a pointer for each part.
 struct FileFacts {
   std::string path;  ///< as found by the walk
   std::string kind;  ///< elf-shared-library, ar-archive, offload-bundle, ... (see FileKindName)

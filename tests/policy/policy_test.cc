@@ -12,9 +12,23 @@ namespace {
 Report TwoFileReport() {
   Report r;
   r.inputs.paths = {"tree"};
-  r.rules = {{"undefined-symbol", Severity::kError, "t", "f", "symbol version"},
-             {"rpath-build-dir", Severity::kWarning, "t", "f", "tag entry"},
-             kUnusedWaiverRule};
+  r.rules = {
+      {
+          .id = "undefined-symbol",
+          .severity = Severity::kError,
+          .title = "t",
+          .fix = "f",
+          .key_fields = "symbol version",
+      },
+      {
+          .id = "rpath-build-dir",
+          .severity = Severity::kWarning,
+          .title = "t",
+          .fix = "f",
+          .key_fields = "tag entry",
+      },
+      kUnusedWaiverRule,
+  };
   auto undefined = [](const std::string& file, const std::string& symbol) {
     Finding f{"undefined-symbol", Severity::kError, file, "undefined symbol " + symbol, "h"};
     f.fields["symbol"] = symbol;
@@ -105,7 +119,15 @@ TEST(Policy, EnableDisableAndSeverity) {
 // A --baseline file is user input: members of any type are an error message (found by
 // fuzzing: nlohmann's value() throws for "schema_version": {...}), never an exception.
 TEST(Baseline, MembersOfTheWrongTypeAreAnErrorNotAnException) {
-  const Rule rules[] = {{"undefined-symbol", Severity::kError, "t", "f", "symbol version"}};
+  const Rule rules[] = {
+      {
+          .id = "undefined-symbol",
+          .severity = Severity::kError,
+          .title = "t",
+          .fix = "f",
+          .key_fields = "symbol version",
+      },
+  };
   for (const char* text :
        {R"({"schema_version": {"error": 4}, "findings": []})", R"({"schema_version": "1", "findings": []})",
         R"({"schema_version": 1, "findings": {}})",

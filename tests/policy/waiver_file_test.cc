@@ -7,9 +7,29 @@
 namespace rocm_audit {
 namespace {
 
-const Rule kRules[] = {{"undefined-symbol", Severity::kError, "t", "f", "symbol version"},
-                       {"unresolved-library", Severity::kError, "t", "f", "library"},
-                       {"cmake-missing-file", Severity::kError, "t", "f", "package via referenced"}};
+const Rule kRules[] = {
+    {
+        .id = "undefined-symbol",
+        .severity = Severity::kError,
+        .title = "t",
+        .fix = "f",
+        .key_fields = "symbol version",
+    },
+    {
+        .id = "unresolved-library",
+        .severity = Severity::kError,
+        .title = "t",
+        .fix = "f",
+        .key_fields = "library",
+    },
+    {
+        .id = "cmake-missing-file",
+        .severity = Severity::kError,
+        .title = "t",
+        .fix = "f",
+        .key_fields = "package via referenced",
+    },
+};
 
 std::vector<Waiver> Parse(const std::string& text, std::string* error) {
   std::vector<Waiver> out;

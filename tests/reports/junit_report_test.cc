@@ -28,7 +28,12 @@ TEST(JunitReport, ASuitePerCheckACasePerFileFailingAtFailOn) {
 
 TEST(JunitReport, ChecksWithoutFindingsPassAndAcceptedFindingsAreSkipped) {
   Report r = SampleReport();
-  r.rules.push_back({"mixed-soname", Severity::kError, "t", "f"});
+  r.rules.push_back({
+      .id = "mixed-soname",
+      .severity = Severity::kError,
+      .title = "t",
+      .fix = "f",
+  });
   r.findings[0].suppressed = Suppression{"waiver", "gdb provides it", "w:1"};
   std::string xml = RenderJunit(r, Severity::kError, false);
   EXPECT_NE(

@@ -25,13 +25,51 @@ Finding Missing(const std::string& referenced) {
 Report Sample() {
   Report r;
   r.rules = {
-      {"unresolved-library", Severity::kError, "t", "f", "library", "", "", "library",
-       "{library} not found, needed by {files}"},
-      {"cmake-missing-file", Severity::kError, "t", "f", "", "", "", "package via",
-       "{package}: {n} {via} files not installed, under {referenced/} ({files})"},
-      {"dangling-symlink", Severity::kWarning, "t", "f", "", "", "", "*", "dangling symlinks: {files}"},
-      {"undefined-symbol", Severity::kError, "t", "f", "", "", "", "",
-       "undefined symbol {symbol*} in {files}"}};
+      {
+          .id = "unresolved-library",
+          .severity = Severity::kError,
+          .title = "t",
+          .fix = "f",
+          .key_fields = "library",
+          .explanation = "",
+          .example = "",
+          .cause_fields = "library",
+          .cause = "{library} not found, needed by {files}",
+      },
+      {
+          .id = "cmake-missing-file",
+          .severity = Severity::kError,
+          .title = "t",
+          .fix = "f",
+          .key_fields = "",
+          .explanation = "",
+          .example = "",
+          .cause_fields = "package via",
+          .cause = "{package}: {n} {via} files not installed, under {referenced/} ({files})",
+      },
+      {
+          .id = "dangling-symlink",
+          .severity = Severity::kWarning,
+          .title = "t",
+          .fix = "f",
+          .key_fields = "",
+          .explanation = "",
+          .example = "",
+          .cause_fields = "*",
+          .cause = "dangling symlinks: {files}",
+      },
+      {
+          .id = "undefined-symbol",
+          .severity = Severity::kError,
+          .title = "t",
+          .fix = "f",
+          .key_fields = "",
+          .explanation = "",
+          .example = "",
+          .cause_fields = "",
+          .cause = "undefined symbol {symbol*} in {files}",
+      },
+  };
   for (const char* file : {"/r/usr/bin/hipcc", "/r/usr/bin/a", "/r/usr/bin/b", "/r/usr/bin/c"})
     r.findings.push_back(Unresolved(file, "libgcc_s.so.1"));
   r.findings.push_back(Unresolved("/r/usr/lib/libLLVM.so.21", "libz.so.1"));

@@ -20,8 +20,20 @@ Report SampleReport() {
   a.elf = ElfFacts{};
   a.elf->machine = "x86-64";
   r.files.push_back(a);
-  r.rules = {{"undefined-symbol", Severity::kError, "an undefined symbol", "link it"},
-             {"rpath-build-dir", Severity::kWarning, "a build-dir RUNPATH", "drop it"}};
+  r.rules = {
+      {
+          .id = "undefined-symbol",
+          .severity = Severity::kError,
+          .title = "an undefined symbol",
+          .fix = "link it",
+      },
+      {
+          .id = "rpath-build-dir",
+          .severity = Severity::kWarning,
+          .title = "a build-dir RUNPATH",
+          .fix = "drop it",
+      },
+  };
   r.counts["elf"] = 1;
   Finding w{"rpath-build-dir", Severity::kWarning, "/p/lib/libA.so", "RUNPATH entry /build/x", "drop it"};
   w.fields["entry"] = "/build/x";
@@ -36,14 +48,48 @@ Report GoldenReport() {
   Report r;
   r.inputs = {{"/p"}, {}, {}, {"/etc/ld.so.conf.d"}, {"/p/rocm-audit.suppress"}, ""};
   r.rules = {
-      {"undefined-symbol", Severity::kError, "an undefined symbol", "link it", "symbol version",
-       "A symbol nothing defines.", "lib/libA.so\n  error[undefined-symbol]: undefined symbol f", "",
-       "undefined symbol {symbol*} in {files}"},
-      {"unresolved-library", Severity::kError, "a library the loader would not find", "ship it", "library",
-       "A DT_NEEDED nobody provides.", "", "library", "{library} not found, needed by {files}"},
-      {"rpath-build-dir", Severity::kWarning, "a build-dir RUNPATH", "drop it", "tag entry", "", "", "entry",
-       "RPATH/RUNPATH into a build directory, {entry}, in {files}"},
-      {"mixed-soname", Severity::kError, "two majors", "rebuild", "library scope"}};
+      {
+          .id = "undefined-symbol",
+          .severity = Severity::kError,
+          .title = "an undefined symbol",
+          .fix = "link it",
+          .key_fields = "symbol version",
+          .explanation = "A symbol nothing defines.",
+          .example = "lib/libA.so\n"
+                     "  error[undefined-symbol]: undefined symbol f",
+          .cause_fields = "",
+          .cause = "undefined symbol {symbol*} in {files}",
+      },
+      {
+          .id = "unresolved-library",
+          .severity = Severity::kError,
+          .title = "a library the loader would not find",
+          .fix = "ship it",
+          .key_fields = "library",
+          .explanation = "A DT_NEEDED nobody provides.",
+          .example = "",
+          .cause_fields = "library",
+          .cause = "{library} not found, needed by {files}",
+      },
+      {
+          .id = "rpath-build-dir",
+          .severity = Severity::kWarning,
+          .title = "a build-dir RUNPATH",
+          .fix = "drop it",
+          .key_fields = "tag entry",
+          .explanation = "",
+          .example = "",
+          .cause_fields = "entry",
+          .cause = "RPATH/RUNPATH into a build directory, {entry}, in {files}",
+      },
+      {
+          .id = "mixed-soname",
+          .severity = Severity::kError,
+          .title = "two majors",
+          .fix = "rebuild",
+          .key_fields = "library scope",
+      },
+  };
   r.disabled = {"mixed-soname"};
   r.counts = {{"elf", 3}, {"compressed-offload-bundle", 1}, {"other", 2}};
 
