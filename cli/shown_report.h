@@ -9,7 +9,7 @@
 namespace rocm_audit {
 
 void ShowPaths(const PathDisplay& display, Report* report);
-/// One file's facts (a file the report does not keep: AuditOptions::file_facts_sink).
+/// One file's facts that the report does not keep (streamed to a sink: engine/audit_sinks.h).
 void ShowPaths(const PathDisplay& display, FileFacts& facts);
 
 }  // namespace rocm_audit
