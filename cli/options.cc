@@ -206,7 +206,7 @@ const Option kOptions[] = {
      }},
 
     {kPackages, "", "--max-unpacked", "", "SIZE",
-     "stop unpacking packages past SIZE bytes in all\n"
+     "stop unpacking a package past SIZE bytes\n"
      "(K/M/G/T suffixes; default 8G): a package-limit",
      [](S& v, O* o, std::string* error) {
        if (!ParseSize(v, &o->audit.unpack.max_bytes))
@@ -214,7 +214,7 @@ const Option kOptions[] = {
        return true;
      }},
     {kPackages, "", "--max-members", "", "N",
-     "stop unpacking past N members in all (default\n"
+     "stop unpacking a package past N members (default\n"
      "200000): a package-limit finding",
      [](S& v, O* o, std::string* error) {
        if (!ParseSize(v, &o->audit.unpack.max_members))

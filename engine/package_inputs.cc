@@ -2,6 +2,11 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <numeric>
+#include <string_view>
+
+#include "audit/fs/path.h"
 #include "audit/unpack/package_format.h"
 
 namespace rocm_audit {
@@ -22,12 +27,28 @@ bool UnpackPackageInputs(std::vector<std::string>* paths, std::vector<std::strin
   if (packages.empty()) return true;
   out->dir = std::make_unique<PrivateDir>(error);
   if (out->dir->path().empty()) return false;
-  UnpackBudget budget{limits};
-  for (const auto& [file, format] : packages) {
+  // The same set gives the same tree and the same findings in any order: packages are
+  // unpacked in the order of their file names (which of two packages shipping one path
+  // keeps it does not depend on the command line), and each within a budget of its own,
+  // from its own bytes. The report lists them as given.
+  std::vector<size_t> order(packages.size());
+  std::iota(order.begin(), order.end(), 0);
+  auto name_of = [&](size_t i) {
+    return std::pair(BaseName(packages[i].first), std::string_view(packages[i].first));
+  };
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return name_of(a) < name_of(b); });
+  out->packages.resize(packages.size());
+  for (size_t i : order) {
+    const auto& [file, format] = packages[i];
+    UnpackBudget budget{limits};
     UnpackedPackage u = UnpackPackage(file, format, out->dir->path(), &budget, &out->problems);
     *relocatable |= RelocatableByDesign(u.format);
-    out->packages.push_back({u.file, std::string(PackageFormatName(u.format)), u.name, u.version,
-                             std::move(u.depends), std::move(u.members)});
+    out->packages[i] = {u.file,
+                        std::string(PackageFormatName(u.format)),
+                        u.name,
+                        u.version,
+                        std::move(u.depends),
+                        std::move(u.members)};
   }
   kept.push_back(out->dir->path());
   *paths = std::move(kept);

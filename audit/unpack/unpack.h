@@ -17,8 +17,8 @@
 namespace rocm_audit {
 
 struct UnpackLimits {
-  uint64_t max_bytes = uint64_t(8) << 30;  ///< --max-unpacked: all packages together
-  uint64_t max_members = 200000;           ///< --max-members: all packages together
+  uint64_t max_bytes = uint64_t(8) << 30;  ///< --max-unpacked: one package's unpacked bytes
+  uint64_t max_members = 200000;           ///< --max-members: one package's members
   uint64_t max_ratio = 200;                ///< --max-ratio: unpacked / compressed bytes, past 1 MiB
 };
 
@@ -40,7 +40,8 @@ struct UnpackedPackage {
   std::vector<std::string> members;
 };
 
-/// Running totals shared by every package of one run (the caps are for all of them).
+/// One package's running totals against the caps: each package has its own, so that what
+/// one package unpacks never counts against another and a set's verdicts are order-free.
 struct UnpackBudget {
   UnpackLimits limits;
   uint64_t bytes = 0;

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -198,6 +199,62 @@ TEST(PackageInput, ThePrivateDirectoryGoesOnSigterm) {
   waitpid(pid, &status, 0);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGTERM) << status;
   EXPECT_TRUE(std::filesystem::is_empty(tmp.path()));
+}
+
+// A .deb holding `kib` KiB of random bytes (they do not compress: the package's own ratio
+// is about 1), made with the real dpkg-deb.
+std::string RandomDeb(const TempDir& t, const std::string& name, int kib) {
+  const std::string root = t / (name + "-root");
+  EXPECT_EQ(RunCommand("mkdir -p " + root + "/DEBIAN " + root + "/usr/share/" + name +
+                       " && printf 'Package: " + name +
+                       "\\nVersion: 1.0\\nArchitecture: amd64\\nMaintainer: T <t@rocm-audit.invalid>\\n"
+                       "Description: random bytes\\n' > " +
+                       root + "/DEBIAN/control && head -c " + std::to_string(kib * 1024) +
+                       " /dev/urandom > " + root + "/usr/share/" + name + "/data && dpkg-deb -Zgzip -b " +
+                       root + " " + t / (name + ".deb") + " >/dev/null"),
+            0);
+  return t / (name + ".deb");
+}
+
+// Every cap is counted per package, from its own bytes, and the packages are unpacked in
+// one order whatever the command line's: each order of a set gives the same findings. With
+// --max-ratio 2, a package's first MiB counts as its compressed size: 1.5 MiB and then
+// 0.7 MiB, counted together, passed 2 MiB and cut the second package off as a bomb.
+TEST(PackageInput, ASetGivesTheSameFindingsInEveryOrder) {
+  TempDir t;
+  std::vector<std::string> set = {RandomDeb(t, "roc-big", 1536), RandomDeb(t, "roc-small", 700), kDep, kUser};
+  std::sort(set.begin(), set.end());
+  std::string first;
+  size_t orders = 0;
+  do {
+    std::string args = "--fail-on none --max-ratio 2 --root /";
+    for (const std::string& p : set) args += " " + p;
+    const Json report = Audit(args, 0);
+    const std::string findings = report["findings"].dump();
+    EXPECT_EQ(findings.find("package-limit"), std::string::npos) << args << "\n" << findings;
+    if (orders++ == 0)
+      first = findings;
+    else
+      EXPECT_EQ(findings, first) << args;
+  } while (std::next_permutation(set.begin(), set.end()));
+  EXPECT_EQ(orders, 24u);
+  // A package that really expands past the ratio is still cut off, in any order.
+  ASSERT_EQ(RunCommand("mkdir -p " + t / "bomb-root/DEBIAN " +
+                       t / "bomb-root/usr/share/bomb && printf "
+                           "'Package: bomb\\nVersion: 1.0\\nArchitecture: amd64\\nMaintainer: T "
+                           "<t@rocm-audit.invalid>\\nDescription: zeros\\n' > " +
+                       t / "bomb-root/DEBIAN/control && head -c 8388608 /dev/zero > " +
+                       t / "bomb-root/usr/share/bomb/zeros && dpkg-deb -Zgzip -b " + t / "bomb-root " +
+                       t / "bomb.deb >/dev/null"),
+            0);
+  for (const std::string& args : {t / "bomb.deb " + kUser, kUser + " " + t / "bomb.deb"}) {
+    const Json report = Audit("--fail-on none --max-ratio 2 " + args, 0);
+    const std::string findings = report["findings"].dump();
+    EXPECT_NE(findings.find(
+                  "\"package\":\"bomb.deb\",\"reason\":\"unpacks to more than 2 times its compressed size"),
+              std::string::npos)
+        << findings;
+  }
 }
 
 }  // namespace
