@@ -60,7 +60,8 @@ for t in "${targets[@]}"; do
   { time ASAN_OPTIONS=detect_leaks=1 "$build/fuzz/rocm_audit_fuzz_$t" "$corpus" "$kept" "$build/fuzz-seeds/$t" \
       -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=1048576 \
       -artifact_prefix="$findings/" -print_final_stats=1 > "$log" 2>&1 || true; } 2> "$log.time"
-  grep -E '^(#[0-9]+[[:space:]]+(DONE|INITED)|stat::|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written)' \
+  # -a: the log is text with the inputs' own bytes in it (LLVM's YAML parser quotes them).
+  grep -a -E '^(#[0-9]+[[:space:]]+(DONE|INITED)|stat::|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written)' \
     "$log" || true
   read -r wall user sys < "$log.time"
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
