@@ -2,9 +2,10 @@
 # Builds the libFuzzer binaries with clang-19 (ASan + UBSan, coverage on the project's own
 # code) in build-fuzz/, and fuzzes one target or all of them, each for SECONDS.
 # Each target starts from three corpora: the one earlier runs grew and fuzz/keep_corpus.sh
-# kept in the repository (fuzz/corpus/<target>), the fixture seeds, and the working corpus
-# of this machine, $ROCM_AUDIT_FUZZ_CORPUS/<target> (default build-fuzz/corpus), into which
-# the run adds what it finds. Crashes, leaks and slow units land in
+# kept in the repository, fuzz/corpus.tar.zst, which the build unpacks into
+# build-fuzz/fuzz-corpus/<target> (again whenever the archive changes); the fixture seeds; and
+# the working corpus of this machine, $ROCM_AUDIT_FUZZ_CORPUS/<target> (default
+# build-fuzz/corpus), into which the run adds what it finds. Crashes, leaks and slow units land in
 # build-fuzz/findings/<target>/; a finding, once fixed, is copied to fuzz/regressions/<target>/,
 # which ctest replays. Every run appends a row to fuzz/runs.tsv (the ledger of fuzzing time
 # per target, summed by `fuzz/run.sh --totals`).
@@ -35,19 +36,19 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
     -DROCM_AUDIT_FUZZERS=ON -DBUILD_TESTING=OFF -DCMAKE_CXX_FLAGS="$flags" >/dev/null
 fi
 # Several runs at once (one per core) share the build: one ninja at a time in it.
-flock "$build/.build-lock" cmake --build "$build" --target rocm_audit_fuzzers fuzz-seeds >/dev/null
+flock "$build/.build-lock" cmake --build "$build" --target rocm_audit_fuzzers fuzz-seeds fuzz-corpus >/dev/null
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${fuzz_targets[@]}")
 # The commit fuzzed, "-dirty" when tracked files differ from it: the ledger's own rows and
-# the kept corpora, which keep_corpus.sh rewrites between runs, aside.
+# the kept corpus, which keep_corpus.sh rewrites between runs, aside.
 commit=$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)
-[ -z "$(git -C "$src" status --porcelain --untracked-files=no -- . ':!fuzz/runs.tsv' ':!fuzz/corpus' 2>/dev/null)" ] ||
+[ -z "$(git -C "$src" status --porcelain --untracked-files=no -- . ':!fuzz/runs.tsv' ':!fuzz/corpus.tar.zst' 2>/dev/null)" ] ||
   commit=$commit-dirty
 [ -f "$ledger" ] ||
   printf 'date\tcommit\ttarget\twall_s\tcpu_s\texecutions\tedges_start\tedges_end\tcorpus_units\tfindings\n' > "$ledger"
 for t in "${targets[@]}"; do
-  corpus=$corpus_root/$t findings=$build/findings/$t kept=$src/fuzz/corpus/$t
-  mkdir -p "$corpus" "$findings" "$kept"
+  corpus=$corpus_root/$t findings=$build/findings/$t kept=$build/fuzz-corpus/$t
+  mkdir -p "$corpus" "$findings"
   log=$build/findings/$t.log
   found_before=$(find "$findings" -type f | wc -l)
   echo "== $t: ${seconds}s"
@@ -59,7 +60,8 @@ for t in "${targets[@]}"; do
   { time ASAN_OPTIONS=detect_leaks=1 "$build/fuzz/rocm_audit_fuzz_$t" "$corpus" "$kept" "$build/fuzz-seeds/$t" \
       -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=1048576 \
       -artifact_prefix="$findings/" -print_final_stats=1 > "$log" 2>&1 || true; } 2> "$log.time"
-  grep -E '^(#[0-9]+[[:space:]]+(DONE|INITED)|stat::|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written)' \
+  # -a: the log is text with the inputs' own bytes in it (LLVM's YAML parser quotes them).
+  grep -a -E '^(#[0-9]+[[:space:]]+(DONE|INITED)|stat::|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written)' \
     "$log" || true
   read -r wall user sys < "$log.time"
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
