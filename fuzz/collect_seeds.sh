@@ -27,6 +27,7 @@ while IFS= read -r -d '' f; do
   [ "$(stat -c %s "$f")" -le 1048576 ] || continue
   if is_elf "$f"; then
     seed elf "$f"
+    seed audit "$f"  # the whole audit: installed as a library and as a CMake config
     for section in .hip_fatbin .llvm.offloading; do
       tmp=$(mktemp)
       if "$objcopy" --dump-section "$section=$tmp" "$f" /dev/null 2>/dev/null && [ -s "$tmp" ]; then
@@ -50,6 +51,7 @@ done < <(find "$build/gpu-tree" -type f -print0 | sort -z)
 while IFS= read -r -d '' f; do
   seed cmake_list_file "$f"
   seed cmake_evaluator "$f"
+  seed audit "$f"
 done < <(find "$build/cmake-tree" "$build/demo-tree" "$src/fixtures/cmake" -name '*.cmake' -type f -print0 | sort -z)
 find "$build/package-tree" -maxdepth 2 -type f ! -name .stamp -print0 | sort -z |
   while IFS= read -r -d '' f; do seed unpack "$f"; done

@@ -1,0 +1,38 @@
+// A whole audit through the engine, as the command runs one: the input is installed as a
+// shared library and as a CMake package config in a private tree, which is then audited
+// with every check, the policy and the report's facts. What no single reader's target
+// reaches: the loader over a hostile object, the checks over what the readers made of it,
+// and the CMake evaluator over a config beside it.
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "engine/audit.h"
+#include "fuzz_dir.h"
+
+namespace {
+
+void Install(const std::filesystem::path& path, const uint8_t* data, size_t size) {
+  std::filesystem::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data), size);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace rocm_audit;
+  const std::filesystem::path tree = std::filesystem::path(FuzzDir()) / "tree";
+  Install(tree / "lib/libfuzzed.so.1", data, size);
+  Install(tree / "lib/cmake/fuzzed/fuzzed-config.cmake", data, size);
+  AuditRequest request;
+  request.paths = {tree.string()};
+  // Nothing of the host: no ld.so.conf, no default directories, no spilling to disk.
+  request.ld_so_conf = (tree / "no-ld.so.conf").string();
+  request.default_dirs = std::vector<std::string>{};
+  request.jobs = 1;
+  Report report;
+  std::string error;
+  if (!Audit(request, &report, &error)) __builtin_trap();  // the tree exists: never a tool error
+  return 0;
+}
