@@ -25,14 +25,6 @@ using ::testing::UnorderedElementsAreArray;
 
 std::string ManPage() { return ReadAll(std::string(ROCM_AUDIT_SOURCE_DIR) + "/docs/rocm-audit.1"); }
 
-// The lines of `text`, without their '\n'.
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
-
 TEST(Options, ParsesRepeatableAndColonSeparatedOptions) {
   CliOptions o;
   std::string error;
