@@ -92,23 +92,25 @@ std::vector<std::pair<size_t, int64_t>> WrapperTargets(const Elf& elf, const Elf
   return targets;
 }
 
-// `base`: where `bytes` starts in the file (non-zero for archive members).
-void FromElf(std::string_view bytes, uint64_t base, const std::string& member,
-             const BundleReadOptions& options, DeviceInventory* inv) {
-  auto elf = Elf::create(llvm::StringRef(bytes.data(), bytes.size()));
-  if (!Take(elf)) return;  // not ELF64 LE: no HIP host; the ELF parse reports real breakage
-  if (elf->getHeader().e_machine == llvm::ELF::EM_AMDGPU) {
-    ReadBundleAt(bytes, 0, {"", member, base}, options, &inv->bundles);
-    return;
-  }
-  auto sections = elf->sections();
-  if (!Take(sections)) return;
-  SectionView fatbin, wrappers;
-  std::vector<SectionView> rdc, offloading;
+// The sections of a HIP host file that carry or register device code.
+struct OffloadSections {
+  SectionView fatbin;                   // .hip_fatbin: a sequence of bundles
+  SectionView wrappers;                 // .hipFatBinSegment: the runtime's registration records
+  std::vector<SectionView> rdc;         // __CLANG_OFFLOAD_BUNDLE__<id>: one -fgpu-rdc entry each
+  std::vector<SectionView> offloading;  // .llvm.offloading: the new offload driver's binaries
+};
+
+// Collects the offload sections by name. A section without file bytes (SHT_NOBITS) holds
+// nothing to read; one whose bytes run past the end of the file is a malformed-bundle problem
+// and is left out.
+OffloadSections FindOffloadSections(const Elf& elf, std::vector<BundleProblem>* problems) {
+  OffloadSections found;
+  auto sections = elf.sections();
+  if (!Take(sections)) return found;
   size_t index = 0;
   for (const auto& s : *sections) {
     size_t i = index++;
-    auto name = elf->getSectionName(s);
+    auto name = elf.getSectionName(s);
     if (!Take(name)) continue;
     std::string_view n(name->data(), name->size());
     bool is_fatbin = n == kFatbinSection, is_wrapper = n == kWrapperSection;
@@ -116,76 +118,69 @@ void FromElf(std::string_view bytes, uint64_t base, const std::string& member,
     bool is_offloading = n == kOffloadingSection;
     if (!is_fatbin && !is_wrapper && !is_rdc && !is_offloading) continue;
     if (s.sh_type == llvm::ELF::SHT_NOBITS) continue;
-    auto contents = elf->getSectionContents(s);
+    auto contents = elf.getSectionContents(s);
     if (!Take(contents)) {
-      inv->problems.push_back(
+      problems->push_back(
           {BundleProblem::kMalformed, "section " + name->str() + " runs past the end of the file"});
       continue;
     }
     SectionView v{&s, std::string_view(reinterpret_cast<const char*>(contents->data()), contents->size()), i};
     if (is_offloading)
-      offloading.push_back(v);
+      found.offloading.push_back(v);
     else if (is_fatbin)
-      fatbin = v;
+      found.fatbin = v;
     else if (is_wrapper)
-      wrappers = v;
+      found.wrappers = v;
     else
-      rdc.push_back(v);
+      found.rdc.push_back(v);
   }
+  return found;
+}
 
-  if (!rdc.empty()) {
-    // -fgpu-rdc object: one section per entry, named by its ID (the host's holds one byte).
-    Bundle b;
-    b.section = std::string(kRdcPrefix) + "*";
-    b.member = member;
-    b.file_offset = base;
-    b.format = BundleFormat::kObjectSections;
-    for (const SectionView& v : rdc) {
-      auto name = elf->getSectionName(*v.header);
-      BundleEntry e;
-      e.id = Take(name) ? name->substr(kRdcPrefix.size()).str() : "";
-      e.offset = v.header->sh_offset;
-      e.size = v.bytes.size();
-      std::string_view code = v.bytes;
-      if (StartsWithBundleMagic(code)) {
-        // Some producers put a whole (compressed) bundle here: read it as one.
-        ReadBundleAt(code, 0, {name ? name->str() : "", member, base + v.header->sh_offset}, options,
-                     &inv->bundles);
-        continue;
-      }
-      auto parsed = ParseBundleEntryId(e.id);
-      if (parsed && !parsed->device()) e.size = 0;  // the host part is the object itself
-      InspectEntry(&e, code, &b.problems);
-      b.compressed_size += v.bytes.size();
-      b.entries.push_back(std::move(e));
+// A -fgpu-rdc object has one section per bundle entry, named by the entry's ID; together
+// they are one bundle. The host entry's section holds one byte: its code is the object
+// itself, so its size is 0. A section that holds a whole (compressed) bundle, as some
+// producers write, is read as a bundle of its own.
+void ReadRdcSections(const Elf& elf, const std::vector<SectionView>& rdc, uint64_t base,
+                     const std::string& member, const BundleReadOptions& options, DeviceInventory* inv) {
+  if (rdc.empty()) return;
+  Bundle b;
+  b.section = std::string(kRdcPrefix) + "*";
+  b.member = member;
+  b.file_offset = base;
+  b.format = BundleFormat::kObjectSections;
+  for (const SectionView& v : rdc) {
+    auto name = elf.getSectionName(*v.header);
+    BundleEntry e;
+    e.id = Take(name) ? name->substr(kRdcPrefix.size()).str() : "";
+    e.offset = v.header->sh_offset;
+    e.size = v.bytes.size();
+    std::string_view code = v.bytes;
+    if (StartsWithBundleMagic(code)) {
+      ReadBundleAt(code, 0, {name ? name->str() : "", member, base + v.header->sh_offset}, options,
+                   &inv->bundles);
+      continue;
     }
-    b.uncompressed_size = b.compressed_size;
-    if (!b.entries.empty()) inv->bundles.push_back(std::move(b));
+    auto parsed = ParseBundleEntryId(e.id);
+    if (parsed && !parsed->device()) e.size = 0;
+    InspectEntry(&e, code, &b.problems);
+    b.compressed_size += v.bytes.size();
+    b.entries.push_back(std::move(e));
   }
+  b.uncompressed_size = b.compressed_size;
+  if (!b.entries.empty()) inv->bundles.push_back(std::move(b));
+}
 
-  for (const SectionView& v : offloading) {
-    Bundle b =
-        ReadOffloadSection(v.bytes, {std::string(kOffloadingSection), member, base + v.header->sh_offset});
-    if (!b.entries.empty() || !b.problems.empty()) inv->bundles.push_back(std::move(b));
-  }
-
-  if (!fatbin.header) {
-    // An object file's wrapper points at __hip_fatbin, which the link fills in.
-    if (wrappers.header && elf->getHeader().e_type != llvm::ELF::ET_REL)
-      inv->problems.push_back({BundleProblem::kMalformed, std::string(kWrapperSection) +
-                                                              " registers fat binaries but there is no " +
-                                                              std::string(kFatbinSection) + " section"});
-    return;
-  }
-  size_t first = inv->bundles.size();
-  const BundleContainer where{std::string(kFatbinSection), member, base + fatbin.header->sh_offset};
-  ReadBundleSequence(fatbin.bytes, where, options, &inv->bundles, &inv->problems);
-  if (!wrappers.header) return;
-
-  // Cross-check: every wrapper must point at the start of a bundle the walk found.
+// Every .hipFatBinSegment wrapper must point at the start of a bundle that the walk by length
+// fields found in .hip_fatbin (bundles[first...]): the HIP runtime registers what the wrapper
+// points at. A wrapper pointing elsewhere inside .hip_fatbin is a problem, and a bundle found
+// there (by its magic) is read too; one pointing outside .hip_fatbin is a problem alone.
+void CrossCheckWrappers(const Elf& elf, const SectionView& fatbin, const SectionView& wrappers, size_t first,
+                        const BundleContainer& where, const BundleReadOptions& options,
+                        DeviceInventory* inv) {
   std::set<uint64_t> starts;
   for (size_t i = first; i < inv->bundles.size(); ++i) starts.insert(inv->bundles[i].offset);
-  auto targets = WrapperTargets(*elf, *fatbin.header, fatbin.index, wrappers, &inv->problems);
+  auto targets = WrapperTargets(elf, *fatbin.header, fatbin.index, wrappers, &inv->problems);
   inv->wrappers = wrappers.bytes.size() / kWrapperSize;
   for (auto [n, offset] : targets) {
     if (offset >= 0 && starts.count(uint64_t(offset))) continue;
@@ -205,6 +200,41 @@ void FromElf(std::string_view bytes, uint64_t base, const std::string& member,
       starts.insert(offset);
     }
   }
+}
+
+// The device code of one ELF file: a bare AMDGPU code object is itself the code; a host file
+// carries it in its offload sections, read in this order: -fgpu-rdc sections, .llvm.offloading,
+// then .hip_fatbin, whose wrappers are cross-checked against the bundles found there.
+// `base`: where `bytes` starts in the file (non-zero for archive members).
+void FromElf(std::string_view bytes, uint64_t base, const std::string& member,
+             const BundleReadOptions& options, DeviceInventory* inv) {
+  auto elf = Elf::create(llvm::StringRef(bytes.data(), bytes.size()));
+  if (!Take(elf)) return;  // not ELF64 LE: no HIP host; the ELF parse reports real breakage
+  if (elf->getHeader().e_machine == llvm::ELF::EM_AMDGPU) {
+    ReadBundleAt(bytes, 0, {"", member, base}, options, &inv->bundles);
+    return;
+  }
+  const OffloadSections found = FindOffloadSections(*elf, &inv->problems);
+  ReadRdcSections(*elf, found.rdc, base, member, options, inv);
+  for (const SectionView& v : found.offloading) {
+    Bundle b =
+        ReadOffloadSection(v.bytes, {std::string(kOffloadingSection), member, base + v.header->sh_offset});
+    if (!b.entries.empty() || !b.problems.empty()) inv->bundles.push_back(std::move(b));
+  }
+
+  if (!found.fatbin.header) {
+    // An object file's wrapper points at __hip_fatbin, which the link fills in.
+    if (found.wrappers.header && elf->getHeader().e_type != llvm::ELF::ET_REL)
+      inv->problems.push_back({BundleProblem::kMalformed, std::string(kWrapperSection) +
+                                                              " registers fat binaries but there is no " +
+                                                              std::string(kFatbinSection) + " section"});
+    return;
+  }
+  size_t first = inv->bundles.size();
+  const BundleContainer where{std::string(kFatbinSection), member, base + found.fatbin.header->sh_offset};
+  ReadBundleSequence(found.fatbin.bytes, where, options, &inv->bundles, &inv->problems);
+  if (found.wrappers.header)
+    CrossCheckWrappers(*elf, found.fatbin, found.wrappers, first, where, options, inv);
 }
 
 }  // namespace

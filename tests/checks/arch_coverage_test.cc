@@ -1,4 +1,5 @@
 // missing-arch and ccob-isa-compat: --require-arch against each file's device code.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <set>
@@ -10,6 +11,8 @@
 
 namespace rocm_audit::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 Report AuditGpu(std::vector<std::string> rels, const std::string& archs,
                 IsaCompat compat = IsaCompat::kNone) {
@@ -38,7 +41,7 @@ TEST(ArchCoverage, MissingTargetNamesWhatTheFileCarries) {
   EXPECT_EQ(f[0].severity, Severity::kError);
   EXPECT_EQ(f[0].fields["arch"], "gfx1100");
   EXPECT_EQ(f[0].fields["available"], (nlohmann::ordered_json{"gfx906", "gfx90a:xnack+", "gfx1030"}));
-  EXPECT_NE(f[0].hint.find("add gfx1100 to GPU_TARGETS"), std::string::npos) << f[0].hint;
+  EXPECT_THAT(f[0].hint, HasSubstr("add gfx1100 to GPU_TARGETS"));
 }
 
 TEST(ArchCoverage, PlainProcessorNeedsEveryXnackMode) {
@@ -48,7 +51,7 @@ TEST(ArchCoverage, PlainProcessorNeedsEveryXnackMode) {
   ASSERT_EQ(f.size(), 1u);
   ASSERT_EQ(f[0].fields["unserved_modes"].size(), 2u);  // xnack- under either sramecc mode
   for (const auto& mode : f[0].fields["unserved_modes"])
-    EXPECT_NE(mode.get<std::string>().find("xnack-"), std::string::npos) << mode;
+    EXPECT_THAT(mode.get<std::string>(), HasSubstr("xnack-")) << mode;
   EXPECT_TRUE(FindingsOf(AuditGpu({"lib/libfat.so.1"}, "gfx90a:xnack+"), "missing-arch").empty());
 }
 
@@ -70,7 +73,9 @@ TEST(ArchCoverage, PerArchCodeObjectsAreNotHeldToTheWholeList) {
   Report r = AuditGpu({"co/kernel_gfx90a.co"}, "gfx1100");
   EXPECT_TRUE(FindingsOf(r, "missing-arch").empty());
   // The same code under a name that names no processor is a whole build, and is held.
-  EXPECT_EQ(FindingsOf(AuditGpu({"co/bundle.hsaco"}, "gfx1100"), "missing-arch").size(), 1u);
+  auto f = FindingsOf(AuditGpu({"co/bundle.hsaco"}, "gfx1100"), "missing-arch");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fields["arch"], "gfx1100");
 }
 
 // New-driver device code (.llvm.offloading) is held to --require-arch like bundles.

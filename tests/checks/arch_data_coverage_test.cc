@@ -1,4 +1,5 @@
 // missing-arch-data: rocBLAS code against its Tensile data directory, both ways.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -10,6 +11,8 @@
 
 namespace rocm_audit::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 // The fixture's librocblas has code for gfx906 and gfx90a:xnack+; its library/ has data
 // for gfx906 and gfx1030.
@@ -34,7 +37,7 @@ TEST(ArchDataCoverage, NoDataDirectoryAtAllNamesWhereItLooked) {
   Report r = Audit({t / "lib"}, "");
   auto f = FindingsOf(r, "missing-arch-data");
   ASSERT_EQ(f.size(), 2u);  // gfx906 and gfx90a, each without data
-  EXPECT_NE(f[0].message.find("no Tensile data directory (searched"), std::string::npos) << f[0].message;
+  EXPECT_THAT(f[0].message, HasSubstr("no Tensile data directory (searched"));
   EXPECT_EQ(f[0].fields["data_dir"], "");
 }
 
@@ -64,7 +67,7 @@ TEST(ArchDataCoverage, DataDirectoryOfALibraryWithoutFatBinaryMeetsTheRequiremen
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].fields["arch"], "gfx942");
   EXPECT_EQ(f[0].fields["missing"], "data");
-  EXPECT_NE(f[0].message.find("--require-arch gfx942"), std::string::npos) << f[0].message;
+  EXPECT_THAT(f[0].message, HasSubstr("--require-arch gfx942"));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // malformed-bundle and bundle-id-mismatch as findings: where (section, member, offset),
 // what format, and why; junk between bundles and .hipFatBinSegment wrappers the runtime
 // would refuse.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "tests/support/audit_support.h"
@@ -10,6 +11,8 @@
 namespace rocm_audit::testing {
 namespace {
 
+using ::testing::HasSubstr;
+
 TEST(BundleIntegrity, MislabelledEntryIsAnIdMismatch) {
   Report r = Audit({GpuTreePath("co/mislabelled.hsaco")}, "");
   auto f = FindingsOf(r, "bundle-id-mismatch");
@@ -17,7 +20,7 @@ TEST(BundleIntegrity, MislabelledEntryIsAnIdMismatch) {
   EXPECT_EQ(f[0].severity, Severity::kError);
   EXPECT_EQ(f[0].fields["format"], "plain");
   EXPECT_EQ(f[0].fields["offset"], 0);
-  EXPECT_NE(f[0].fields["reason"].get<std::string>().find("gfx906"), std::string::npos) << f[0].message;
+  EXPECT_THAT(f[0].fields["reason"].get<std::string>(), HasSubstr("gfx906")) << f[0].message;
   EXPECT_TRUE(FindingsOf(r, "malformed-bundle").empty());
 }
 
@@ -28,7 +31,7 @@ TEST(BundleIntegrity, JunkBetweenBundlesIsMalformed) {
   Report r = Audit({t / "two.hsaco"}, "");
   auto f = FindingsOf(r, "malformed-bundle");
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_NE(f[0].message.find("neither zero fill nor a bundle"), std::string::npos) << f[0].message;
+  EXPECT_THAT(f[0].message, HasSubstr("neither zero fill nor a bundle"));
   EXPECT_FALSE(f[0].fields.contains("offset"));  // outside any one bundle
   // The bundle before the junk is still inventoried.
   const FileFacts* facts = FactsOf(r, t / "two.hsaco");
@@ -50,7 +53,7 @@ TEST(BundleIntegrity, WrapperTheRuntimeRefusesIsMalformed) {
   Report r = Audit({t / "libfat.so.1"}, "");
   auto f = FindingsOf(r, "malformed-bundle");
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_NE(f[0].message.find(".hipFatBinSegment record 0 has magic"), std::string::npos) << f[0].message;
+  EXPECT_THAT(f[0].message, HasSubstr(".hipFatBinSegment record 0 has magic"));
   // The untouched original has none.
   EXPECT_TRUE(FindingsOf(Audit({lib}, ""), "malformed-bundle").empty());
 }
@@ -64,7 +67,7 @@ TEST(BundleIntegrity, TruncatedSectionKeepsWhereAndWhy) {
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].fields["format"], "ccob");
   EXPECT_EQ(f[0].fields["offset"], 0);
-  EXPECT_NE(f[0].message.find("file+0x0"), std::string::npos) << f[0].message;
+  EXPECT_THAT(f[0].message, HasSubstr("file+0x0"));
 }
 
 // A mach value no table knows, or an unknown ABI version: a finding, and no target ID made
@@ -81,10 +84,8 @@ TEST(BundleIntegrity, UnknownProcessorOrAbiVersionIsAFindingNotATarget) {
   auto f = FindingsOf(r, "unknown-gpu-target");
   ASSERT_EQ(f.size(), 2u);
   for (const Finding& x : f) EXPECT_EQ(x.severity, Severity::kWarning);
-  EXPECT_NE(FindingsOf(r, "unknown-gpu-target", t / "mach.co")[0].message.find("mach 0x7f"),
-            std::string::npos);
-  EXPECT_NE(FindingsOf(r, "unknown-gpu-target", t / "abi.co")[0].message.find("ABI version"),
-            std::string::npos);
+  EXPECT_THAT(FindingsOf(r, "unknown-gpu-target", t / "mach.co")[0].message, HasSubstr("mach 0x7f"));
+  EXPECT_THAT(FindingsOf(r, "unknown-gpu-target", t / "abi.co")[0].message, HasSubstr("ABI version"));
   for (const FileFacts& file : r.files)
     if (file.device)
       for (const std::string& target : file.device->targets) EXPECT_NE(target[0], ':') << file.path;
@@ -100,7 +101,7 @@ TEST(BundleIntegrity, OverstatedCompressedSizeIsAWarning) {
   auto f = FindingsOf(r, "malformed-bundle");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].severity, Severity::kWarning);
-  EXPECT_NE(f[0].message.find("read at its real size"), std::string::npos) << f[0].message;
+  EXPECT_THAT(f[0].message, HasSubstr("read at its real size"));
   EXPECT_EQ(FactsOf(r, t / "over.hsaco")->device->targets, std::vector<std::string>{"gfx1030"});
 }
 

@@ -1,4 +1,5 @@
 // malformed-file: parse problems as findings, their severity by kind.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "tests/support/audit_support.h"
@@ -6,6 +7,8 @@
 
 namespace rocm_audit::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 TEST(MalformedFile, TruncatedElfIsAnErrorWithItsReason) {
   TempDir t;
@@ -16,7 +19,7 @@ TEST(MalformedFile, TruncatedElfIsAnErrorWithItsReason) {
   auto f = FindingsOf(r, "malformed-file", t / "lib/libcut.so");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].severity, Severity::kError);
-  EXPECT_NE(f[0].message.find("cannot be parsed"), std::string::npos) << f[0].message;
+  EXPECT_THAT(f[0].message, HasSubstr("cannot be parsed"));
   EXPECT_FALSE(f[0].fields["reason"].get<std::string>().empty());
   EXPECT_TRUE(FindingsOf(r, "malformed-file", t / "lib/libok.so").empty());
 }
@@ -28,7 +31,7 @@ TEST(MalformedFile, TextNamedLikeALibraryIsANote) {
   auto f = FindingsOf(r, "malformed-file");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].severity, Severity::kNote);
-  EXPECT_NE(f[0].message.find("named like a shared library"), std::string::npos) << f[0].message;
+  EXPECT_THAT(f[0].message, HasSubstr("named like a shared library"));
 }
 
 TEST(MalformedFile, BrokenArchiveIsAnError) {

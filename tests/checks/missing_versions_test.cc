@@ -1,4 +1,5 @@
 // missing-version: DT_VERNEED versions the resolved library lacks; weak needs are not errors.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "tests/support/audit_support.h"
@@ -6,6 +7,8 @@
 
 namespace rocm_audit::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 TEST(MissingVersions, MissingVersionNamesTheSymbolsThatNeedIt) {
   TempDir t;
@@ -26,7 +29,7 @@ TEST(MissingVersions, MissingVersionNamesTheSymbolsThatNeedIt) {
   EXPECT_EQ(f[0].fields["library"], "libcxx.so.6");
   EXPECT_EQ(f[0].fields["version"], "CXX_3.4.32");
   EXPECT_EQ(f[0].fields["symbols"], nlohmann::ordered_json::array({"new_fn"}));
-  EXPECT_NE(f[0].message.find("its newest is CXX_3.4.31"), std::string::npos) << f[0].message;
+  EXPECT_THAT(f[0].message, HasSubstr("its newest is CXX_3.4.31"));
   // new_fn is reported once, on the version finding, not again as undefined-symbol.
   EXPECT_TRUE(FindingsOf(r, "undefined-symbol").empty());
 }
@@ -75,8 +78,8 @@ TEST(MissingVersions, NewestOfTheFamilyAndVersionsNoSymbolNeeds) {
   auto f = FindingsOf(r, "missing-version", t / "lib/libA.so");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].fields["version"], "CXX_3.4.32");
-  EXPECT_NE(f[0].message.find("its newest is CXX_3.4.31)"), std::string::npos) << f[0].message;
-  EXPECT_NE(f[0].message.find("refuses to load"), std::string::npos) << f[0].message;
+  EXPECT_THAT(f[0].message, HasSubstr("its newest is CXX_3.4.31)"));
+  EXPECT_THAT(f[0].message, HasSubstr("refuses to load"));
   EXPECT_TRUE(f[0].fields["symbols"].empty());
 }
 

@@ -1,4 +1,5 @@
 // stack-arch-gap: targets some device-code libraries of one closure serve and others not.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -13,6 +14,8 @@
 namespace rocm_audit::testing {
 namespace {
 
+using ::testing::HasSubstr;
+
 // libapp loads libfat (gfx906, gfx90a:xnack+, gfx1030) and libccob (gfx1030, gfx1100).
 TEST(StackArchGap, ReportedOnTheLibraryThatLacksTheTarget) {
   Report r = Audit({GpuTreePath("lib/libapp.so.1")}, "");
@@ -26,7 +29,7 @@ TEST(StackArchGap, ReportedOnTheLibraryThatLacksTheTarget) {
   EXPECT_EQ(gap.fields["lacking"], (nlohmann::ordered_json{GpuTreePath("lib/libfat.so.1")}));
   EXPECT_EQ(gap.fields["serving"], (nlohmann::ordered_json{GpuTreePath("lib/libccob.so.1")}));
   EXPECT_EQ(gap.fields["consumers"], (nlohmann::ordered_json{GpuTreePath("lib/libapp.so.1")}));
-  EXPECT_NE(gap.message.find("libfat.so.1 has no device code for gfx1100"), std::string::npos) << gap.message;
+  EXPECT_THAT(gap.message, HasSubstr("libfat.so.1 has no device code for gfx1100"));
   EXPECT_EQ(by_arch["gfx906"].file, GpuTreePath("lib/libccob.so.1"));
   // The facts behind it: both libraries, and the one target both serve.
   const FileFacts* facts = FactsOf(r, GpuTreePath("lib/libapp.so.1"));

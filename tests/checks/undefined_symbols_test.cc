@@ -1,4 +1,5 @@
 // undefined-symbol: ldd -r's verdict per symbol, with the provider that the link misses.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "tests/support/audit_support.h"
@@ -6,6 +7,8 @@
 
 namespace rocm_audit::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 // The NixOS/MIOpen 6.2.2 defect: rocMLIR's static library defines the X86 initialisers
 // in a member nobody links.
@@ -26,9 +29,8 @@ TEST(UndefinedSymbols, ReportsEachSymbolWithItsArchiveProvider) {
     ASSERT_EQ(x.fields["providers"].size(), 1u) << x.fields.dump();
     EXPECT_EQ(x.fields["providers"][0]["file"], "/lib/librockCompiler.a");
     EXPECT_EQ(x.fields["providers"][0]["member"], "X86TargetInfo.cpp.o");
-    EXPECT_NE(x.hint.find("lib/librockCompiler.a(X86TargetInfo.cpp.o), which libMIOpen.so does not link"),
-              std::string::npos)
-        << x.hint;
+    EXPECT_THAT(x.hint,
+                HasSubstr("lib/librockCompiler.a(X86TargetInfo.cpp.o), which libMIOpen.so does not link"));
     EXPECT_TRUE(x.fields["version"].is_null());
   }
 }
@@ -59,7 +61,7 @@ TEST(UndefinedSymbols, CxxSymbolsAreShownDemangled) {
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].fields["symbol"], "_ZN6miopen13Handle_CreateEi");
   EXPECT_EQ(f[0].fields["demangled"], "miopen::Handle_Create(int)");
-  EXPECT_NE(f[0].message.find("(miopen::Handle_Create(int))"), std::string::npos) << f[0].message;
+  EXPECT_THAT(f[0].message, HasSubstr("(miopen::Handle_Create(int))"));
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 // dangling-symlink, symlink-loop, unreadable-file: the walk's problems as warnings.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "tests/support/audit_support.h"
@@ -6,6 +7,8 @@
 
 namespace rocm_audit::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 TEST(WalkProblems, BrokenLinksAreWarningsWithTheGenericFix) {
   TempDir t;
@@ -15,8 +18,8 @@ TEST(WalkProblems, BrokenLinksAreWarningsWithTheGenericFix) {
   auto dangling = FindingsOf(r, "dangling-symlink", t / "lib/libgone.so");
   ASSERT_EQ(dangling.size(), 1u);
   EXPECT_EQ(dangling[0].severity, Severity::kWarning);
-  EXPECT_NE(dangling[0].message.find("-> libgone.so.1"), std::string::npos) << dangling[0].message;
-  EXPECT_NE(dangling[0].hint.find("ship the target"), std::string::npos) << dangling[0].hint;
+  EXPECT_THAT(dangling[0].message, HasSubstr("-> libgone.so.1"));
+  EXPECT_THAT(dangling[0].hint, HasSubstr("ship the target"));
   EXPECT_EQ(FindingsOf(r, "symlink-loop", t / "lib/loop").size(), 1u);
 }
 
@@ -27,7 +30,7 @@ TEST(WalkProblems, LinkOutOfTheTreeIsANoteNamingItsTarget) {
   auto f = FindingsOf(r, "link-outside-tree", t / "pkg/lib/everything");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].severity, Severity::kNote);
-  EXPECT_NE(f[0].message.find("links to /, outside"), std::string::npos) << f[0].message;
+  EXPECT_THAT(f[0].message, HasSubstr("links to /, outside"));
   EXPECT_TRUE(r.files.empty());
 }
 

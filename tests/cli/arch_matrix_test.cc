@@ -2,6 +2,7 @@
 // per directory of standalone code objects (--verbose: per file), names whole, and each
 // processor marked as served in every mode (x), only through its generic target (g), in some
 // modes only (:), only through ISA compatibility (c) or not at all (.).
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <map>
@@ -11,6 +12,9 @@
 
 namespace rocm_audit::testing {
 namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
 
 using Matrix = std::map<std::string, std::map<std::string, char>>;  // row -> processor -> mark
 
@@ -40,7 +44,7 @@ Matrix RunMatrix(const std::string& args) {
   EXPECT_EQ(RunCommand(std::string(ROCM_AUDIT_BINARY) + " --no-progress --fail-on none --arch-matrix " + args,
                        &out),
             0);
-  EXPECT_NE(out.find("GPU processors by file"), std::string::npos) << out;
+  EXPECT_THAT(out, HasSubstr("GPU processors by file"));
   return ParseMatrix(out);
 }
 
@@ -64,7 +68,7 @@ TEST(ArchMatrix, GroupsStandaloneCodeByDirectoryUnlessVerbose) {
   Matrix grouped = RunMatrix(ROCM_AUDIT_GPU_TREE);
   size_t directories = 0;
   for (const auto& [row, marks] : grouped) {
-    EXPECT_EQ(row.find("co/kernel"), std::string::npos) << row;
+    EXPECT_THAT(row, Not(HasSubstr("co/kernel")));
     directories += row.ends_with(" files)");
   }
   EXPECT_TRUE(grouped.count("co/ (5 files)"));

@@ -1,6 +1,7 @@
 // The installed command: arguments, exit status, and --help matching the parser.
 #include "cli/cli.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -10,6 +11,8 @@
 
 namespace rocm_audit::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 const std::string kBin = ROCM_AUDIT_BINARY;
 
@@ -48,7 +51,7 @@ TEST(Cli, JsonToAFile) {
   EXPECT_EQ(RunCommand(kBin + " --root " + t.path() + " --format sarif " + t / "lib", &sarif), 0);
   EXPECT_EQ(nlohmann::json::parse(sarif)["version"], "2.1.0");
   EXPECT_EQ(RunCommand(kBin + " --root " + t.path() + " --format junit " + t / "lib", &junit), 0);
-  EXPECT_NE(junit.find("<testsuites name=\"rocm-audit\""), std::string::npos);
+  EXPECT_THAT(junit, HasSubstr("<testsuites name=\"rocm-audit\""));
 }
 
 // A report that cannot be written is a tool error (exit 2), not a silent empty report.
@@ -58,7 +61,7 @@ TEST(Cli, AReportThatCannotBeWrittenExitsTwo) {
   const std::string audit = kBin + " --root " + t.path() + " ";
   std::string err;
   EXPECT_EQ(RunCommand(audit + "--format json -o " + t / "no-such-dir/out.json " + t / "lib 2>&1", &err), 2);
-  EXPECT_NE(err.find("cannot write " + t / "no-such-dir/out.json"), std::string::npos) << err;
+  EXPECT_THAT(err, HasSubstr("cannot write " + t / "no-such-dir/out.json"));
   // A closed standard output everywhere; a full disk where the root has /dev/full.
   const bool full = access("/dev/full", W_OK) == 0;
   for (const char* format : {"json", "text", "sarif"}) {
@@ -72,7 +75,7 @@ TEST(Cli, AReportThatCannotBeWrittenExitsTwo) {
 TEST(Cli, ListChecksPrintsEveryCheck) {
   std::string out;
   ASSERT_EQ(RunCommand(kBin + " --list-checks", &out), 0);
-  for (const Rule* r : AllRules()) EXPECT_NE(out.find(std::string(r->id)), std::string::npos) << r->id;
+  for (const Rule* r : AllRules()) EXPECT_THAT(out, HasSubstr(std::string(r->id))) << r->id;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // On Debian's real ROCm packages (the corpus, when present): the first screen of the text
 // report names every distinct defect of the sid tree, and a packager's gate adopted with a
 // waiver and a baseline fails only for what is new.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -11,6 +12,8 @@
 
 namespace rocm_audit::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 const std::string kBin = std::string(ROCM_AUDIT_BINARY) + " --no-progress ";
 
@@ -41,7 +44,7 @@ TEST(CorpusPolicy, TheFirstScreenNamesEveryDistinctDefect) {
         "liblzma.so.5 not found", "in libthread_db.so.1", "origami: 1 include files not installed",
         "rocm_smi:", "/usr/{OAM_NAME}", "librocblas.so.4.4 lacks", "libmigraphx_device.so",
         "two majors of libamdhip64", "two majors of libxml2", "dangling symlinks", "[rpath-missing-dir]"})
-    EXPECT_NE(first.find(defect), std::string::npos) << defect << "\n" << first;
+    EXPECT_THAT(first, HasSubstr(defect)) << defect << "\n" << first;
 }
 
 TEST(CorpusPolicy, WaiversAndABaselineGateOnlyWhatIsNew) {

@@ -1,6 +1,7 @@
 // The typed contract of findings: each rule declares its fields (Rule::fields); every
 // finding the fixture trees produce has exactly those, in that order, of those types; and
 // docs/report.schema.json says the same of every check.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,8 @@
 
 namespace rocm_audit::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 using Json = nlohmann::ordered_json;
 
@@ -41,7 +44,7 @@ TEST(DeclaredFields, TheLanguageParsesNestedTypesAndRefusesMalformedOnes) {
   EXPECT_EQ(TypeText(specs[2].type), "[string]|{*:[path]}");
   EXPECT_TRUE(Conforms(Json::parse(R"({"libx.so.1": ["a"], "libx.so.2": ["b"]})"), specs[2].type, &error));
   EXPECT_FALSE(Conforms(Json::parse(R"([{"x": "p", "z": 1}])"), specs[1].type, &error));
-  EXPECT_NE(error.find("not declared"), std::string::npos) << error;
+  EXPECT_THAT(error, HasSubstr("not declared"));
   EXPECT_FALSE(Conforms(Json(3), specs[3].type, &error));
   for (const char* bad : {"a", "a:", "a:strin", "a:[string", "a:{x:path", "a:string b:[]"}) {
     specs.clear();

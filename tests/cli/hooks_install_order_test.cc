@@ -2,6 +2,7 @@
 // project, under either setting of policy CMP0082 (cmake_minimum_required 3.5 and 3.25),
 // with the library installed from a subdirectory; it refuses, naming the policy, where it
 // cannot run last; and it calls a tool error a tool error. The real cmake and rocm-audit.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -10,6 +11,9 @@
 
 namespace rocm_audit::testing {
 namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
 
 const std::string kSource = ROCM_AUDIT_SOURCE_DIR;
 const std::string kBin = ROCM_AUDIT_BINARY;
@@ -46,9 +50,8 @@ TEST(CMakeModule, AuditsAfterEverySubdirectoryInstallUnderEitherPolicy) {
     std::string out;
     ASSERT_EQ(Configure(t, &out), 0) << minimum << "\n" << out;
     EXPECT_NE(RunCommand(ROCM_AUDIT_CMAKE_COMMAND " --install " + t / "build" + " 2>&1", &out), 0) << out;
-    EXPECT_NE(out.find("undefined symbol roc_missing"), std::string::npos) << minimum << "\n" << out;
-    EXPECT_NE(Unwrapped(out).find("rocm-audit: " + t / "prefix" + " has findings at error or above"),
-              std::string::npos)
+    EXPECT_THAT(out, HasSubstr("undefined symbol roc_missing")) << minimum << "\n" << out;
+    EXPECT_THAT(Unwrapped(out), HasSubstr("rocm-audit: " + t / "prefix" + " has findings at error or above"))
         << minimum << "\n"
         << out;
   }
@@ -59,9 +62,7 @@ TEST(CMakeModule, UnderTheOldPolicyASubdirectoryAddedAfterTheAuditIsRefused) {
   WriteProject(t, "3.5", "add_subdirectory(sub)\nrocm_audit_install()\nadd_subdirectory(later)\n");
   std::string out;
   EXPECT_NE(Configure(t, &out), 0) << out;
-  EXPECT_NE(Unwrapped(out).find("comes after rocm_audit_install(); under policy CMP0082 OLD"),
-            std::string::npos)
-      << out;
+  EXPECT_THAT(Unwrapped(out), HasSubstr("comes after rocm_audit_install(); under policy CMP0082 OLD")) << out;
   // Under the new policy the same project audits after both subdirectories.
   TempDir n;
   WriteProject(n, "3.25", "add_subdirectory(sub)\nrocm_audit_install()\nadd_subdirectory(later)\n");
@@ -78,10 +79,10 @@ TEST(CMakeModule, AToolErrorIsNotCalledFindings) {
   std::string out;
   ASSERT_EQ(Configure(t, &out), 0) << out;
   EXPECT_NE(RunCommand(ROCM_AUDIT_CMAKE_COMMAND " --install " + t / "build" + " 2>&1", &out), 0) << out;
-  EXPECT_NE(Unwrapped(out).find("could not audit " + t / "prefix" + ": a tool error, not a finding (exit 2"),
-            std::string::npos)
+  EXPECT_THAT(Unwrapped(out),
+              HasSubstr("could not audit " + t / "prefix" + ": a tool error, not a finding (exit 2"))
       << out;
-  EXPECT_EQ(out.find("has findings"), std::string::npos) << out;
+  EXPECT_THAT(out, Not(HasSubstr("has findings")));
 }
 
 }  // namespace

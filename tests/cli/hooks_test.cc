@@ -6,12 +6,15 @@
 // fixupPhase runs postFixupHooks. Gentoo: a harness that runs post_src_install as portage's
 // ebuild.sh does, with its die/einfo. Spack: the command the mixin builds. CI: both files
 // parsed as YAML and held to what GitHub and GitLab read. And `cpack -G DEB`.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "tests/support/test_support.h"
 
 namespace rocm_audit::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 const std::string kSource = ROCM_AUDIT_SOURCE_DIR;
 const std::string kBin = ROCM_AUDIT_BINARY;
@@ -51,15 +54,15 @@ TEST(Hooks, CMakeModuleAuditsAtInstallTimeWithAndWithoutDestdir) {
   ASSERT_EQ(configure(t / "b1", ""), 0);
   std::string out;
   EXPECT_NE(RunCommand(ROCM_AUDIT_CMAKE_COMMAND " --install " + t / "b1" + " 2>&1", &out), 0) << out;
-  EXPECT_NE(out.find("undefined symbol roc_missing"), std::string::npos) << out;
-  EXPECT_NE(out.find("rocm-audit: " + t / "prefix" + " has findings"), std::string::npos) << out;
+  EXPECT_THAT(out, HasSubstr("undefined symbol roc_missing")) << out;
+  EXPECT_THAT(out, HasSubstr("rocm-audit: " + t / "prefix" + " has findings")) << out;
   // Staged: the DESTDIR tree is audited, as installed.
   EXPECT_NE(
       RunCommand("DESTDIR=" + t / "stage" + " " ROCM_AUDIT_CMAKE_COMMAND " --install " + t / "b1" + " 2>&1",
                  &out),
       0);
-  EXPECT_NE(out.find("auditing the install prefix " + t / "stage" + t / "prefix" + " as installed over /"),
-            std::string::npos)
+  EXPECT_THAT(out,
+              HasSubstr("auditing the install prefix " + t / "stage" + t / "prefix" + " as installed over /"))
       << out;
   ASSERT_EQ(configure(t / "b2", t / "waivers"), 0);
   EXPECT_EQ(RunCommand(ROCM_AUDIT_CMAKE_COMMAND " --install " + t / "b2" + " 2>&1", &out), 0) << out;
@@ -89,13 +92,12 @@ TEST(Hooks, DebhelperAddonFailsTheBuildAndAWaiverPassesIt) {
   const std::string build = "cd " + src + " && " + env + "dpkg-buildpackage -us -uc -b -d 2>&1";
   std::string out;
   EXPECT_NE(RunCommand(build, &out), 0) << out;
-  EXPECT_NE(
-      out.find("dh_rocm_audit: auditing package libroctest1 (debian/libroctest1) as installed over /\n"),
-      std::string::npos)
+  EXPECT_THAT(
+      out,
+      HasSubstr("dh_rocm_audit: auditing package libroctest1 (debian/libroctest1) as installed over /\n"))
       << out;
-  EXPECT_NE(out.find("undefined symbol roc_missing"), std::string::npos) << out;
-  EXPECT_NE(out.find("dh_rocm_audit: error: package libroctest1 has findings that fail the build"),
-            std::string::npos)
+  EXPECT_THAT(out, HasSubstr("undefined symbol roc_missing")) << out;
+  EXPECT_THAT(out, HasSubstr("dh_rocm_audit: error: package libroctest1 has findings that fail the build"))
       << out;
   WriteAll(src + "/debian/libroctest1.rocm-audit-suppress", kWaiver);
   EXPECT_EQ(RunCommand(build, &out), 0) << out;
@@ -103,7 +105,7 @@ TEST(Hooks, DebhelperAddonFailsTheBuildAndAWaiverPassesIt) {
   // The autopkgtest recipe is deb822 that autopkgtest reads: Tests, Depends, Restrictions.
   const std::string control = ReadAll(kSource + "/hooks/debian/autopkgtest/control");
   for (const char* field : {"Tests: rocm-audit-installed\n", "Depends: @, rocm-audit\n", "Restrictions: "})
-    EXPECT_NE(control.find(field), std::string::npos) << field;
+    EXPECT_THAT(control, HasSubstr(field)) << field;
   EXPECT_EQ(RunCommand("sh -n " + kSource + "/hooks/debian/autopkgtest/rocm-audit-installed"), 0);
 }
 
@@ -126,12 +128,12 @@ TEST(Hooks, NixSetupHookRunsAfterFixupOnEveryOutput) {
   };
   auto [failed, said] = fixup("");
   EXPECT_NE(failed, 0) << said;
-  EXPECT_NE(said.find("rocm-audit: auditing out"), std::string::npos) << said;
-  EXPECT_NE(said.find("undefined symbol roc_missing"), std::string::npos) << said;
+  EXPECT_THAT(said, HasSubstr("rocm-audit: auditing out")) << said;
+  EXPECT_THAT(said, HasSubstr("undefined symbol roc_missing")) << said;
   auto [passed, said2] =
       fixup("rocmAuditSuppress=" + t / "waivers" + "; rocmAuditFlags=\"--fail-on error\";");
   EXPECT_EQ(passed, 0) << said2;
-  EXPECT_NE(said2.find("rocm-audit: auditing dev"), std::string::npos) << said2;
+  EXPECT_THAT(said2, HasSubstr("rocm-audit: auditing dev")) << said2;
 }
 
 // The same hook in a real nix-build (Debian's nix-bin) of a derivation with two outputs and
@@ -172,11 +174,11 @@ TEST(Hooks, NixBuildRunsTheSetupHookOnEveryOutput) {
   };
   auto [failed, said] = build("");
   EXPECT_NE(failed, 0) << said;
-  EXPECT_NE(said.find("rocm-audit: auditing out"), std::string::npos) << said;
-  EXPECT_NE(said.find("undefined symbol roc_missing"), std::string::npos) << said;
+  EXPECT_THAT(said, HasSubstr("rocm-audit: auditing out")) << said;
+  EXPECT_THAT(said, HasSubstr("undefined symbol roc_missing")) << said;
   auto [passed, said2] = build(t / "waivers");
   EXPECT_EQ(passed, 0) << said2;
-  EXPECT_NE(said2.find("rocm-audit: auditing dev"), std::string::npos) << said2;
+  EXPECT_THAT(said2, HasSubstr("rocm-audit: auditing dev")) << said2;
 }
 
 TEST(Hooks, GentooBashrcFailsTheMergeAndAWaiverPassesIt) {
@@ -197,7 +199,7 @@ TEST(Hooks, GentooBashrcFailsTheMergeAndAWaiverPassesIt) {
   };
   auto [failed, said] = phase(t / "etc-none/");
   EXPECT_NE(failed, 0) << said;
-  EXPECT_NE(said.find("die: rocm-audit: sci-libs/roctest-1.0 has findings"), std::string::npos) << said;
+  EXPECT_THAT(said, HasSubstr("die: rocm-audit: sci-libs/roctest-1.0 has findings")) << said;
   WriteAll(t / "config/etc/portage/rocm-audit/sci-libs/roctest.suppress", kWaiver);
   auto [passed, said2] = phase(t / "config/");
   EXPECT_EQ(passed, 0) << said2;
@@ -213,9 +215,9 @@ TEST(Hooks, SpackMixinBuildsTheAuditCommand) {
                  &out),
       0)
       << out;
-  EXPECT_NE(out.find("['rocm-audit', '--no-progress', '--fail-on', 'error', '--suppress', '/s/w.suppress', "
-                     "'--require-arch', 'gfx90a', '/opt/spack/rocblas']"),
-            std::string::npos)
+  EXPECT_THAT(
+      out, HasSubstr("['rocm-audit', '--no-progress', '--fail-on', 'error', '--suppress', '/s/w.suppress', "
+                     "'--require-arch', 'gfx90a', '/opt/spack/rocblas']"))
       << out;
 }
 
@@ -260,11 +262,11 @@ TEST(Hooks, CpackMakesADebWithTheToolTheManPageTheSchemaAndTheHooks) {
         "./usr/share/cmake/RocmAudit/RocmAuditConfig.cmake",
         "./usr/share/perl5/Debian/Debhelper/Sequence/rocm_audit.pm",
         "./usr/share/rocm-audit/hooks/nix/rocm-audit-hook.sh", "./usr/share/rocm-audit/hooks/gentoo/bashrc"})
-    EXPECT_NE(out.find(path), std::string::npos) << path;
+    EXPECT_THAT(out, HasSubstr(path)) << path;
   std::string info;
   ASSERT_EQ(RunCommand("dpkg-deb -I " + t.path() + "/rocm-audit_*.deb", &info), 0);
-  EXPECT_NE(info.find("Depends: "), std::string::npos) << info;
-  EXPECT_NE(info.find("libarchive13"), std::string::npos) << info;
+  EXPECT_THAT(info, HasSubstr("Depends: ")) << info;
+  EXPECT_THAT(info, HasSubstr("libarchive13")) << info;
 }
 
 }  // namespace

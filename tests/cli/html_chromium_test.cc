@@ -2,6 +2,7 @@
 // Debian's headless Chromium. The script runs (its Content-Security-Policy hash admits it),
 // the filter given in the URL fragment hides the other rows on load, the page logs nothing
 // to the console, and it renders to a screenshot.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -15,6 +16,8 @@
 
 namespace rocm_audit::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 struct Browser {
   int status = -1;
@@ -113,8 +116,8 @@ TEST_F(HtmlChromium, TheConsoleCheckSeesADeliberateErrorAndAnUncaughtException) 
   ASSERT_EQ(b.status, 0) << b.stderr_text;
   std::vector<std::string> lines = ConsoleLines(b.stderr_text);
   ASSERT_EQ(lines.size(), 2u) << b.stderr_text;
-  EXPECT_NE(lines[0].find("\"deliberate error\", source: file://"), std::string::npos) << lines[0];
-  EXPECT_NE(lines[1].find("Uncaught TypeError"), std::string::npos) << lines[1];
+  EXPECT_THAT(lines[0], HasSubstr("\"deliberate error\", source: file://"));
+  EXPECT_THAT(lines[1], HasSubstr("Uncaught TypeError"));
 }
 
 TEST_F(HtmlChromium, UnfilteredEveryFindingShows) {
@@ -125,8 +128,8 @@ TEST_F(HtmlChromium, UnfilteredEveryFindingShows) {
   EXPECT_EQ(rows.total, 26u);
   EXPECT_EQ(rows.visible, 26u);
   EXPECT_EQ(VisibleCount(b.stdout_text), "26 of 26 findings");
-  EXPECT_NE(b.stdout_text.find("<section id=\"arch\">"), std::string::npos);
-  EXPECT_NE(b.stdout_text.find("libMIOpen.so.1"), std::string::npos);
+  EXPECT_THAT(b.stdout_text, HasSubstr("<section id=\"arch\">"));
+  EXPECT_THAT(b.stdout_text, HasSubstr("libMIOpen.so.1"));
 }
 
 TEST_F(HtmlChromium, TheFragmentFiltersOnLoad) {
@@ -139,7 +142,7 @@ TEST_F(HtmlChromium, TheFragmentFiltersOnLoad) {
   EXPECT_EQ(rows.visible_checks, std::set<std::string>{"undefined-symbol"});
   EXPECT_EQ(VisibleCount(b.stdout_text), "5 of 26 findings");
   // The select shows the filter.
-  EXPECT_NE(b.stdout_text.find("<option value=\"undefined-symbol\" selected"), std::string::npos)
+  EXPECT_THAT(b.stdout_text, HasSubstr("<option value=\"undefined-symbol\" selected"))
       << "the check select does not show the fragment's check";
 
   // Every key together: the five are errors in libMIOpen, none is a warning.

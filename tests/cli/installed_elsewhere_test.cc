@@ -1,6 +1,7 @@
 // A package config naming files under a directory where they are not installed, while files
 // of those names sit in a directory of the same name elsewhere in the tree (AMDDeviceLibs on
 // Debian): each finding says where, and the first screen's cause line names that directory.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -9,6 +10,9 @@
 
 namespace rocm_audit::testing {
 namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
 
 void WriteBitcodeTree(const TempDir& t) {
   ASSERT_EQ(RunCommand("mkdir -p " + t / "usr/lib/cmake/AMDDeviceLibs " +
@@ -38,17 +42,16 @@ TEST(InstalledElsewhere, FindingsAndTheCauseSayWhereTheFilesAre) {
     const std::string at = f["installed_at"], referenced = f["referenced"];
     EXPECT_TRUE(at.starts_with("/usr/lib/llvm-21/lib/clang/21/amdgcn/bitcode/")) << at;
     EXPECT_EQ(at.substr(at.rfind('/')), referenced.substr(referenced.rfind('/')));
-    EXPECT_NE(f["hint"].get<std::string>().find("correct the path the config computes"), std::string::npos);
+    EXPECT_THAT(f["hint"].get<std::string>(), HasSubstr("correct the path the config computes"));
     ++with_place;
   }
   EXPECT_EQ(with_place, 3u);
   ASSERT_EQ(RunCommand(bin + "--root " + t.path() + " " + t.path(), &text), 0) << text;
-  EXPECT_NE(
-      text.find(
+  EXPECT_THAT(
+      text,
+      HasSubstr(
           "AMDDeviceLibs: 3 IMPORTED_LOCATION files not installed, under /usr/lib/amdgcn/bitcode; files "
-          "of those names are in /usr/lib/llvm-21/lib/clang/21/amdgcn/bitcode"),
-      std::string::npos)
-      << text;
+          "of those names are in /usr/lib/llvm-21/lib/clang/21/amdgcn/bitcode"));
 }
 
 TEST(InstalledElsewhere, NothingIsClaimedWhenNoFileOfThatNameExists) {
@@ -60,8 +63,8 @@ TEST(InstalledElsewhere, NothingIsClaimedWhenNoFileOfThatNameExists) {
       RunCommand(std::string(ROCM_AUDIT_BINARY) + " --no-progress --fail-on none --format json " + t.path(),
                  &json),
       0);
-  EXPECT_EQ(json.find("installed_at"), std::string::npos);
-  EXPECT_NE(json.find("cmake-missing-file"), std::string::npos);
+  EXPECT_THAT(json, Not(HasSubstr("installed_at")));
+  EXPECT_THAT(json, HasSubstr("cmake-missing-file"));
 }
 
 }  // namespace

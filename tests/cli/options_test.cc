@@ -1,10 +1,12 @@
 // The options table is the one source of the parser, --help and the man page's OPTIONS.
 #include "cli/options.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
-#include <set>
+#include <sstream>
 
 #include "checks/registry.h"
 #include "tests/support/test_support.h"
@@ -12,13 +14,16 @@
 namespace rocm_audit::testing {
 namespace {
 
-std::string ManPage() { return ReadAll(std::string(ROCM_AUDIT_SOURCE_DIR) + "/docs/rocm-audit.1"); }
+using ::testing::AnyOf;
+using ::testing::Contains;
+using ::testing::ElementsAre;
+using ::testing::Eq;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
+using ::testing::UnorderedElementsAreArray;
 
-std::string Escaped(std::string_view text) {
-  std::string out;
-  for (char c : text) out += c == '-' ? std::string("\\-") : std::string(1, c);
-  return out;
-}
+std::string ManPage() { return ReadAll(std::string(ROCM_AUDIT_SOURCE_DIR) + "/docs/rocm-audit.1"); }
 
 TEST(Options, ParsesRepeatableAndColonSeparatedOptions) {
   CliOptions o;
@@ -51,15 +56,18 @@ TEST(Options, SpillDirIsADirectoryOrNone) {
 }
 
 TEST(Options, EveryOptionIsParsedAndListedInHelp) {
-  std::string help = HelpText();
+  std::vector<std::string> help = Lines(HelpText());
   for (const Option& opt : AllOptions()) {
     std::string name(opt.long_name);
-    EXPECT_NE(help.find(name), std::string::npos) << name;
+    // The option's own line: "  -j, --jobs N" then its help, on that line or the next.
+    std::string left = "  " + (opt.short_name.empty() ? "" : std::string(opt.short_name) + ", ") + name +
+                       (opt.value.empty() ? "" : " " + std::string(opt.value));
+    EXPECT_THAT(help, Contains(AnyOf(StartsWith(left + "  "), Eq(left)))) << name;
     CliOptions o;
     std::string error;
     bool ok = ParseArguments({name, "x"}, &o, &error);
     if (opt.value.empty()) {
-      EXPECT_TRUE(ok || error.find("unknown option") == std::string::npos) << name << ": " << error;
+      if (!ok) EXPECT_THAT(error, Not(HasSubstr("unknown option"))) << name;
     } else {
       CliOptions bare;
       ParseArguments({name}, &bare, &error);
@@ -76,44 +84,105 @@ TEST(Options, HelpNamesNoOptionTheParserDoesNotKnow) {
     CliOptions o;
     std::string error;
     ParseArguments({it->str(), "x"}, &o, &error);
-    EXPECT_EQ(error.find("unknown option"), std::string::npos) << it->str();
+    EXPECT_THAT(error, Not(HasSubstr("unknown option"))) << it->str();
   }
 }
 
+// The unquoted arguments of a roff macro line, with "\-" as "-": in a .TP tag they are the
+// names (".BR \-o \", \" \-\-output \" \fIFILE\fR\"" gives -o and --output); the quoted
+// arguments are the separators and the value's placeholder.
+std::vector<std::string> UnquotedArguments(std::string_view line) {
+  std::vector<std::string> out;
+  size_t i = line.find(' ');  // past the macro
+  while (i < line.size()) {
+    if (line[i] == ' ') {
+      ++i;
+    } else if (line[i] == '"') {
+      size_t close = line.find('"', i + 1);
+      i = close == std::string_view::npos ? line.size() : close + 1;
+    } else {
+      size_t end = std::min(line.find_first_of(" \"", i), line.size());
+      std::string arg;
+      for (size_t k = i; k < end; ++k)
+        if (!(line[k] == '\\' && k + 1 < end && line[k + 1] == '-')) arg += line[k];
+      out.push_back(arg);
+      i = end;
+    }
+  }
+  return out;
+}
+
+// The tag line of each .TP entry in the man page's section `name` (".SH name" to the next .SH).
+std::vector<std::string> TagLines(const std::string& man, const std::string& name) {
+  std::vector<std::string> tags;
+  std::istringstream in(man);
+  std::string line;
+  bool inside = false, after_tp = false;
+  while (std::getline(in, line)) {
+    if (line.starts_with(".SH ")) inside = line == ".SH " + name;
+    if (!inside) continue;
+    if (after_tp) tags.push_back(line);
+    after_tp = line == ".TP";
+  }
+  return tags;
+}
+
+// What an OPTIONS entry documents, as its tag names it: "-o, --output", "--color, --colour".
+std::string Spellings(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+TEST(Options, ManPageTagsAreReadAsWholeNames) {
+  EXPECT_THAT(UnquotedArguments(R"(.BI \-\-require\-arch\-file " FILE")"),
+              ElementsAre("--require-arch-file"));
+  EXPECT_THAT(UnquotedArguments(R"(.BR \-o ", " \-\-output " \fIFILE\fR")"), ElementsAre("-o", "--output"));
+  EXPECT_THAT(UnquotedArguments(R"(.B \-\-verify\-hash)"), ElementsAre("--verify-hash"));
+  EXPECT_THAT(
+      TagLines(".SH A\n.TP\n.B \\-x\ntext\n.SH OPTIONS\n.TP\n.B \\-\\-y\ntext\n.TP\n.B z\n.SH B\n.TP\n.B w\n",
+               "OPTIONS"),
+      ElementsAre(".B \\-\\-y", ".B z"));
+}
+
+// The OPTIONS section has one .TP entry per option of the table, naming all its spellings
+// (short name, long name, alias) and no other: the entries and the table are equal.
 TEST(Options, ManPageDocumentsEveryOptionAndNoOther) {
-  std::string man = ManPage();
-  ASSERT_FALSE(man.empty());
-  std::set<std::string> known;
+  std::vector<std::string> documented;
+  for (const std::string& tag : TagLines(ManPage(), "OPTIONS"))
+    documented.push_back(Spellings(UnquotedArguments(tag)));
+  std::vector<std::string> parsed;
   for (const Option& opt : AllOptions()) {
-    known.insert(Escaped(opt.long_name));
-    EXPECT_NE(man.find(Escaped(opt.long_name)), std::string::npos) << opt.long_name;
-    if (!opt.short_name.empty()) known.insert(Escaped(opt.short_name));
+    std::vector<std::string> names;
+    for (std::string_view n : {opt.short_name, opt.long_name, opt.alias})
+      if (!n.empty()) names.emplace_back(n);
+    parsed.push_back(Spellings(names));
   }
-  // Each option the OPTIONS section describes (a .TP tag) is one the parser knows.
-  size_t start = man.find(".SH OPTIONS"), end = man.find(".SH", start + 1);
-  ASSERT_NE(start, std::string::npos);
-  std::string options = man.substr(start, end - start);
-  std::regex tag("\\.TP\\n\\.B[IR]? (\\\\-\\\\-[a-z\\\\-]+)");
-  int tags = 0;
-  for (auto it = std::sregex_iterator(options.begin(), options.end(), tag); it != std::sregex_iterator();
-       ++it) {
-    ++tags;
-    EXPECT_TRUE(known.count((*it)[1].str())) << (*it)[1].str();
-  }
-  int long_only = 0;  // the tags of -o, -q, -j, -v, -h start with the short name
-  for (const Option& opt : AllOptions()) long_only += opt.short_name.empty();
-  EXPECT_GE(tags, long_only);
+  ASSERT_FALSE(documented.empty());
+  EXPECT_THAT(documented, UnorderedElementsAreArray(parsed));
 }
 
+// The CHECKS section's tags name each rule whole (".B missing\-arch \fR(error)", and a second
+// rule in one entry as "\fBsymlink\-loop\fR (warning)"): missing-arch is not found inside
+// missing-arch-data. The rules documented equal the rules a finding can name.
 TEST(Options, ManPageDocumentsEveryCheck) {
-  std::string man = ManPage();
-  // A whole tag, not a substring: missing-arch must not be found inside missing-arch-data.
-  for (const Rule& r : KnownRules()) {
-    std::string id = Escaped(r.id);
-    EXPECT_TRUE(man.find(".B " + id + " ") != std::string::npos ||
-                man.find("\\fB" + id + "\\fR (") != std::string::npos)
-        << r.id;
+  std::vector<std::string> documented;
+  std::regex second_rule(R"(\\fB([a-z\\-]+)\\fR \()");
+  for (const std::string& tag : TagLines(ManPage(), "CHECKS")) {
+    std::vector<std::string> args = UnquotedArguments(tag);
+    ASSERT_FALSE(args.empty()) << tag;
+    documented.push_back(args[0]);
+    for (auto it = std::sregex_iterator(tag.begin(), tag.end(), second_rule); it != std::sregex_iterator();
+         ++it) {
+      std::string id;
+      for (char c : (*it)[1].str())
+        if (c != '\\') id += c;
+      documented.push_back(id);
+    }
   }
+  std::vector<std::string> known;
+  for (const Rule& r : KnownRules()) known.emplace_back(r.id);
+  EXPECT_THAT(documented, UnorderedElementsAreArray(known));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // `dpkg-deb -x`, files are named PACKAGE:/member, each format says what it is, wheels and
 // conda packages are held to relocatability, and hostile archives end as findings with
 // nothing written outside the private directory, which is removed, also on SIGTERM.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -19,6 +20,9 @@
 
 namespace rocm_audit::testing {
 namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
 
 using Json = nlohmann::json;
 const std::string kPackages = ROCM_AUDIT_PACKAGE_TREE;
@@ -53,7 +57,7 @@ TEST(PackageInput, ADebGivesTheVerdictsOfItsUnpackedTree) {
   for (const Json& f : findings)
     EXPECT_TRUE(f["file"].get<std::string>().starts_with("librocuser1_1.2.3-1_amd64.deb:/usr/lib/"))
         << f["file"];
-  EXPECT_EQ(deb.dump().find("rocm-audit-unpack-"), std::string::npos)
+  EXPECT_THAT(deb.dump(), Not(HasSubstr("rocm-audit-unpack-")))
       << "the private directory leaks into the report";
   const Json& p = deb["inputs"]["packages"][0];
   EXPECT_EQ(p["format"], "deb");
@@ -71,9 +75,9 @@ TEST(PackageInput, PackagesGivenTogetherAreInstalledTogether) {
   const Json tree = Audit("--fail-on none --root " + t / "both" + " --root / " + t / "both");
   EXPECT_EQ(Verdicts(debs), Verdicts(tree));
   // Alone, the dependency is not found; together it is, and the symbol it lacks shows.
-  EXPECT_NE(alone.dump().find("\"unresolved-library\""), std::string::npos);
-  EXPECT_EQ(debs.dump().find("\"unresolved-library\""), std::string::npos);
-  EXPECT_NE(debs.dump().find("roc_missing"), std::string::npos);
+  EXPECT_THAT(alone.dump(), HasSubstr("\"unresolved-library\""));
+  EXPECT_THAT(debs.dump(), Not(HasSubstr("\"unresolved-library\"")));
+  EXPECT_THAT(debs.dump(), HasSubstr("roc_missing"));
   EXPECT_EQ(debs["inputs"]["packages"].size(), 2u);
 }
 
@@ -106,7 +110,7 @@ TEST(PackageInput, EveryFormatSaysWhatItIs) {
     for (const Json& f : findings) files.insert(f["file"]);
     EXPECT_TRUE(files.count(std::string(c.file) + ":" + c.member)) << c.file << " " << r["findings"].dump();
     // conda's info/ describes the package; it is not installed.
-    EXPECT_EQ(r.dump().find(":/info/"), std::string::npos) << c.file;
+    EXPECT_THAT(r.dump(), Not(HasSubstr(":/info/"))) << c.file;
   }
 }
 
@@ -150,8 +154,7 @@ TEST(PackageInput, HostileArchivesEndAsFindingsAndWriteNothingOutside) {
     const Json& findings = r["findings"];
     for (const Json& f : findings)
       if (f["check"] == c.check) found += f["message"].get<std::string>() + "\n";
-    for (const char* reason : c.reasons)
-      EXPECT_NE(found.find(reason), std::string::npos) << c.file << ": " << found;
+    for (const char* reason : c.reasons) EXPECT_THAT(found, HasSubstr(reason)) << c.file << ": " << found;
     // Nothing left in $TMPDIR, nothing written where the members pointed.
     EXPECT_TRUE(std::filesystem::is_empty(tmp.path())) << c.file;
   }
@@ -163,7 +166,7 @@ TEST(PackageInput, ACapOnMembersStopsAHundredThousandMemberTar) {
   TempDir tmp;
   const Json r = Audit("--fail-on error --max-members 5000 " + kPackages + "/hostile/many.tar.gz", 1,
                        "TMPDIR=" + tmp.path());
-  EXPECT_NE(r.dump().find("more than 5000 members (--max-members)"), std::string::npos);
+  EXPECT_THAT(r.dump(), HasSubstr("more than 5000 members (--max-members)"));
   EXPECT_TRUE(std::filesystem::is_empty(tmp.path()));
   const Json all = Audit("--fail-on error " + kPackages + "/hostile/many.tar.gz", 0, "TMPDIR=" + tmp.path());
   EXPECT_EQ(all["summary"]["files_by_kind"]["other"], 100000);
@@ -172,12 +175,12 @@ TEST(PackageInput, ACapOnMembersStopsAHundredThousandMemberTar) {
 
 TEST(PackageInput, AnArArchiveThatIsNoLibraryIsAFinding) {
   const Json r = Audit("--fail-on error " + kPackages + "/hostile/notes.a", 1);
-  EXPECT_NE(r.dump().find("neither a static library nor a known package"), std::string::npos);
+  EXPECT_THAT(r.dump(), HasSubstr("neither a static library nor a known package"));
   // A .deb met inside a tree is said to be a package, not read as an empty static library.
   TempDir t;
   ASSERT_EQ(RunCommand("cp " + kDep + " " + t.path()), 0);
   const Json tree = Audit("--fail-on none " + t.path(), 0);
-  EXPECT_NE(tree.dump().find("a Debian package, not a static library"), std::string::npos);
+  EXPECT_THAT(tree.dump(), HasSubstr("a Debian package, not a static library"));
 }
 
 TEST(PackageInput, ThePrivateDirectoryGoesOnSigterm) {
@@ -231,7 +234,7 @@ TEST(PackageInput, ASetGivesTheSameFindingsInEveryOrder) {
     for (const std::string& p : set) args += " " + p;
     const Json report = Audit(args, 0);
     const std::string findings = report["findings"].dump();
-    EXPECT_EQ(findings.find("package-limit"), std::string::npos) << args << "\n" << findings;
+    EXPECT_THAT(findings, Not(HasSubstr("package-limit"))) << args << "\n" << findings;
     if (orders++ == 0)
       first = findings;
     else
@@ -250,10 +253,9 @@ TEST(PackageInput, ASetGivesTheSameFindingsInEveryOrder) {
   for (const std::string& args : {t / "bomb.deb " + kUser, kUser + " " + t / "bomb.deb"}) {
     const Json report = Audit("--fail-on none --max-ratio 2 " + args, 0);
     const std::string findings = report["findings"].dump();
-    EXPECT_NE(findings.find(
-                  "\"package\":\"bomb.deb\",\"reason\":\"unpacks to more than 2 times its compressed size"),
-              std::string::npos)
-        << findings;
+    EXPECT_THAT(
+        findings,
+        HasSubstr("\"package\":\"bomb.deb\",\"reason\":\"unpacks to more than 2 times its compressed size"));
   }
 }
 

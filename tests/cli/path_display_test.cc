@@ -3,6 +3,7 @@
 // root; the same from every working directory and however the PATH was spelled.
 #include "cli/path_display.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,9 @@
 
 namespace rocm_audit::testing {
 namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
 
 TEST(PathDisplay, MapsTheLongestAncestorAndJoinsOnce) {
   PathDisplay d;
@@ -61,8 +65,8 @@ TEST(PathDisplay, ReportsAreTheSameFromEveryDirectoryAndSpelling) {
   };
   EXPECT_EQ(paths(from_parent), paths(absolute));
   EXPECT_EQ(paths(from_parent), paths(with_slash));
-  for (const std::string& p : paths(absolute)) EXPECT_EQ(p.find(tree), std::string::npos) << p;
-  EXPECT_NE(from_parent.find("\"file\": \"lib/libMIOpen.so.1\""), std::string::npos);
+  for (const std::string& p : paths(absolute)) EXPECT_THAT(p, Not(HasSubstr(tree)));
+  EXPECT_THAT(from_parent, HasSubstr("\"file\": \"lib/libMIOpen.so.1\""));
 }
 
 TEST(PathDisplay, RootRelativeUnderRootAndAbsoluteOnlyWhenAsked) {
@@ -70,18 +74,18 @@ TEST(PathDisplay, RootRelativeUnderRootAndAbsoluteOnlyWhenAsked) {
   const std::string bin = std::string(ROCM_AUDIT_BINARY) + " --no-progress --fail-on none --format json ";
   std::string rooted, asked, several;
   ASSERT_EQ(RunCommand(bin + "--root " + tree + " " + tree + "/lib", &rooted), 0);
-  EXPECT_NE(rooted.find("\"file\": \"/lib/libMIOpen.so.1\""), std::string::npos);
+  EXPECT_THAT(rooted, HasSubstr("\"file\": \"/lib/libMIOpen.so.1\""));
   nlohmann::json without_inputs = nlohmann::json::parse(rooted);
   without_inputs.erase("inputs");  // the invocation, as given
-  EXPECT_EQ(without_inputs.dump().find(tree + "/"), std::string::npos);
+  EXPECT_THAT(without_inputs.dump(), Not(HasSubstr(tree + "/")));
   ASSERT_EQ(RunCommand(bin + "--absolute-paths " + tree, &asked), 0);
-  EXPECT_NE(asked.find("\"file\": \"" + tree + "/lib/libMIOpen.so.1\""), std::string::npos);
+  EXPECT_THAT(asked, HasSubstr("\"file\": \"" + tree + "/lib/libMIOpen.so.1\""));
   ASSERT_EQ(RunCommand(bin + tree + "/lib " + tree + "/bin", &several), 0);
-  EXPECT_NE(several.find("\"file\": \"lib/libMIOpen.so.1\""), std::string::npos);
-  EXPECT_NE(several.find("\"file\": \"bin/rocm-demo\""), std::string::npos);
+  EXPECT_THAT(several, HasSubstr("\"file\": \"lib/libMIOpen.so.1\""));
+  EXPECT_THAT(several, HasSubstr("\"file\": \"bin/rocm-demo\""));
   std::string one;
   ASSERT_EQ(RunCommand(bin + tree + "/lib/libMIOpen.so.1", &one), 0);
-  EXPECT_NE(one.find("\"file\": \"libMIOpen.so.1\""), std::string::npos);
+  EXPECT_THAT(one, HasSubstr("\"file\": \"libMIOpen.so.1\""));
 }
 
 }  // namespace

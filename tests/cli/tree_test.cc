@@ -1,6 +1,7 @@
 // --tree against libtree (Debian's libtree 3.1, the reference for drawing a load closure)
 // on every executable and shared library of the fixture trees: the same edges, each found
 // the same way (RUNPATH, RPATH, ld.so.conf, default directories), the same names not found.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <set>
@@ -11,6 +12,8 @@
 
 namespace rocm_audit::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 using Edge = std::tuple<std::string, std::string, std::string>;  // parent, child, how found
 
@@ -91,23 +94,21 @@ TEST(Tree, MarksWhatIsNotFoundAndMissingVersionsAndFoldsRepeats) {
                            ROCM_AUDIT_DEMO_TREE + "/bin/rocm-demo",
                        &out),
             1);
-  EXPECT_NE(
-      out.find(
-          "├── libMIOpen.so.1 [RUNPATH of rocm-demo]\n│   └── libamdhip64.so.6 [RUNPATH of libMIOpen.so.1]"),
-      std::string::npos)
-      << out;
-  EXPECT_NE(out.find("libroctx64.so.4 not found"), std::string::npos) << out;
-  EXPECT_NE(out.find("[default]"), std::string::npos) << out;
+  EXPECT_THAT(
+      out,
+      HasSubstr(
+          "├── libMIOpen.so.1 [RUNPATH of rocm-demo]\n│   └── libamdhip64.so.6 [RUNPATH of libMIOpen.so.1]"));
+  EXPECT_THAT(out, HasSubstr("libroctx64.so.4 not found"));
+  EXPECT_THAT(out, HasSubstr("[default]"));
   RunCommand(std::string(ROCM_AUDIT_BINARY) + " --no-progress --ld-so-conf /nonexistent --tree " +
                  ROCM_AUDIT_DEMO_TREE + "/lib/libhipfft.so.0 " + ROCM_AUDIT_DEMO_TREE,
              &out);
-  EXPECT_NE(out.find("└── librocfft.so.0 [RUNPATH of libhipfft.so.0] version LIBROCFFT_2.0 not found"),
-            std::string::npos)
-      << out;
+  EXPECT_THAT(out,
+              HasSubstr("└── librocfft.so.0 [RUNPATH of libhipfft.so.0] version LIBROCFFT_2.0 not found"));
   RunCommand(
       std::string(ROCM_AUDIT_BINARY) + " --no-progress --tree " + ROCM_AUDIT_GPU_TREE + "/lib/libapp.so.1",
       &out);
-  EXPECT_NE(out.find("(drawn above)"), std::string::npos) << out;
+  EXPECT_THAT(out, HasSubstr("(drawn above)"));
   EXPECT_EQ(RunCommand(std::string(ROCM_AUDIT_BINARY) + " --no-progress --tree " + ROCM_AUDIT_GPU_TREE +
                        "/co/kernel_gfx906.co 2>/dev/null"),
             2);

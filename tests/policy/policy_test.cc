@@ -4,10 +4,16 @@
 
 #include "policy/baseline.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 namespace rocm_audit {
 namespace {
+
+using ::testing::AllOf;
+using ::testing::Each;
+using ::testing::Field;
+using ::testing::HasSubstr;
 
 Report TwoFileReport() {
   Report r;
@@ -101,7 +107,8 @@ TEST(Policy, EnableDisableAndSeverity) {
   p.severity = {{"undefined-symbol", Severity::kWarning}};
   ApplyPolicy(p, &r);
   EXPECT_EQ(r.findings.size(), 3u);
-  for (const Finding& f : r.findings) EXPECT_EQ(f.severity, Severity::kWarning);
+  EXPECT_THAT(r.findings, Each(AllOf(Field(&Finding::check, "undefined-symbol"),
+                                     Field(&Finding::severity, Severity::kWarning))));
   EXPECT_EQ(r.disabled, (std::vector<std::string>{"rpath-build-dir"}));
   EXPECT_FALSE(r.HasFindingsAtOrAbove(Severity::kError));
 
@@ -113,7 +120,7 @@ TEST(Policy, EnableDisableAndSeverity) {
   EXPECT_TRUE(CheckPolicyNames(only, r.rules, &error));
   only.disable = {"no-such-check"};
   EXPECT_FALSE(CheckPolicyNames(only, r.rules, &error));
-  EXPECT_NE(error.find("no-such-check"), std::string::npos);
+  EXPECT_THAT(error, HasSubstr("no-such-check"));
 }
 
 // A --baseline file is user input: members of any type are an error message (found by

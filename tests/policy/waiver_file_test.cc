@@ -2,10 +2,13 @@
 // file's path below the audited input (or its name) and the rule's key fields.
 #include "policy/waiver_file.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 namespace rocm_audit {
 namespace {
+
+using ::testing::HasSubstr;
 
 const Rule kRules[] = {
     {
@@ -63,21 +66,21 @@ TEST(WaiverFile, AWaiverWithoutAReasonIsRefusedWithItsFileAndLine) {
   std::string error;
   EXPECT_FALSE(ParseWaivers("undefined-symbol libA.so f # ok\nundefined-symbol libB.so g\n", "w.txt", kRules,
                             &out, &error));
-  EXPECT_NE(error.find("w.txt:2:"), std::string::npos) << error;
-  EXPECT_NE(error.find("no reason"), std::string::npos) << error;
+  EXPECT_THAT(error, HasSubstr("w.txt:2:")) << error;
+  EXPECT_THAT(error, HasSubstr("no reason")) << error;
   error.clear();
   EXPECT_FALSE(ParseWaivers("undefined-symbol libA.so f #   \n", "w.txt", kRules, &out, &error));
-  EXPECT_NE(error.find("w.txt:1:"), std::string::npos) << error;
+  EXPECT_THAT(error, HasSubstr("w.txt:1:")) << error;
 }
 
 TEST(WaiverFile, BadLinesAndUnknownChecksAreRefused) {
   std::vector<Waiver> out;
   std::string error;
   EXPECT_FALSE(ParseWaivers("undefined-symbol # only a check\n", "w", kRules, &out, &error));
-  EXPECT_NE(error.find("w:1:"), std::string::npos);
+  EXPECT_THAT(error, HasSubstr("w:1:"));
   EXPECT_FALSE(ParseWaivers("undefined-symbol a b c # four fields\n", "w", kRules, &out, &error));
   EXPECT_FALSE(ParseWaivers("undefined-symbols libA.so # a typo\n", "w", kRules, &out, &error));
-  EXPECT_NE(error.find("names no check"), std::string::npos) << error;
+  EXPECT_THAT(error, HasSubstr("names no check")) << error;
 }
 
 Finding Undefined(const std::string& file, const std::string& symbol) {

@@ -1,6 +1,7 @@
 // GitLab Code Quality: the fields GitLab reads, relative paths, stable fingerprints.
 #include "reports/gitlab_report.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -8,6 +9,8 @@
 
 namespace rocm_audit::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 TEST(GitlabReport, OneIssuePerCountedFindingWithWhatGitlabReads) {
   Report r = SampleReport();
@@ -19,7 +22,7 @@ TEST(GitlabReport, OneIssuePerCountedFindingWithWhatGitlabReads) {
   EXPECT_EQ(j[1]["severity"], "major");
   EXPECT_EQ(j[0]["location"]["path"], "lib/libA.so");
   EXPECT_EQ(j[0]["location"]["lines"]["begin"], 1);
-  EXPECT_NE(j[0]["description"].get<std::string>().find("undefined symbol f"), std::string::npos);
+  EXPECT_THAT(j[0]["description"].get<std::string>(), HasSubstr("undefined symbol f"));
   EXPECT_EQ(j[0]["fingerprint"].get<std::string>().size(), 16u);
   EXPECT_NE(j[0]["fingerprint"], j[1]["fingerprint"]);
   // Outside the base: the absolute path. Accepted findings are not issues.

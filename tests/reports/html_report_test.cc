@@ -3,6 +3,7 @@
 // tests/cli/html_chromium_test.cc opens the demo tree's page in a real browser.
 #include "reports/html_report.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,9 @@
 
 namespace rocm_audit::testing {
 namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
 
 size_t Occurrences(const std::string& text, const std::string& what) {
   size_t n = 0;
@@ -31,7 +35,7 @@ TEST(HtmlReport, LoadsNothingFromAnywhere) {
   const std::string page = RenderHtml(GoldenReport());
   for (const char* external : {"src=\"http", "href=\"http", "url(http", "@import", "<link", " src=", "url(",
                                "http:", "https:", "//fonts", "fetch(", "XMLHttpRequest", "import("})
-    EXPECT_EQ(page.find(external), std::string::npos) << external;
+    EXPECT_THAT(page, Not(HasSubstr(external))) << external;
   // One inline style, one inline script, and a policy that admits only those (by hash).
   EXPECT_EQ(Occurrences(page, "<style>"), 1u);
   EXPECT_EQ(Occurrences(page, "<script"), 1u);
@@ -59,20 +63,17 @@ TEST(HtmlReport, EscapesMarkupAndReplacesBytesThatAreNotUtf8) {
   r.inputs.paths = {"/p/<b>bold</b>"};
   const std::string page = RenderHtml(r);
   EXPECT_EQ(Occurrences(page, "<script"), 1u);  // the page's own, only
-  EXPECT_EQ(page.find("<img"), std::string::npos);
-  EXPECT_EQ(page.find("<b>bold"), std::string::npos);
-  EXPECT_NE(
-      page.find(
-          "undefined symbol &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quoted&quot; &#39;single&#39;"),
-      std::string::npos);
-  EXPECT_NE(page.find("&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;img src=x onerror=alert(2)&gt;"),
-            std::string::npos);
+  EXPECT_THAT(page, Not(HasSubstr("<img")));
+  EXPECT_THAT(page, Not(HasSubstr("<b>bold")));
+  EXPECT_THAT(page, HasSubstr("undefined symbol &lt;script&gt;alert(1)&lt;/script&gt; &amp; "
+                              "&quot;quoted&quot; &#39;single&#39;"));
+  EXPECT_THAT(page, HasSubstr("&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;img src=x onerror=alert(2)&gt;"));
   const std::string fffd = "\xef\xbf\xbd";
   const std::string file = "/p/lib/lib" + fffd + fffd + fffd + fffd + "-" + fffd + fffd + "-" + fffd + fffd +
                            fffd + "-" + fffd + fffd + fffd + fffd + "-" + fffd +
                            "-\xc3\xa9\xe2\x82\xac\xf0\x9f\x94\xa5&quot;.so";
-  EXPECT_NE(page.find("data-file=\"" + file + "\""), std::string::npos);
-  EXPECT_NE(page.find("<code>" + file + "</code>"), std::string::npos);
+  EXPECT_THAT(page, HasSubstr("data-file=\"" + file + "\""));
+  EXPECT_THAT(page, HasSubstr("<code>" + file + "</code>"));
   // The whole page is well-formed UTF-8: nlohmann's strict dump throws otherwise.
   EXPECT_NO_THROW(nlohmann::json(page).dump());
 }
@@ -96,29 +97,27 @@ TEST(HtmlReport, AcceptedFindingsAreMarkedAndHiddenUntilAsked) {
   EXPECT_EQ(Occurrences(page, " data-accepted=\"waiver\" hidden>"), 1u);
   std::string row = Between(page, "<tr class=\"finding error accepted\"", "</tr>");
   ASSERT_FALSE(row.empty());
-  EXPECT_NE(row.find("ps_getpid"), std::string::npos);
-  EXPECT_NE(row.find("<span class=\"tag\">accepted</span>"), std::string::npos);
-  EXPECT_NE(row.find("accepted by waiver <code>/p/rocm-audit.suppress:2</code>: gdb provides ps_*"),
-            std::string::npos);
-  EXPECT_NE(page.find("<input type=\"checkbox\" id=\"show-accepted\"> show 1 accepted finding</label>"),
-            std::string::npos);
+  EXPECT_THAT(row, HasSubstr("ps_getpid"));
+  EXPECT_THAT(row, HasSubstr("<span class=\"tag\">accepted</span>"));
+  EXPECT_THAT(row, HasSubstr("accepted by waiver <code>/p/rocm-audit.suppress:2</code>: gdb provides ps_*"));
+  EXPECT_THAT(page,
+              HasSubstr("<input type=\"checkbox\" id=\"show-accepted\"> show 1 accepted finding</label>"));
   // Without a script the count is already right: the accepted one is hidden.
-  EXPECT_NE(page.find("<span id=\"visible-count\">4 of 5 findings</span>"), std::string::npos);
+  EXPECT_THAT(page, HasSubstr("<span id=\"visible-count\">4 of 5 findings</span>"));
 }
 
 TEST(HtmlReport, TheSummaryHasTheTextReportsFacts) {
   const std::string header = Between(RenderHtml(GoldenReport()), "<header>", "</header>");
-  EXPECT_NE(header.find("<b>3</b>files audited"), std::string::npos);
-  EXPECT_NE(header.find("<b>3</b>errors"), std::string::npos);
-  EXPECT_NE(header.find("<b>1</b>warning<"), std::string::npos);
-  EXPECT_NE(header.find("<b>0</b>notes"), std::string::npos);
-  EXPECT_NE(header.find("<b>1</b>accepted"), std::string::npos);
-  EXPECT_NE(header.find("<b>1</b>check disabled"), std::string::npos);
-  EXPECT_NE(header.find("3 files audited (walked: 1 compressed-offload-bundle, 3 elf, 2 other); 3 errors, 1 "
+  EXPECT_THAT(header, HasSubstr("<b>3</b>files audited"));
+  EXPECT_THAT(header, HasSubstr("<b>3</b>errors"));
+  EXPECT_THAT(header, HasSubstr("<b>1</b>warning<"));
+  EXPECT_THAT(header, HasSubstr("<b>0</b>notes"));
+  EXPECT_THAT(header, HasSubstr("<b>1</b>accepted"));
+  EXPECT_THAT(header, HasSubstr("<b>1</b>check disabled"));
+  EXPECT_THAT(header,
+              HasSubstr("3 files audited (walked: 1 compressed-offload-bundle, 3 elf, 2 other); 3 errors, 1 "
                         "warning, 0 notes in 2 files; accepted, not counted: 1 finding by waivers; 1 check "
-                        "disabled: <code>mixed-soname</code>"),
-            std::string::npos)
-      << header;
+                        "disabled: <code>mixed-soname</code>"));
 }
 
 TEST(HtmlReport, RootCausesMostSevereFirstLinkToTheirFindings) {
@@ -131,8 +130,8 @@ TEST(HtmlReport, RootCausesMostSevereFirstLinkToTheirFindings) {
   ASSERT_NE(rpath, std::string::npos);
   EXPECT_LT(unresolved, rpath);  // errors before the warning
   EXPECT_LT(undefined, rpath);
-  EXPECT_NE(causes.find("libgcc_s.so.1 not found, needed by 2 files"), std::string::npos) << causes;
-  EXPECT_EQ(causes.find("ps_getpid"), std::string::npos);  // accepted: no cause
+  EXPECT_THAT(causes, HasSubstr("libgcc_s.so.1 not found, needed by 2 files"));
+  EXPECT_THAT(causes, Not(HasSubstr("ps_getpid")));  // accepted: no cause
 }
 
 TEST(HtmlReport, TheFilterComesFromTheFragmentOnLoad) {
@@ -141,20 +140,19 @@ TEST(HtmlReport, TheFilterComesFromTheFragmentOnLoad) {
   for (const char* piece : {"location.hash", "new URLSearchParams(", "p.get('check')", "p.get('severity')",
                             "p.get('file')", "p.get('accepted')", "'hashchange'", "r.hidden = !show",
                             "' of ' + rows.length + ' findings'", "history.replaceState"})
-    EXPECT_NE(script.find(piece), std::string::npos) << piece;
+    EXPECT_THAT(script, HasSubstr(piece)) << piece;
   // Applied on load: the script's last statement runs it.
-  EXPECT_NE(script.find("  fromFragment();\n})();"), std::string::npos);
+  EXPECT_THAT(script, HasSubstr("  fromFragment();\n})();"));
   for (const char* id : {"id=\"filter-check\"", "id=\"filter-severity\"", "id=\"filter-file\"",
                          "id=\"show-accepted\"", "id=\"visible-count\"", "id=\"findings\""})
-    EXPECT_NE(page.find(id), std::string::npos) << id;
+    EXPECT_THAT(page, HasSubstr(id)) << id;
   // Every check with findings is a choice, with its count (the accepted one included).
-  EXPECT_NE(page.find("<option value=\"undefined-symbol\">undefined-symbol (2)</option>"), std::string::npos);
-  EXPECT_NE(page.find("<option value=\"unresolved-library\">unresolved-library (2)</option>"),
-            std::string::npos);
-  EXPECT_NE(
-      page.find("<tr class=\"finding warning\" data-check=\"rpath-build-dir\" data-severity=\"warning\" "
-                "data-file=\"/p/lib/libA.so.1\">"),
-      std::string::npos);
+  EXPECT_THAT(page, HasSubstr("<option value=\"undefined-symbol\">undefined-symbol (2)</option>"));
+  EXPECT_THAT(page, HasSubstr("<option value=\"unresolved-library\">unresolved-library (2)</option>"));
+  EXPECT_THAT(
+      page,
+      HasSubstr("<tr class=\"finding warning\" data-check=\"rpath-build-dir\" data-severity=\"warning\" "
+                "data-file=\"/p/lib/libA.so.1\">"));
 }
 
 TEST(HtmlReport, TheArchMatrixMarksGenericAndIsaCompatRoutes) {
@@ -171,16 +169,14 @@ TEST(HtmlReport, TheArchMatrixMarksGenericAndIsaCompatRoutes) {
   r.files.push_back(compat);
   const std::string matrix = Between(RenderHtml(r), "<section id=\"arch\">", "</section>");
   auto row = [&](const std::string& name) { return Between(matrix, name, "</tr>"); };
-  EXPECT_NE(row("<code>/p/lib/libgeneric.so.1</code>")
-                .find("<td class=\"generic\" title=\"gfx1031: through its generic target\">g</td>"),
-            std::string::npos)
+  EXPECT_THAT(row("<code>/p/lib/libgeneric.so.1</code>"),
+              HasSubstr("<td class=\"generic\" title=\"gfx1031: through its generic target\">g</td>"))
       << matrix;
-  EXPECT_NE(row("<code>/p/lib/libccob.so.1</code>")
-                .find("<td class=\"compat\" title=\"gfx1031: only through ISA compatibility\">c</td>"),
-            std::string::npos)
+  EXPECT_THAT(row("<code>/p/lib/libccob.so.1</code>"),
+              HasSubstr("<td class=\"compat\" title=\"gfx1031: only through ISA compatibility\">c</td>"))
       << matrix;
-  EXPECT_NE(row("<code>/p/lib/libccob.so.1</code>").find("<td class=\"all\" title=\"gfx1030: every mode\">"),
-            std::string::npos)
+  EXPECT_THAT(row("<code>/p/lib/libccob.so.1</code>"),
+              HasSubstr("<td class=\"all\" title=\"gfx1030: every mode\">"))
       << matrix;
 }
 
@@ -198,41 +194,39 @@ TEST(HtmlReport, TheArchMatrixMarksAllModesOneModeAndNone) {
   const std::string matrix = Between(RenderHtml(r), "<section id=\"arch\">", "</section>");
   ASSERT_FALSE(matrix.empty());
   // Columns in generation order.
-  EXPECT_NE(matrix.find("<th>gfx906</th><th>gfx90a</th><th>gfx1100</th>"), std::string::npos) << matrix;
+  EXPECT_THAT(matrix, HasSubstr("<th>gfx906</th><th>gfx90a</th><th>gfx1100</th>"));
   auto row = [&](const std::string& name) { return Between(matrix, name, "</tr>"); };
-  EXPECT_NE(
-      row("<code>/p/lib/libA.so.1</code>")
-          .find("<td class=\"none\" title=\"gfx906: no code\">&#xB7;</td><td class=\"some\" title=\"gfx90a: "
-                "only :xnack+\">:xnack+</td><td class=\"none\""),
-      std::string::npos)
+  EXPECT_THAT(
+      row("<code>/p/lib/libA.so.1</code>"),
+      HasSubstr("<td class=\"none\" title=\"gfx906: no code\">&#xB7;</td><td class=\"some\" title=\"gfx90a: "
+                "only :xnack+\">:xnack+</td><td class=\"none\""))
       << matrix;
-  EXPECT_NE(row("<code>" + lib.path + "</code>")
-                .find("<td class=\"some\" title=\"gfx90a: only :xnack+ :xnack-\">:xnack+ :xnack-</td><td "
-                      "class=\"all\" title=\"gfx1100: every mode\">&#x25CF;</td>"),
-            std::string::npos)
+  EXPECT_THAT(row("<code>" + lib.path + "</code>"),
+              HasSubstr("<td class=\"some\" title=\"gfx90a: only :xnack+ :xnack-\">:xnack+ :xnack-</td><td "
+                        "class=\"all\" title=\"gfx1100: every mode\">&#x25CF;</td>"))
       << matrix;
   // Standalone code objects: one row per directory, the union of its files, each named.
   const std::string dir = row("<code>/p/share/co/</code> (2 files)");
-  EXPECT_NE(dir.find("<li><code>kernels_gfx1100.co</code></li><li><code>kernels_gfx906.co</code></li>"),
-            std::string::npos)
+  EXPECT_THAT(dir,
+              HasSubstr("<li><code>kernels_gfx1100.co</code></li><li><code>kernels_gfx906.co</code></li>"))
       << matrix;
-  EXPECT_NE(dir.find("<td class=\"all\" title=\"gfx906: every mode\">&#x25CF;</td><td class=\"none\" "
-                     "title=\"gfx90a: no code\">&#xB7;</td><td class=\"all\" title=\"gfx1100: every mode\">"),
-            std::string::npos)
+  EXPECT_THAT(
+      dir, HasSubstr("<td class=\"all\" title=\"gfx906: every mode\">&#x25CF;</td><td class=\"none\" "
+                     "title=\"gfx90a: no code\">&#xB7;</td><td class=\"all\" title=\"gfx1100: every mode\">"))
       << matrix;
   EXPECT_EQ(Occurrences(matrix, "<tr><th class=\"file\" scope=\"row\">"), 3u);
   for (const char* legend :
        {"every xnack/sramecc mode", "that feature mode only", "no code for the processor"})
-    EXPECT_NE(matrix.find(legend), std::string::npos) << legend;
+    EXPECT_THAT(matrix, HasSubstr(legend)) << legend;
 }
 
 TEST(HtmlReport, AReportWithoutFindingsOrDeviceCode) {
   Report r;
   r.inputs.paths = {"/empty"};
   const std::string page = RenderHtml(r);
-  EXPECT_NE(page.find("<span id=\"visible-count\">0 of 0 findings</span>"), std::string::npos);
-  EXPECT_NE(page.find("Nothing to fix"), std::string::npos);
-  EXPECT_EQ(page.find("<section id=\"arch\">"), std::string::npos);
+  EXPECT_THAT(page, HasSubstr("<span id=\"visible-count\">0 of 0 findings</span>"));
+  EXPECT_THAT(page, HasSubstr("Nothing to fix"));
+  EXPECT_THAT(page, Not(HasSubstr("<section id=\"arch\">")));
 }
 
 }  // namespace

@@ -46,7 +46,9 @@ TEST(JsonReport, FilesListsAllOnlyThoseWithFindingsOrNone) {
   auto all = nlohmann::json::parse(RenderJson(r, Severity::kError, false));
   auto with_findings = nlohmann::json::parse(RenderJson(r, Severity::kError, false, JsonFiles::kFindings));
   auto none = nlohmann::json::parse(RenderJson(r, Severity::kError, false, JsonFiles::kNone));
-  EXPECT_EQ(all["files"].size(), 2u);
+  ASSERT_EQ(all["files"].size(), 2u);
+  EXPECT_EQ(all["files"][0]["path"], "/p/lib/libA.so");
+  EXPECT_EQ(all["files"][1]["path"], "/p/lib/clean.so");
   ASSERT_EQ(with_findings["files"].size(), 1u);
   EXPECT_EQ(with_findings["files"][0]["path"], "/p/lib/libA.so");
   EXPECT_TRUE(none["files"].is_array());
@@ -58,7 +60,8 @@ TEST(JsonReport, NonUtf8PathsDoNotBreakTheReport) {
   Report r = SampleReport();
   r.findings[0].file = "/p/lib/lib\xff\xfe.so";
   auto j = nlohmann::json::parse(RenderJson(r, Severity::kError, false));
-  EXPECT_EQ(j["findings"].size(), 2u);
+  ASSERT_EQ(j["findings"].size(), 2u);
+  EXPECT_EQ(j["findings"][0]["file"], "/p/lib/lib\xef\xbf\xbd\xef\xbf\xbd.so");  // each byte U+FFFD
 }
 
 // files[] is written a batch of files at a time; the text must be what dumping the whole

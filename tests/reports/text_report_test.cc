@@ -1,23 +1,29 @@
 // The text report: findings grouped by file, the fix under each, the summary line.
 #include "reports/text_report.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "tests/support/sample_report.h"
+#include "tests/support/test_support.h"
 
 namespace rocm_audit::testing {
 namespace {
 
+using ::testing::Contains;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
+
 TEST(TextReport, GroupedByFileWithFixAndSummary) {
   std::string text = RenderText(SampleReport(), TextOptions{});
-  EXPECT_NE(text.find("/p/lib/libA.so\n  error[undefined-symbol]: undefined symbol f\n    fix: link libf\n"
-                      "  warning[rpath-build-dir]"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(text.find("1 file audited"), std::string::npos) << text;
-  EXPECT_NE(text.find("1 error, 1 warning, 0 notes in 1 file"), std::string::npos) << text;
-  EXPECT_EQ(text.find("\033["), std::string::npos);  // no colour unless asked
+  EXPECT_THAT(text,
+              HasSubstr("/p/lib/libA.so\n  error[undefined-symbol]: undefined symbol f\n    fix: link libf\n"
+                        "  warning[rpath-build-dir]"));
+  EXPECT_EQ(Lines(text).back(),
+            "rocm-audit: 1 file audited (walked: 1 elf); 1 error, 1 warning, 0 notes in 1 file");
+  EXPECT_THAT(text, Not(HasSubstr("\033[")));  // no colour unless asked
 }
 
 TEST(TextReport, QuietShowsOnlyFailingFindings) {
@@ -25,24 +31,23 @@ TEST(TextReport, QuietShowsOnlyFailingFindings) {
   o.quiet = true;
   o.min_severity = Severity::kError;
   std::string text = RenderText(SampleReport(), o);
-  EXPECT_NE(text.find("undefined-symbol"), std::string::npos);
-  EXPECT_EQ(text.find("rpath-build-dir"), std::string::npos);
-  EXPECT_EQ(text.find("audited"), std::string::npos);
+  EXPECT_THAT(text, HasSubstr("undefined-symbol"));
+  EXPECT_THAT(text, Not(HasSubstr("rpath-build-dir")));
+  EXPECT_THAT(text, Not(HasSubstr("audited")));
 }
 
 TEST(TextReport, TheFirstScreenIsTheSummaryAndTheRootCauses) {
   Report r = SampleReport();
   r.rules[0].cause = "undefined symbol {symbol*} in {files}";
   std::string text = RenderText(r, TextOptions{});
-  EXPECT_EQ(text.find("rocm-audit: 1 file audited"), 0u) << text;
+  const std::vector<std::string> lines = Lines(text);
+  EXPECT_THAT(lines.front(), StartsWith("rocm-audit: 1 file audited"));
   size_t causes = text.find("What to fix, most severe first (2 causes;");
   size_t details = text.find("/p/lib/libA.so\n  error[undefined-symbol]");
   ASSERT_NE(causes, std::string::npos) << text;
   EXPECT_LT(causes, details);
-  EXPECT_NE(text.find("  error   [undefined-symbol] undefined symbol f in libA.so\n"), std::string::npos)
-      << text;
-  // The summary is also the last line.
-  EXPECT_EQ(text.rfind("rocm-audit: 1 file audited"), text.rfind('\n', text.size() - 2) + 1) << text;
+  EXPECT_THAT(lines, Contains("  error   [undefined-symbol] undefined symbol f in libA.so"));
+  EXPECT_EQ(lines.back(), lines.front());  // the summary is also the last line
 }
 
 TEST(TextReport, QuietSaysWhatItLeavesOut) {
@@ -50,16 +55,17 @@ TEST(TextReport, QuietSaysWhatItLeavesOut) {
   o.quiet = true;
   o.min_severity = Severity::kError;
   Report r = SampleReport();
-  EXPECT_NE(RenderText(r, o).find("rocm-audit -q: not shown: 1 finding below error, 0 accepted findings"),
-            std::string::npos);
+  EXPECT_EQ(Lines(RenderText(r, o)).back(),
+            "rocm-audit -q: not shown: 1 finding below error, 0 accepted findings, the root causes, the "
+            "inventory and the summary");
   r.findings.pop_back();  // nothing left out: no such line
-  EXPECT_EQ(RenderText(r, o).find("not shown"), std::string::npos);
+  EXPECT_THAT(RenderText(r, o), Not(HasSubstr("not shown")));
 }
 
 TEST(TextReport, ColourWhenAsked) {
   TextOptions o;
   o.color = true;
-  EXPECT_NE(RenderText(SampleReport(), o).find("\033[1;31merror"), std::string::npos);
+  EXPECT_THAT(RenderText(SampleReport(), o), HasSubstr("\033[1;31merror"));
 }
 
 // The device-code line sums bundles by format. One with a problem is counted apart, at its
@@ -82,11 +88,11 @@ TEST(TextReport, DeviceCodeLineCountsBundlesWithProblemsApart) {
   f.device = DeviceFacts{{good, refused, unreadable}, {"gfx90a"}, 0, {}};
   r.files.push_back(f);
   const std::string text = RenderText(r, TextOptions{});
-  EXPECT_NE(text.find("libdev.so: 3 bundles, CCOB v2 zstd 100 B -> 400 B, CCOB v3 zstd with problems 62 B, "
-                      "CCOB with problems 58 B: gfx90a"),
-            std::string::npos)
-      << text;
-  EXPECT_EQ(text.find("CCOB v0"), std::string::npos) << text;
+  EXPECT_THAT(
+      Lines(text),
+      Contains("  /p/lib/libdev.so: 3 bundles, CCOB v2 zstd 100 B -> 400 B, CCOB v3 zstd with problems 62 B, "
+               "CCOB with problems 58 B: gfx90a"));
+  EXPECT_THAT(text, Not(HasSubstr("CCOB v0")));
 }
 
 }  // namespace

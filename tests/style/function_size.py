@@ -8,8 +8,11 @@ return type) and does not start with if/for/while/switch/catch: function definit
 constructors with initializer lists, and lambdas. Comments, string and character literals
 are blanked first, so braces inside them do not count.
 
-Usage: function_size.py [--max N] FILE...
+Usage: function_size.py [--max N] PATH...
+A PATH that is a folder stands for every .cc and .h file below it; a PATH that does not exist
+is skipped (a product folder not created yet), but at least one file must be checked.
 """
+import os
 import re
 import sys
 
@@ -121,15 +124,29 @@ def functions(text):
     return found
 
 
+def sources(path):
+    """The C++ files `path` names: itself, or every .cc and .h below a folder, sorted."""
+    if not os.path.isdir(path):
+        return [path] if os.path.exists(path) else []
+    found = []
+    for folder, _, names in os.walk(path):
+        found += [os.path.join(folder, n) for n in names if n.endswith((".cc", ".h"))]
+    return sorted(found)
+
+
 def main(argv):
     limit = 80
-    files = []
+    paths = []
     args = iter(argv)
     for a in args:
         if a == "--max":
             limit = int(next(args))
         else:
-            files.append(a)
+            paths.append(a)
+    files = [f for p in paths for f in sources(p)]
+    if not files:
+        print("no C++ file in " + " ".join(paths))
+        return 1
     longest = (0, "", 0)
     failed = False
     for path in files:

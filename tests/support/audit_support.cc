@@ -29,6 +29,18 @@ std::vector<Finding> FindingsOf(const Report& report, const std::string& check, 
   return out;
 }
 
+std::vector<std::string> FilesOf(const std::vector<Finding>& findings) {
+  std::vector<std::string> out;
+  for (const Finding& f : findings) out.push_back(f.file);
+  return out;
+}
+
+std::vector<std::string> AuditedPaths(const Report& report) {
+  std::vector<std::string> out;
+  for (const FileFacts& f : report.files) out.push_back(f.path);
+  return out;
+}
+
 const FileFacts* FactsOf(const Report& report, const std::string& file) {
   for (const FileFacts& f : report.files)
     if (f.path == file) return &f;

@@ -19,6 +19,11 @@ Report AuditWith(const AuditRequest& options);
 /// Findings of one check, optionally only those about `file`.
 std::vector<Finding> FindingsOf(const Report& report, const std::string& check, const std::string& file = "");
 
+/// The files `findings` are about, in their order.
+std::vector<std::string> FilesOf(const std::vector<Finding>& findings);
+/// The path of every audited file (Report::files), in report order.
+std::vector<std::string> AuditedPaths(const Report& report);
+
 /// The facts recorded for `file` (null when it was not audited).
 const FileFacts* FactsOf(const Report& report, const std::string& file);
 /// The closure (resolved paths, load order) rocm-audit recorded for `file`.

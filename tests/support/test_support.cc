@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -52,6 +53,16 @@ bool BuildTree(const std::string& dir, const std::string& script) {
   std::filesystem::remove(file);
   EXPECT_EQ(rc, 0) << "fixture script failed:\n" << script << "\n" << log;
   return rc == 0;
+}
+
+std::vector<std::string> Lines(std::string_view text) {
+  std::vector<std::string> out;
+  while (!text.empty()) {
+    size_t end = std::min(text.find('\n'), text.size());
+    out.emplace_back(text.substr(0, end));
+    text.remove_prefix(std::min(end + 1, text.size()));
+  }
+  return out;
 }
 
 std::string ReadAll(const std::string& path) {

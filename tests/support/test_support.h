@@ -34,6 +34,10 @@ bool BuildTree(const std::string& dir, const std::string& script);
 /// Runs a shell command; returns its exit status and its standard output.
 int RunCommand(const std::string& command, std::string* output = nullptr);
 
+/// The lines of `text`, each without its '\n'; a last line without one is a line too. For a
+/// test that pins a whole line of output: EXPECT_THAT(Lines(out), Contains("the line")).
+std::vector<std::string> Lines(std::string_view text);
+
 /// The whole file (empty when it cannot be read).
 std::string ReadAll(const std::string& path);
 void WriteAll(const std::string& path, std::string_view bytes);

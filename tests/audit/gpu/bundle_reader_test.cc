@@ -1,5 +1,6 @@
 // Bundles read by their length fields: planted magic bytes do not split a bundle, and an
 // entry ID that names another processor than its code object is a mismatch.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <set>
@@ -13,6 +14,8 @@
 namespace rocm_audit::testing {
 namespace {
 
+using ::testing::HasSubstr;
+
 TEST_F(GpuTree, PayloadsThatContainTheMagicBytesDoNotSplitBundles) {
   // Write both magics into the zero fill of a real plain bundle (between its table and
   // its first entry), then store it uncompressed (zlib level 0): the payload now holds
@@ -21,7 +24,7 @@ TEST_F(GpuTree, PayloadsThatContainTheMagicBytesDoNotSplitBundles) {
   std::string planted = "CCOB\x02\x00\x01\x00" + std::string(kBundleMagic);
   raw.replace(2048, planted.size(), planted);
   std::string payload = Zlib(raw, 0);
-  ASSERT_NE(payload.find("CCOB"), std::string::npos);
+  ASSERT_THAT(payload, HasSubstr("CCOB"));
   std::string ccob = CcobHeaderBytes(2, 0, payload.size(), raw.size(), Md5Low(raw)) + payload;
   std::string section = ccob + std::string(4096 - ccob.size() % 4096, '\0') + ccob;
   DeviceInventory inv = Inventory(FileKind::kCompressedBundle, section);
@@ -38,7 +41,7 @@ TEST_F(GpuTree, EntryWhoseCodeObjectIsForAnotherProcessorIsAMismatch) {
   ASSERT_EQ(inv.bundles.size(), 1u);
   ASSERT_EQ(inv.bundles[0].problems.size(), 1u);
   EXPECT_EQ(inv.bundles[0].problems[0].kind, BundleProblem::kIdMismatch);
-  EXPECT_NE(inv.bundles[0].problems[0].message.find("for gfx906"), std::string::npos);
+  EXPECT_THAT(inv.bundles[0].problems[0].message, HasSubstr("for gfx906"));
 }
 
 }  // namespace

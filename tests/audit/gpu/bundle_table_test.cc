@@ -1,4 +1,5 @@
 // The plain bundle entry table: every inconsistency is an error, a short prefix asks for more.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <set>
@@ -11,6 +12,8 @@
 namespace rocm_audit::testing {
 namespace {
 
+using ::testing::HasSubstr;
+
 TEST_F(GpuTree, PlainBundleTableErrors) {
   std::string raw = Decompressed(RealCcob());
   std::string past = raw;
@@ -21,7 +24,7 @@ TEST_F(GpuTree, PlainBundleTableErrors) {
   uint64_t end = 0;
   std::string error;
   EXPECT_EQ(ParseBundleTable(past, past.size(), &entries, &end, &error), TableStatus::kError);
-  EXPECT_NE(error.find("runs past the end"), std::string::npos) << error;
+  EXPECT_THAT(error, HasSubstr("runs past the end"));
   std::string count = raw;
   count[24 + 6] = 1;  // entry count 2^48
   EXPECT_EQ(ParseBundleTable(count, count.size(), &entries, &end, &error), TableStatus::kError);

@@ -1,5 +1,6 @@
 // Compressed offload bundles: CCOB v1-v3 with zstd and zlib (re-headed from real clang
 // output), v1 ends found from the stream, and malformed headers and payloads as problems.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <set>
@@ -15,6 +16,8 @@
 
 namespace rocm_audit::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 TEST_F(GpuTree, CcobVersionsOneToThreeWithZstdAndZlib) {
   std::string raw = Decompressed(RealCcob());
@@ -70,7 +73,7 @@ TEST_F(GpuTree, MalformedCompressedBundlesAreFindingsNotCrashes) {
   };
   for (const Case& c : cases) {
     DeviceInventory inv = Inventory(FileKind::kCompressedBundle, c.bytes);
-    EXPECT_NE(AllProblems(inv).find(c.expect), std::string::npos) << c.name << ": " << AllProblems(inv);
+    EXPECT_THAT(AllProblems(inv), HasSubstr(c.expect)) << c.name << ": " << AllProblems(inv);
   }
   // A flipped byte mid-stream may still decode (zstd frames carry no checksum here): only
   // the header's MD5, checked with --verify-hash, is sure to notice.
@@ -84,19 +87,19 @@ TEST_F(GpuTree, MalformedCompressedBundlesAreFindingsNotCrashes) {
   std::string big = MakeCcob(3, 1, raw);
   for (int i = 0; i < 8; ++i) big[16 + i] = i == 4 ? 0x17 : 0;  // 100 GB claimed (0x17'0000'0000)
   DeviceInventory capped = Inventory(FileKind::kCompressedBundle, big);
-  EXPECT_NE(AllProblems(capped).find("over --max-decompressed"), std::string::npos) << AllProblems(capped);
+  EXPECT_THAT(AllProblems(capped), HasSubstr("over --max-decompressed"));
   BundleReadOptions small;
   small.max_decompressed = raw.size() - 1;
   DeviceInventory tight = Inventory(FileKind::kCompressedBundle, MakeCcob(2, 1, raw), small);
-  EXPECT_NE(AllProblems(tight).find("over --max-decompressed"), std::string::npos);
+  EXPECT_THAT(AllProblems(tight), HasSubstr("over --max-decompressed"));
   // A wrong hash is found only when asked.
   std::string bad_hash = MakeCcob(2, 1, raw);
   bad_hash[16] ^= 1;
   EXPECT_EQ(ProblemCount(Inventory(FileKind::kCompressedBundle, bad_hash)), 0u);
   BundleReadOptions verify;
   verify.verify_hash = true;
-  EXPECT_NE(AllProblems(Inventory(FileKind::kCompressedBundle, bad_hash, verify)).find("hash mismatch"),
-            std::string::npos);
+  EXPECT_THAT(AllProblems(Inventory(FileKind::kCompressedBundle, bad_hash, verify)),
+              HasSubstr("hash mismatch"));
   // Every truncation of a real CCOB and of a plain bundle: a problem, never a crash.
   for (const std::string& whole : {ccob, raw})
     for (size_t n = 0; n < whole.size(); n += 97) {
@@ -189,7 +192,7 @@ TEST_F(GpuTree, EveryZstdFramingReadsTheSameBundle) {
       EXPECT_TRUE(got == raw) << name;
       EXPECT_EQ(r.consumed, payload.size()) << name;
     }
-  EXPECT_NE(reference.find("gfx1030"), std::string::npos) << reference;
+  EXPECT_THAT(reference, HasSubstr("gfx1030"));
   // Each decode's window came from the shared memory: one kept and reused, within budget.
   EXPECT_GT(shared.peak_large(), 0u);
   EXPECT_LE(shared.peak_large(), (raw.size() + (2 << 20)) & ~size_t((2 << 20) - 1)) << raw.size();

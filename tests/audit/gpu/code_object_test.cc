@@ -1,5 +1,6 @@
 // AMDGPU code objects: kernels counted from the metadata note under every PT_NOTE alignment
 // LLVM accepts.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <llvm/Object/ELF.h>
 
@@ -13,6 +14,8 @@
 
 namespace rocm_audit::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 TEST_F(GpuTree, NoteSegmentAlignmentZeroStillCountsKernels) {
   std::string co = ReadAll(P("co/kernel_gfx90a.co"));
@@ -32,7 +35,7 @@ TEST_F(GpuTree, NoteSegmentAlignmentZeroStillCountsKernels) {
     bool ok = InspectCodeObject(patched, patched.size(), &info, &error);
     if (align == 3) {
       EXPECT_FALSE(ok);  // LLVM refuses alignments other than 0, 1, 4, 8: a broken note segment
-      EXPECT_NE(error.find("note"), std::string::npos) << error;
+      EXPECT_THAT(error, HasSubstr("note"));
     } else {
       ASSERT_TRUE(ok) << error;
       EXPECT_EQ(info.kernels, 1u) << "p_align " << int(align);

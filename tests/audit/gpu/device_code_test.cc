@@ -1,6 +1,7 @@
 // Device code found wherever it sits: .hip_fatbin holding plain and compressed bundles,
 // -fgpu-rdc objects, archive members, standalone bundles, bare code objects; each bundle
 // lists what clang-offload-bundler-19 lists for it.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <set>
@@ -13,6 +14,8 @@
 
 namespace rocm_audit::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 TEST_F(GpuTree, SharedLibraryHoldsPlainAndCompressedBundlesInOneSection) {
   std::string bytes = ReadAll(P("lib/libfat.so.1"));
@@ -151,7 +154,7 @@ TEST(OffloadSection, UnalignedEntryIsAProblemNotARead) {
   ASSERT_GT(bytes.size(), 64u);
   Bundle b = ReadOffloadSection(bytes, BundleContainer{".llvm.offloading", "", 0});
   ASSERT_EQ(b.problems.size(), 1u);
-  EXPECT_NE(b.problems[0].message.find("not 8-byte aligned"), std::string::npos) << b.problems[0].message;
+  EXPECT_THAT(b.problems[0].message, HasSubstr("not 8-byte aligned"));
   EXPECT_TRUE(b.entries.empty());
 }
 

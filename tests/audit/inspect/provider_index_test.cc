@@ -41,7 +41,9 @@ TEST(ProviderIndex, AGpuCodeObjectDefinesNoHostSymbol) {
   EXPECT_EQ(index.Providers(host).front().file, GpuTreePath("lib/libamdhip64.so.6"));
 
   files[0].reset();  // an empty slot (a file dropped after its checks) is passed over
-  EXPECT_EQ(BuildProviderIndex(files, loads, LoaderConfig{}).Providers(host).size(), 1u);
+  SymbolIndex rebuilt = BuildProviderIndex(files, loads, LoaderConfig{});
+  ASSERT_EQ(rebuilt.Providers(host).size(), 1u);
+  EXPECT_EQ(rebuilt.Providers(host).front().file, GpuTreePath("lib/libamdhip64.so.6"));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // glibc's symbol matching (check_match/do_lookup_x), on libraries linked with version
 // scripts by the real linker.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "tests/support/core_audit.h"
@@ -7,6 +8,8 @@
 
 namespace rocm_audit::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 // libv.so.1 exports f@V1 (non-default), f@@V2 (default) and g@@V1.
 const char* kVersioned =
@@ -111,7 +114,7 @@ TEST(SymbolScope, UndefinedSymbolWithoutARelocationIsNeverLookedUp) {
                         "a(void) { return called(); }' -nostdlib"));
   std::string out;
   ASSERT_EQ(RunCommand("readelf --dyn-syms -W " + t / "a/libA.so", &out), 0);
-  ASSERT_NE(out.find("UND marker_only"), std::string::npos) << out;  // it is in .dynsym
+  ASSERT_THAT(out, HasSubstr("UND marker_only"));  // it is in .dynsym
   CoreAudit r({t / "a/libA.so"}, {t.path()});
   auto f = r.Undefined();
   ASSERT_EQ(f.size(), 1u);
