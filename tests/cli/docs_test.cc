@@ -2,6 +2,7 @@
 // a fresh machine (.ci/run runs them verbatim; the setup command installs every package the
 // build needs), its options and checks are the option table's and the rules', and
 // docs/benchmarks.md is generated from bench/results/.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -48,8 +49,8 @@ TEST(Docs, CiTakesBothCommandsFromTheReadme) {
   EXPECT_EQ(testing::ReadAll(t / "command.1"), setup + "\n");
   EXPECT_EQ(testing::ReadAll(t / "command.2"), test + "\n");
   std::string ci = Read(".ci/run");
-  EXPECT_NE(ci.find("extract_readme_commands \"$repo/README.md\""), std::string::npos);
-  EXPECT_NE(ci.find("run_in_root \"$root\" \"$clone\" \"$work/command.$n\""), std::string::npos);
+  EXPECT_THAT(ci, ::testing::HasSubstr("extract_readme_commands \"$repo/README.md\""));
+  EXPECT_THAT(ci, ::testing::HasSubstr("run_in_root \"$root\" \"$clone\" \"$work/command.$n\""));
 }
 
 // CI's skip rule: a skip is allowed for the absent corpus or for needing root, and for
@@ -80,9 +81,9 @@ TEST(Docs, CiRefusesASkipForAnyOtherReason) {
   };
   std::string said;
   EXPECT_EQ(check("allowed", &said), 0) << said;
-  EXPECT_NE(said.find("skipped, allowed: Corpus.Chroot: chroot(2) needs root"), std::string::npos) << said;
+  EXPECT_THAT(said, ::testing::HasSubstr("skipped, allowed: Corpus.Chroot: chroot(2) needs root")) << said;
   EXPECT_NE(check("refused", &said), 0) << said;
-  EXPECT_NE(said.find("Gpu.Bundler: clang-offload-bundler-19 not found"), std::string::npos) << said;
+  EXPECT_THAT(said, ::testing::HasSubstr("Gpu.Bundler: clang-offload-bundler-19 not found")) << said;
 }
 
 // The setup command installs what the build needs on a minimal machine: a generator's make
@@ -111,11 +112,11 @@ TEST(Docs, SetupCommandInstallsTheBuildTools) {
                           " nix-bin ",
                           " liblief-dev ",
                           " lintian "})
-    EXPECT_NE(setup.find(pkg), std::string::npos) << pkg;
+    EXPECT_THAT(setup, ::testing::HasSubstr(pkg)) << pkg;
   // Debian's npm wherever the machine has none: it conflicts with NodeSource's nodejs, which
   // brings its own (an apt-get install naming npm fails on such a machine).
-  EXPECT_NE(setup.find(" $(command -v npm >/dev/null || echo npm) "), std::string::npos);
-  EXPECT_NE(setup.find("-G Ninja"), std::string::npos);
+  EXPECT_THAT(setup, ::testing::HasSubstr(" $(command -v npm >/dev/null || echo npm) "));
+  EXPECT_THAT(setup, ::testing::HasSubstr("-G Ninja"));
 }
 
 // The lines of README.md's ```sh blocks and its `inline code` spans: where it shows commands.
