@@ -19,9 +19,10 @@ TEST(JunitReport, ASuitePerCheckACasePerFileFailingAtFailOn) {
                      "      <failure message=\"error[undefined-symbol]: undefined symbol f\""),
             std::string::npos)
       << xml;
-  EXPECT_NE(xml.find("<testsuite name=\"rpath-build-dir\" tests=\"1\" failures=\"0\""), std::string::npos)
+  EXPECT_NE(xml.find("<testsuite name=\"rpath-absolute-outside\" tests=\"1\" failures=\"0\""),
+            std::string::npos)
       << xml;
-  EXPECT_NE(xml.find("<system-out>warning[rpath-build-dir]"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<system-out>warning[rpath-absolute-outside]"), std::string::npos) << xml;
   std::string lenient = RenderJunit(r, Severity::kError, true);
   EXPECT_NE(lenient.find("failures=\"0\""), std::string::npos);
 }

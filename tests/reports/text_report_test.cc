@@ -12,7 +12,7 @@ namespace {
 TEST(TextReport, GroupedByFileWithFixAndSummary) {
   std::string text = RenderText(SampleReport(), TextOptions{});
   EXPECT_NE(text.find("/p/lib/libA.so\n  error[undefined-symbol]: undefined symbol f\n    fix: link libf\n"
-                      "  warning[rpath-build-dir]"),
+                      "  warning[rpath-absolute-outside]"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("1 file audited"), std::string::npos) << text;
@@ -26,7 +26,7 @@ TEST(TextReport, QuietShowsOnlyFailingFindings) {
   o.min_severity = Severity::kError;
   std::string text = RenderText(SampleReport(), o);
   EXPECT_NE(text.find("undefined-symbol"), std::string::npos);
-  EXPECT_EQ(text.find("rpath-build-dir"), std::string::npos);
+  EXPECT_EQ(text.find("rpath-absolute-outside"), std::string::npos);
   EXPECT_EQ(text.find("audited"), std::string::npos);
 }
 
