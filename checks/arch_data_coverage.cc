@@ -9,6 +9,10 @@ namespace rocm_audit {
 namespace {
 
 constexpr Rule kRules[] = {
+    // Error: on a GPU whose Tensile data is missing every rocBLAS GEMM fails (rocblas_status 14) and
+    // hipBLASLt has no kernels. Data without code is a warning: on that GPU the library fails for lack of its
+    // own code objects whether the data is there or not, so the data only costs space (a GPU the packager
+    // requires is missing-arch's, an error). lintian, auditwheel: none.
     {
         .id = "missing-arch-data",
         .severity = Severity::kError,
@@ -27,10 +31,11 @@ constexpr Rule kRules[] = {
                        "load its kernels: it reports that it cannot read the Tensile library files and "
                        "every GEMM returns rocblas_status 14 (rocblas_status_excluded_from_build), and "
                        "hipBLASLt, which keeps its kernels only there, has nothing to run. Data without "
-                       "code is dead weight, or a sign that the library was built for fewer targets than "
-                       "Tensile. Build Tensile for the same architecture list as the library "
-                       "(Tensile_ARCHITECTURE, GPU_TARGETS) and install its library/ directory where the "
-                       "library looks.",
+                       "code is a warning: on that processor the library fails for lack of its own code "
+                       "objects whether the data is there or not, so the data is dead weight, or a sign that "
+                       "the library was built for fewer targets than Tensile. Build Tensile for the same "
+                       "architecture list as the library (Tensile_ARCHITECTURE, GPU_TARGETS) and install its "
+                       "library/ directory where the library looks.",
         .example = "/opt/rocm-6.2.0/lib/librocblas.so.4.2.60200\n"
                    "  error[missing-arch-data]: rocBLAS has device code for gfx1101 but "
                    "/opt/rocm-6.2.0/lib/rocblas/library has no data for it (no TensileLibrary*_gfx1101* / "
@@ -88,6 +93,7 @@ void Run(const FileInput& in, FindingSink& sink) {
   for (const std::string& p : data.processors) {
     if (code.count(p) || !ProcessorByName(p)) continue;
     Finding f = Missing(file, data, p, "code");
+    f.severity = Severity::kWarning;  // the data adds no failure: see kRules
     f.message = data.dir + " has " + data.library + " data for " + p +
                 " but the library has no device code for it: the data is dead weight, or the "
                 "library was built for fewer targets than Tensile";

@@ -7,6 +7,9 @@ namespace rocm_audit {
 namespace {
 
 constexpr Rule kRules[] = {
+    // Error: the runtime cannot extract the device's code object from a damaged bundle, so the library's
+    // kernels fail to load, or it reads garbage. A compressed bundle that only overstates its uncompressed
+    // size is a warning: the runtime reads it at its real size. lintian, auditwheel: none.
     {
         .id = "malformed-bundle",
         .severity = Severity::kError,
@@ -39,6 +42,8 @@ constexpr Rule kRules[] = {
         .cause = "malformed offload bundles in {files}: {reason}",
         .fields = "section?:string member?:string offset?:integer format?:string reason:string",
     },
+    // Error: the runtime hands the device code built for another target, which the loader refuses as an
+    // incompatible ISA or which runs in the wrong xnack/sramecc mode. lintian, auditwheel: none.
     {
         .id = "bundle-id-mismatch",
         .severity = Severity::kError,
@@ -63,6 +68,9 @@ constexpr Rule kRules[] = {
         .cause = "bundle entries naming another target than their code object, in {files}",
         .fields = "section?:string member?:string offset?:integer format?:string reason:string",
     },
+    // Warning: no runtime of its toolchain's era loads the code object, so its kernels are missing on every
+    // device; but the processor may only be newer than rocm-audit's table (LLVM 19's and the processors it
+    // adds). lintian, auditwheel: none.
     {
         .id = "unknown-gpu-target",
         .severity = Severity::kWarning,

@@ -11,6 +11,9 @@ namespace rocm_audit {
 namespace {
 
 constexpr Rule kRules[] = {
+    // Warning: the consumer's find_package() of this package fails at configure unless the consumer finds the
+    // dependency by itself: CMake also searches the consumer's CMAKE_PREFIX_PATH, <Dep>_DIR and package
+    // registry, which no audit sees. An optional find_package is a note. lintian, auditwheel: none.
     {
         .id = "cmake-missing-dependency",
         .severity = Severity::kWarning,
@@ -43,6 +46,9 @@ constexpr Rule kRules[] = {
         .fields = "package:string line:integer in:path cmake_stage?:string dependency:string version:string "
                   "prefixes_searched:[path] asked_component?:string undecided?:string",
     },
+    // Error: the dependency is found and every config of it turns the version down, so the consumer's
+    // configure fails ("Could not find a configuration file ... compatible with requested version"). An
+    // optional find_package is a note. lintian, auditwheel: none.
     {
         .id = "cmake-dependency-version",
         .severity = Severity::kError,

@@ -17,6 +17,8 @@ namespace rocm_audit {
 namespace {
 
 constexpr Rule kRules[] = {
+    // Error: the consumer's generate step fails as soon as it links the target (policy CMP0028); a target of
+    // a dependency the audit could not evaluate gets the benefit of the doubt. lintian, auditwheel: none.
     {
         .id = "cmake-missing-target",
         .severity = Severity::kError,
@@ -49,6 +51,8 @@ constexpr Rule kRules[] = {
         .fields = "package:string line:integer in:path cmake_stage:string target:string linked:string "
                   "dependencies:[string] asked_component?:string undecided?:string",
     },
+    // Error: the consumer's generate step fails when it links the target (policy CMP0111), or its build fails
+    // on <target>-NOTFOUND under the old policy. lintian, auditwheel: none.
     {
         .id = "cmake-no-location",
         .severity = Severity::kError,

@@ -11,6 +11,10 @@ namespace rocm_audit {
 namespace {
 
 constexpr Rule kRules[] = {
+    // Error: find_package() or the consumer's generate step fails on the missing file. A missing
+    // IMPORTED_SONAME link is a warning: CMake does not check it, and ldconfig creates soname links in the
+    // directories it manages; a reference reached only on an undecided branch is a note. lintian, auditwheel:
+    // none.
     {
         .id = "cmake-missing-file",
         .severity = Severity::kError,
@@ -46,6 +50,8 @@ constexpr Rule kRules[] = {
                   "target?:string component?:string component_library?:path|null asked_component?:string "
                   "installed_at?:path undecided?:string",
     },
+    // Error: find_package(<Name> CONFIG REQUIRED) stops the consumer's configure; a failure reached only on
+    // an undecided branch is a note. lintian, auditwheel: none.
     {
         .id = "cmake-config-error",
         .severity = Severity::kError,

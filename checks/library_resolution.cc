@@ -20,6 +20,9 @@ std::string OriginRelative(const std::string& from_dir, const std::string& to_di
 }
 
 constexpr Rule kRules[] = {
+    // Error: the program does not start, or dlopen fails ("cannot open shared object file"). dpkg-shlibdeps:
+    // an error ("cannot find library ... needed by", the build stops); auditwheel: repair refuses ("required
+    // library ... could not be located"); lintian: none.
     {
         .id = "unresolved-library",
         .severity = Severity::kError,

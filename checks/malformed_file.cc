@@ -7,6 +7,11 @@ namespace rocm_audit {
 namespace {
 
 constexpr Rule kRules[] = {
+    // Error: ld.so refuses the file ("invalid ELF header", "file too short") and the link editor rejects it.
+    // A damaged table in a readable file and a non-object named like a library are notes (what needs them
+    // fails, and is reported, where it loads); a package file in the tree is a warning (its contents are not
+    // audited). lintian: elf-error, a warning (readelf's complaint, often about another architecture's file);
+    // auditwheel: none.
     {
         .id = "malformed-file",
         .severity = Severity::kError,

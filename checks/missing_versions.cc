@@ -7,6 +7,9 @@ namespace rocm_audit {
 namespace {
 
 constexpr Rule kRules[] = {
+    // Error: ld.so checks every DT_VERNEED entry before any code runs and refuses the object ("version
+    // `GLIBCXX_3.4.32' not found"). auditwheel: repair refuses a wheel with versioned symbols newer than its
+    // policy ("too-recent versioned symbols"); lintian: none (it does not resolve libraries).
     {
         .id = "missing-version",
         .severity = Severity::kError,

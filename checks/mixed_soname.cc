@@ -10,6 +10,10 @@ namespace rocm_audit {
 namespace {
 
 constexpr Rule kRules[] = {
+    // Error in one load closure: both majors are mapped and their symbols interpose, so code built against
+    // one binds to the other's functions. Across the tree a warning: no audited process loads both (that is
+    // the closure's error), but the stale files break once the old major is removed. lintian, auditwheel:
+    // none.
     {
         .id = "mixed-soname",
         .severity = Severity::kError,

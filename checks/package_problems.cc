@@ -8,6 +8,8 @@ namespace rocm_audit {
 namespace {
 
 constexpr Rule kRules[] = {
+    // Error: a package manager that trusts the member writes outside the install root (zip slip) or creates a
+    // device node. lintian: package-contains-unsafe-symlink and special-file, errors; auditwheel: none.
     {
         .id = "package-member-refused",
         .severity = Severity::kError,
@@ -32,6 +34,8 @@ constexpr Rule kRules[] = {
         .cause = "{files}: {n} members refused ({reason*})",
         .fields = "package:path member:string reason:string",
     },
+    // Error: part of the package was not audited, so a clean report would vouch for files no check read; the
+    // caps stop decompression bombs. lintian, auditwheel: none.
     {
         .id = "package-limit",
         .severity = Severity::kError,

@@ -12,9 +12,14 @@ namespace rocm_audit {
 namespace {
 
 constexpr Rule kRules[] = {
+    // Error: the loader searches the directory on every start, so whoever can create it on the user's machine
+    // (for /tmp, any local user) supplies the libraries the program loads. lintian:
+    // custom-library-search-path, an error; rpm's check-rpaths: an invalid rpath (0x0002), which fails the
+    // build; Nix: auditTmpdir fails the build on an entry into its build directory; auditwheel: repair drops
+    // entries that leave the wheel.
     {
         .id = "rpath-build-dir",
-        .severity = Severity::kWarning,
+        .severity = Severity::kError,
         .title = "an RPATH/RUNPATH entry pointing into a build tree (/build/, *-build, build-*, _build, "
                  "cmake-build-*) or a temporary directory",
         .fix = "drop the entry (CMAKE_SKIP_INSTALL_RPATH, chrpath -d, patchelf --remove-rpath) or replace "
@@ -25,15 +30,16 @@ constexpr Rule kRules[] = {
                        "build, _build, build-*, build_*, *-build, *_build or cmake-build-*), a temporary "
                        "directory (/tmp, /var/tmp, /dev/shm, /nix/var, $TMPDIR), or a path matching "
                        "--forbid-rpath. On the user's machine the loader searches it before the right "
-                       "directories on every start: at best wasted lookups, at worst a hijack, since "
-                       "whoever can create that directory (for /tmp, any local user) can plant a library "
-                       "the program then loads. It also ties the binary to the build machine, which "
-                       "distribution checks reject (Nix refuses references to /build/). It usually is a "
-                       "build RPATH that survived installation (CMake's build tree RPATH, a hard-coded "
+                       "directories on every start, so whoever can create that directory (for /tmp, any "
+                       "local user; for /home/me/src/app/build, whoever holds the account me there) can "
+                       "plant a library the program then loads. That is an error, as lintian "
+                       "(custom-library-search-path) and rpm's check-rpaths rate it, and it ties the binary "
+                       "to the build machine (Nix refuses references to its build directory). It usually is "
+                       "a build RPATH that survived installation (CMake's build tree RPATH, a hard-coded "
                        "-Wl,-rpath, libtool); drop the entry at install time (CMAKE_SKIP_INSTALL_RPATH, "
                        "chrpath -d, patchelf --remove-rpath) or replace it with $ORIGIN-relative entries.",
         .example = "/opt/rocm-6.2.0/lib/librocblas.so.4.2.60200\n"
-                   "  warning[rpath-build-dir]: RUNPATH entry "
+                   "  error[rpath-build-dir]: RUNPATH entry "
                    "/home/runner/work/rocBLAS/rocBLAS/build/release/library/src points into a build "
                    "directory (build)\n"
                    "    fix: drop the entry (CMAKE_SKIP_INSTALL_RPATH, chrpath -d, patchelf --remove-rpath) "
@@ -42,6 +48,10 @@ constexpr Rule kRules[] = {
         .cause = "RPATH/RUNPATH into a build directory, {entry}, in {files}",
         .fields = "entry:string tag:string",
     },
+    // Note: the loader skips the directory, so only lookups are wasted; a library expected there is reported
+    // as unresolved-library. lintian rates every absolute entry outside a package's private directories an
+    // error (custom-library-search-path), as a policy against RPATH, whether it exists or not; auditwheel:
+    // none.
     {
         .id = "rpath-missing-dir",
         .severity = Severity::kNote,
@@ -65,6 +75,12 @@ constexpr Rule kRules[] = {
         .cause = "RPATH/RUNPATH entry {entry} names no directory, in {files}",
         .fields = "entry:string tag:string",
     },
+    // Warning: where the directory holds another installation the program loads that one, and where it is
+    // missing a library meant to be there is not found, which unresolved-library reports as an error where
+    // the audit sees it; but a directory another package installs is right, and one run sees it only with
+    // --root. lintian: custom-library-search-path and rpm's check-rpaths (0x0002), errors for any entry
+    // outside the package's own or the standard directories, as a policy against RPATH; auditwheel: repair
+    // drops the entry.
     {
         .id = "rpath-absolute-outside",
         .severity = Severity::kWarning,
@@ -91,9 +107,13 @@ constexpr Rule kRules[] = {
         .cause = "absolute RPATH/RUNPATH entry {entry} outside the tree, in {files}",
         .fields = "entry:string tag:string",
     },
+    // Error: ld.so resolves the entry against the process's working directory (an empty entry is "./",
+    // glibc's fillin_rpath), so whoever controls the directory the program starts in supplies its libraries.
+    // lintian: relative-library-search-path, an error; rpm's check-rpaths: insecure (0x0004) and empty
+    // (0x0010) rpaths, which fail the build; auditwheel: repair drops the entry.
     {
         .id = "rpath-relative",
-        .severity = Severity::kWarning,
+        .severity = Severity::kError,
         .title = "a relative RPATH/RUNPATH entry, resolved against the process's working directory",
         .fix = "use $ORIGIN/... instead of a relative path",
         .key_fields = "tag entry",
@@ -108,7 +128,7 @@ constexpr Rule kRules[] = {
                        "BUILD_RPATH. Use $ORIGIN/... for a path relative to the file, and remove empty "
                        "items.",
         .example = "/opt/rocm-6.2.0/bin/rocminfo\n"
-                   "  warning[rpath-relative]: RUNPATH entry ../lib is relative: the loader resolves it "
+                   "  error[rpath-relative]: RUNPATH entry ../lib is relative: the loader resolves it "
                    "against the working directory\n"
                    "    fix: use $ORIGIN/... instead of a relative path",
         .cause_fields = "entry",

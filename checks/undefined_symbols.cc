@@ -10,6 +10,9 @@ namespace rocm_audit {
 namespace {
 
 constexpr Rule kRules[] = {
+    // Error: ld.so stops the process with "symbol lookup error", at load time with BIND_NOW (-z now) or for
+    // data, else at the first call. dpkg-shlibdeps: a warning ("found in none of the libraries"; a plugin's
+    // symbols may come from its host); lintian, auditwheel: none.
     {
         .id = "undefined-symbol",
         .severity = Severity::kError,

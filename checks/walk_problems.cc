@@ -6,6 +6,10 @@ namespace rocm_audit {
 namespace {
 
 constexpr Rule kRules[] = {
+    // Warning: the link is as good as missing (a -dev package's libfoo.so breaks -lfoo), but in a split
+    // package its target often ships in another package; a library the loader then misses is reported as
+    // unresolved-library, an error. lintian: none (it checks only wildcard links,
+    // package-contains-broken-symlink-wildcard, a warning); auditwheel: none.
     {
         .id = "dangling-symlink",
         .severity = Severity::kWarning,
@@ -32,6 +36,9 @@ constexpr Rule kRules[] = {
         .cause = "dangling symlinks: {files}",
         .fields = "",
     },
+    // Warning: everything that opens the link fails with ELOOP; a library the loader needs through it is
+    // reported as unresolved-library, an error. lintian: symlink-is-self-recursive (a link to an ancestor
+    // directory), a warning; auditwheel: none.
     {
         .id = "symlink-loop",
         .severity = Severity::kWarning,
@@ -52,6 +59,9 @@ constexpr Rule kRules[] = {
         .cause = "symlink loops: {files}",
         .fields = "",
     },
+    // Warning: nothing in it was audited, and users other than its owner may meet the same "Permission
+    // denied"; but the cause may be the auditing user's rights, not the package's modes. lintian:
+    // non-standard-file-perm and non-standard-dir-perm, warnings; auditwheel: none.
     {
         .id = "unreadable-file",
         .severity = Severity::kWarning,
@@ -73,6 +83,7 @@ constexpr Rule kRules[] = {
         .cause = "unreadable: {files}",
         .fields = "",
     },
+    // Note: no defect; it says what the audit did not follow. lintian, auditwheel: none.
     {
         .id = "link-outside-tree",
         .severity = Severity::kNote,
@@ -100,22 +111,28 @@ constexpr Rule kRules[] = {
         .cause = "links out of the audited paths: {files}",
         .fields = "",
     },
+    // Error: installed by a package, a device node gives whoever can open it the device, past the permissions
+    // of /dev, and a FIFO blocks whatever reads it; Debian Policy 10.6 forbids both in a package. lintian:
+    // special-file, an error; in a package given as a PATH the same member is package-member-refused, an
+    // error; auditwheel: none.
     {
         .id = "special-file",
-        .severity = Severity::kWarning,
+        .severity = Severity::kError,
         .title = "a FIFO, socket or device node in the audited tree, never opened",
         .fix = "do not install special files; create them at run time (systemd-tmpfiles, the program itself)",
         .key_fields = "",
         .explanation = "The audited tree holds a FIFO, a socket or a device node. The walk never opens one: "
                        "reading a FIFO can block forever and a device such as /dev/zero never ends, so "
-                       "nothing about it is audited. A package has no business installing one (Debian's "
-                       "policy forbids it outside /dev, and lintian reports it as special-file); in a "
-                       "staged tree it usually is a leftover of a test or of a build step that created a "
-                       "named pipe in the install prefix. If the tree was meant to be the whole system, "
-                       "audit it without its /dev. Remove the file from the installed tree, or create it at "
-                       "run time.",
+                       "nothing about it is audited. A package has no business installing one, and this is "
+                       "an error: a device node installed with the package's modes gives whoever can open "
+                       "it the device, past the permissions of /dev, and a FIFO blocks whatever reads it. "
+                       "Debian Policy (10.6) forbids device files and named pipes in a package, and lintian "
+                       "reports them as special-file. In a staged tree it usually is a leftover of a test "
+                       "or of a build step that created a named pipe in the install prefix. If the tree was "
+                       "meant to be the whole system, audit it without its /dev. Remove the file from the "
+                       "installed tree, or create it at run time.",
         .example = "/opt/rocm-6.2.0/lib/librocm_smi64.so.7\n"
-                   "  warning[special-file]: a FIFO: not opened\n"
+                   "  error[special-file]: a FIFO: not opened\n"
                    "    fix: do not install special files; create them at run time (systemd-tmpfiles, the "
                    "program itself)",
         .cause_fields = "*",

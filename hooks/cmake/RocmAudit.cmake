@@ -8,7 +8,14 @@
 #
 # What fails the install step: a finding at FAIL_ON (default error) or above, unless a
 # waiver in SUPPRESS or the BASELINE report accepts it; and rocm-audit itself failing (a
-# tool error, such as a prefix nothing was installed into), which is reported as that.
+# tool error, such as a prefix nothing was installed into), which is reported as that. The
+# checks whose findings are errors by default: bundle-id-mismatch, cmake-config-error,
+# cmake-dependency-version, cmake-missing-file, cmake-missing-target, cmake-no-location,
+# malformed-bundle, malformed-file, missing-arch, missing-arch-data, missing-version,
+# mixed-soname, package-limit, package-member-refused, rpath-build-dir, rpath-relative,
+# special-file, undefined-symbol, unresolved-library (rocm-audit --explain ID says which of
+# a check's findings are only warnings or notes). So a RUNPATH into a build tree, such as
+# -Wl,-rpath,/home/me/src/tinyroc/build/lib, fails the install.
 #
 #   find_package(RocmAudit)   # or include(/usr/share/cmake/RocmAudit/RocmAudit.cmake)
 #   rocm_audit_install(SUPPRESS ${CMAKE_SOURCE_DIR}/rocm-audit.suppress)

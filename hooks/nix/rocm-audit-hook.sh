@@ -7,6 +7,12 @@
 #   dontRocmAudit = true;                                             # to skip
 # Each output is audited as a store path: its RUNPATHs into other store paths (its
 # dependencies) are followed, and a finding at --fail-on (default error) fails the build.
+# The checks whose findings are errors by default: bundle-id-mismatch, cmake-config-error,
+# cmake-dependency-version, cmake-missing-file, cmake-missing-target, cmake-no-location,
+# malformed-bundle, malformed-file, missing-arch, missing-arch-data, missing-version,
+# mixed-soname, package-limit, package-member-refused, rpath-build-dir, rpath-relative,
+# special-file, undefined-symbol, unresolved-library (rocm-audit --explain ID says which of
+# a check's findings are only warnings or notes). So a RUNPATH into /build fails the build.
 rocmAuditHook() {
     if [ -n "${dontRocmAudit-}" ]; then return 0; fi
     local output dir flags=()

@@ -24,6 +24,9 @@ TEST(ArchDataCoverage, CodeWithoutDataAndDataWithoutCode) {
   ASSERT_EQ(by_arch.size(), 2u);
   EXPECT_EQ(by_arch["gfx90a"].fields["missing"], "data");
   EXPECT_EQ(by_arch["gfx1030"].fields["missing"], "code");
+  // Code without data fails every GEMM on that GPU; data without code adds no failure.
+  EXPECT_EQ(by_arch["gfx90a"].severity, Severity::kError);
+  EXPECT_EQ(by_arch["gfx1030"].severity, Severity::kWarning);
   EXPECT_EQ(by_arch["gfx90a"].fields["library"], "rocBLAS");
   const FileFacts* facts = FactsOf(r, GpuTreePath("rocblas/lib/librocblas.so.4"));
   ASSERT_TRUE(facts && facts->arch_data);

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "checks/registry.h"
 #include "tests/support/audit_support.h"
 #include "tests/support/test_support.h"
 
@@ -39,9 +40,25 @@ TEST(RpathEntries, BuildDirectoryIsReported) {
   Report r = AuditRunpath(t, "$ORIGIN:/build/rocblas/library/src");
   auto f = FindingsOf(r, "rpath-build-dir");
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].severity, Severity::kWarning);
+  EXPECT_EQ(f[0].severity, Severity::kError);
   EXPECT_EQ(f[0].fields["entry"], "/build/rocblas/library/src");
   EXPECT_EQ(f[0].fields["tag"], "RUNPATH");
+}
+
+// Whoever can create a build-tree or temporary directory on the user's machine supplies the
+// libraries, and whoever controls the working directory does for a relative or empty entry:
+// errors, so that the hooks, which fail on errors, stop them.
+TEST(RpathEntries, BuildTreeTemporaryAndRelativeEntriesAreErrors) {
+  TempDir t;
+  Report r = AuditRunpath(t, "/build/xyz:/home/me/src/tinyroc/build/lib:/tmp/roc/lib:lib::$ORIGIN");
+  auto build = FindingsOf(r, "rpath-build-dir");
+  auto relative = FindingsOf(r, "rpath-relative");
+  ASSERT_EQ(build.size(), 3u);
+  ASSERT_EQ(relative.size(), 2u);
+  for (const Finding& f : build) EXPECT_EQ(f.severity, Severity::kError) << f.message;
+  for (const Finding& f : relative) EXPECT_EQ(f.severity, Severity::kError) << f.message;
+  EXPECT_EQ(FindRule("rpath-build-dir")->severity, Severity::kError);
+  EXPECT_EQ(FindRule("rpath-relative")->severity, Severity::kError);
 }
 
 TEST(RpathEntries, CMakeStyleBuildTreesAreReported) {

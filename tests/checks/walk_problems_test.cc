@@ -1,4 +1,5 @@
-// dangling-symlink, symlink-loop, unreadable-file: the walk's problems as warnings.
+// dangling-symlink, symlink-loop, link-outside-tree, special-file: the walk's problems, each at
+// its rule's severity.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -32,6 +33,18 @@ TEST(WalkProblems, LinkOutOfTheTreeIsANoteNamingItsTarget) {
   EXPECT_EQ(f[0].severity, Severity::kNote);
   EXPECT_THAT(f[0].message, HasSubstr("links to /, outside"));
   EXPECT_TRUE(r.files.empty());
+}
+
+// A FIFO in an install tree: never opened, and an error (Debian Policy 10.6, lintian's
+// special-file), so the hooks fail on it.
+TEST(WalkProblems, SpecialFileIsAnError) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), "mkdir -p lib && mkfifo lib/libfifo.so.1"));
+  Report r = Audit({t / "lib"}, t.path());
+  auto f = FindingsOf(r, "special-file", t / "lib/libfifo.so.1");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::kError);
+  EXPECT_EQ(f[0].message, "a FIFO: not opened");
 }
 
 }  // namespace

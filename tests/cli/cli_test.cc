@@ -21,7 +21,7 @@ TEST(Cli, ExitStatusFollowsFailOn) {
   ASSERT_TRUE(BuildTree(
       t.path(),
       "mklib clean/lib/libok.so libok.so 'int ok(void) { return 0; }' -nostdlib\n"
-      "mklib warn/lib/libw.so libw.so 'int w(void) { return 0; }' -nostdlib -Wl,-rpath,/build/w\n"
+      "mklib warn/lib/libw.so libw.so 'int w(void) { return 0; }' -nostdlib -Wl,-rpath,/opt/w/lib\n"
       "mklib err/lib/libe.so libe.so 'int missing(void); int e(void) { return missing(); }' -nostdlib"));
   std::string root = " --root " + t.path() + " ";
   EXPECT_EQ(RunCommand(kBin + root + t / "clean"), 0);

@@ -36,7 +36,8 @@ const char* kDemoErrorWaivers =
     "runtime\n"
     "missing-version    libhipfft.so*      LIBROCFFT_2.0       # rocFFT 2 ships in the same release\n"
     "missing-arch-data  librocblas.so.4                        # Tensile data comes from another package\n"
-    "bundle-id-mismatch mislabelled.hsaco                      # planted: a mislabelled code object\n";
+    "bundle-id-mismatch mislabelled.hsaco                      # planted: a mislabelled code object\n"
+    "rpath-build-dir    librocblas.so.4                        # planted: a build-tree RUNPATH\n";
 
 TEST(PolicyCli, WaiversWithReasonsPassTheGateAndStayInTheReport) {
   TempDir t;
@@ -45,7 +46,7 @@ TEST(PolicyCli, WaiversWithReasonsPassTheGateAndStayInTheReport) {
   EXPECT_EQ(RunCommand(kBin + "--suppress " + t / "w --format json -o " + t / "r.json " + kDemo), 0);
   auto r = Json(t / "r.json");
   EXPECT_EQ(r["summary"]["by_severity"]["error"], 0);
-  EXPECT_EQ(r["summary"]["suppressed"]["waiver"], 12);
+  EXPECT_EQ(r["summary"]["suppressed"]["waiver"], 13);
   EXPECT_EQ(r["summary"]["failed"], false);
   EXPECT_EQ(r["inputs"]["suppress"][0], t / "w");
   size_t miopen = 0;
@@ -66,7 +67,7 @@ TEST(PolicyCli, WaiversWithReasonsPassTheGateAndStayInTheReport) {
   EXPECT_THAT(text, Not(HasSubstr("LLVMInitializeX86")));
   // The summary, last: no error, and the accepted ones counted apart.
   EXPECT_THAT(Lines(text).back(),
-              AllOf(HasSubstr("; 0 errors, "), EndsWith("; not shown: 12 findings accepted by waivers")));
+              AllOf(HasSubstr("; 0 errors, "), EndsWith("; not shown: 13 findings accepted by waivers")));
 }
 
 TEST(PolicyCli, AWaiverWithoutAReasonIsRefused) {
@@ -90,7 +91,7 @@ TEST(PolicyCli, AWaiverThatMatchesNothingIsANote) {
     if (f["check"] == "unused-waiver") {
       EXPECT_EQ(f["severity"], "note");
       EXPECT_EQ(f["file"], t / "w");
-      EXPECT_EQ(f["line"], 8);
+      EXPECT_EQ(f["line"], 9);
     }
   EXPECT_EQ(RunCommand(kBin + "--suppress " + t / "w --fail-on note " + kDemo), 1);
 }
@@ -133,7 +134,8 @@ TEST(PolicyCli, SelectionAndSeverity) {
   EXPECT_GT(Counted(r, "unresolved-library"), 0u);
   auto disabled = r["summary"]["disabled_checks"].get<std::vector<std::string>>();
   EXPECT_NE(std::find(disabled.begin(), disabled.end(), "missing-arch-data"), disabled.end());
-  EXPECT_EQ(RunCommand(kBin + "--enable 'rpath-*' --format json -o " + t / "e.json " + kDemo), 0);
+  // The demo's build-tree RUNPATH (rpath-build-dir) is an error.
+  EXPECT_EQ(RunCommand(kBin + "--enable 'rpath-*' --format json -o " + t / "e.json " + kDemo), 1);
   auto enabled = Json(t / "e.json");
   for (const auto& f : enabled["findings"]) EXPECT_TRUE(f["check"].get<std::string>().starts_with("rpath-"));
   EXPECT_EQ(RunCommand(kBin + "--severity '*=warning' " + kDemo), 0);
@@ -154,7 +156,7 @@ TEST(PolicyCli, SarifMarksAcceptedFindingsAsSuppressed) {
       EXPECT_FALSE(result["suppressions"][0]["justification"].get<std::string>().empty());
       ++suppressed;
     }
-  EXPECT_EQ(suppressed, 12u);
+  EXPECT_EQ(suppressed, 13u);
 }
 
 TEST(PolicyCli, ExplainAndListChecks) {

@@ -27,7 +27,7 @@ Report TwoFileReport() {
           .key_fields = "symbol version",
       },
       {
-          .id = "rpath-build-dir",
+          .id = "rpath-absolute-outside",
           .severity = Severity::kWarning,
           .title = "t",
           .fix = "f",
@@ -41,8 +41,8 @@ Report TwoFileReport() {
     f.fields["version"] = nullptr;
     return f;
   };
-  Finding rpath{"rpath-build-dir", Severity::kWarning, "tree/lib/librocblas.so.4", "m", "h"};
-  rpath.fields["entry"] = "/build/x";
+  Finding rpath{"rpath-absolute-outside", Severity::kWarning, "tree/lib/librocblas.so.4", "m", "h"};
+  rpath.fields["entry"] = "/opt/x/lib";
   rpath.fields["tag"] = "RUNPATH";
   r.findings = {undefined("tree/lib/libthread_db.so.1", "ps_pglobal_lookup"),
                 undefined("tree/lib/libthread_db.so.1", "ps_getpid"),
@@ -56,7 +56,7 @@ TEST(Policy, WaiversMarkFindingsThatThenDoNotCount) {
   std::string error;
   ASSERT_TRUE(
       ParseWaivers("undefined-symbol libthread_db.so ps_* # gdb provides them\n"
-                   "rpath-build-dir librocblas.so* # an unused one: wrong check below\n"
+                   "rpath-absolute-outside librocblas.so* # an unused one: wrong check below\n"
                    "undefined-symbol libnothing.so # matches nothing\n",
                    "w", r.rules, &p.waivers, &error));
   ApplyPolicy(p, &r);
@@ -109,12 +109,12 @@ TEST(Policy, EnableDisableAndSeverity) {
   EXPECT_EQ(r.findings.size(), 3u);
   EXPECT_THAT(r.findings, Each(AllOf(Field(&Finding::check, "undefined-symbol"),
                                      Field(&Finding::severity, Severity::kWarning))));
-  EXPECT_EQ(r.disabled, (std::vector<std::string>{"rpath-build-dir"}));
+  EXPECT_EQ(r.disabled, (std::vector<std::string>{"rpath-absolute-outside"}));
   EXPECT_FALSE(r.HasFindingsAtOrAbove(Severity::kError));
 
   Policy only;
-  only.enable = {"rpath-build-dir"};
-  EXPECT_TRUE(RuleEnabled(only, "rpath-build-dir"));
+  only.enable = {"rpath-absolute-outside"};
+  EXPECT_TRUE(RuleEnabled(only, "rpath-absolute-outside"));
   EXPECT_FALSE(RuleEnabled(only, "undefined-symbol"));
   std::string error;
   EXPECT_TRUE(CheckPolicyNames(only, r.rules, &error));

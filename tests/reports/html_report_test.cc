@@ -124,7 +124,7 @@ TEST(HtmlReport, RootCausesMostSevereFirstLinkToTheirFindings) {
   const std::string causes = Between(RenderHtml(GoldenReport()), "<section id=\"causes\">", "</section>");
   size_t undefined = causes.find("href=\"#check=undefined-symbol\""),
          unresolved = causes.find("href=\"#check=unresolved-library\""),
-         rpath = causes.find("href=\"#check=rpath-build-dir\"");
+         rpath = causes.find("href=\"#check=rpath-absolute-outside\"");
   ASSERT_NE(undefined, std::string::npos) << causes;
   ASSERT_NE(unresolved, std::string::npos);
   ASSERT_NE(rpath, std::string::npos);
@@ -151,8 +151,9 @@ TEST(HtmlReport, TheFilterComesFromTheFragmentOnLoad) {
   EXPECT_THAT(page, HasSubstr("<option value=\"unresolved-library\">unresolved-library (2)</option>"));
   EXPECT_THAT(
       page,
-      HasSubstr("<tr class=\"finding warning\" data-check=\"rpath-build-dir\" data-severity=\"warning\" "
-                "data-file=\"/p/lib/libA.so.1\">"));
+      HasSubstr(
+          "<tr class=\"finding warning\" data-check=\"rpath-absolute-outside\" data-severity=\"warning\" "
+          "data-file=\"/p/lib/libA.so.1\">"));
 }
 
 TEST(HtmlReport, TheArchMatrixMarksGenericAndIsaCompatRoutes) {

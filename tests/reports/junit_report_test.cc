@@ -20,8 +20,8 @@ TEST(JunitReport, ASuitePerCheckACasePerFileFailingAtFailOn) {
   EXPECT_THAT(xml, HasSubstr("<testsuite name=\"undefined-symbol\" tests=\"1\" failures=\"1\""));
   EXPECT_THAT(xml, HasSubstr("<testcase classname=\"rocm-audit.undefined-symbol\" name=\"/p/lib/libA.so\">\n"
                              "      <failure message=\"error[undefined-symbol]: undefined symbol f\""));
-  EXPECT_THAT(xml, HasSubstr("<testsuite name=\"rpath-build-dir\" tests=\"1\" failures=\"0\""));
-  EXPECT_THAT(xml, HasSubstr("<system-out>warning[rpath-build-dir]"));
+  EXPECT_THAT(xml, HasSubstr("<testsuite name=\"rpath-absolute-outside\" tests=\"1\" failures=\"0\""));
+  EXPECT_THAT(xml, HasSubstr("<system-out>warning[rpath-absolute-outside]"));
   std::string lenient = RenderJunit(r, Severity::kError, true);
   EXPECT_THAT(lenient, HasSubstr("failures=\"0\""));
 }

@@ -16,7 +16,7 @@ TEST(SarifReport, OneRunRulesFromTheCheckTableResultsByRuleId) {
   const auto& run = j["runs"][0];
   EXPECT_EQ(run["tool"]["driver"]["name"], "rocm-audit");
   ASSERT_EQ(run["tool"]["driver"]["rules"].size(), 2u);
-  EXPECT_EQ(run["tool"]["driver"]["rules"][1]["id"], "rpath-build-dir");
+  EXPECT_EQ(run["tool"]["driver"]["rules"][1]["id"], "rpath-absolute-outside");
   EXPECT_EQ(run["tool"]["driver"]["rules"][1]["defaultConfiguration"]["level"], "warning");
   ASSERT_EQ(run["results"].size(), 2u);
   EXPECT_EQ(run["results"][0]["ruleId"], "undefined-symbol");

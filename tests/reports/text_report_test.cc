@@ -20,7 +20,7 @@ TEST(TextReport, GroupedByFileWithFixAndSummary) {
   std::string text = RenderText(SampleReport(), TextOptions{});
   EXPECT_THAT(text,
               HasSubstr("/p/lib/libA.so\n  error[undefined-symbol]: undefined symbol f\n    fix: link libf\n"
-                        "  warning[rpath-build-dir]"));
+                        "  warning[rpath-absolute-outside]"));
   EXPECT_EQ(Lines(text).back(),
             "rocm-audit: 1 file audited (walked: 1 elf); 1 error, 1 warning, 0 notes in 1 file");
   EXPECT_THAT(text, Not(HasSubstr("\033[")));  // no colour unless asked
@@ -32,7 +32,7 @@ TEST(TextReport, QuietShowsOnlyFailingFindings) {
   o.min_severity = Severity::kError;
   std::string text = RenderText(SampleReport(), o);
   EXPECT_THAT(text, HasSubstr("undefined-symbol"));
-  EXPECT_THAT(text, Not(HasSubstr("rpath-build-dir")));
+  EXPECT_THAT(text, Not(HasSubstr("rpath-absolute-outside")));
   EXPECT_THAT(text, Not(HasSubstr("audited")));
 }
 

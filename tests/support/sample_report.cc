@@ -28,15 +28,16 @@ Report SampleReport() {
           .fix = "link it",
       },
       {
-          .id = "rpath-build-dir",
+          .id = "rpath-absolute-outside",
           .severity = Severity::kWarning,
-          .title = "a build-dir RUNPATH",
-          .fix = "drop it",
+          .title = "an absolute RUNPATH outside the prefix",
+          .fix = "use $ORIGIN",
       },
   };
   r.counts["elf"] = 1;
-  Finding w{"rpath-build-dir", Severity::kWarning, "/p/lib/libA.so", "RUNPATH entry /build/x", "drop it"};
-  w.fields["entry"] = "/build/x";
+  Finding w{"rpath-absolute-outside", Severity::kWarning, "/p/lib/libA.so", "RUNPATH entry /opt/x/lib",
+            "use $ORIGIN"};
+  w.fields["entry"] = "/opt/x/lib";
   Finding e{"undefined-symbol", Severity::kError, "/p/lib/libA.so", "undefined symbol f", "link libf"};
   e.fields["symbol"] = "f";
   e.fields["version"] = nullptr;
@@ -72,15 +73,15 @@ Report GoldenReport() {
           .cause = "{library} not found, needed by {files}",
       },
       {
-          .id = "rpath-build-dir",
+          .id = "rpath-absolute-outside",
           .severity = Severity::kWarning,
-          .title = "a build-dir RUNPATH",
-          .fix = "drop it",
+          .title = "an absolute RUNPATH outside the prefix",
+          .fix = "use $ORIGIN",
           .key_fields = "tag entry",
           .explanation = "",
           .example = "",
           .cause_fields = "entry",
-          .cause = "RPATH/RUNPATH into a build directory, {entry}, in {files}",
+          .cause = "absolute RPATH/RUNPATH entry {entry} outside the tree, in {files}",
       },
       {
           .id = "mixed-soname",
@@ -149,11 +150,11 @@ Report GoldenReport() {
     f.key = "unresolved-library|" + file.substr(3) + "|library=libgcc_s.so.1";
     return f;
   };
-  Finding rpath{"rpath-build-dir", Severity::kWarning, "/p/lib/libA.so.1",
-                "RUNPATH entry /build/x points into a build directory (build)", "drop it"};
-  rpath.fields["entry"] = "/build/x";
+  Finding rpath{"rpath-absolute-outside", Severity::kWarning, "/p/lib/libA.so.1",
+                "RUNPATH entry /opt/x/lib is absolute and outside the audited prefix /p", "use $ORIGIN"};
+  rpath.fields["entry"] = "/opt/x/lib";
   rpath.fields["tag"] = "RUNPATH";
-  rpath.key = "rpath-build-dir|lib/libA.so.1|tag=RUNPATH|entry=/build/x";
+  rpath.key = "rpath-absolute-outside|lib/libA.so.1|tag=RUNPATH|entry=/opt/x/lib";
   r.findings = {undefined, unresolved("/p/lib/libA.so.1"), accepted, rpath, unresolved("/p/bin/app")};
   return r;
 }
