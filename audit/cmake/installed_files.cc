@@ -82,9 +82,12 @@ std::optional<std::string> InstalledFiles::Read(const std::string& path, size_t 
   if (!physical) return std::nullopt;
   auto host = fs_.Resolve(HostOf(*physical));
   if (!host) return std::nullopt;
+  // Regular files only, never blocking: the type before the open (a device may act on
+  // open), O_NONBLOCK (a FIFO waits for a writer), the type again on the descriptor.
+  struct stat st;
+  if (stat(host->c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
   int fd = open(host->c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0) return std::nullopt;
-  struct stat st;
   std::optional<std::string> text;
   if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) <= cap) {
     std::string buf(static_cast<size_t>(st.st_size), '\0');

@@ -114,20 +114,24 @@ std::optional<RootedFs::Resolved> RootedFs::ResolveFully(const std::string& host
   }
   // Outside every layer (or no root): the kernel's own view, one layer, the host.
   auto virtual_path = VirtualPath(absolute);
-  return Follow("", Components(virtual_path ? *virtual_path : absolute), virtual_path.has_value(), why);
+  return Follow("", Components(virtual_path ? *virtual_path : absolute), virtual_path.has_value(), 0, why);
 }
 
 std::optional<RootedFs::Resolved> RootedFs::ResolveEntry(const Resolved& dir, const std::string& name,
                                                          std::string* why) const {
-  return Follow(dir.path, {name}, dir.in_layers, why);
+  return Follow(dir.path, {name}, dir.in_layers, 0, why);
+}
+
+std::optional<RootedFs::Resolved> RootedFs::ResolveChild(const Resolved& dir, const std::string& name,
+                                                         std::string* why) const {
+  return Follow(dir.path, {name}, dir.in_layers, dir.links, why);
 }
 
 std::optional<RootedFs::Resolved> RootedFs::Follow(std::string cur, std::deque<std::string> todo,
-                                                   bool in_layers, std::string* why) const {
+                                                   bool in_layers, int links, std::string* why) const {
   static const std::vector<std::string> kHost{""};
   const std::vector<std::string>& layers = in_layers ? layers_ : kHost;
   const std::string* holder = &layers.front();  // the layer the last component came from
-  int links = 0;
   while (!todo.empty()) {
     std::string comp = std::move(todo.front());
     todo.pop_front();
@@ -162,15 +166,15 @@ std::optional<RootedFs::Resolved> RootedFs::Follow(std::string cur, std::deque<s
     if (!target.empty() && target[0] == '/') cur.clear();
     todo.insert(todo.begin(), target_parts.begin(), target_parts.end());
   }
-  if (cur.empty()) return Resolved{cur, holder->empty() ? std::string("/") : *holder, in_layers};
+  if (cur.empty()) return Resolved{cur, holder->empty() ? std::string("/") : *holder, in_layers, links};
   // The final object lives in the top layer that has it (with one layer, the one that held
   // its last component).
   if (layers.size() > 1)
     for (const auto& layer : layers) {
       struct stat st;
-      if (lstat((layer + cur).c_str(), &st) == 0) return Resolved{cur, layer + cur, in_layers};
+      if (lstat((layer + cur).c_str(), &st) == 0) return Resolved{cur, layer + cur, in_layers, links};
     }
-  return Resolved{cur, *holder + cur, in_layers};
+  return Resolved{cur, *holder + cur, in_layers, links};
 }
 
 std::vector<std::string> RootedFs::Glob(const std::string& absolute_pattern, bool* cut) const {

@@ -48,6 +48,7 @@ class RootedFs {
     std::string path;        ///< in the installed system ("" is "/"); the host's own without a root
     std::string host;        ///< what Resolve() returns
     bool in_layers = false;  ///< resolved inside the layers, not on the host
+    int links = 0;           ///< symbolic links followed on the way
   };
   /// Resolve(), keeping where the path landed: a walk resolves each directory once and then
   /// its entries one component each with ResolveEntry, not every component of every file.
@@ -55,6 +56,11 @@ class RootedFs {
   /// Resolve() of `dir`'s host path + "/" + `name`, for `dir` from ResolveFully or
   /// ResolveEntry and a `name` without slashes.
   std::optional<Resolved> ResolveEntry(const Resolved& dir, const std::string& name,
+                                       std::string* why = nullptr) const;
+  /// Resolve() of `dir`'s path + "/" + `name`, exactly: as ResolveEntry, but the links
+  /// followed to `dir` count towards the kernel's limit, as in one resolution of the whole
+  /// path. A loader search resolves each directory once and then each name in it.
+  std::optional<Resolved> ResolveChild(const Resolved& dir, const std::string& name,
                                        std::string* why = nullptr) const;
 
   bool IsDirectory(const std::string& host_path) const;
@@ -69,7 +75,7 @@ class RootedFs {
   /// The virtual (installed-system) path of a host path, if it lies in a layer.
   std::optional<std::string> VirtualPath(const std::string& host_path) const;
   /// Resolves `todo`'s components from `cur` (a resolved path of the installed system).
-  std::optional<Resolved> Follow(std::string cur, std::deque<std::string> todo, bool in_layers,
+  std::optional<Resolved> Follow(std::string cur, std::deque<std::string> todo, bool in_layers, int links,
                                  std::string* why) const;
 
   std::vector<std::string> layers_;  ///< canonical, no trailing slash; "" = the host's "/"

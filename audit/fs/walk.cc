@@ -11,6 +11,8 @@
 #include <set>
 #include <utility>
 
+#include "audit/fs/open_file.h"
+
 namespace rocm_audit {
 namespace {
 
@@ -30,11 +32,8 @@ bool LooksLikeSharedLibraryName(std::string_view name) {
 }
 
 std::string SpecialKind(mode_t mode) {
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISSOCK(mode)) return "a socket";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  return "not a regular file";
+  std::string kind = SpecialFileKind(mode);
+  return kind.empty() ? "not a regular file" : kind;
 }
 
 // Far deeper than any installed tree (Debian's deepest paths have about 20 components).
@@ -182,10 +181,17 @@ class Walker {
       }
       return;
     }
-    int fd = open(real.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    // Non-blocking, and the type checked again on the descriptor: a FIFO put in the file's
+    // place since the stat above must not stop the walk.
+    int fd = open(real.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0) {
       Problem(WalkProblem::kUnreadable, path, std::string("cannot open: ") + strerror(errno));
       return;
+    }
+    struct stat opened;
+    if (fstat(fd, &opened) == 0 && !S_ISREG(opened.st_mode)) {
+      close(fd);
+      return Special(path, opened);
     }
     char head[256];
     ssize_t n = pread(fd, head, sizeof head, 0);

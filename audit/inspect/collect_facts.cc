@@ -1,5 +1,9 @@
 #include "audit/inspect/collect_facts.h"
 
+#include <set>
+#include <string_view>
+#include <utility>
+
 #include "audit/gpu/project_device_facts.h"
 
 namespace rocm_audit {
@@ -30,11 +34,15 @@ std::vector<ClosureNode> ClosureGraph(const LoadClosure& closure, const SymbolBi
     nodes.push_back(std::move(node));
   }
   // A name a requester failed to find is not found for that requester, even when a later
-  // one found it under its own search path.
+  // one found it under its own search path. Looked up by requester and name: a scan of the
+  // requester's edges per failure is quadratic in an object with many missing DT_NEEDED.
+  std::set<std::pair<int, std::string_view>> failed;
   for (const UnresolvedLibrary& u : closure.unresolved)
-    for (int r : u.needed_by)
+    for (int r : u.needed_by) failed.insert({r, u.name});
+  if (!failed.empty())
+    for (size_t r = 0; r < nodes.size(); ++r)
       for (NeededEdge& e : nodes[r].needed)
-        if (e.name == u.name) e.object = -1;
+        if (failed.count({static_cast<int>(r), e.name})) e.object = -1;
   // ld.so checks the versions of the audited file's own needs (SymbolBinding).
   for (const MissingVersion& m : binding.missing_versions)
     for (NeededEdge& e : nodes[0].needed)

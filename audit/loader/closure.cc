@@ -1,10 +1,16 @@
 #include "audit/loader/closure.h"
 
 #include <algorithm>
+#include <map>
+#include <utility>
 
 namespace rocm_audit {
 
 int LoadClosure::FindByName(const std::string& name) const {
+  if (!by_name.empty() || objects.empty()) {
+    auto it = by_name.find(name);
+    return it == by_name.end() ? -1 : it->second;
+  }
   for (size_t i = 0; i < objects.size(); ++i) {
     const LoadedObject& o = objects[i];
     if (std::find(o.names.begin(), o.names.end(), name) != o.names.end() || o.path == name)
@@ -13,53 +19,54 @@ int LoadClosure::FindByName(const std::string& name) const {
   return -1;
 }
 
-LoadClosure BuildClosure(const ElfModel& main, const std::string& main_path,
-                         const std::string& main_real_path, const LoaderConfig& config, ObjectStore& store) {
-  LoadClosure closure;
-  LoadedObject root;
-  root.model = &main;
-  root.path = main_path;
-  root.real_path = main_real_path;
-  root.id = FileIdOf(main_real_path);
-  if (!main.soname.empty()) root.names.push_back(main.soname);
-  closure.objects.push_back(std::move(root));
+namespace {
 
-  for (size_t next = 0; next < closure.objects.size(); ++next) {
-    // Copy what we need: push_back below may move the vector's elements.
-    const ElfModel* requester = closure.objects[next].model;
+// The closure as it grows, with what each step looks up kept in indexes. ld.so walks lists
+// for each DT_NEEDED (the loaded objects for a name or a file, the loaders up to the main
+// object for their RPATH); here a name or a file is a hash or tree lookup, and the RPATH
+// walk visits only the loaders that have one: a closure of N objects costs O(N log N)
+// where rebuilding the chain and scanning the objects for every DT_NEEDED cost O(N^2).
+class ClosureBuilder {
+ public:
+  ClosureBuilder(const LoaderConfig& config, ObjectStore& store) : search_(config), store_(store) {}
+
+  void Add(LoadedObject obj) {
+    int index = static_cast<int>(closure_.objects.size());
+    // A name already taken stays with the first object that has it: the one a scan finds.
+    for (const std::string& n : obj.names) closure_.by_name.emplace(n, index);
+    closure_.by_name.emplace(obj.path, index);
+    by_real_path_.emplace(obj.real_path, index);
+    if (obj.id.known()) by_id_.emplace(std::make_pair(obj.id.dev, obj.id.ino), index);
+    int up = obj.loader < 0 ? -1 : rpath_up_[obj.loader];
+    rpath_up_.push_back(obj.model->rpath.empty() ? up : index);
+    closure_.objects.push_back(std::move(obj));
+  }
+
+  void Resolve(int next) {
+    const LoadedObject& requester_object = closure_.objects[next];
+    const ElfModel* requester = requester_object.model;
+    const RpathLink requester_link{requester, DirName(requester_object.path)};
+    const ElfModel& main = *closure_.objects[0].model;
     for (const std::string& name : requester->needed) {
-      if (closure.FindByName(name) >= 0) continue;  // already loaded under this name
+      if (closure_.FindByName(name) >= 0) continue;  // already loaded under this name
       // A name an earlier object failed to find is searched again with this object's own
       // RPATH/RUNPATH: _dl_map_object never matches a name against a failed (faked) map.
-      std::vector<RpathLink> chain;
-      for (int i = static_cast<int>(next); i >= 0; i = closure.objects[i].loader)
-        chain.push_back({closure.objects[i].model, DirName(closure.objects[i].path)});
-      Resolution res = FindLibrary(name, chain, config);
-      auto fail = [&](Resolution&& why, std::string parse_error) {
-        auto known = std::find_if(closure.unresolved.begin(), closure.unresolved.end(),
-                                  [&](const UnresolvedLibrary& u) { return u.name == name; });
-        if (known != closure.unresolved.end())
-          known->needed_by.push_back(static_cast<int>(next));
-        else
-          closure.unresolved.push_back(
-              {name, {static_cast<int>(next)}, std::move(why), std::move(parse_error)});
-      };
+      Walk up(*this, next);
+      Resolution res = search_.Find(name, requester_link, main, up);
       if (!res.found) {
-        fail(std::move(res), {});
+        Fail(name, next, std::move(res), {});
         continue;
       }
       // Same file under another name: ld.so compares st_dev/st_ino (_dl_map_object_from_fd)
       // and reuses the map, so a hard link or a bind-mounted copy is the object loaded.
-      auto same = std::find_if(closure.objects.begin(), closure.objects.end(), [&](const LoadedObject& o) {
-        return o.real_path == res.real_path || (o.id.known() && o.id == res.id);
-      });
-      if (same != closure.objects.end()) {
-        same->names.push_back(name);
+      if (int same = SameFile(res); same >= 0) {
+        closure_.objects[same].names.push_back(name);
+        closure_.by_name.emplace(name, same);
         continue;
       }
-      auto stored = store.Get(res.real_path, res.path);
+      auto stored = store_.Get(res.real_path, res.path);
       if (!stored->model) {
-        fail(std::move(res), stored->error);
+        Fail(name, next, std::move(res), stored->error);
         continue;
       }
       LoadedObject obj;
@@ -67,15 +74,80 @@ LoadClosure BuildClosure(const ElfModel& main, const std::string& main_path,
       obj.path = res.path;
       obj.real_path = res.real_path;
       obj.id = res.id;
-      obj.loader = static_cast<int>(next);
+      obj.loader = next;
       obj.found_by = res.searched.empty() ? "" : res.searched.back().source;
       obj.names.push_back(name);
       if (!obj.model->soname.empty() && obj.model->soname != name) obj.names.push_back(obj.model->soname);
-      closure.keep_alive.push_back(std::move(stored));
-      closure.objects.push_back(std::move(obj));
+      closure_.keep_alive.push_back(std::move(stored));
+      Add(std::move(obj));
     }
   }
-  return closure;
+
+  LoadClosure Take() { return std::move(closure_); }
+  size_t size() const { return closure_.objects.size(); }
+
+ private:
+  // The loaders of object `from`, itself first, that have a DT_RPATH.
+  class Walk : public RpathWalk {
+   public:
+    Walk(const ClosureBuilder& b, int from) : b_(b), next_(b.rpath_up_[from]) {}
+    const RpathLink* Next() override {
+      if (next_ < 0) return nullptr;
+      const LoadedObject& o = b_.closure_.objects[next_];
+      link_ = {o.model, DirName(o.path)};
+      next_ = o.loader < 0 ? -1 : b_.rpath_up_[o.loader];
+      return &link_;
+    }
+
+   private:
+    const ClosureBuilder& b_;
+    int next_;
+    RpathLink link_{};
+  };
+
+  // The first loaded object that is the found file: the same real path or device and inode.
+  int SameFile(const Resolution& res) const {
+    int same = -1;
+    if (auto it = by_real_path_.find(res.real_path); it != by_real_path_.end()) same = it->second;
+    if (res.id.known())
+      if (auto it = by_id_.find({res.id.dev, res.id.ino});
+          it != by_id_.end() && (same < 0 || it->second < same))
+        same = it->second;
+    return same;
+  }
+
+  void Fail(const std::string& name, int next, Resolution&& why, std::string parse_error) {
+    auto [it, fresh] = unresolved_.try_emplace(name, closure_.unresolved.size());
+    if (!fresh) {
+      closure_.unresolved[it->second].needed_by.push_back(next);
+      return;
+    }
+    closure_.unresolved.push_back({name, {next}, std::move(why), std::move(parse_error)});
+  }
+
+  LoadClosure closure_;
+  LibrarySearch search_;
+  ObjectStore& store_;
+  std::unordered_map<std::string, int> by_real_path_;
+  std::map<std::pair<uint64_t, uint64_t>, int> by_id_;
+  std::vector<int> rpath_up_;  ///< per object: itself or its nearest loader with a DT_RPATH, or -1
+  std::unordered_map<std::string, size_t> unresolved_;  ///< name -> index in closure_.unresolved
+};
+
+}  // namespace
+
+LoadClosure BuildClosure(const ElfModel& main, const std::string& main_path,
+                         const std::string& main_real_path, const LoaderConfig& config, ObjectStore& store) {
+  ClosureBuilder builder(config, store);
+  LoadedObject root;
+  root.model = &main;
+  root.path = main_path;
+  root.real_path = main_real_path;
+  root.id = FileIdOf(main_real_path);
+  if (!main.soname.empty()) root.names.push_back(main.soname);
+  builder.Add(std::move(root));
+  for (size_t next = 0; next < builder.size(); ++next) builder.Resolve(static_cast<int>(next));
+  return builder.Take();
 }
 
 }  // namespace rocm_audit

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "audit/elf/elf_model.h"
@@ -35,7 +36,11 @@ struct LoadClosure {
   std::vector<std::shared_ptr<const StoredObject>> keep_alive;
 
   /// Index of the loaded object ld.so would match to `name` (DT_NEEDED name or soname).
+  /// Constant time for a closure BuildClosure made; any other is scanned.
   int FindByName(const std::string& name) const;
+
+  /// Each name and path of `objects`, with the first object that has it (BuildClosure's).
+  std::unordered_map<std::string, int> by_name;
 };
 
 LoadClosure BuildClosure(const ElfModel& main, const std::string& main_path,

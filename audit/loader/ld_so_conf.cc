@@ -1,46 +1,63 @@
 #include "audit/loader/ld_so_conf.h"
 
+#include <unistd.h>
+
 #include <algorithm>
-#include <fstream>
 #include <set>
 #include <sstream>
+#include <utility>
+
+#include "audit/fs/open_file.h"
 
 namespace rocm_audit {
 namespace {
 
-constexpr int kMaxIncludeDepth = 16;  // include cycles must not recurse forever
+// An ld.so.conf is a few hundred bytes; past this, the rest of a file is not read.
+constexpr size_t kMaxConfBytes = 16 << 20;
 
-void ReadInto(const RootedFs& fs, const std::string& conf_path, int depth, std::vector<std::string>* dirs,
-              std::set<std::string>* seen) {
-  if (depth > kMaxIncludeDepth) return;
-  auto host = fs.Resolve(fs.HostPath(conf_path));
-  if (!host) return;
-  std::ifstream in(*host);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
-    std::istringstream words(line);
-    std::string word;
-    if (!(words >> word)) continue;
-    if (word == "include") {
-      std::string pattern;
-      while (words >> pattern) {
-        if (pattern[0] != '/') pattern = DirName(conf_path) + "/" + pattern;
-        for (const auto& m : fs.Glob(pattern)) ReadInto(fs, fs.DisplayPath(m), depth + 1, dirs, seen);
-      }
-      continue;
+// The text of a configuration file, never blocking (a FIFO or device in its place is not
+// read: ldconfig's fopen would wait on a FIFO for ever), and its device and inode; nullopt
+// when it is missing, unreadable, not a regular file, or already read.
+std::optional<std::string> ReadOnce(const std::string& host, std::set<std::pair<dev_t, ino_t>>* read) {
+  OpenedFile f = OpenNonBlocking(host);
+  if (f.fd < 0) return std::nullopt;
+  std::optional<std::string> text;
+  if (read->insert({f.st.st_dev, f.st.st_ino}).second) {
+    std::string buf(std::min(static_cast<size_t>(f.st.st_size), kMaxConfBytes), '\0');
+    size_t got = 0;
+    while (got < buf.size()) {
+      ssize_t n = pread(f.fd, buf.data() + got, buf.size() - got, static_cast<off_t>(got));
+      if (n <= 0) break;
+      got += static_cast<size_t>(n);
     }
-    if (word == "hwcap") continue;
-    // ldconfig also splits on ':', ',' and tabs, and accepts the old "dir=TYPE" syntax.
-    std::string rest = word;
-    for (std::string more; words >> more;) rest += " " + more;
-    std::replace_if(rest.begin(), rest.end(), [](char c) { return c == ':' || c == ','; }, ' ');
-    std::istringstream entries(rest);
-    for (std::string dir; entries >> dir;) {
-      if (auto eq = dir.find('='); eq != std::string::npos) dir.resize(eq);
-      while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-      if (!dir.empty() && seen->insert(dir).second) dirs->push_back(dir);
-    }
+    buf.resize(got);
+    text = std::move(buf);
+  }
+  close(f.fd);
+  return text;
+}
+
+// One file being read: its lines from `pos`, and the files its current include line
+// matched that are still to be read, from `next_match`.
+struct Frame {
+  std::string conf_path;
+  std::string text;
+  size_t pos = 0;
+  std::vector<std::string> matches;
+  size_t next_match = 0;
+};
+
+void AddDirectories(std::istringstream& words, std::string word, std::vector<std::string>* dirs,
+                    std::set<std::string>* seen) {
+  // ldconfig also splits on ':', ',' and tabs, and accepts the old "dir=TYPE" syntax.
+  std::string rest = std::move(word);
+  for (std::string more; words >> more;) rest += " " + more;
+  std::replace_if(rest.begin(), rest.end(), [](char c) { return c == ':' || c == ','; }, ' ');
+  std::istringstream entries(rest);
+  for (std::string dir; entries >> dir;) {
+    if (auto eq = dir.find('='); eq != std::string::npos) dir.resize(eq);
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+    if (!dir.empty() && seen->insert(dir).second) dirs->push_back(dir);
   }
 }
 
@@ -49,7 +66,56 @@ void ReadInto(const RootedFs& fs, const std::string& conf_path, int depth, std::
 std::vector<std::string> ReadLdSoConf(const RootedFs& fs, const std::string& conf_path) {
   std::vector<std::string> dirs;
   std::set<std::string> seen;
-  ReadInto(fs, conf_path, 0, &dirs, &seen);
+  std::set<std::pair<dev_t, ino_t>> read;
+  // ldconfig (elf/ldconfig.c, parse_conf) reads an included file where the include stands,
+  // depth first; a directory it names again keeps its first place. A file already read
+  // adds nothing but its own includes, already read as well: reading each file once gives
+  // the same directories in the same order, where ldconfig would read a file that includes
+  // itself k times k^depth times (and recurse for ever on a cycle). The frames are a stack
+  // of their own: a chain of includes as long as there are files does not exhaust the
+  // thread's stack.
+  std::vector<Frame> stack;
+  auto enter = [&](const std::string& path) {
+    auto host = fs.Resolve(fs.HostPath(path));
+    if (!host) return;
+    if (auto text = ReadOnce(*host, &read)) {
+      stack.emplace_back();
+      stack.back().conf_path = path;
+      stack.back().text = std::move(*text);
+    }
+  };
+  enter(conf_path);
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    if (top.next_match < top.matches.size()) {
+      std::string next = std::move(top.matches[top.next_match++]);
+      enter(next);  // may move `top`
+      continue;
+    }
+    if (top.pos >= top.text.size()) {
+      stack.pop_back();
+      continue;
+    }
+    size_t end = top.text.find('\n', top.pos);
+    if (end == std::string::npos) end = top.text.size();
+    std::string line = top.text.substr(top.pos, end - top.pos);
+    top.pos = end + 1;
+    if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    std::istringstream words(line);
+    std::string word;
+    if (!(words >> word)) continue;
+    if (word == "include") {
+      top.matches.clear();
+      top.next_match = 0;
+      for (std::string pattern; words >> pattern;) {
+        if (pattern[0] != '/') pattern = DirName(top.conf_path) + "/" + pattern;
+        for (const auto& m : fs.Glob(pattern)) top.matches.push_back(fs.DisplayPath(m));
+      }
+      continue;
+    }
+    if (word == "hwcap") continue;
+    AddDirectories(words, std::move(word), &dirs, &seen);
+  }
   return dirs;
 }
 

@@ -1,5 +1,7 @@
 // Reads ld.so.conf the way ldconfig does: one or more directories per line, comments,
-// "include GLOB" (relative to the including file's directory), "hwcap" lines ignored.
+// "include GLOB" (relative to the including file's directory), "hwcap" lines ignored. Each
+// file is read at most once (by device and inode), never blocking: a FIFO, socket or device
+// where a configuration file is expected is not read, and only the first 16 MiB of a file.
 #pragma once
 
 #include <string>

@@ -10,6 +10,7 @@
 #include <llvm/BinaryFormat/ELF.h>
 
 #include "audit/elf/elf_reader.h"
+#include "audit/fs/open_file.h"
 
 namespace rocm_audit {
 namespace {
@@ -37,25 +38,6 @@ std::string PlatformToken(const ObjectIdentity& id, const LoaderConfig& config) 
   return "";
 }
 
-// Reads just the ELF identity of a candidate, as ld.so's open_verify does. Sets `opened`
-// false when the file could not be opened: ld.so then tries the next directory.
-bool ReadCandidateIdentity(const std::string& path, ElfIdentity* id, bool* opened, std::string* error) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  *opened = fd >= 0;
-  if (fd < 0) {
-    *error = std::string("cannot open: ") + strerror(errno);
-    return false;
-  }
-  char head[64];
-  ssize_t n = pread(fd, head, sizeof head, 0);
-  close(fd);
-  if (n < 0) {
-    *error = "cannot read";
-    return false;
-  }
-  return ReadElfIdentity(std::string_view(head, static_cast<size_t>(n)), id, error);
-}
-
 }  // namespace
 
 FileId FileIdOf(const std::string& host_path) {
@@ -65,49 +47,6 @@ FileId FileIdOf(const std::string& host_path) {
 }
 
 namespace {
-
-// Tries `dir/name`. Returns true when the search is over (found, or a loader error).
-bool TryDirectory(const std::string& dir, const std::string& source, const std::string& name,
-                  const ObjectIdentity& want, const LoaderConfig& config, Resolution* out) {
-  std::string candidate = dir.empty() ? name : (dir.back() == '/' ? dir : dir + "/") + name;
-  std::string why;
-  auto real = config.fs.Resolve(candidate, &why);
-  if (!real) {
-    out->searched.push_back({dir, source, why == "symlink loop" ? "symlink loop" : "not found"});
-    return false;
-  }
-  ElfIdentity id;
-  std::string error;
-  bool opened = false;
-  if (!ReadCandidateIdentity(*real, &id, &opened, &error)) {
-    if (!opened) {
-      out->searched.push_back({dir, source, error});
-      return false;
-    }
-    out->searched.push_back({dir, source, "not loadable: " + error});
-    out->error = candidate + ": " + error + " (the loader stops here instead of searching on)";
-    out->path = candidate;
-    out->real_path = *real;
-    return true;
-  }
-  if (id.elf_class != want.elf_class || id.machine != want.machine) {
-    out->searched.push_back({dir, source, "skipped: wrong ELF class or machine"});
-    return false;
-  }
-  if (id.type != llvm::ELF::ET_DYN && id.type != llvm::ELF::ET_EXEC) {
-    out->searched.push_back({dir, source, "not loadable: not a shared object"});
-    out->error = candidate + ": only ET_DYN and ET_EXEC can be loaded";
-    out->path = candidate;
-    out->real_path = *real;
-    return true;
-  }
-  out->searched.push_back({dir, source, "found"});
-  out->found = true;
-  out->path = candidate;
-  out->real_path = *real;
-  out->id = FileIdOf(*real);
-  return true;
-}
 
 // glibc compares the cached path against each system directory as a prefix.
 bool UnderDefaultDir(const std::string& dir, const std::vector<std::string>& defaults) {
@@ -193,15 +132,138 @@ std::optional<std::string> ExpandSearchEntry(const std::string& entry, const std
   return config.fs.HostPath(out);
 }
 
+namespace {
+
+// The links of a whole chain, as FindLibrary is given it.
+class ChainWalk : public RpathWalk {
+ public:
+  explicit ChainWalk(const std::vector<RpathLink>& chain) : chain_(chain) {}
+  const RpathLink* Next() override {
+    while (next_ < chain_.size())
+      if (const RpathLink& link = chain_[next_++]; !link.model->rpath.empty()) return &link;
+    return nullptr;
+  }
+
+ private:
+  const std::vector<RpathLink>& chain_;
+  size_t next_ = 0;
+};
+
+// A name that resolves in its directory alone: one component, as a DT_NEEDED without '/'
+// is (the loader appends it to each directory).
+bool PlainName(const std::string& name) {
+  return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos;
+}
+
+}  // namespace
+
 Resolution FindLibrary(const std::string& name, const std::vector<RpathLink>& chain,
                        const LoaderConfig& config) {
+  LibrarySearch search(config);
+  ChainWalk up(chain);
+  return search.Find(name, chain.front(), *chain.back().model, up);
+}
+
+const LibrarySearch::Candidate& LibrarySearch::Look(const std::string& dir, const std::string& name,
+                                                    const std::string& candidate) {
+  auto [it, fresh] = candidates_.try_emplace(dir + '\0' + name);
+  Candidate& c = it->second;
+  if (!fresh) return c;
+  // The directory is resolved once, then the name in it: the same lstat() calls as one
+  // resolution of the whole path, without repeating the directory's for every name.
+  std::string why;
+  std::optional<RootedFs::Resolved> real;
+  if (!dir.empty() && PlainName(name)) {
+    auto [d, new_dir] = directories_.try_emplace(dir);
+    if (new_dir) d->second.resolved = config_.fs.ResolveFully(dir, &d->second.why);
+    if (d->second.resolved)
+      real = config_.fs.ResolveChild(*d->second.resolved, name, &why);
+    else
+      why = d->second.why;
+  } else {
+    real = config_.fs.ResolveFully(candidate, &why);
+  }
+  if (!real) {
+    c.state = why == "symlink loop" ? Candidate::State::kSymlinkLoop : Candidate::State::kMissing;
+    return c;
+  }
+  c.real = std::move(real->host);
+  // Read just the ELF identity, as ld.so's open_verify does, never blocking. A directory is
+  // opened (ld.so opens it too, and fails to read it).
+  OpenedFile f = OpenNonBlocking(c.real, /*directory_ok=*/true);
+  if (!f.special.empty()) {
+    c.state = Candidate::State::kSpecial;
+    c.detail = f.special;
+    return c;
+  }
+  if (f.fd < 0) {
+    // ld.so then tries the next directory.
+    c.state = Candidate::State::kCannotOpen;
+    c.detail = "cannot open: " + f.error;
+    return c;
+  }
+  char head[64];
+  ssize_t n = pread(f.fd, head, sizeof head, 0);
+  close(f.fd);
+  c.state = Candidate::State::kNotLoadable;
+  if (n < 0) {
+    c.detail = "cannot read";
+    return c;
+  }
+  if (!ReadElfIdentity(std::string_view(head, static_cast<size_t>(n)), &c.id, &c.detail)) return c;
+  c.state = Candidate::State::kElf;
+  c.file = {static_cast<uint64_t>(f.st.st_dev), static_cast<uint64_t>(f.st.st_ino)};
+  return c;
+}
+
+bool LibrarySearch::Try(const std::string& dir, const std::string& source, const std::string& name,
+                        const ObjectIdentity& want, Resolution* out) {
+  std::string candidate = dir.empty() ? name : (dir.back() == '/' ? dir : dir + "/") + name;
+  const Candidate& c = Look(dir, name, candidate);
+  using State = Candidate::State;
+  switch (c.state) {
+    case State::kMissing: out->searched.push_back({dir, source, "not found"}); return false;
+    case State::kSymlinkLoop: out->searched.push_back({dir, source, "symlink loop"}); return false;
+    case State::kSpecial:
+      out->searched.push_back({dir, source, "skipped: not a regular file (" + c.detail + ")"});
+      return false;
+    case State::kCannotOpen: out->searched.push_back({dir, source, c.detail}); return false;
+    case State::kNotLoadable:
+      out->searched.push_back({dir, source, "not loadable: " + c.detail});
+      out->error = candidate + ": " + c.detail + " (the loader stops here instead of searching on)";
+      out->path = candidate;
+      out->real_path = c.real;
+      return true;
+    case State::kElf: break;
+  }
+  if (c.id.elf_class != want.elf_class || c.id.machine != want.machine) {
+    out->searched.push_back({dir, source, "skipped: wrong ELF class or machine"});
+    return false;
+  }
+  if (c.id.type != llvm::ELF::ET_DYN && c.id.type != llvm::ELF::ET_EXEC) {
+    out->searched.push_back({dir, source, "not loadable: not a shared object"});
+    out->error = candidate + ": only ET_DYN and ET_EXEC can be loaded";
+    out->path = candidate;
+    out->real_path = c.real;
+    return true;
+  }
+  out->searched.push_back({dir, source, "found"});
+  out->found = true;
+  out->path = candidate;
+  out->real_path = c.real;
+  out->id = c.file;
+  return true;
+}
+
+Resolution LibrarySearch::Find(const std::string& name, const RpathLink& requester, const ElfModel& main,
+                               RpathWalk& up) {
   Resolution res;
-  const RpathLink& requester = chain.front();
+  const LoaderConfig& config = config_;
   ObjectIdentity want{requester.model->elf_class, requester.model->machine};
 
   if (name.find('/') != std::string::npos) {
     std::string path = name[0] == '/' ? config.fs.HostPath(name) : name;
-    TryDirectory(DirName(path), "path in DT_NEEDED", std::string(BaseName(path)), want, config, &res);
+    Try(DirName(path), "path in DT_NEEDED", std::string(BaseName(path)), want, &res);
     return res;
   }
 
@@ -210,30 +272,29 @@ Resolution FindLibrary(const std::string& name, const std::vector<RpathLink>& ch
     for (const auto& e : entries) {
       auto dir = ExpandSearchEntry(e, owner.origin, want, config);
       if (!dir) continue;
-      if (TryDirectory(*dir, source, name, want, config, &res)) return true;
+      if (Try(*dir, source, name, want, &res)) return true;
     }
     return false;
   };
 
   if (!requester.model->has_runpath) {
-    for (const RpathLink& link : chain)
-      if (!link.model->rpath.empty() && try_list(link.model->rpath, link, SourceName("RPATH", link)))
-        return res;
+    while (const RpathLink* link = up.Next())
+      if (try_list(link->model->rpath, *link, SourceName("RPATH", *link))) return res;
   }
   for (const auto& dir : config.library_path)
-    if (TryDirectory(dir, "--library-path", name, want, config, &res)) return res;
+    if (Try(dir, "--library-path", name, want, &res)) return res;
   if (requester.model->has_runpath &&
       try_list(requester.model->runpath, requester, SourceName("RUNPATH", requester)))
     return res;
 
-  std::vector<std::string> defaults = DefaultDirectoriesFor(*chain.back().model, want, config);
+  std::vector<std::string> defaults = DefaultDirectoriesFor(main, want, config);
   for (const auto& dir : config.conf_dirs) {
     if (requester.model->nodeflib && UnderDefaultDir(dir, defaults)) continue;
-    if (TryDirectory(config.fs.HostPath(dir), "ld.so.conf", name, want, config, &res)) return res;
+    if (Try(config.fs.HostPath(dir), "ld.so.conf", name, want, &res)) return res;
   }
   if (!requester.model->nodeflib)
     for (const auto& dir : defaults)
-      if (TryDirectory(config.fs.HostPath(dir), "default", name, want, config, &res)) return res;
+      if (Try(config.fs.HostPath(dir), "default", name, want, &res)) return res;
   return res;
 }
 

@@ -8,15 +8,19 @@
 //      entries inside the default directories under DF_1_NODEFLIB;
 //   6. the default directories, unless the requesting object has DF_1_NODEFLIB.
 // A candidate of the wrong ELF class or machine is skipped and the search goes on; a
-// candidate that exists but is not ELF stops the search with an error, as in ld.so.
+// candidate that exists but is not ELF stops the search with an error, as in ld.so. A FIFO,
+// socket or device is never opened (ld.so would wait on a FIFO for ever): it is skipped as
+// not a regular file and the search goes on.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "audit/elf/elf_model.h"
+#include "audit/elf/elf_reader.h"
 #include "audit/fs/rooted_fs.h"
 
 namespace rocm_audit {
@@ -89,5 +93,49 @@ std::optional<std::string> ExpandSearchEntry(const std::string& entry, const std
 /// `chain[0]` is the object whose DT_NEEDED names `name`, `chain.back()` the main object.
 Resolution FindLibrary(const std::string& name, const std::vector<RpathLink>& chain,
                        const LoaderConfig& config);
+
+/// The objects from the requesting object up to the main object (ld.so's l_loader links)
+/// that have a DT_RPATH, in that order, one at a time: a search that ends in the first
+/// directory never visits the others.
+class RpathWalk {
+ public:
+  virtual ~RpathWalk() = default;
+  /// The next object with a non-empty DT_RPATH; nullptr past the main object.
+  virtual const RpathLink* Next() = 0;
+};
+
+/// FindLibrary for every search of one closure, each as FindLibrary would make it, without
+/// doing the same work twice: a search directory is resolved once, and a name is looked at
+/// once in each directory (the files do not change while the audit runs).
+class LibrarySearch {
+ public:
+  explicit LibrarySearch(const LoaderConfig& config) : config_(config) {}
+
+  /// `requester` is the object whose DT_NEEDED names `name`, `main` the main object.
+  Resolution Find(const std::string& name, const RpathLink& requester, const ElfModel& main, RpathWalk& up);
+
+ private:
+  /// What a directory holds under one name, as far as a search looks.
+  struct Candidate {
+    enum class State { kMissing, kSymlinkLoop, kSpecial, kCannotOpen, kNotLoadable, kElf } state;
+    std::string real;    ///< the host file, symlinks resolved
+    std::string detail;  ///< kSpecial: its kind; kCannotOpen, kNotLoadable: the error
+    ElfIdentity id;      ///< kElf
+    FileId file;         ///< kElf
+  };
+  struct Directory {
+    std::optional<RootedFs::Resolved> resolved;
+    std::string why;  ///< when it does not resolve
+  };
+
+  const Candidate& Look(const std::string& dir, const std::string& name, const std::string& candidate);
+  /// Tries `dir/name`. Returns true when the search is over (found, or a loader error).
+  bool Try(const std::string& dir, const std::string& source, const std::string& name,
+           const ObjectIdentity& want, Resolution* out);
+
+  const LoaderConfig& config_;
+  std::unordered_map<std::string, Directory> directories_;
+  std::unordered_map<std::string, Candidate> candidates_;  ///< by directory + '\0' + name
+};
 
 }  // namespace rocm_audit

@@ -47,6 +47,8 @@ SymbolBinding BindSymbols(const ElfModel& model, const LoadClosure& closure) {
   out.scope_size = scope.size();
   out.missing_versions = FindMissingVersions(model, closure);
   const std::string fallback_library = FallbackLibrary(closure);
+  std::set<std::string_view> unresolved_names;
+  for (const UnresolvedLibrary& u : closure.unresolved) unresolved_names.insert(u.name);
 
   std::set<std::pair<std::string_view, std::string>> seen;
   std::vector<bool> relocated =
@@ -72,8 +74,7 @@ SymbolBinding BindSymbols(const ElfModel& model, const LoadClosure& closure) {
       continue;
     }
     if (!fallback_library.empty()) {
-      bool from_unresolved = from && std::any_of(closure.unresolved.begin(), closure.unresolved.end(),
-                                                 [&](const UnresolvedLibrary& u) { return u.name == *from; });
+      bool from_unresolved = from && unresolved_names.count(*from) > 0;
       out.behind_unresolved[from_unresolved ? *from : fallback_library].emplace_back(name);
       continue;
     }

@@ -69,9 +69,9 @@ struct Run {
   std::string output;
 };
 
-// Runs `argv` with its standard output in a file, killed after kSeconds; the peak RSS comes
+// Runs `argv` with its standard output in a file, killed after `seconds`; the peak RSS comes
 // from the kernel's accounting of the child (wait4).
-Run RunBounded(const std::vector<std::string>& argv, const std::string& out_file) {
+Run RunBounded(const std::vector<std::string>& argv, const std::string& out_file, int seconds = kSeconds) {
   Run r;
   auto start = std::chrono::steady_clock::now();
   pid_t pid = fork();
@@ -87,7 +87,7 @@ Run RunBounded(const std::vector<std::string>& argv, const std::string& out_file
   int status = 0;
   struct rusage usage{};
   while (wait4(pid, &status, WNOHANG, &usage) == 0) {
-    if (std::chrono::steady_clock::now() - start > std::chrono::seconds(kSeconds)) {
+    if (std::chrono::steady_clock::now() - start > std::chrono::seconds(seconds)) {
       kill(pid, SIGKILL);
       wait4(pid, &status, 0, &usage);
       break;
@@ -103,19 +103,24 @@ Run RunBounded(const std::vector<std::string>& argv, const std::string& out_file
 
 // Audits `input` (JSON, absolute paths) with `binary`, run as `user` when one is given (root
 // drops to it with setpriv, so that permissions apply), and checks the bounds and exit code.
+// "{tree}" in `options` is the hostile tree. `elapsed`, when given, is the run's wall time.
 nlohmann::json AuditBounded(const std::string& input, const std::string& options, const TempDir& t,
-                            const std::string& binary = ROCM_AUDIT_BINARY, const std::string& user = "") {
+                            const std::string& binary = ROCM_AUDIT_BINARY, const std::string& user = "",
+                            int seconds = kSeconds, double* elapsed = nullptr) {
   std::vector<std::string> argv;
   if (!user.empty())
     argv = {"/usr/bin/setpriv", "--reuid=" + user, "--regid=" + user, "--clear-groups", "--"};
   argv.insert(argv.end(), {binary, "--no-progress", "--format", "json", "--absolute-paths"});
-  for (const std::string& o : Split(options, ' '))
+  for (std::string o : Split(options, ' ')) {
+    if (size_t at = o.find("{tree}"); at != std::string::npos) o.replace(at, 6, ROCM_AUDIT_HOSTILE_TREE);
     if (!o.empty()) argv.push_back(o);
+  }
   argv.push_back(input);
-  Run r = RunBounded(argv, t / "report.json");
+  Run r = RunBounded(argv, t / "report.json", seconds);
+  if (elapsed) *elapsed = r.seconds;
   EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1)
       << "exit " << r.exit_code << " after " << r.seconds << " s";
-  EXPECT_LT(r.seconds, kSeconds);
+  EXPECT_LT(r.seconds, seconds);
   EXPECT_LT(r.max_rss_kb, kMaxRssKb) << "peak RSS";
   auto report = nlohmann::json::parse(r.output, nullptr, /*allow_exceptions=*/false);
   EXPECT_TRUE(report.is_object()) << r.output.substr(0, 400);
@@ -197,6 +202,85 @@ TEST(HostileInput, DeviceNodeIsNeverOpened) {
   nlohmann::json report = AuditBounded(tree, "", t);
   EXPECT_EQ(ChecksOf(report, tree + "/lib/libzero.so.1"), std::set<std::string>{"special-file"});
   EXPECT_EQ(ChecksOf(report, tree + "/lib/libbroken.so"), std::set<std::string>{"malformed-file"});
+}
+
+// Issue 34's cases, each with a bound of its own: they end in milliseconds, and a FIFO that
+// blocked, or a closure quadratic in its size, would take the whole bound.
+constexpr int kQuickSeconds = 10;
+
+nlohmann::json AuditQuickly(const std::string& input, const std::string& options, const TempDir& t,
+                            double* elapsed = nullptr) {
+  return AuditBounded(std::string(ROCM_AUDIT_HOSTILE_TREE) + "/" + input, options, t, ROCM_AUDIT_BINARY, "",
+                      kQuickSeconds, elapsed);
+}
+
+// The searched directories of the unresolved-library finding for `library`, as "outcome".
+std::vector<std::string> OutcomesFor(const nlohmann::json& report, const std::string& library) {
+  std::vector<std::string> out;
+  for (const auto& f : report.value("findings", nlohmann::json::array()))
+    if (f.value("check", "") == "unresolved-library" && f.value("library", "") == library)
+      for (const auto& s : f["searched"]) out.push_back(s.value("outcome", ""));
+  return out;
+}
+
+TEST(HostileInput, FifoWhereTheLoaderLooksIsSkippedNeverOpened) {
+  // ld.so opens each candidate O_RDONLY and would wait for a writer for ever; the audit
+  // skips it as not a regular file and searches on, there and behind a directory symlink.
+  TempDir t;
+  nlohmann::json r = AuditQuickly("tree/fifo-needed/lib/libuser.so", "", t);
+  std::vector<std::string> fifo = OutcomesFor(r, "libfifo.so.1"), fifo2 = OutcomesFor(r, "libfifo2.so.1");
+  ASSERT_GE(fifo.size(), 2u);
+  EXPECT_EQ(fifo[0], "skipped: not a regular file (a FIFO)");
+  EXPECT_EQ(fifo[1], "not found");  // the search went on
+  ASSERT_GE(fifo2.size(), 2u);
+  EXPECT_EQ(fifo2[1], "skipped: not a regular file (a FIFO)");
+  // A DT_NEEDED naming a FIFO by its absolute path, inside --root.
+  r = AuditQuickly("tree/fifo-absolute/opt/libabs.so", "--root {tree}/tree/fifo-absolute", t);
+  EXPECT_EQ(OutcomesFor(r, "/lib/libfifo-abs.so.1"),
+            std::vector<std::string>{"skipped: not a regular file (a FIFO)"});
+}
+
+TEST(HostileInput, LdSoConfFifosAndSelfIncludesAreReadOnceNeverBlocking) {
+  TempDir t;
+  // etc/ld.so.conf a FIFO: not read (the walk reports it), so ld.so.conf names nothing.
+  nlohmann::json r = AuditQuickly("tree/conf-fifo", "--root {tree}/tree/conf-fifo", t);
+  EXPECT_EQ(r["inputs"]["ld_so_conf_dirs"], nlohmann::json::array());
+  EXPECT_EQ(ChecksOf(r), (std::set<std::string>{"special-file", "unresolved-library"}));
+  // An include glob matching a FIFO first: skipped, and the next file is read.
+  r = AuditQuickly("tree/conf-glob-fifo", "--root {tree}/tree/conf-glob-fifo", t);
+  EXPECT_EQ(r["inputs"]["ld_so_conf_dirs"], nlohmann::json::array({"/opt/found"}));
+  EXPECT_EQ(ChecksOf(r), std::set<std::string>{"special-file"});
+  // Included by itself three times: read once (3^16 times when only the depth was bounded).
+  double seconds = 0;
+  r = AuditQuickly("tree/conf-self", "--root {tree}/tree/conf-self", t, &seconds);
+  EXPECT_EQ(r["inputs"]["ld_so_conf_dirs"], nlohmann::json::array({"/opt/found"}));
+  EXPECT_TRUE(ChecksOf(r).empty());
+  RecordProperty("conf_self_seconds", std::to_string(seconds));
+}
+
+TEST(HostileInput, ClosuresOf10000LibrariesAreBuiltInLinearTime) {
+  TempDir t;
+  // lib0 needs lib1 needs lib2 ... needs lib9999, which needs a library that does not exist.
+  double seconds = 0;
+  nlohmann::json r = AuditQuickly("tree/chain/lib/libchain00000.so", "", t, &seconds);
+  RecordProperty("chain_seconds", std::to_string(seconds));
+  ASSERT_EQ(r["files"].size(), 1u);
+  EXPECT_EQ(r["files"][0]["closure"].size(), 9999u);
+  EXPECT_EQ(r["files"][0]["unresolved"], nlohmann::json::array({"libchain10000.so"}));
+  EXPECT_EQ(OutcomesFor(r, "libchain10000.so").front(), "not found");
+  // One library needing 10,000 others, audited with them.
+  r = AuditQuickly("tree/fan", "", t, &seconds);
+  RecordProperty("fan_seconds", std::to_string(seconds));
+  ASSERT_EQ(r["files"].size(), 10001u);
+  bool head = false;
+  for (const auto& f : r["files"])
+    if (f.value("path", "").ends_with("/libfanhead.so")) {
+      head = true;
+      EXPECT_EQ(f["closure"].size(), 10000u);
+      EXPECT_EQ(f["needed"].size(), 10000u);
+    }
+  EXPECT_TRUE(head);
+  EXPECT_TRUE(ChecksOf(r).empty());
 }
 
 }  // namespace

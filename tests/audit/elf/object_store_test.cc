@@ -1,8 +1,10 @@
 #include "audit/elf/object_store.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include "tests/support/gpu_fixtures.h"
+#include "tests/support/test_support.h"
 
 namespace rocm_audit::testing {
 namespace {
@@ -26,6 +28,16 @@ TEST(ObjectStore, AForgottenFileIsParsedAgainAndItsHoldersKeepTheirModel) {
 
   store.Forget("/no/such/file");  // forgetting what was never asked for is nothing
   EXPECT_EQ(store.Get(path, "kernel_gfx906.co"), again);
+}
+
+// The loader hands the store files it found by searching: a FIFO there is refused, never
+// opened for reading (that would wait for a writer for ever).
+TEST(ObjectStore, AFifoIsRefusedWithoutBlocking) {
+  TempDir t;
+  ASSERT_EQ(mkfifo((t / "libfifo.so").c_str(), 0644), 0);
+  std::shared_ptr<const StoredObject> got = ObjectStore().Get(t / "libfifo.so", "libfifo.so");
+  EXPECT_FALSE(got->model);
+  EXPECT_EQ(got->error, "not a regular file");
 }
 
 }  // namespace

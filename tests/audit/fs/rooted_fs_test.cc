@@ -119,22 +119,49 @@ TEST(RootedFs, ResolvingEntryByEntryIsResolvingTheWholePath) {
       ASSERT_TRUE(dir) << walked << ": " << why_dir;
       for (const auto& e : std::filesystem::directory_iterator(listed)) {
         std::string name = e.path().filename().string(), path = walked + "/" + name;
-        std::string why_whole, why_entry;
+        std::string why_whole, why_entry, why_child;
         auto whole = fs.Resolve(path, &why_whole);
         auto entry = fs.ResolveEntry(*dir, name, &why_entry);
+        auto child = fs.ResolveChild(*dir, name, &why_child);
         ASSERT_EQ(whole.has_value(), entry.has_value()) << path;
+        ASSERT_EQ(whole.has_value(), child.has_value()) << path;
         ++compared;
         if (!whole) {
           EXPECT_EQ(why_whole, why_entry) << path;
+          EXPECT_EQ(why_whole, why_child) << path;
           continue;
         }
         EXPECT_EQ(*whole, entry->host) << path;
+        EXPECT_EQ(*whole, child->host) << path;
         if (std::filesystem::is_directory(*whole) && IsUnderDirectory(*whole, t.path()))
           dirs.push_back({path, *whole});
       }
     }
   }
   EXPECT_GT(compared, 40u);
+}
+
+// The kernel follows at most 40 links in one path resolution (MAXSYMLINKS), those on the
+// way to the directory included: ResolveChild counts them, as Resolve() of the whole path.
+TEST(RootedFs, ResolveChildCountsTheLinksToItsDirectory) {
+  TempDir t;
+  std::string script =
+      "mkdir -p real && echo x > real/file && ln -s file real/l0 && ln -s l0 real/l1\n"
+      "ln -s real d0\n";
+  for (int i = 1; i < 39; ++i) script += "ln -s d" + std::to_string(i - 1) + " d" + std::to_string(i) + "\n";
+  ASSERT_TRUE(BuildTree(t.path(), script));
+  RootedFs fs;
+  auto dir = fs.ResolveFully(t / "d38");  // 39 links
+  ASSERT_TRUE(dir);
+  EXPECT_EQ(dir->links, 39);
+  std::string why_whole, why_child;
+  EXPECT_TRUE(fs.Resolve(t / "d38/file"));
+  EXPECT_TRUE(fs.ResolveChild(*dir, "file"));
+  EXPECT_FALSE(fs.Resolve(t / "d38/l1", &why_whole));  // 41 links
+  EXPECT_FALSE(fs.ResolveChild(*dir, "l1", &why_child));
+  EXPECT_EQ(why_whole, "symlink loop");
+  EXPECT_EQ(why_child, why_whole);
+  EXPECT_TRUE(fs.ResolveEntry(*dir, "l1")) << "the walk's entries count their own links only";
 }
 
 TEST(RootedFs, WithoutARootPathsAreTheHostsOwn) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "tests/support/test_support.h"
 
 namespace rocm_audit::testing {
@@ -30,6 +32,72 @@ TEST(LdSoConf, IncludeCycleAndMissingFileAreHarmless) {
   RootedFs fs(t.path());
   EXPECT_EQ(ReadLdSoConf(fs, "/etc/ld.so.conf"), std::vector<std::string>{"/a"});
   EXPECT_TRUE(ReadLdSoConf(fs, "/etc/missing.conf").empty());
+}
+
+// ldconfig reads an included file where the include stands, and a directory keeps its first
+// place: a file included twice adds nothing the second time, so it is read once.
+TEST(LdSoConf, AFileIncludedTwiceIsReadOnceInLdconfigsOrder) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+                        "mkdir -p etc/d\n"
+                        "printf 'include /etc/d/b.conf /etc/d/c.conf\\n/a\\n' > etc/ld.so.conf\n"
+                        "printf '/b\\ninclude /etc/d/shared.conf\\n' > etc/d/b.conf\n"
+                        "printf 'include /etc/d/shared.conf\\n/c\\n' > etc/d/c.conf\n"
+                        "printf '/shared\\n' > etc/d/shared.conf"));
+  RootedFs fs(t.path());
+  EXPECT_EQ(ReadLdSoConf(fs, "/etc/ld.so.conf"), (std::vector<std::string>{"/b", "/shared", "/c", "/a"}));
+}
+
+// A file that includes itself on three lines: ldconfig's recursion reads it 3^depth times;
+// read once, it ends at once.
+TEST(LdSoConf, SelfIncludesEndAtOnce) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+                        "mkdir -p etc && printf 'include /etc/ld.so.conf\\ninclude /etc/ld.so.conf\\n"
+                        "include /etc/ld.so.conf /etc/ld.so.conf\\n/a\\n' > etc/ld.so.conf"));
+  RootedFs fs(t.path());
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(ReadLdSoConf(fs, "/etc/ld.so.conf"), std::vector<std::string>{"/a"});
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+// A cycle through two files: each is read once, from where it is first included.
+TEST(LdSoConf, ACycleReadsEachFileOnce) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+                        "mkdir -p etc\n"
+                        "printf 'include /etc/g.conf\\n/f\\n' > etc/ld.so.conf\n"
+                        "printf '/g\\ninclude /etc/ld.so.conf\\n/g2\\n' > etc/g.conf"));
+  RootedFs fs(t.path());
+  EXPECT_EQ(ReadLdSoConf(fs, "/etc/ld.so.conf"), (std::vector<std::string>{"/g", "/g2", "/f"}));
+}
+
+// ldconfig follows includes as deep as they go; so does this, without the thread's stack.
+TEST(LdSoConf, AChainOfIncludesIsReadToItsEnd) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+                        "mkdir -p etc && for i in $(seq 0 199); do\n"
+                        "  printf 'include /etc/%d.conf\\n/d%d\\n' $((i + 1)) $i > etc/$i.conf; done"));
+  RootedFs fs(t.path());
+  std::vector<std::string> dirs = ReadLdSoConf(fs, "/etc/0.conf");
+  ASSERT_EQ(dirs.size(), 200u);
+  EXPECT_EQ(dirs.front(), "/d199");
+  EXPECT_EQ(dirs.back(), "/d0");
+}
+
+// A FIFO where a configuration file is expected is never opened for reading (ldconfig's
+// fopen would wait for a writer): as the main file it names nothing, matched by an include
+// glob it is passed over and the next file is read.
+TEST(LdSoConf, FifosAreNotRead) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+                        "mkdir -p etc/ld.so.conf.d root/etc && mkfifo root/etc/ld.so.conf\n"
+                        "echo 'include /etc/ld.so.conf.d/*.conf' > etc/ld.so.conf\n"
+                        "mkfifo etc/ld.so.conf.d/a.conf && echo /b > etc/ld.so.conf.d/b.conf"));
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_TRUE(ReadLdSoConf(RootedFs(t / "root"), "/etc/ld.so.conf").empty());
+  EXPECT_EQ(ReadLdSoConf(RootedFs(t.path()), "/etc/ld.so.conf"), std::vector<std::string>{"/b"});
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
 }  // namespace

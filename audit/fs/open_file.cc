@@ -1,0 +1,57 @@
+#include "audit/fs/open_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace rocm_audit {
+
+std::string SpecialFileKind(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  return "";
+}
+
+namespace {
+
+// Why a file of this type is not opened: its special kind, or for a directory that the
+// caller does not take, what open(2) would say of it.
+bool Refuse(const struct stat& st, bool directory_ok, OpenedFile* out) {
+  if (S_ISREG(st.st_mode) || (directory_ok && S_ISDIR(st.st_mode))) return false;
+  out->special = SpecialFileKind(st.st_mode);
+  if (out->special.empty()) out->error = strerror(S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
+  return true;
+}
+
+}  // namespace
+
+OpenedFile OpenNonBlocking(const std::string& path, bool directory_ok) {
+  OpenedFile out;
+  if (stat(path.c_str(), &out.st) != 0) {
+    out.error = strerror(errno);
+    return out;
+  }
+  if (Refuse(out.st, directory_ok, &out)) return out;
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    out.error = strerror(errno);
+    return out;
+  }
+  if (fstat(fd, &out.st) != 0) {
+    out.error = strerror(errno);
+    close(fd);
+    return out;
+  }
+  if (Refuse(out.st, directory_ok, &out)) {
+    close(fd);
+    return out;
+  }
+  out.fd = fd;
+  return out;
+}
+
+}  // namespace rocm_audit

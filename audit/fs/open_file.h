@@ -1,0 +1,31 @@
+// Opening a file the walk did not classify (a loader candidate, an ld.so.conf) without ever
+// blocking. open(2) of a FIFO for reading waits for a writer, and ld.so
+// itself would hang there (elf/dl-load.c, open_verify, opens every candidate O_RDONLY); a
+// device may never end or act on open. So the type is checked first, the open is
+// non-blocking, and the type is checked again on the descriptor, which a rename in between
+// cannot change.
+#pragma once
+
+#include <sys/stat.h>
+
+#include <string>
+
+namespace rocm_audit {
+
+/// "a FIFO", "a socket", "a character device", "a block device": what the walk and the
+/// loader never open, in their words; "" for any other type.
+std::string SpecialFileKind(mode_t mode);
+
+struct OpenedFile {
+  int fd = -1;          ///< -1 when not opened
+  struct stat st = {};  ///< fstat of fd; when refused, what stat() found
+  std::string special;  ///< SpecialFileKind when refused for its type
+  std::string error;    ///< strerror when stat or open failed (EISDIR's for a directory refused)
+};
+
+/// Opens `path` (symlinks followed) read-only and close-on-exec, never blocking: a FIFO,
+/// socket or device is refused before and after the open (`special` says which), and so is
+/// a directory unless `directory_ok`. The caller closes `fd`.
+OpenedFile OpenNonBlocking(const std::string& path, bool directory_ok = false);
+
+}  // namespace rocm_audit
