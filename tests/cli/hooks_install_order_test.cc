@@ -15,9 +15,6 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-const std::string kSource = ROCM_AUDIT_SOURCE_DIR;
-const std::string kBin = ROCM_AUDIT_BINARY;
-
 // A project whose library (with an undefined symbol) is installed by a subdirectory, and
 // whose top-level CMakeLists.txt is `top` after the project() line.
 void WriteProject(const TempDir& t, const std::string& minimum, const std::string& top) {
@@ -34,13 +31,7 @@ void WriteProject(const TempDir& t, const std::string& minimum, const std::strin
 std::string Unwrapped(const std::string& out) { return std::regex_replace(out, std::regex("\n +"), " "); }
 
 int Configure(const TempDir& t, std::string* out) {
-  std::string generator = ROCM_AUDIT_CMAKE_GENERATOR, make = ROCM_AUDIT_CMAKE_MAKE_PROGRAM;
-  return RunCommand(std::string(ROCM_AUDIT_CMAKE_COMMAND) + " -S " + t / "src" + " -B " + t / "build" +
-                        " -G '" + generator + "'" + (make.empty() ? "" : " -DCMAKE_MAKE_PROGRAM=" + make) +
-                        " -DCMAKE_MODULE_PATH=" + kSource + "/hooks/cmake -DROCM_AUDIT_EXECUTABLE=" + kBin +
-                        " -DCMAKE_INSTALL_PREFIX=" + t / "prefix" +
-                        " 2>&1 && " ROCM_AUDIT_CMAKE_COMMAND " --build " + t / "build" + " 2>&1",
-                    out);
+  return RunCommand(CMakeModuleProjectCommand(t / "src", t / "build", t / "prefix", "", "2>&1"), out);
 }
 
 TEST(CMakeModule, AuditsAfterEverySubdirectoryInstallUnderEitherPolicy) {

@@ -43,13 +43,9 @@ TEST(Hooks, CMakeModuleAuditsAtInstallTimeWithAndWithoutDestdir) {
   WriteAll(t / "src/f.c", "int roc_missing(void);\nint roc_f(void) { return roc_missing(); }\n");
   WriteAll(t / "waivers", kWaiver);
   auto configure = [&](const std::string& build, const std::string& waiver) {
-    std::string generator = ROCM_AUDIT_CMAKE_GENERATOR, make = ROCM_AUDIT_CMAKE_MAKE_PROGRAM;
-    return RunCommand(std::string(ROCM_AUDIT_CMAKE_COMMAND) + " -S " + t / "src" + " -B " + build + " -G '" +
-                      generator + "'" + (make.empty() ? "" : " -DCMAKE_MAKE_PROGRAM=" + make) +
-                      " -DCMAKE_MODULE_PATH=" + kSource + "/hooks/cmake -DROCM_AUDIT_EXECUTABLE=" + kBin +
-                      " -DCMAKE_INSTALL_PREFIX=" + t / "prefix" +
-                      (waiver.empty() ? "" : " '-DWAIVER=SUPPRESS;" + waiver + "'") +
-                      " >/dev/null && " ROCM_AUDIT_CMAKE_COMMAND " --build " + build + " >/dev/null");
+    return RunCommand(CMakeModuleProjectCommand(t / "src", build, t / "prefix",
+                                                waiver.empty() ? "" : " '-DWAIVER=SUPPRESS;" + waiver + "'",
+                                                ">/dev/null"));
   };
   ASSERT_EQ(configure(t / "b1", ""), 0);
   std::string out;

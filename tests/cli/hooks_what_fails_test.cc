@@ -61,13 +61,9 @@ TEST(HooksWhatFails, CMakeModuleFailsTheInstall) {
   WriteAll(t / "src/f.c", "int roc_f(void) { return 0; }\n");
   WriteAll(t / "waivers", kWaiver);
   auto configure = [&](const std::string& build, const std::string& waiver) {
-    std::string generator = ROCM_AUDIT_CMAKE_GENERATOR, make = ROCM_AUDIT_CMAKE_MAKE_PROGRAM;
-    return RunCommand(std::string(ROCM_AUDIT_CMAKE_COMMAND) + " -S " + t / "src" + " -B " + build + " -G '" +
-                      generator + "'" + (make.empty() ? "" : " -DCMAKE_MAKE_PROGRAM=" + make) +
-                      " -DCMAKE_MODULE_PATH=" + kSource + "/hooks/cmake -DROCM_AUDIT_EXECUTABLE=" + kBin +
-                      " -DCMAKE_INSTALL_PREFIX=" + build + "/prefix" +
-                      (waiver.empty() ? "" : " '-DWAIVER=SUPPRESS;" + waiver + "'") +
-                      " >/dev/null && " ROCM_AUDIT_CMAKE_COMMAND " --build " + build + " >/dev/null");
+    return RunCommand(CMakeModuleProjectCommand(t / "src", build, build + "/prefix",
+                                                waiver.empty() ? "" : " '-DWAIVER=SUPPRESS;" + waiver + "'",
+                                                ">/dev/null"));
   };
   ASSERT_EQ(configure(t / "b1", ""), 0);
   std::string out;

@@ -83,4 +83,16 @@ std::string CorpusRoot() {
   return std::string(home ? home : "/root") + "/rocm-corpus";
 }
 
+std::string CMakeModuleProjectCommand(const std::string& src, const std::string& build,
+                                      const std::string& prefix, const std::string& defines,
+                                      const std::string& redirect) {
+  const std::string generator = ROCM_AUDIT_CMAKE_GENERATOR, make = ROCM_AUDIT_CMAKE_MAKE_PROGRAM;
+  return std::string(ROCM_AUDIT_CMAKE_COMMAND) + " -S " + src + " -B " + build + " -G '" + generator + "'" +
+         (make.empty() ? "" : " -DCMAKE_MAKE_PROGRAM=" + make) +
+         " -DCMAKE_MODULE_PATH=" ROCM_AUDIT_SOURCE_DIR
+         "/hooks/cmake -DROCM_AUDIT_EXECUTABLE=" ROCM_AUDIT_BINARY " -DCMAKE_INSTALL_PREFIX=" +
+         prefix + defines + " " + redirect + " && " ROCM_AUDIT_CMAKE_COMMAND " --build " + build + " " +
+         redirect;
+}
+
 }  // namespace rocm_audit::testing

@@ -34,6 +34,14 @@ bool BuildTree(const std::string& dir, const std::string& script);
 /// Runs a shell command; returns its exit status and its standard output.
 int RunCommand(const std::string& command, std::string* output = nullptr);
 
+/// The shell command that configures the CMake project in `src` into `build` and builds it,
+/// with this build's cmake and generator, the repository's RocmAudit module on the module
+/// path, this build's rocm-audit and the install prefix `prefix`. `defines` goes on the
+/// configure line; `redirect` (e.g. ">/dev/null", "2>&1") after each of the two steps.
+std::string CMakeModuleProjectCommand(const std::string& src, const std::string& build,
+                                      const std::string& prefix, const std::string& defines = "",
+                                      const std::string& redirect = "");
+
 /// The lines of `text`, each without its '\n'; a last line without one is a line too. For a
 /// test that pins a whole line of output: EXPECT_THAT(Lines(out), Contains("the line")).
 std::vector<std::string> Lines(std::string_view text);
