@@ -58,7 +58,6 @@ Report GoldenReport() {
           .explanation = "A symbol nothing defines.",
           .example = "lib/libA.so\n"
                      "  error[undefined-symbol]: undefined symbol f",
-          .cause_fields = "",
           .cause = "undefined symbol {symbol*} in {files}",
       },
       {
@@ -68,7 +67,6 @@ Report GoldenReport() {
           .fix = "ship it",
           .key_fields = "library",
           .explanation = "A DT_NEEDED nobody provides.",
-          .example = "",
           .cause_fields = "library",
           .cause = "{library} not found, needed by {files}",
       },
@@ -78,8 +76,6 @@ Report GoldenReport() {
           .title = "an absolute RUNPATH outside the prefix",
           .fix = "use $ORIGIN",
           .key_fields = "tag entry",
-          .explanation = "",
-          .example = "",
           .cause_fields = "entry",
           .cause = "absolute RPATH/RUNPATH entry {entry} outside the tree, in {files}",
       },
