@@ -1,17 +1,24 @@
 #include "audit/elf/elf_reader.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <llvm/BinaryFormat/ELF.h>
 #include <llvm/Object/ELF.h>
 #include <llvm/Support/Endian.h>
 #include <llvm/Support/Error.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <climits>
 #include <cstring>
 #include <functional>
 #include <optional>
+#include <system_error>
 #include <tuple>
 #include <type_traits>
 
@@ -511,10 +518,27 @@ bool ReadAs(std::string_view bytes, ElfModel* model, std::string* error) {
 
 }  // namespace
 
+// Never blocks: the loader hands the store files it found by searching, not files the walk
+// classified, and even a walked file may be replaced by a FIFO before it is read; open(2)
+// of a FIFO waits for a writer. Opened non-blocking, and refused unless the descriptor is
+// a regular file.
 std::shared_ptr<llvm::MemoryBuffer> MapFile(const std::string& path, std::string* error) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    *error = std::generic_category().message(errno);
+    return nullptr;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    *error = "not a regular file";
+    close(fd);
+    return nullptr;
+  }
   // RequiresNullTerminator=false lets LLVM mmap the file instead of copying it.
-  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                         /*RequiresNullTerminator=*/false, /*IsVolatile=*/false);
+  auto buf = llvm::MemoryBuffer::getOpenFile(llvm::sys::fs::convertFDToNativeFile(fd), path,
+                                             static_cast<uint64_t>(st.st_size),
+                                             /*RequiresNullTerminator=*/false, /*IsVolatile=*/false);
+  close(fd);
   if (!buf) {
     *error = buf.getError().message();
     return nullptr;

@@ -9,7 +9,8 @@
 
 namespace rocm_audit {
 
-/// Maps `path` read-only. Returns nullptr and sets `error` when it cannot be read.
+/// Maps `path` read-only, never blocking: anything but a regular file is refused ("not a
+/// regular file"). Returns nullptr and sets `error` when it cannot be read.
 std::shared_ptr<llvm::MemoryBuffer> MapFile(const std::string& path, std::string* error);
 
 /// Parses the header only: enough for the loader's class/machine test.

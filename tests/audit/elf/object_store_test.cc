@@ -1,5 +1,7 @@
 #include "audit/elf/object_store.h"
 
+#include "audit/elf/elf_reader.h"
+
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -38,6 +40,18 @@ TEST(ObjectStore, AFifoIsRefusedWithoutBlocking) {
   std::shared_ptr<const StoredObject> got = ObjectStore().Get(t / "libfifo.so", "libfifo.so");
   EXPECT_FALSE(got->model);
   EXPECT_EQ(got->error, "not a regular file");
+}
+
+// Every file is mapped the same way, walked or searched: a walked file that became a FIFO
+// before it was read, or a device, is refused the same way and never blocks.
+TEST(MapFile, AFifoOrADeviceIsRefusedWithoutBlocking) {
+  TempDir t;
+  ASSERT_EQ(mkfifo((t / "libwalked.so").c_str(), 0644), 0);
+  for (const std::string path : {t / "libwalked.so", std::string("/dev/zero")}) {
+    std::string error;
+    EXPECT_EQ(MapFile(path, &error), nullptr) << path;
+    EXPECT_EQ(error, "not a regular file") << path;
+  }
 }
 
 }  // namespace
