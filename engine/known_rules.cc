@@ -12,21 +12,13 @@ std::vector<Rule> KnownRules() {
 }
 
 EnabledRules::EnabledRules(const Policy& policy) {
-  for (const Rule* r : AllRules())
-    if (!RuleEnabled(policy, r->id)) disabled_.push_back(std::string(r->id));
-}
-
-bool EnabledRules::Runs(const Check& check) const {
-  for (const Rule& r : check.rules)
-    if (std::find(disabled_.begin(), disabled_.end(), r.id) == disabled_.end()) return true;
-  return false;
-}
-
-unsigned EnabledRules::Needs() const {
-  unsigned needs = kNeedsElfAndLoader;
-  for (const Check* c : AllChecks())
-    if (Runs(*c)) needs |= c->needs;
-  return needs;
+  for (const Check* check : AllChecks()) {
+    const bool runs = std::any_of(check->rules.begin(), check->rules.end(),
+                                  [&](const Rule& r) { return RuleEnabled(policy, r.id); });
+    if (!runs) continue;
+    running_.push_back(check);
+    needs_ |= check->needs;
+  }
 }
 
 }  // namespace rocm_audit

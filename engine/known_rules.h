@@ -15,18 +15,20 @@ namespace rocm_audit {
 /// Every rule a finding can name: the checks' and the policy's own.
 std::vector<Rule> KnownRules();
 
-/// The rules a run with `policy` runs, as the set of IDs it turns off.
+/// The checks a run with `policy` runs, decided once per run: a check runs unless every rule
+/// it reports is disabled.
 class EnabledRules {
  public:
   explicit EnabledRules(const Policy& policy);
 
-  /// Whether a check runs: unless every rule it reports is disabled.
-  bool Runs(const Check& check) const;
+  /// The checks that run, in registry order.
+  const std::vector<const Check*>& Running() const { return running_; }
   /// The Needs bits of every check that runs, with the ELF and loader facts every run reads.
-  unsigned Needs() const;
+  unsigned Needs() const { return needs_; }
 
  private:
-  std::vector<std::string> disabled_;
+  std::vector<const Check*> running_;
+  unsigned needs_ = kNeedsElfAndLoader;
 };
 
 }  // namespace rocm_audit

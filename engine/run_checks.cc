@@ -10,8 +10,7 @@ std::vector<Finding> CheckFile(const InspectedFile& file, const LoadFacts* load,
                                const CheckOptions& options, const RunFacts& run,
                                const EnabledRules& enabled) {
   FindingSink sink;
-  for (const Check* check : AllChecks()) {
-    if (!enabled.Runs(*check)) continue;
+  for (const Check* check : enabled.Running()) {
     if (const auto* run_file = std::get_if<FileCheck>(&check->run)) {
       (*run_file)(FileInput{file, options}, sink);
     } else if (const auto* run_loadable = std::get_if<LoadableCheck>(&check->run); run_loadable && load) {
@@ -25,9 +24,8 @@ std::vector<Finding> CheckFile(const InspectedFile& file, const LoadFacts* load,
 
 std::vector<Finding> CheckTree(const TreeInput& tree, const EnabledRules& enabled) {
   FindingSink sink;
-  for (const Check* check : AllChecks())
-    if (const auto* run_tree = std::get_if<TreeCheck>(&check->run); run_tree && enabled.Runs(*check))
-      (*run_tree)(tree, sink);
+  for (const Check* check : enabled.Running())
+    if (const auto* run_tree = std::get_if<TreeCheck>(&check->run)) (*run_tree)(tree, sink);
   return std::move(sink.findings);
 }
 
