@@ -111,7 +111,8 @@ TEST(Docs, SetupCommandInstallsTheBuildTools) {
                           " python3-yaml ",
                           " nix-bin ",
                           " liblief-dev ",
-                          " lintian "})
+                          " lintian ",
+                          " libgmock-dev "})
     EXPECT_THAT(setup, ::testing::HasSubstr(pkg)) << pkg;
   // Debian's npm wherever the machine has none: it conflicts with NodeSource's nodejs, which
   // brings its own (an apt-get install naming npm fails on such a machine).
