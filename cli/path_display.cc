@@ -59,6 +59,11 @@ void PathDisplay::Map(const std::string& host, std::string shown) {
   }
 }
 
+void PathDisplay::NameInText(const std::string& host, std::string given) {
+  while (given.size() > 1 && given.back() == '/') given.pop_back();
+  named_[Absolute(host)] = std::move(given);
+}
+
 std::string PathDisplay::Show(std::string_view host_path) const {
   if (host_path.empty()) return std::string(host_path);
   if (DotDotMatters(host_path)) {  // shown up to its first "..", and as written from there
@@ -108,7 +113,10 @@ std::string PathDisplay::ShowIn(std::string text) const {
       out += text[i++];
       continue;
     }
-    out += Show(word);
+    std::string shown = Show(word);
+    if (shown == "." && !absolute_)
+      if (auto named = named_.find(Absolute(word)); named != named_.end()) shown = named->second;
+    out += shown;
     i = stop;
   }
   return out;
@@ -149,6 +157,10 @@ PathDisplay MakePathDisplay(const std::vector<std::string>& inputs, const std::v
     else
       shown = std::count(names.begin(), names.end(), names[i]) == 1 ? names[i]
                                                                     : NormalizePath("/" + in).substr(1);
+    if (shown.empty()) {  // the one PATH, a directory: named in sentences as it was given
+      display.NameInText(in, in);
+      if (!real.empty()) display.NameInText(real, in);
+    }
     display.Map(in, shown);
     if (!real.empty()) display.Map(real, shown);
   }

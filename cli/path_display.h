@@ -17,6 +17,9 @@ class PathDisplay {
   /// absolute) are shown as `shown` followed by the rest of the path. The longest mapped
   /// ancestor wins; `shown` may be "" (the rest alone), end in '/' or ':', or be a path.
   void Map(const std::string& host, std::string shown);
+  /// In messages and hints, the mapped directory `host` itself (shown "." as a path) is named
+  /// `given`: "it is in ., which ld.so does not search" would not say which directory.
+  void NameInText(const std::string& host, std::string given);
   /// Show every path as an absolute host path instead (--absolute-paths).
   void SetAbsolute(bool absolute) { absolute_ = absolute; }
 
@@ -28,6 +31,7 @@ class PathDisplay {
  private:
   std::unordered_map<std::string, std::string> shown_;  ///< normalised host path -> shown
   std::vector<std::string> relative_;  ///< mapped paths given relative, as given (for ShowIn)
+  std::unordered_map<std::string, std::string> named_;  ///< normalised host path -> its name in text
   bool absolute_ = false;
 };
 

@@ -13,6 +13,7 @@
 #include "audit/model/target_order.h"
 #include "reports/device_rows.h"
 #include "reports/root_causes.h"
+#include "reports/urgency_order.h"
 
 namespace rocm_audit {
 namespace {
@@ -295,7 +296,11 @@ std::string FindingsTable(const Report& report) {
   out +=
       "<table class=\"findings\" id=\"findings\">\n<thead><tr><th>Severity</th><th>Check</th><th>File</th>"
       "<th>Message</th><th>Fix</th></tr></thead>\n<tbody>\n";
-  for (const Finding& f : report.findings) {
+  std::vector<const Finding*> rows;  // most urgent first, as the text report lists them
+  for (const FileFindings& group : FindingsByUrgency(report.findings, [](const Finding&) { return true; }))
+    rows.insert(rows.end(), group.findings.begin(), group.findings.end());
+  for (const Finding* row : rows) {
+    const Finding& f = *row;
     const std::string severity(SeverityName(f.severity));
     out += "<tr class=\"finding " + severity + (f.suppressed ? " accepted" : "") + "\" data-check=\"" +
            HtmlEscape(f.check) + "\" data-severity=\"" + severity + "\" data-file=\"" + HtmlEscape(f.file) +

@@ -3,6 +3,7 @@
 #include "audit/model/target_order.h"
 #include "reports/device_rows.h"
 #include "reports/root_causes.h"
+#include "reports/urgency_order.h"
 
 #include <algorithm>
 #include <map>
@@ -210,24 +211,20 @@ std::string FirstScreen(const Report& report, bool color) {
 std::string RenderText(const Report& report, const TextOptions& options) {
   const char* reset = options.color ? "\033[0m" : "";
   const char* bold = options.color ? "\033[1m" : "";
-  // Group by file, keeping the order of first appearance (walk order).
-  std::vector<std::string> order;
-  std::map<std::string, std::vector<const Finding*>> by_file;
+  // Accepted findings are counted in the summary line only; -q hides those below its severity.
   size_t hidden_below = 0;
-  for (const Finding& f : report.findings) {
-    if (f.suppressed) continue;  // counted in the summary line
+  auto shown = [&](const Finding& f) {
+    if (f.suppressed) return false;
     if (options.quiet && f.severity < options.min_severity) {
       ++hidden_below;
-      continue;
+      return false;
     }
-    auto& list = by_file[f.file];
-    if (list.empty()) order.push_back(f.file);
-    list.push_back(&f);
-  }
+    return true;
+  };
   std::string details;
-  for (const std::string& file : order) {
-    details += std::string(bold) + file + reset + "\n";
-    for (const Finding* f : by_file[file]) {
+  for (const FileFindings& group : FindingsByUrgency(report.findings, shown)) {
+    details += std::string(bold) + group.file + reset + "\n";
+    for (const Finding* f : group.findings) {
       details += "  " + std::string(options.color ? Color(f->severity) : "") +
                  std::string(SeverityName(f->severity)) + reset + "[" + f->check + "]: " + f->message + "\n";
       if (f->fields.contains("searched") && !f->fields["searched"].empty())

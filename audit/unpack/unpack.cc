@@ -193,10 +193,8 @@ class Unpacker {
     size_t size;
     la_int64_t offset;
     int r;
-    uint64_t written = 0;
     while ((r = archive_read_data_block(a, &block, &size, &offset)) == ARCHIVE_OK) {
       budget_->bytes += size;
-      written += size;
       if (budget_->bytes > budget_->limits.max_bytes) {
         Refuse(
             name,

@@ -26,11 +26,22 @@ rocmAuditHook() {
     for output in ${outputs-out}; do
         dir="${!output}"
         [ -e "$dir" ] || continue
-        echo "rocm-audit: auditing $output ($dir)"
-        @rocmAudit@ --no-progress --fail-on error "${flags[@]}" "$dir" || {
-            echo "rocm-audit: $output has findings; fix them, or waive them with reasons in rocmAuditSuppress" >&2
-            return 1
-        }
+        echo "rocm-audit: auditing output $output ($dir)"
+        # rocm-audit exits 1 for findings at --fail-on and 2 when it could not audit (a bad
+        # option, an unreadable waiver file): the second is a tool error, not findings.
+        local status=0
+        @rocmAudit@ --no-progress --fail-on error "${flags[@]}" "$dir" || status=$?
+        case $status in
+            0) ;;
+            1)
+                echo "rocm-audit: output $output has findings; fix them, or waive them with reasons in rocmAuditSuppress" >&2
+                return 1
+                ;;
+            *)
+                echo "rocm-audit: could not audit output $output (exit $status): a tool error, not findings; its message is above" >&2
+                return 1
+                ;;
+        esac
     done
 }
 

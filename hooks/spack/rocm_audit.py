@@ -1,12 +1,17 @@
 # A Spack mixin: audit the install prefix with rocm-audit after `install`, as Spack's own
-# install-time checks do. In a package recipe:
+# install-time checks do. Spack imports a recipe's helpers from package repositories: put this
+# file in a repository of your own as packages/rocm-audit-mixin/package.py (a repository of
+# Spack's `packages/` layout, namespace `local` in its repo.yaml, added with `spack repo add`),
+# and Spack loads it as the module spack.pkg.local.rocm_audit_mixin. In a package recipe:
 #
-#   from spack.pkg.builtin.rocm_audit_mixin import RocmAuditMixin   # or copy this file
+#   from spack.pkg.local.rocm_audit_mixin import RocmAuditMixin
 #   class Rocblas(CMakePackage, RocmAuditMixin):
 #       rocm_audit_flags = ["--require-arch", "gfx906,gfx90a"]
-#       rocm_audit_suppress = "rocm-audit.suppress"   # in the package directory
+#       rocm_audit_suppress = "rocm-audit.suppress"   # in the recipe's directory
 #
-# A finding at --fail-on error fails the install. `spack install --test=root` is not needed.
+# The hook's first line names the package and its prefix. A finding at --fail-on error fails
+# the install ("has findings"); rocm-audit unable to audit (exit 2: an unreadable waiver file,
+# a bad option) fails it as a tool error. `spack install --test=root` is not needed.
 import os
 
 
@@ -20,8 +25,26 @@ def rocm_audit_command(prefix, flags=(), suppress=None, executable="rocm-audit")
     return command
 
 
+def rocm_audit_heading(name, prefix):
+    """The hook's first line: what it audits."""
+    return "rocm-audit: auditing {0} (its install prefix {1})".format(name, prefix)
+
+
+def rocm_audit_failure(name, status):
+    """Why the install fails for rocm-audit's exit `status`, or None when it passes. Exit 1
+    is findings at --fail-on; 2 (or anything else) is rocm-audit unable to audit: a tool
+    error, not findings."""
+    if status == 0:
+        return None
+    if status == 1:
+        return "rocm-audit: {0} has findings; fix them, or waive them with reasons in rocm_audit_suppress".format(name)
+    return "rocm-audit could not audit {0} (exit {1}): a tool error, not findings; its message is above".format(
+        name, status
+    )
+
+
 try:  # inside Spack
-    from spack.package import Executable, run_after, which
+    from spack.package import Executable, InstallError, run_after, which
 
     class RocmAuditMixin:
         rocm_audit_flags = []
@@ -34,7 +57,12 @@ try:  # inside Spack
             if suppress and not os.path.isabs(suppress):
                 suppress = os.path.join(os.path.dirname(self.module.__file__), suppress)
             command = rocm_audit_command(self.prefix, self.rocm_audit_flags, suppress, tool.path)
-            Executable(command[0])(*command[1:])
+            print(rocm_audit_heading(self.spec.name, self.prefix))
+            audit = Executable(command[0])
+            audit(*command[1:], fail_on_error=False)
+            failure = rocm_audit_failure(self.spec.name, audit.returncode)
+            if failure:
+                raise InstallError(failure)
 
 except ImportError:  # outside Spack: only the pure function is available
     pass

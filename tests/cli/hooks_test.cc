@@ -124,12 +124,19 @@ TEST(Hooks, NixSetupHookRunsAfterFixupOnEveryOutput) {
   };
   auto [failed, said] = fixup("");
   EXPECT_NE(failed, 0) << said;
-  EXPECT_THAT(said, HasSubstr("rocm-audit: auditing out")) << said;
+  EXPECT_THAT(said, HasSubstr("rocm-audit: auditing output out (" + t / "out" + ")\n")) << said;
   EXPECT_THAT(said, HasSubstr("undefined symbol roc_missing")) << said;
+  EXPECT_THAT(said, HasSubstr("rocm-audit: output out has findings")) << said;
   auto [passed, said2] =
       fixup("rocmAuditSuppress=" + t / "waivers" + "; rocmAuditFlags=\"--fail-on error\";");
   EXPECT_EQ(passed, 0) << said2;
-  EXPECT_THAT(said2, HasSubstr("rocm-audit: auditing dev")) << said2;
+  EXPECT_THAT(said2, HasSubstr("rocm-audit: auditing output dev")) << said2;
+  // A waiver file that cannot be read: rocm-audit exits 2, and the hook says it could not audit.
+  auto [broken, said3] = fixup("rocmAuditSuppress=" + t / "absent" + ";");
+  EXPECT_NE(broken, 0) << said3;
+  EXPECT_THAT(said3, HasSubstr("rocm-audit: could not audit output out (exit 2): a tool error, not findings"))
+      << said3;
+  EXPECT_THAT(said3, ::testing::Not(HasSubstr("has findings"))) << said3;
 }
 
 // The same hook in a real nix-build (Debian's nix-bin) of a derivation with two outputs and
@@ -170,23 +177,23 @@ TEST(Hooks, NixBuildRunsTheSetupHookOnEveryOutput) {
   };
   auto [failed, said] = build("");
   EXPECT_NE(failed, 0) << said;
-  EXPECT_THAT(said, HasSubstr("rocm-audit: auditing out")) << said;
+  EXPECT_THAT(said, HasSubstr("rocm-audit: auditing output out")) << said;
   EXPECT_THAT(said, HasSubstr("undefined symbol roc_missing")) << said;
   auto [passed, said2] = build(t / "waivers");
   EXPECT_EQ(passed, 0) << said2;
-  EXPECT_THAT(said2, HasSubstr("rocm-audit: auditing dev")) << said2;
+  EXPECT_THAT(said2, HasSubstr("rocm-audit: auditing output dev")) << said2;
 }
 
 TEST(Hooks, GentooBashrcFailsTheMergeAndAWaiverPassesIt) {
   TempDir t;
   PlantDefect(t / "image/usr");
   // portage's die, einfo and phase variables, then the phase function as ebuild.sh calls it.
-  auto phase = [&](const std::string& config_root) {
+  auto phase = [&](const std::string& config_root, const std::string& flags = "") {
     std::string out;
     int status = RunCommand(
         "bash -c 'die() { echo \"die: $*\"; exit 1; }; einfo() { echo \" * $*\"; }; "
         "PATH=" +
-            BinDir() + ":$PATH; D=" + t / "image" +
+            BinDir() + ":$PATH; ROCM_AUDIT_FLAGS=\"" + flags + "\"; D=" + t / "image" +
             "/; EROOT=/; CATEGORY=sci-libs; "
             "PN=roctest; PF=roctest-1.0; PORTAGE_CONFIGROOT=" +
             config_root + "; source " + kSource + "/hooks/gentoo/bashrc; post_src_install' 2>&1",
@@ -195,16 +202,27 @@ TEST(Hooks, GentooBashrcFailsTheMergeAndAWaiverPassesIt) {
   };
   auto [failed, said] = phase(t / "etc-none/");
   EXPECT_NE(failed, 0) << said;
+  EXPECT_THAT(said, HasSubstr(" * rocm-audit: auditing sci-libs/roctest-1.0 (its image " + t / "image" +
+                              "/, as merged into /)\n"))
+      << said;
   EXPECT_THAT(said, HasSubstr("die: rocm-audit: sci-libs/roctest-1.0 has findings")) << said;
   WriteAll(t / "config/etc/portage/rocm-audit/sci-libs/roctest.suppress", kWaiver);
   auto [passed, said2] = phase(t / "config/");
   EXPECT_EQ(passed, 0) << said2;
+  // An option rocm-audit refuses: exit 2, a tool error, not findings.
+  auto [broken, said3] = phase(t / "config/", "--fail-on sometimes");
+  EXPECT_NE(broken, 0) << said3;
+  EXPECT_THAT(said3, HasSubstr("die: rocm-audit could not audit sci-libs/roctest-1.0 (exit 2): a tool error"))
+      << said3;
 }
 
+// python3 -B here and below: importing the mixin must not leave hooks/spack/__pycache__ in the
+// source tree (the install excludes it as well; lintian fails a package that ships one).
 TEST(Hooks, SpackMixinBuildsTheAuditCommand) {
   std::string out;
   ASSERT_EQ(
-      RunCommand(std::string(ROCM_AUDIT_DEBIAN_PYTHON3) + " -c 'import sys; sys.path.insert(0, \"" + kSource +
+      RunCommand(std::string(ROCM_AUDIT_DEBIAN_PYTHON3) + " -B -c 'import sys; sys.path.insert(0, \"" +
+                     kSource +
                      "/hooks/spack\"); import rocm_audit as r; "
                      "print(r.rocm_audit_command(\"/opt/spack/rocblas\", [\"--require-arch\", \"gfx90a\"], "
                      "\"/s/w.suppress\"))' 2>&1",
@@ -214,6 +232,65 @@ TEST(Hooks, SpackMixinBuildsTheAuditCommand) {
   EXPECT_THAT(
       out, HasSubstr("['rocm-audit', '--no-progress', '--fail-on', 'error', '--suppress', '/s/w.suppress', "
                      "'--require-arch', 'gfx90a', '/opt/spack/rocblas']"))
+      << out;
+}
+
+// The mixin as Spack loads it: its file is a repository's packages/rocm-audit-mixin/package.py,
+// imported as spack.pkg.<namespace>.rocm_audit_mixin by Spack's RepoLoader, which prepends
+// `from spack.package import *` to the source. spack.package is stubbed with what the mixin
+// uses (run_after, which, Executable with fail_on_error and returncode, InstallError); the
+// audit is the real rocm-audit on a prefix with a planted defect.
+TEST(Hooks, SpackMixinImportedAsSpackLoadsItFailsTheInstall) {
+  TempDir t;
+  PlantDefect(t / "prefix");
+  WriteAll(t / "recipe/rocm-audit.suppress", kWaiver);
+  WriteAll(
+      t / "load.py",
+      "import importlib.machinery, importlib.util, subprocess, sys, types\n"
+      "source, binary, prefix, recipe = sys.argv[1:5]\n"
+      "class InstallError(Exception):\n    pass\n"
+      "class Executable:\n"
+      "    def __init__(self, path):\n        self.path, self.returncode = path, None\n"
+      "    def __call__(self, *args, fail_on_error=True):\n"
+      "        self.returncode = subprocess.call([self.path, *args], stdout=sys.stderr)\n"
+      "        if fail_on_error and self.returncode:\n            raise RuntimeError('ProcessError')\n"
+      "def which(name, required=False):\n    return Executable(binary) if name == 'rocm-audit' else None\n"
+      "def run_after(phase):\n    return lambda f: f\n"
+      "api = types.ModuleType('spack.package')\n"
+      "api.__all__ = ['Executable', 'InstallError', 'run_after', 'which']\n"
+      "for name in api.__all__:\n    setattr(api, name, globals()[name])\n"
+      "for name in ('spack', 'spack.pkg', 'spack.pkg.local'):\n"
+      "    sys.modules[name] = types.ModuleType(name)\n    sys.modules[name].__path__ = []\n"
+      "sys.modules['spack.package'] = api\n"
+      "class RepoLoader(importlib.machinery.SourceFileLoader):\n"
+      "    def get_data(self, path):\n"
+      "        return b'from spack.package import *\\n' + super().get_data(path)\n"
+      "name = 'spack.pkg.local.rocm_audit_mixin'\n"
+      "spec = importlib.util.spec_from_loader(name, RepoLoader(name, source + "
+      "'/hooks/spack/rocm_audit.py'))\n"
+      "module = importlib.util.module_from_spec(spec)\nsys.modules[name] = module\n"
+      "spec.loader.exec_module(module)\n"
+      "from spack.pkg.local.rocm_audit_mixin import RocmAuditMixin\n"
+      "class Roctest(RocmAuditMixin):\n"
+      "    spec = types.SimpleNamespace(name='roctest')\n"
+      "    module = types.SimpleNamespace(__file__=recipe + '/package.py')\n"
+      "    def __init__(self, suppress):\n        self.prefix, self.rocm_audit_suppress = prefix, suppress\n"
+      "for suppress in (None, 'rocm-audit.suppress', 'absent.suppress'):\n"
+      "    try:\n        Roctest(suppress).rocm_audit()\n        print(suppress, 'passed')\n"
+      "    except InstallError as e:\n        print(suppress, 'InstallError:', e)\n");
+  std::string out;
+  ASSERT_EQ(RunCommand(std::string(ROCM_AUDIT_DEBIAN_PYTHON3) + " -B " + t / "load.py" + " " + kSource + " " +
+                           kBin + " " + t / "prefix" + " " + t / "recipe" + " 2>/dev/null",
+                       &out),
+            0)
+      << out;
+  EXPECT_THAT(out, HasSubstr("rocm-audit: auditing roctest (its install prefix " + t / "prefix" + ")\n"))
+      << out;
+  EXPECT_THAT(out, HasSubstr("None InstallError: rocm-audit: roctest has findings")) << out;
+  EXPECT_THAT(out, HasSubstr("rocm-audit.suppress passed\n")) << out;
+  EXPECT_THAT(out,
+              HasSubstr("absent.suppress InstallError: rocm-audit could not audit roctest (exit 2): a tool "
+                        "error, not findings"))
       << out;
 }
 
@@ -240,6 +317,46 @@ TEST(Hooks, CiFilesAreWhatGithubAndGitlabRead) {
       "PY";
   std::string out;
   EXPECT_EQ(RunCommand(check, &out), 0) << out;
+}
+
+// The CI snippets' audit steps, run as the runners run them (GitHub: `shell: bash`; GitLab: each
+// script line by sh) in a project directory with a staged tree: the waiver file is optional.
+// Without one the step still writes its report (exit 1: the planted finding, not 2); with
+// one it is used.
+TEST(Hooks, CiAuditStepsRunWithAndWithoutAWaiverFile) {
+  TempDir t;
+  PlantDefect(t / "project/stage/usr");
+  const std::string steps =
+      std::string(ROCM_AUDIT_DEBIAN_PYTHON3) + " - " + kSource + " " + t / "steps" + " <<'PY'\n" +
+      "import sys, yaml\n"
+      "source, out = sys.argv[1:3]\n"
+      "gh = yaml.safe_load(open(source + '/hooks/ci/github-workflow.yml'))\n"
+      "step = [s for s in gh['jobs']['audit']['steps'] if s.get('name') == 'Audit'][0]\n"
+      "assert step['shell'] == 'bash'\n"
+      "open(out + '.github', 'w').write(step['run'])\n"
+      "gl = yaml.safe_load(open(source + '/hooks/ci/gitlab-ci.yml'))\n"
+      "lines = [l for l in gl['rocm-audit']['script'] if 'apt-get' not in l and 'cmake --install' not in l]\n"
+      "open(out + '.gitlab', 'w').write('set -e\\n' + '\\n'.join(lines) + '\\n')\n"
+      "PY";
+  ASSERT_EQ(RunCommand(steps), 0);
+  auto run = [&](const std::string& shell, const std::string& file, const std::string& report) {
+    std::string out;
+    int status = RunCommand("cd " + t / "project" + " && rm -f " + report + " && PATH=" + BinDir() +
+                                ":$PATH CI_PROJECT_DIR=" + t / "project" + " " + shell + " " + t / file +
+                                " 2>&1; echo \"exit $?\"; test -s " + report + " && echo written",
+                            &out);
+    EXPECT_EQ(status, 0);
+    return out;
+  };
+  EXPECT_THAT(run("bash -eo pipefail", "steps.github", "rocm-audit.sarif"), HasSubstr("exit 1\nwritten"))
+      << "github";
+  EXPECT_THAT(run("sh", "steps.gitlab", "gl-code-quality-report.json"), HasSubstr("exit 1\nwritten"))
+      << "gitlab";
+  WriteAll(t / "project/rocm-audit.suppress", kWaiver);
+  EXPECT_THAT(run("bash -eo pipefail", "steps.github", "rocm-audit.sarif"), HasSubstr("exit 0\nwritten"))
+      << "github";
+  EXPECT_THAT(run("sh", "steps.gitlab", "gl-code-quality-report.json"), HasSubstr("exit 0\nwritten"))
+      << "gitlab";
 }
 
 TEST(Hooks, CpackMakesADebWithTheToolTheManPageTheSchemaAndTheHooks) {

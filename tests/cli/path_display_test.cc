@@ -47,6 +47,28 @@ TEST(PathDisplay, PathsInSentencesAreShownWhole) {
             "symlink target does not exist (-> /work/tree/x)");
 }
 
+// The audited directory itself is "." as a path (a finding's file, JSON), but a sentence that
+// names it says which directory it is: the PATH as the person gave it.
+TEST(PathDisplay, TheAuditedDirectoryItselfIsNamedAsGivenInSentences) {
+  PathDisplay d;
+  d.Map("/work/tree", "");
+  d.NameInText("/work/tree", "build/tree/");
+  EXPECT_EQ(d.Show("/work/tree"), ".");
+  EXPECT_EQ(d.ShowIn("it is in /work/tree, which ld.so does not search"),
+            "it is in build/tree, which ld.so does not search");
+  EXPECT_EQ(d.ShowIn("it is in /work/tree/lib, which ld.so does not search"),
+            "it is in lib, which ld.so does not search");
+  d.SetAbsolute(true);
+  EXPECT_EQ(d.ShowIn("it is in /work/tree, which"), "it is in /work/tree, which");
+
+  TempDir t;
+  ASSERT_EQ(RunCommand("mkdir -p " + t / "tree/lib"), 0);
+  PathDisplay made = MakePathDisplay({t / "tree/"}, {}, false);
+  EXPECT_EQ(made.Show(t / "tree"), ".");
+  EXPECT_EQ(made.ShowIn("it is in " + t / "tree" + ", which"), "it is in " + t / "tree" + ", which");
+  EXPECT_EQ(made.ShowIn("it is in " + t / "tree/lib" + ", which"), "it is in lib, which");
+}
+
 TEST(PathDisplay, ReportsAreTheSameFromEveryDirectoryAndSpelling) {
   const std::string tree = ROCM_AUDIT_DEMO_TREE, parent = tree.substr(0, tree.rfind('/'));
   const std::string bin = std::string(ROCM_AUDIT_BINARY) + " --no-progress --fail-on none --format json ";

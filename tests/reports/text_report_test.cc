@@ -26,6 +26,38 @@ TEST(TextReport, GroupedByFileWithFixAndSummary) {
   EXPECT_THAT(text, Not(HasSubstr("\033[")));  // no colour unless asked
 }
 
+// Most urgent first: a file whose worst finding is an error before one whose worst is a
+// warning or a note, whatever the walk order; within a file, errors before warnings before
+// notes, equal severities in the checks' order.
+TEST(TextReport, FilesWithErrorsFirstAndFindingsBySeverity) {
+  Report r;
+  auto add = [&](const std::string& file, Severity severity, const std::string& check) {
+    Finding f;
+    f.file = file;
+    f.severity = severity;
+    f.check = check;
+    f.message = check + " in " + file;
+    r.findings.push_back(f);
+  };
+  add("/p/a-note-only", Severity::kNote, "rpath-missing-dir");
+  add("/p/b-warning", Severity::kWarning, "dangling-symlink");
+  add("/p/c-mixed", Severity::kNote, "link-outside-tree");
+  add("/p/c-mixed", Severity::kWarning, "rpath-absolute-outside");
+  add("/p/c-mixed", Severity::kError, "undefined-symbol");
+  add("/p/c-mixed", Severity::kError, "missing-version");
+  add("/p/d-error", Severity::kError, "unresolved-library");
+  std::vector<std::string> order;
+  for (const std::string& line : Lines(RenderText(r, TextOptions{})))
+    if (line.starts_with("/p/") || line.starts_with("  error[") || line.starts_with("  warning[") ||
+        line.starts_with("  note["))
+      order.push_back(line.starts_with("/p/") ? line : line.substr(0, line.find(']') + 1));
+  EXPECT_THAT(order, ::testing::ElementsAre(
+                         "/p/c-mixed", "  error[undefined-symbol]", "  error[missing-version]",
+                         "  warning[rpath-absolute-outside]", "  note[link-outside-tree]", "/p/d-error",
+                         "  error[unresolved-library]", "/p/b-warning", "  warning[dangling-symlink]",
+                         "/p/a-note-only", "  note[rpath-missing-dir]"));
+}
+
 TEST(TextReport, QuietShowsOnlyFailingFindings) {
   TextOptions o;
   o.quiet = true;
