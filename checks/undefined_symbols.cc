@@ -11,8 +11,11 @@ namespace {
 
 constexpr Rule kRules[] = {
     // Error: ld.so stops the process with "symbol lookup error", at load time with BIND_NOW (-z now) or for
-    // data, else at the first call. dpkg-shlibdeps: a warning ("found in none of the libraries"; a plugin's
-    // symbols may come from its host); lintian, auditwheel: none.
+    // data, else at the first call. dpkg-shlibdeps: a warning ("found in none of the libraries"), and only
+    // for executables and libraries with a SONAME (Dpkg::Shlibs::Objdump is_public_library): a plugin's
+    // symbols may come from its host; lintian, auditwheel: none (auditwheel leaves libpython out of every
+    // policy: the interpreter provides it). A plugin is judged against its host here; one whose host is not
+    // in the audited world is a note per symbol, since what it lacks cannot be known.
     {
         .id = "undefined-symbol",
         .severity = Severity::kError,
@@ -20,20 +23,34 @@ constexpr Rule kRules[] = {
         .fix = "link the library that defines the symbol (add it to the link line or to the static "
                "library's dependency list), or stop referencing it",
         .key_fields = "symbol version",
-        .explanation = "The file references a symbol through a dynamic relocation, the reference is not "
-                       "weak, and no object in its load scope (the file itself and the libraries ld.so "
-                       "would load for it, in load order) defines it with a matching version: what ldd -r "
-                       "lists as an undefined symbol. Users see \"symbol lookup error: ...: undefined "
-                       "symbol: NAME\" when the program starts or the library is dlopened or imported from "
-                       "Python, or, under lazy binding, only when the function is first called. The usual "
-                       "cause is a link line that misses a library, often because a static archive was "
-                       "linked into a shared library without the archives or libraries it depends on "
-                       "(libMIOpen.so calling LLVM's X86 target functions that live in librockCompiler.a). "
-                       "The finding names the files of the audited paths that define the symbol, archive "
-                       "members included: add that library to the link (for a static library, to the "
-                       "dependency list it exports to its consumers), or remove the reference. Symbols "
-                       "missing only because a needed library is not found, or because their version is "
-                       "missing, are reported on the unresolved-library or missing-version finding instead.",
+        .explanation =
+            "The file references a symbol through a dynamic relocation, the reference is not "
+            "weak, and no object in its load scope (the file itself and the libraries ld.so "
+            "would load for it, in load order) defines it with a matching version: what ldd -r "
+            "lists as an undefined symbol. Users see \"symbol lookup error: ...: undefined "
+            "symbol: NAME\" when the program starts or the library is dlopened or imported from "
+            "Python, or, under lazy binding, only when the function is first called. The usual "
+            "cause is a link line that misses a library, often because a static archive was "
+            "linked into a shared library without the archives or libraries it depends on "
+            "(libMIOpen.so calling LLVM's X86 target functions that live in librockCompiler.a). "
+            "The finding names the files of the audited paths that define the symbol, archive "
+            "members included: add that library to the link (for a static library, to the "
+            "dependency list it exports to its consumers), or remove the reference. Symbols "
+            "missing only because a needed library is not found, or because their version is "
+            "missing, are reported on the unresolved-library or missing-version finding instead. "
+            "A plugin (a module a program dlopens rather than links) binds against its host too: "
+            "a Python extension module (NAME.cpython-311-x86_64-linux-gnu.so, NAME.abi3.so, or "
+            "NAME.so defining PyInit_NAME) against python3.11 or libpython3.11.so.1.0 (python3 or "
+            "libpython3.so for the stable ABI), a Perl XS module (NAME.so below an auto/ directory "
+            "defining boot_*) against perl or libperl.so.5.N, and the modules a --plugin-host "
+            "MODULE-GLOB=PROGRAM matches against PROGRAM, each with its closure, found in the "
+            "audited paths or the installed system (--root). A symbol the host defines is bound; "
+            "one neither the plugin's closure nor its host defines is this error. A shared object "
+            "with no soname (or its own NAME.so file name as soname, as libtool writes for modules) in a "
+            "subdirectory of a library directory that ld.so does not search, which no audited "
+            "object links (Open MPI's lib/openmpi3/mca_*.so), is a plugin whose host is not known; "
+            "a plugin whose host is not in the audited world has its unbound symbols reported as "
+            "notes that name the host it expects.",
         .example = "/usr/lib/x86_64-linux-gnu/libamdhip64.so.6.2.60200\n"
                    "  error[undefined-symbol]: undefined symbol hsa_amd_vmem_address_reserve_align, version "
                    "ROCR_1: none of the 14 objects in its load scope defines it\n"
@@ -42,7 +59,8 @@ constexpr Rule kRules[] = {
         .cause_fields = "",
         .cause = "undefined symbol {symbol*} in {files}",
         .fields = "symbol:string demangled?:string version:string|null scope_size:integer "
-                  "providers:[{file:path member?:string}]",
+                  "providers:[{file:path member?:string}] plugin?:string host?:string|null "
+                  "host_path?:path|null",
     },
 };
 
@@ -90,6 +108,36 @@ void AddProviders(const std::vector<SymbolProvider>& providers, Finding* f) {
             "dependency list)";
 }
 
+// What the finding says of a plugin's host, and its severity. A plugin judged against its
+// host keeps the error; one whose host is not in the audited world (or not known) cannot be
+// judged: its unbound symbols are notes, named after the host it expects.
+void DescribePlugin(const PluginFacts& plugin, const LoaderConfig& loader, Finding* f) {
+  f->fields["plugin"] = std::string(PluginKindName(plugin.kind));
+  f->fields["host"] =
+      plugin.host.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(plugin.host);
+  f->fields["host_path"] =
+      plugin.host_path.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(plugin.host_path);
+  std::string what = plugin.kind == PluginKind::kPythonExtension ? "a Python extension module"
+                     : plugin.kind == PluginKind::kPerlXs        ? "a Perl XS module"
+                                                                 : "a plugin";
+  if (!plugin.host_path.empty()) {
+    f->message += ", nor does its host " + loader.fs.DisplayPath(plugin.host_path) + " (" +
+                  std::to_string(plugin.host_scope_size) + " objects with its closure)";
+    return;
+  }
+  f->severity = Severity::kNote;
+  if (plugin.host.empty()) {
+    f->message += "; it is " + what + " in " + plugin.directory +
+                  ", loaded by a program the audit cannot name, so it is not judged";
+    f->hint =
+        "name the program that loads it with --plugin-host GLOB=PROGRAM to judge it against that "
+        "program";
+    return;
+  }
+  f->message += "; it is " + what + " for " + plugin.host + ", which is not in the audited paths or root";
+  f->hint = "audit it over a root that has " + plugin.host + " (--root), or name its host with --plugin-host";
+}
+
 void Run(const LoadableInput& in, FindingSink& sink) {
   const SymbolBinding& binding = in.load.binding;
   for (const UndefinedSymbol& u : binding.undefined) {
@@ -105,6 +153,7 @@ void Run(const LoadableInput& in, FindingSink& sink) {
     f.fields["scope_size"] = binding.scope_size;
     static const std::vector<SymbolProvider> kNone;
     AddProviders(in.run.providers ? in.run.providers->Providers(u.name) : kNone, &f);
+    if (in.load.plugin) DescribePlugin(*in.load.plugin, in.loader, &f);
     sink.Add(std::move(f));
   }
 }

@@ -122,6 +122,19 @@ const Option kOptions[] = {
        o->audit.checks.forbid_rpath.push_back(v);
        return true;
      }},
+    {kLoader, "", "--plugin-host", "", "MODULE-GLOB=PROGRAM",
+     "the shared objects MODULE-GLOB matches are plugins PROGRAM\n"
+     "dlopens: their undefined symbols bind against PROGRAM and its\n"
+     "closure too (a path in the root, or a name looked up in the\n"
+     "audited paths, then /usr/bin; a NAME.so as ld.so finds it);\n"
+     "a glob without '/' matches the file name; repeatable, first wins",
+     [](S& v, O* o, std::string* error) {
+       PluginHostOption given;
+       if (!ParsePluginHostOption(v, &given))
+         return Fail(error, "--plugin-host needs MODULE-GLOB=PROGRAM, not '" + v + "'");
+       o->audit.plugin_hosts.push_back(std::move(given));
+       return true;
+     }},
 
     {kCMake, "", "--cmake-prefix-path", "", "DIR[:DIR...]",
      "prefixes where a consumer's find_package() finds the CMake\n"

@@ -20,6 +20,7 @@ void ShowPaths(const PathDisplay& display, FileFacts& f) {
     for (ClosureNode& n : f.closure->nodes) n.path = display.Show(n.path);
   }
   if (f.device_stack) ShowAll(display, f.device_stack->libraries);
+  if (f.plugin && !f.plugin->host_path.empty()) f.plugin->host_path = display.Show(f.plugin->host_path);
   if (f.arch_data && !f.arch_data->dir.empty()) f.arch_data->dir = display.Show(f.arch_data->dir);
   if (f.cmake) {
     ShowAll(display, f.cmake->includes);

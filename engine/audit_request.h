@@ -28,6 +28,7 @@ struct AuditRequest {
   std::vector<std::string> spill_dirs;           ///< --spill-dir: windows past 64 MiB, first that takes them
   CheckOptions checks;                           ///< --forbid-rpath, --require-arch, --isa-compat
   std::vector<std::string> cmake_prefix_path;    ///< --cmake-prefix-path: where CMake dependencies may be
+  std::vector<PluginHostOption> plugin_hosts;    ///< --plugin-host: the host of the modules a glob matches
   /// --enable, --disable, --severity, --suppress, --baseline: which rules run (a check none
   /// of whose rules is enabled does not run), and what the report says of their findings.
   Policy policy;

@@ -133,9 +133,10 @@ class TreeAudit {
     run_ = CollectRunFacts(files, std::move(prefixes_));
     std::vector<Boxed<LoadFacts>>& loads = tree_->loads;
     loads.resize(total_);
+    PluginHosts plugins(MakePluginContext(files, request_.plugin_hosts), files, loader_, tree_->store);
     ParallelFor(total_, jobs_, [&](size_t i) {
       if (files[i] && files[i]->loadable()) {
-        loads[i] = InspectLoad(*files[i], loader_, tree_->store, offers, request_.checks.arch);
+        loads[i] = InspectLoad(*files[i], loader_, tree_->store, offers, request_.checks.arch, &plugins);
         sinks_.LoadFactsReady(i, *files[i], *loads[i], loader_);
       }
       Tick("auditing", audited_);

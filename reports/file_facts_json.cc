@@ -120,6 +120,11 @@ Json FileFactsToJson(const FileFacts& f, bool with_bundles) {
     j["closure"] = f.closure->objects;
     j["unresolved"] = f.closure->unresolved;
   }
+  if (f.plugin)
+    j["plugin"] = {{"rule", f.plugin->rule},
+                   {"host", f.plugin->host.empty() ? Json(nullptr) : Json(f.plugin->host)},
+                   {"host_path", f.plugin->host_path.empty() ? Json(nullptr) : Json(f.plugin->host_path)},
+                   {"bound_by_host", f.plugin->bound_by_host}};
   if (f.cmake) j["cmake"] = CMakeToJson(*f.cmake);
   return j;
 }

@@ -79,6 +79,9 @@ FileFacts CollectFacts(const InspectedFile& file, const LoadFacts* load, const L
     if (!load->device_stack.libraries.empty())
       out.device_stack = DeviceStackFacts{load->device_stack.libraries, load->device_stack.CommonTargets()};
     out.closure = ToClosureFacts(*load, loader);
+    if (const auto& p = load->plugin)
+      out.plugin = PluginFileFacts{std::string(PluginKindName(p->kind)), p->host, p->host_path,
+                                   load->binding.bound_by_host};
   }
   return out;
 }

@@ -3,11 +3,19 @@
 namespace rocm_audit {
 
 LoadFacts InspectLoad(const InspectedFile& file, const LoaderConfig& loader, ObjectStore& store,
-                      DeviceOfferCache& offers, const ArchRequirement& requirement) {
+                      DeviceOfferCache& offers, const ArchRequirement& requirement, PluginHosts* plugins) {
   LoadFacts out;
   const ElfModel& model = *file.model();
   out.closure = BuildClosure(model, file.walked.path, file.walked.real_path, loader, store);
-  out.binding = BindSymbols(model, out.closure);
+  std::optional<PluginRole> role;
+  if (plugins)
+    role = ClassifyPlugin(model, loader.fs.DisplayPath(file.walked.path), file.walked.path,
+                          plugins->context(), loader);
+  std::shared_ptr<const HostScope> host = role ? plugins->Find(*role, model, file.walked.path) : nullptr;
+  out.binding = BindSymbols(model, out.closure, host ? &host->models : nullptr);
+  if (role)
+    out.plugin = PluginFacts{role->kind, role->host, role->directory, host ? host->path : "",
+                             host ? host->models.size() : 0};
   out.device_stack = AnalyzeDeviceStack(out.closure, loader, offers, requirement);
   return out;
 }

@@ -6,6 +6,7 @@
 #include "audit/gpu/device_code.h"
 #include "audit/inspect/device_stack.h"
 #include "audit/inspect/inspected_file.h"
+#include "audit/inspect/plugin_host.h"
 #include "audit/loader/closure.h"
 #include "audit/loader/search_path.h"
 #include "audit/loader/symbol_binding.h"
@@ -16,10 +17,13 @@ struct LoadFacts {
   LoadClosure closure;
   SymbolBinding binding;
   DeviceStack device_stack;
+  std::optional<PluginFacts> plugin;  ///< set when the file is a plugin (plugin_rule.h)
 };
 
-/// `file` must be loadable().
+/// `file` must be loadable(). `plugins`: the run's plugin hosts; null binds every file as
+/// ld.so binds a program or a linked library.
 LoadFacts InspectLoad(const InspectedFile& file, const LoaderConfig& loader, ObjectStore& store,
-                      DeviceOfferCache& offers, const ArchRequirement& requirement);
+                      DeviceOfferCache& offers, const ArchRequirement& requirement,
+                      PluginHosts* plugins = nullptr);
 
 }  // namespace rocm_audit

@@ -40,7 +40,8 @@ std::string FallbackLibrary(const LoadClosure& closure) {
 
 }  // namespace
 
-SymbolBinding BindSymbols(const ElfModel& model, const LoadClosure& closure) {
+SymbolBinding BindSymbols(const ElfModel& model, const LoadClosure& closure,
+                          const std::vector<const ElfModel*>* host_scope) {
   SymbolBinding out;
   std::vector<const ElfModel*> scope;
   for (const LoadedObject& o : closure.objects) scope.push_back(o.model);
@@ -64,6 +65,10 @@ SymbolBinding BindSymbols(const ElfModel& model, const LoadClosure& closure) {
     if (FindDefinition(scope, ref) >= 0) continue;
     std::string version = ref.version ? *ref.version : "";
     if (!seen.insert({name, version}).second) continue;
+    if (host_scope && FindDefinition(*host_scope, ref) >= 0) {
+      ++out.bound_by_host;
+      continue;
+    }
 
     const std::string* from = ref.version ? VersionLibrary(model, s.version_index) : nullptr;
     auto mv = std::find_if(

@@ -31,6 +31,7 @@ struct MissingVersion {
 
 struct SymbolBinding {
   size_t scope_size = 0;                         ///< objects in the global scope
+  size_t bound_by_host = 0;                      ///< a plugin's symbols only its host's scope defines
   std::vector<UndefinedSymbol> undefined;        ///< in .dynsym order, each (name, version) once
   std::vector<MissingVersion> missing_versions;  ///< in DT_VERNEED order
   /// Symbols left unbound because a library is unresolved, by that library's DT_NEEDED
@@ -39,6 +40,10 @@ struct SymbolBinding {
   std::map<std::string, std::vector<std::string>> behind_unresolved;
 };
 
-SymbolBinding BindSymbols(const ElfModel& model, const LoadClosure& closure);
+/// `host_scope`: for a plugin, its host program and the host's closure, which ld.so
+/// searches before the plugin's own closure (a dlopen()ed object's lookup scope is the
+/// main program's global scope followed by its own); null for anything else.
+SymbolBinding BindSymbols(const ElfModel& model, const LoadClosure& closure,
+                          const std::vector<const ElfModel*>* host_scope = nullptr);
 
 }  // namespace rocm_audit

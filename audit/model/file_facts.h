@@ -50,6 +50,15 @@ struct ClosureFacts {
   std::vector<ClosureNode> nodes;
 };
 
+/// A plugin: a module its host program dlopens (audit/inspect/plugin_rule.h), and the host
+/// its undefined symbols were bound against.
+struct PluginFileFacts {
+  std::string rule;            ///< "python-extension", "perl-xs", "plugin-directory", "plugin-host"
+  std::string host;            ///< the host the rule names ("python3.11"); "" when it names none
+  std::string host_path;       ///< the host found in the audited world; "" when none is there
+  uint64_t bound_by_host = 0;  ///< symbols only the host's scope defines
+};
+
 /// The parts a file does not have are null (Boxed): a file with none of them costs its
 /// path, its kind and a pointer for each part.
 struct FileFacts {
@@ -61,6 +70,7 @@ struct FileFacts {
   Boxed<ArchDataFacts> arch_data;
   Boxed<DeviceStackFacts> device_stack;
   Boxed<ClosureFacts> closure;     ///< loadable files only
+  Boxed<PluginFileFacts> plugin;   ///< loadable plugins only
   Boxed<CMakePackageFacts> cmake;  ///< CMake package configs
 };
 

@@ -1,0 +1,78 @@
+// A plugin's host in the audited world, and the global scope it gives the plugin. A program
+// that dlopen()s a module binds the module's symbols over the global scope first (the
+// program and the closure ld.so loaded for it), then over the module's own closure
+// (glibc's dl-open.c: the module's lookup scope is the main map's list followed by its
+// own). So a symbol the host or its closure defines is bound, and one neither defines is
+// still undefined.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "audit/elf/object_store.h"
+#include "audit/inspect/inspected_file.h"
+#include "audit/inspect/plugin_rule.h"
+#include "audit/loader/closure.h"
+#include "audit/model/boxed.h"
+
+namespace rocm_audit {
+
+/// What a loadable file's facts say of it as a plugin.
+struct PluginFacts {
+  PluginKind kind = PluginKind::kPluginDirectory;
+  std::string
+      host;  ///< the host the rule names ("python3.11", "perl", a --plugin-host PROGRAM); "" when none
+  std::string directory;       ///< kPluginDirectory: the plugin directory (system path)
+  std::string host_path;       ///< host path of the host found in the audited world; "" when none is there
+  size_t host_scope_size = 0;  ///< objects of the host's global scope (the host and its closure)
+};
+
+/// The host program (or library) with its closure: the plugin's global scope.
+struct HostScope {
+  std::string path;                             ///< host path as found
+  std::shared_ptr<const StoredObject> program;  ///< keeps closure.objects[0]'s model alive
+  LoadClosure closure;
+  std::vector<const ElfModel*> models;  ///< closure.objects' models, load order
+};
+
+/// Finds each plugin's host once per run: the audited files by name first (a staged tree, a
+/// conda env's bin/python3.11), then the installed system the loader sees (--root layers, or
+/// the host): a program in /usr/bin, /usr/local/bin or /bin (a PROGRAM with '/' at that path),
+/// a library where ld.so would find it if the module needed it. A candidate of another ELF
+/// class or machine than the module cannot load it and is passed over. Thread-safe.
+class PluginHosts {
+ public:
+  PluginHosts(PluginContext context, const std::vector<Boxed<InspectedFile>>& files,
+              const LoaderConfig& loader, ObjectStore& store);
+
+  const PluginContext& context() const { return context_; }
+  const LoaderConfig& loader() const { return loader_; }
+
+  /// The host of `module` (found at `module_path`) as `role` names it; nullptr when none of
+  /// its candidates is in the audited world.
+  std::shared_ptr<const HostScope> Find(const PluginRole& role, const ElfModel& module,
+                                        const std::string& module_path);
+
+ private:
+  std::shared_ptr<const HostScope> Load(const std::string& path, const std::string& real_path,
+                                        const ElfModel& module);
+  bool FindProgram(const std::string& name, std::string* path, std::string* real_path) const;
+
+  PluginContext context_;
+  const LoaderConfig& loader_;
+  ObjectStore& store_;
+  std::unordered_map<std::string, std::vector<std::string>> programs_;  ///< audited executables by file name
+  std::unordered_map<std::string, std::vector<std::string>>
+      libraries_;  ///< audited shared objects by name and soname
+  std::mutex mutex_;
+  std::unordered_map<std::string, std::shared_ptr<const HostScope>> by_real_path_;  ///< null: not usable
+};
+
+/// The DT_NEEDED names of every audited ELF file, with the --plugin-host options.
+PluginContext MakePluginContext(const std::vector<Boxed<InspectedFile>>& files,
+                                std::vector<PluginHostOption> given);
+
+}  // namespace rocm_audit

@@ -1,0 +1,228 @@
+// Plugins are judged against their host (design.md §F9): a Python extension module, a Perl XS
+// module and an Open MPI-style plugin, each built by the real compiler, with and without
+// their host in the audited world.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "audit/inspect/plugin_rule.h"
+#include "tests/support/audit_support.h"
+#include "tests/support/test_support.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::UnorderedElementsAre;
+
+constexpr const char* kModule = "usr/lib/python3/dist-packages/x.cpython-311-x86_64-linux-gnu.so";
+
+// A module that calls the interpreter's PyLong_FromLong and a PyNotAThing no Python has;
+// -nostdlib so that its own closure is empty and every symbol is the host's to bind.
+std::string PythonModule(const std::string& path) {
+  return "mkdir -p \"$(dirname '" + path +
+         "')\" && printf 'long PyLong_FromLong(long); long PyNotAThing(void);\\n"
+         "long PyInit_x(void) { return PyLong_FromLong(1) + PyNotAThing(); }\\n' > m.c && "
+         "cc -shared -fPIC -nostdlib -o '" +
+         path + "' m.c && rm m.c\n";
+}
+
+// A stand-in interpreter exporting its C API, as python3.11 is linked (-Xlinker -export-dynamic).
+constexpr const char* kPython =
+    "mkexe usr/bin/python3.11 'long PyLong_FromLong(long x) { return x; } int main(void) { return 0; }' "
+    "-rdynamic\n";
+
+std::vector<std::string> Symbols(const std::vector<Finding>& findings) {
+  std::vector<std::string> out;
+  for (const Finding& f : findings) out.push_back(f.fields["symbol"]);
+  return out;
+}
+
+TEST(PluginHosts, PythonExtensionBindsAgainstTheInterpreterInTheTree) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), PythonModule(kModule) + kPython));
+  Report r = Audit({t.path()}, t.path());
+  auto f = FindingsOf(r, "undefined-symbol", t / kModule);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fields["symbol"], "PyNotAThing");
+  EXPECT_EQ(f[0].severity, Severity::kError);
+  EXPECT_EQ(f[0].fields["plugin"], "python-extension");
+  EXPECT_EQ(f[0].fields["host"], "python3.11");
+  EXPECT_EQ(f[0].fields["host_path"], t / "usr/bin/python3.11");
+  EXPECT_THAT(f[0].message, HasSubstr("nor does its host /usr/bin/python3.11"));
+  const FileFacts* facts = FactsOf(r, t / kModule);
+  ASSERT_TRUE(facts && facts->plugin);
+  EXPECT_EQ(facts->plugin->rule, "python-extension");
+  EXPECT_EQ(facts->plugin->bound_by_host, 1u);
+}
+
+// The host comes from the --root layer when the audited paths do not hold it.
+TEST(PluginHosts, TheHostIsFoundInTheRoot) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), PythonModule(kModule) + kPython));
+  Report r = Audit({t / "usr/lib/python3"}, t.path());
+  EXPECT_THAT(Symbols(FindingsOf(r, "undefined-symbol", t / kModule)), UnorderedElementsAre("PyNotAThing"));
+}
+
+// Without python3.11, libpython3.11.so.1.0 where ld.so finds it is the host.
+TEST(PluginHosts, LibpythonOfTheAbiTagIsTheHost) {
+  TempDir t;
+  ASSERT_TRUE(
+      BuildTree(t.path(), PythonModule(kModule) +
+                              "mklib usr/lib/x86_64-linux-gnu/libpython3.11.so.1.0 libpython3.11.so.1.0 "
+                              "'long PyLong_FromLong(long x) { return x; }' -nostdlib\n"
+                              // Another version's library is not this module's host.
+                              "mklib usr/lib/x86_64-linux-gnu/libpython3.12.so.1.0 libpython3.12.so.1.0 "
+                              "'long PyNotAThing(void) { return 0; }' -nostdlib\n"));
+  Report r = Audit({t / "usr/lib/python3"}, t.path());
+  auto f = FindingsOf(r, "undefined-symbol", t / kModule);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fields["symbol"], "PyNotAThing");
+  EXPECT_EQ(f[0].fields["host_path"], t / "usr/lib/x86_64-linux-gnu/libpython3.11.so.1.0");
+}
+
+TEST(PluginHosts, WithoutItsHostAPluginsSymbolsAreNotesNamingIt) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), PythonModule(kModule)));
+  Report r = Audit({t.path()}, t.path());
+  auto f = FindingsOf(r, "undefined-symbol", t / kModule);
+  EXPECT_THAT(Symbols(f), UnorderedElementsAre("PyLong_FromLong", "PyNotAThing"));
+  for (const Finding& x : f) {
+    EXPECT_EQ(x.severity, Severity::kNote);
+    EXPECT_TRUE(x.fields["host_path"].is_null());
+    EXPECT_EQ(x.fields["host"], "python3.11");
+    EXPECT_THAT(x.message,
+                HasSubstr("a Python extension module for python3.11, which is not in the audited"));
+  }
+}
+
+// PyInit_NAME makes an untagged NAME.so a module; the stable ABI's host is python3.
+TEST(PluginHosts, PyInitNamesAnUntaggedModule) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), PythonModule("lib/x.so") +
+                                      "mkexe usr/bin/python3 'long PyLong_FromLong(long x) { return x; } "
+                                      "long PyNotAThing(void) { return 0; } int main(void) { return 0; }' "
+                                      "-rdynamic\n"));
+  Report r = Audit({t / "lib"}, t.path());
+  EXPECT_TRUE(FindingsOf(r, "undefined-symbol").empty());
+  const FileFacts* facts = FactsOf(r, t / "lib/x.so");
+  ASSERT_TRUE(facts && facts->plugin);
+  EXPECT_EQ(facts->plugin->host, "python3");
+  EXPECT_EQ(facts->plugin->bound_by_host, 2u);
+}
+
+constexpr const char* kPerlModule = "usr/lib/x86_64-linux-gnu/perl5/5.36/auto/Foo/Foo.so";
+
+std::string PerlModule() {
+  return std::string(
+             "mkdir -p usr/lib/x86_64-linux-gnu/perl5/5.36/auto/Foo && printf 'void *Perl_newSV(unsigned "
+             "long);\\n"
+             "void boot_Foo(void) { Perl_newSV(0); }\\n' > p.c && cc -shared -fPIC -nostdlib -o ") +
+         kPerlModule + " p.c && rm p.c\n";
+}
+
+TEST(PluginHosts, PerlXsModuleBindsAgainstPerl) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), PerlModule() + "mkexe usr/bin/perl 'void *Perl_newSV(unsigned long n) "
+                                                 "{ return 0; } int main(void) { return 0; }' -rdynamic\n"));
+  Report r = Audit({t / "usr/lib"}, t.path());
+  EXPECT_TRUE(FindingsOf(r, "undefined-symbol", t / kPerlModule).empty());
+  const FileFacts* facts = FactsOf(r, t / kPerlModule);
+  ASSERT_TRUE(facts && facts->plugin);
+  EXPECT_EQ(facts->plugin->rule, "perl-xs");
+  EXPECT_EQ(facts->plugin->host_path, t / "usr/bin/perl");
+}
+
+TEST(PluginHosts, PerlXsModuleWithoutPerlIsANote) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), PerlModule()));
+  Report r = Audit({t / "usr/lib"}, t.path());
+  auto f = FindingsOf(r, "undefined-symbol", t / kPerlModule);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::kNote);
+  EXPECT_EQ(f[0].fields["host"], "perl");
+}
+
+constexpr const char* kMca = "usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/mca_btl_tcp.so";
+
+// Open MPI's components: libtool modules (soname = their file name) in a plugin directory,
+// calling libopen-pal, which the MPI program has loaded; libmpi.so.40 needs it.
+std::string OpenMpiTree() {
+  return std::string("mklib ") + kMca +
+         " mca_btl_tcp.so 'int opal_convertor_pack(void); int opal_not_there(void);"
+         " int mca_btl_tcp_component(void) { return opal_convertor_pack() + opal_not_there(); }' -nostdlib\n"
+         "mklib usr/lib/x86_64-linux-gnu/libopen-pal.so.40 libopen-pal.so.40 "
+         "'int opal_convertor_pack(void) { return 0; }' -nostdlib\n"
+         "mklib usr/lib/x86_64-linux-gnu/libmpi.so.40 libmpi.so.40 'int MPI_Init(void) { return 0; }' "
+         "-nostdlib -Wl,--no-as-needed -Lusr/lib/x86_64-linux-gnu -l:libopen-pal.so.40\n";
+}
+
+TEST(PluginHosts, PluginDirectoryModuleWithoutAKnownHostIsANote) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), OpenMpiTree()));
+  Report r = Audit({t.path()}, t.path());
+  auto f = FindingsOf(r, "undefined-symbol", t / kMca);
+  EXPECT_THAT(Symbols(f), UnorderedElementsAre("opal_convertor_pack", "opal_not_there"));
+  for (const Finding& x : f) {
+    EXPECT_EQ(x.severity, Severity::kNote);
+    EXPECT_EQ(x.fields["plugin"], "plugin-directory");
+    EXPECT_TRUE(x.fields["host"].is_null());
+    EXPECT_THAT(x.hint, HasSubstr("--plugin-host"));
+  }
+}
+
+TEST(PluginHosts, PluginHostOptionNamesTheHost) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), OpenMpiTree()));
+  AuditRequest request;
+  request.paths = {t.path()};
+  request.roots = {t.path()};
+  request.plugin_hosts = {{"openmpi3/mca_*.so", "libmpi.so.40"}};
+  Report r = AuditWith(request);
+  auto f = FindingsOf(r, "undefined-symbol", t / kMca);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fields["symbol"], "opal_not_there");
+  EXPECT_EQ(f[0].severity, Severity::kError);
+  EXPECT_EQ(f[0].fields["plugin"], "plugin-host");
+  EXPECT_EQ(f[0].fields["host_path"], t / "usr/lib/x86_64-linux-gnu/libmpi.so.40");
+}
+
+// What is not a plugin keeps ldd -r's verdict: a library with a versioned soname in the
+// same directory, and a module some audited object links.
+TEST(PluginHosts, LinkedObjectsAreNotPlugins) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(
+      t.path(),
+      "mklib usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/libcommon.so.41 libcommon.so.41 "
+      "'int opal_x(void); int c(void) { return opal_x(); }' -nostdlib\n"
+      "mklib usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/mca_linked.so mca_linked.so "
+      "'int opal_y(void); int l(void) { return opal_y(); }' -nostdlib\n"
+      "mklib usr/lib/x86_64-linux-gnu/libuser.so.1 libuser.so.1 'int u(void) { return 0; }' "
+      "-nostdlib -Wl,--no-as-needed -Lusr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3 -l:mca_linked.so\n"));
+  Report r = Audit({t.path()}, t.path());
+  for (const char* file : {"libcommon.so.41", "mca_linked.so"}) {
+    auto f = FindingsOf(r, "undefined-symbol", t / "usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/" + file);
+    ASSERT_EQ(f.size(), 1u) << file;
+    EXPECT_EQ(f[0].severity, Severity::kError) << file;
+    EXPECT_FALSE(f[0].fields.contains("plugin")) << file;
+  }
+}
+
+TEST(PluginHosts, OptionAndGlobs) {
+  PluginHostOption o;
+  EXPECT_TRUE(ParsePluginHostOption("*/mca_*.so=/usr/bin/mpirun", &o));
+  EXPECT_EQ(o.module_glob, "*/mca_*.so");
+  EXPECT_EQ(o.program, "/usr/bin/mpirun");
+  EXPECT_FALSE(ParsePluginHostOption("mca_*.so", &o));
+  EXPECT_FALSE(ParsePluginHostOption("=perl", &o));
+  EXPECT_FALSE(ParsePluginHostOption("x.so=", &o));
+  const std::string sys = "/usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/mca_btl_tcp.so";
+  EXPECT_TRUE(PluginHostMatches("mca_*.so", sys, "/r" + sys));
+  EXPECT_TRUE(PluginHostMatches("openmpi3/mca_*.so", sys, "/r" + sys));
+  EXPECT_FALSE(PluginHostMatches("penmpi3/mca_*.so", sys, "/r" + sys));
+  EXPECT_TRUE(PluginHostMatches("/usr/lib/*/mca_*.so", sys, "/r" + sys));
+  EXPECT_FALSE(PluginHostMatches("/lib/*/mca_*.so", sys, "/r" + sys));
+  EXPECT_FALSE(PluginHostMatches("libmpi*.so", sys, "/r" + sys));
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing
