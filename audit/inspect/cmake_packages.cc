@@ -73,6 +73,7 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, cons
     // hiprand-fortran-config.cmake in cmake/hiprand/ is no package of its own: find_package()
     // never finds it there; hiprand's config includes it.
     if (!IsFindPackagePosition(DirName(config), *name)) continue;
+    *name = ConsumerPackageName(*name, config, installed);
     packages.push_back({i, {*name, "", "", "", "", {}, {}}});
     configs.push_back(config);
   }
@@ -91,12 +92,24 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, cons
   std::vector<CMakePackage*> asked;
   for (CMakePackage* p : all)
     if (p->asked_dependency_targets) asked.push_back(p);
-  if (asked.empty()) return packages;
-  ParallelFor(asked.size(), jobs, [&](size_t k) {
-    CMakePackage& p = *asked[k];
-    p = ReevaluatePackage(p, installed, TargetsOfDependencies(p));
-  });
-  locator.Locate(asked);
+  // A config evaluated with its dependencies may get further (Qt5WebKit returns at the first
+  // dependency whose version it cannot read) and ask for more: those are located and it runs
+  // again, a bounded number of times.
+  constexpr int kMaxRounds = 4;
+  for (int round = 0; round < kMaxRounds && !asked.empty(); ++round) {
+    std::vector<size_t> had(asked.size());
+    ParallelFor(asked.size(), jobs, [&](size_t k) {
+      CMakePackage& p = *asked[k];
+      DependencyTargets dependencies = TargetsOfDependencies(p);
+      had[k] = dependencies.packages.size();
+      p = ReevaluatePackage(p, installed, dependencies);
+    });
+    locator.Locate(asked);
+    std::vector<CMakePackage*> again;
+    for (size_t k = 0; k < asked.size(); ++k)
+      if (TargetsOfDependencies(*asked[k]).packages.size() > had[k]) again.push_back(asked[k]);
+    asked = std::move(again);
+  }
   return packages;
 }
 
