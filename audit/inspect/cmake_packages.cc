@@ -93,21 +93,24 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, cons
   for (CMakePackage* p : all)
     if (p->asked_dependency_targets) asked.push_back(p);
   // A config evaluated with its dependencies may get further (Qt5WebKit returns at the first
-  // dependency whose version it cannot read) and ask for more: those are located and it runs
-  // again, a bounded number of times.
+  // dependency whose version it cannot read) and ask for more, and a dependency evaluated
+  // again may define more targets (Qt5WebKit's, for Qt5WebKitWidgets): it runs again, a
+  // bounded number of times.
   constexpr int kMaxRounds = 4;
   for (int round = 0; round < kMaxRounds && !asked.empty(); ++round) {
     std::vector<size_t> had(asked.size());
     ParallelFor(asked.size(), jobs, [&](size_t k) {
       CMakePackage& p = *asked[k];
       DependencyTargets dependencies = TargetsOfDependencies(p);
-      had[k] = dependencies.packages.size();
+      had[k] = dependencies.packages.size() + dependencies.names.size();
       p = ReevaluatePackage(p, installed, dependencies);
     });
     locator.Locate(asked);
     std::vector<CMakePackage*> again;
-    for (size_t k = 0; k < asked.size(); ++k)
-      if (TargetsOfDependencies(*asked[k]).packages.size() > had[k]) again.push_back(asked[k]);
+    for (size_t k = 0; k < asked.size(); ++k) {
+      DependencyTargets now = TargetsOfDependencies(*asked[k]);
+      if (now.packages.size() + now.names.size() > had[k]) again.push_back(asked[k]);
+    }
     asked = std::move(again);
   }
   return packages;
