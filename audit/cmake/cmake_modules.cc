@@ -1,6 +1,7 @@
 #include "audit/cmake/cmake_modules.h"
 
 #include <algorithm>
+#include <map>
 #include <string>
 
 namespace rocm_audit {
@@ -11,10 +12,72 @@ constexpr std::string_view kModules[] = {
 #include "cmake_module_names.inc"
 };
 
+// Generated at configure time: cmake --help-command-list and the functions and macros of
+// ${CMAKE_ROOT}/Modules, lower-case, sorted.
+constexpr std::string_view kCommands[] = {
+#include "cmake_command_names.inc"
+};
+
 }  // namespace
+
+bool IsCMakeCommand(std::string_view name) {
+  return std::binary_search(std::begin(kCommands), std::end(kCommands), name);
+}
 
 bool IsCMakeModule(std::string_view name) {
   return std::binary_search(std::begin(kModules), std::end(kModules), name);
+}
+
+const std::vector<std::string_view>* FindModuleTargets(std::string_view package) {
+  static const std::map<std::string_view, std::vector<std::string_view>> kTargets = {
+      {"BLAS", {"BLAS::BLAS"}},
+      {"BZip2", {"BZip2::BZip2"}},
+      {"CURL", {"CURL::libcurl"}},
+      {"Cups", {"Cups::Cups"}},
+      {"DevIL", {"DevIL::IL", "DevIL::ILU", "DevIL::ILUT"}},
+      {"EXPAT", {"EXPAT::EXPAT"}},
+      {"Fontconfig", {"Fontconfig::Fontconfig"}},
+      {"Freetype", {"Freetype::Freetype"}},
+      {"GDAL", {"GDAL::GDAL"}},
+      {"GIF", {"GIF::GIF"}},
+      {"GLEW", {"GLEW::GLEW", "GLEW::glew", "GLEW::glew_s"}},
+      {"GLUT", {"GLUT::GLUT"}},
+      {"GSL", {"GSL::gsl", "GSL::gslcblas"}},
+      {"GTest",
+       {"GTest::gtest", "GTest::gtest_main", "GTest::GTest", "GTest::Main", "GTest::gmock",
+        "GTest::gmock_main"}},
+      {"GnuTLS", {"GnuTLS::GnuTLS"}},
+      {"Iconv", {"Iconv::Iconv"}},
+      {"Intl", {"Intl::Intl"}},
+      {"JPEG", {"JPEG::JPEG"}},
+      {"LAPACK", {"LAPACK::LAPACK"}},
+      {"LibArchive", {"LibArchive::LibArchive"}},
+      {"LibLZMA", {"LibLZMA::LibLZMA"}},
+      {"LibXml2", {"LibXml2::LibXml2", "LibXml2::xmllint"}},
+      {"LibXslt", {"LibXslt::LibXslt", "LibXslt::LibExslt", "LibXslt::xsltproc"}},
+      {"MPI", {"MPI::MPI_C", "MPI::MPI_CXX", "MPI::MPI_Fortran"}},
+      {"ODBC", {"ODBC::ODBC"}},
+      {"OpenAL", {"OpenAL::OpenAL"}},
+      {"OpenCL", {"OpenCL::OpenCL"}},
+      {"OpenGL",
+       {"OpenGL::GL", "OpenGL::GLU", "OpenGL::OpenGL", "OpenGL::GLX", "OpenGL::EGL", "OpenGL::GLES2",
+        "OpenGL::GLES3"}},
+      {"OpenMP", {"OpenMP::OpenMP_C", "OpenMP::OpenMP_CXX", "OpenMP::OpenMP_Fortran"}},
+      {"OpenSSL", {"OpenSSL::SSL", "OpenSSL::Crypto", "OpenSSL::applink"}},
+      {"PNG", {"PNG::PNG"}},
+      // Its pkg_check_modules(IMPORTED_TARGET) defines PkgConfig::<prefix> where it is called.
+      {"PkgConfig", {}},
+      {"PostgreSQL", {"PostgreSQL::PostgreSQL"}},
+      {"Protobuf",
+       {"protobuf::libprotobuf", "protobuf::libprotobuf-lite", "protobuf::libprotoc", "protobuf::protoc"}},
+      {"SQLite3", {"SQLite::SQLite3"}},
+      {"TIFF", {"TIFF::TIFF", "TIFF::CXX"}},
+      {"Threads", {"Threads::Threads"}},
+      {"XercesC", {"XercesC::XercesC"}},
+      {"ZLIB", {"ZLIB::ZLIB"}},
+  };
+  auto it = kTargets.find(package);
+  return it == kTargets.end() ? nullptr : &it->second;
 }
 
 bool HasFindModule(std::string_view package) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string_view>
+#include <vector>
 
 namespace rocm_audit {
 
@@ -11,7 +12,16 @@ inline constexpr std::string_view kCMakeVersion = ROCM_AUDIT_CMAKE_VERSION;
 inline constexpr std::string_view kCMakeRoot = ROCM_AUDIT_CMAKE_ROOT;
 
 bool IsCMakeModule(std::string_view name);
+/// A command CMake knows without a package defining it (lower-case name): a built-in one, or
+/// a function or macro one of its modules defines.
+bool IsCMakeCommand(std::string_view name);
 /// Find<Name>.cmake exists: find_package(Name) in module mode needs no config.
 bool HasFindModule(std::string_view package);
+/// The imported targets CMake 3.25's Find<package>.cmake can define, from each module's
+/// documentation ("Imported Targets"): these modules run compilers and programs
+/// (try_compile, pkg-config, ...), so which of them a consumer gets is decided on its
+/// machine, but no other target of the module's namespace exists. Null for a module not
+/// listed here, whose targets are not known.
+const std::vector<std::string_view>* FindModuleTargets(std::string_view package);
 
 }  // namespace rocm_audit

@@ -12,7 +12,7 @@ namespace {
 constexpr NameEntry<CommandHandler> kCommands[] = {
     {"add_compile_options", NoEffectCommand},
     {"add_custom_command", ChangesBuildCommand},
-    {"add_custom_target", ChangesBuildCommand},
+    {"add_custom_target", AddTargetCommand},
     {"add_definitions", NoEffectCommand},
     {"add_dependencies", ChangesBuildCommand},
     {"add_executable", AddTargetCommand},
@@ -80,6 +80,9 @@ constexpr NameEntry<CommandHandler> kCommands[] = {
     {"math", MathCommand},
     {"message", MessageCommand},
     {"option", OptionCommand},
+    // FindPkgConfig's functions, defined once find_package(PkgConfig) has run.
+    {"pkg_check_modules", PkgCheckModulesCommand},
+    {"pkg_search_module", PkgCheckModulesCommand},
     {"processorcount", UnknownResultCommand},
     {"project", NoEffectCommand},
     {"remove_definitions", NoEffectCommand},

@@ -51,6 +51,7 @@ Flow TargetUsageCommand(Interpreter& in, const std::string& name, const Args& a)
 Flow PolicyCommand(Interpreter& in, const std::string& name, const Args& a);
 Flow MessageCommand(Interpreter& in, const std::string& name, const Args& a);
 Flow FindPackageCommand(Interpreter& in, const std::string& name, const Args& a);
+Flow PkgCheckModulesCommand(Interpreter& in, const std::string& name, const Args& a);
 Flow ExecuteProcessCommand(Interpreter& in, const std::string& name, const Args& a);
 Flow FindFileCommand(Interpreter& in, const std::string& name, const Args& a);
 Flow TryCompileCommand(Interpreter& in, const std::string& name, const Args& a);

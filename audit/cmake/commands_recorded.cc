@@ -2,10 +2,12 @@
 // find_package/find_dependency (the dependency is noted; the check looks for its config),
 // execute_process, try_compile, the find_* and check_* probes (their results are
 // unknown), and commands with no effect on what a consumer imports.
+#include <algorithm>
 #include <cctype>
 
 #include "audit/cmake/commands.h"
 #include "audit/cmake/lists.h"
+#include "audit/fs/path.h"
 
 namespace rocm_audit {
 
@@ -67,6 +69,19 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
       d.version = t;
     }
   }
+  // In module mode (neither CONFIG nor NO_MODULE), a Find<Name>.cmake in CMAKE_MODULE_PATH
+  // is found before any config: packages ship their own (glog's FindUnwind, CGAL's FindGMP).
+  const bool config_mode = std::any_of(a.begin() + 1, a.end(), [](const Arg& x) {
+    return !x.quoted && (x.value.text == "CONFIG" || x.value.text == "NO_MODULE");
+  });
+  const CMakeValue* module_path = in.Get("CMAKE_MODULE_PATH");
+  if (!config_mode && module_path && module_path->known)
+    for (const std::string& dir : SplitList(module_path->text)) {
+      const std::string path = NormalizePath(dir + "/Find" + d.name + ".cmake");
+      if (!path.starts_with("/") || in.files().Exists(path) != Tri::kTrue) continue;
+      d.module = path;
+      break;
+    }
   in.SetDependencySeen();
   in.rec().Out().dependencies.push_back(d);
   // The dependency's own defects are its own findings: here it is taken as found when
@@ -74,6 +89,50 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
   in.Set(d.name + "_FOUND", d.required || n == "find_dependency"
                                 ? CMakeValue{"1"}
                                 : CMakeValue::Unknown("whether the consumer has " + d.name));
+  // A dependency found and evaluated in the same run leaves what find_package() leaves: its
+  // version, where its config is, and the commands its list files define.
+  const auto& found = in.foreign_targets().packages;
+  if (auto it = found.find(ToLower(d.name)); it != found.end()) {
+    // Its list files ran in this scope (Qt6Config.cmake sets QT_CMAKE_EXPORT_NAMESPACE and
+    // CMAKE_MODULE_PATH for the Qt modules that find it), but for what find_package() keeps
+    // to each call: the file being read, the package name and its <Dep>_FIND_* variables.
+    for (const auto& [variable, value] : it->second.variables) {
+      if (variable.starts_with("CMAKE_CURRENT_LIST_") || variable == "CMAKE_FIND_PACKAGE_NAME" ||
+          variable.starts_with(d.name + "_FIND_") || variable.starts_with("CMAKE_MATCH_") ||
+          variable.starts_with("ARG"))
+        continue;
+      in.Set(variable, value);
+    }
+    in.Set(d.name + "_FOUND", {"1"});
+    if (!it->second.config.empty()) {  // "" for a Find module, which sets what it sets
+      for (auto& [variable, value] : FoundVersionVariables(d.name + "_VERSION", it->second.version))
+        in.Set(variable, {value});
+      in.Set(d.name + "_CONFIG", {it->second.config});
+      in.Set(d.name + "_DIR", {DirName(it->second.config)});
+    }
+    in.ImportDefinitions(it->second.definitions);
+  }
+  return Flow::kNormal;
+}
+
+// pkg_check_modules(<prefix> [REQUIRED] [QUIET] [IMPORTED_TARGET [GLOBAL]] <module>...) and
+// pkg_search_module: whether pkg-config finds the modules is the consumer's; with
+// IMPORTED_TARGET, FindPkgConfig defines PkgConfig::<prefix> when it does.
+Flow PkgCheckModulesCommand(Interpreter& in, const std::string& n, const Args& a) {
+  if (a.empty() || !a[0].value.known) return Flow::kNormal;
+  const std::string prefix = a[0].value.text;
+  in.Set(prefix + "_FOUND", in.UnknownResult(n));
+  bool imported = false;
+  for (size_t k = 1; k < a.size(); ++k) imported |= !a[k].quoted && a[k].value.text == "IMPORTED_TARGET";
+  if (imported && !in.targets().Find("PkgConfig::" + prefix)) {
+    CMakeTarget t;
+    t.name = "PkgConfig::" + prefix;
+    t.type = "INTERFACE";
+    t.imported = true;
+    t.defined_at = in.rec().UserSite();
+    t.policy_version = in.policy_versions().back();
+    in.targets().Add(std::move(t));
+  }
   return Flow::kNormal;
 }
 
@@ -110,9 +169,17 @@ Flow TryCompileCommand(Interpreter& in, const std::string& n, const Args& a) {
 // the consumer's toolchain or system; the result variable is the last plain argument
 // before any options.
 Flow ProbeCommand(Interpreter& in, const std::string& n, const Args& a) {
-  if (a.size() >= 2)
-    in.Set(a[n == "check_symbol_exists" || n == "check_cxx_symbol_exists" ? 2 : 1].value.text,
-           in.UnknownResult(n));
+  // Where each module's documented signature puts the result variable.
+  size_t at = 1;
+  if (n == "check_symbol_exists" || n == "check_cxx_symbol_exists" || n == "check_compiler_flag" ||
+      n == "check_source_compiles" || n == "check_source_runs" || n == "check_linker_flag")
+    at = 2;
+  else if (n == "check_library_exists")
+    at = 3;  // check_library_exists(<library> <function> <location> <variable>)
+  if (n == "check_language" && !a.empty())
+    in.Set("CMAKE_" + a[0].value.text + "_COMPILER", in.UnknownResult(n));
+  else if (a.size() > at)
+    in.Set(a[at].value.text, in.UnknownResult(n));
   return Flow::kNormal;
 }
 

@@ -318,6 +318,12 @@ static_assert(IsSorted(kStringOps));
 Flow StringCommand(Interpreter& in, const std::string&, const Args& a) {
   if (a.size() < 2) return Flow::kNormal;
   const std::string op = a[0].value.text;
+  // CMake's error (cmStringCommand), reported without stopping: an unquoted argument that
+  // expanded to nothing is no argument (Hiredis' version file without a version asked).
+  if (op == "REPLACE" && a.size() < 5) {  // REPLACE <match> <replace> <out> <input>...
+    in.Fail("string sub-command REPLACE requires at least four arguments.");
+    return Flow::kNormal;
+  }
   StringOp run = FindIn(kStringOps, op);
   if (!run || !run(in, op, a)) in.Skip("string", "string(" + op + ") is not evaluated");
   return Flow::kNormal;

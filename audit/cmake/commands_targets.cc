@@ -22,6 +22,9 @@ void SetProperty(Interpreter& in, CMakeTarget& t, const std::string& name, const
   else if (slot.known)
     slot.text += ";" + value.text;
   t.set_at[name] = in.rec().UserSite();
+  // A target the consumer builds names no installed file: CMake checks the paths of imported
+  // targets only, and a built one's usage requirements take $<BUILD_INTERFACE:...>.
+  if (!t.imported) return;
   const bool location = Names(name, "IMPORTED_LOCATION") || Names(name, "IMPORTED_IMPLIB");
   const bool includes =
       name == "INTERFACE_INCLUDE_DIRECTORIES" || name == "INTERFACE_SYSTEM_INCLUDE_DIRECTORIES";
@@ -55,7 +58,7 @@ std::string UsageProperty(const std::string& command) {
 Flow AddTargetCommand(Interpreter& in, const std::string& n, const Args& a) {
   if (a.empty() || !a[0].value.known) return Flow::kNormal;
   bool imported = false, alias = false;
-  std::string type = n == "add_executable" ? "EXECUTABLE" : "";
+  std::string type = n == "add_executable" ? "EXECUTABLE" : n == "add_custom_target" ? "UTILITY" : "";
   for (size_t k = 1; k < a.size(); ++k) {
     const std::string& t = a[k].value.text;
     if (t == "IMPORTED") imported = true;
@@ -64,10 +67,10 @@ Flow AddTargetCommand(Interpreter& in, const std::string& n, const Args& a) {
                                t == "INTERFACE" || t == "OBJECT"))
       type = t;
   }
-  if (!imported && !alias) {
+  // A target the consumer builds (KDE's add_custom_target(KF5Config_QCH)) exists from here on
+  // for set_target_properties and if(TARGET); what it builds is not evaluated.
+  if (!imported && !alias)
     in.Skip(n, n + "(" + a[0].value.text + ") builds a target in the consumer's project; not evaluated");
-    return Flow::kNormal;
-  }
   if (in.targets().Find(a[0].value.text)) {
     in.Fail(n + " cannot create target \"" + a[0].value.text +
             "\" because another target with the same name already exists");

@@ -11,6 +11,15 @@ namespace {
 constexpr size_t kMaxEvaluatedDependencies = 64;  ///< configs outside the audited ones, per run
 constexpr int kMaxDependencyDepth = 8;
 
+// The targets a Find module of CMake defines (FindModuleTargets); false when not known.
+bool ModuleTargets(const LocatedDependency& l, std::set<std::string>& out) {
+  if (l.found != "Find" + l.request.name + ".cmake of CMake") return false;
+  const std::vector<std::string_view>* targets = FindModuleTargets(l.request.name);
+  if (!targets) return false;
+  out.insert(targets->begin(), targets->end());
+  return true;
+}
+
 }  // namespace
 
 const std::optional<std::string>& ConfigSearch::Under(const std::string& prefix, const std::string& name) {
@@ -36,10 +45,21 @@ void DependencyLocator::Locate(const std::vector<CMakePackage*>& packages) {
     for (LocatedDependency& l : p->dependencies) {
       l.targets.clear();
       l.targets_known = false;
+      l.definitions.clear();
+      l.variables.clear();
       const CMakePackage* q = PackageAt(l.found);
-      if (!q) continue;
+      if (!q) {
+        l.targets_known = ModuleTargets(l, l.targets);
+        continue;
+      }
+      l.version = q->version;
+      l.variables = q->evaluation.variables;
       std::set<const CMakePackage*> visiting{p};
       l.targets_known = TargetsOf(q, visiting, l.targets);
+      // Commands are global in CMake: those of the dependency's own dependencies too, and
+      // the dependency's own win over theirs (it loads them first, then defines its own).
+      visiting = {p};
+      DefinitionsOf(q, visiting, l.definitions);
     }
   }
 }
@@ -74,9 +94,13 @@ LocatedDependency DependencyLocator::Locate(const CMakeDependency& d, int depth)
                          ")");
     return false;
   };
+  // A Find module of CMAKE_MODULE_PATH is what find_package() loads: it is evaluated as the
+  // package's own code is, and judges the version itself.
+  if (!d.module.empty()) l.found = d.module;
   for (const CMakePackage* other : audited_)
-    if (ToLower(other->name) == ToLower(d.name) && accept(other->config)) break;
+    if (l.found.empty() && ToLower(other->name) == ToLower(d.name) && accept(other->config)) break;
   std::vector<std::string> order = d.hints;
+  if (!l.found.empty()) order.clear();
   order.insert(order.end(), search_.begin(), search_.end());
   for (const std::string& prefix : order) {
     if (!l.found.empty()) break;
@@ -117,7 +141,7 @@ bool DependencyLocator::TargetsOf(const CMakePackage* p, std::set<const CMakePac
     known &= l.request.undecided.empty();
     const CMakePackage* q = PackageAt(l.found);
     if (!q) {
-      known = false;
+      known &= ModuleTargets(l, out);
       continue;
     }
     if (!visiting.count(q)) known &= TargetsOf(q, visiting, out);
@@ -125,12 +149,24 @@ bool DependencyLocator::TargetsOf(const CMakePackage* p, std::set<const CMakePac
   return known;
 }
 
+void DependencyLocator::DefinitionsOf(const CMakePackage* p, std::set<const CMakePackage*>& visiting,
+                                      std::map<std::string, CMakeDefinition>& out) {
+  visiting.insert(p);
+  for (const LocatedDependency& l : p->dependencies)
+    if (const CMakePackage* q = PackageAt(l.found); q && !visiting.count(q)) DefinitionsOf(q, visiting, out);
+  for (const auto& [name, d] : p->evaluation.definitions) out[name] = d;
+}
+
 DependencyTargets TargetsOfDependencies(const CMakePackage& package) {
   DependencyTargets out;
   out.complete = true;
+  out.located = true;
   for (const LocatedDependency& l : package.dependencies) {
     if (l.found.empty() && (!l.request.required || !l.request.asked_component.empty())) continue;
     out.names.insert(l.targets.begin(), l.targets.end());
+    if (!l.found.empty() && l.found.starts_with("/"))
+      out.packages[ToLower(l.request.name)] = {l.version, l.request.module.empty() ? l.found : "",
+                                               l.definitions, l.variables};
     out.complete &= l.targets_known && l.request.undecided.empty();
   }
   return out;

@@ -56,6 +56,9 @@ class DependencyLocator {
   const VersionVerdict& Verdict(const CMakeDependency& d, const std::string& config, bool module);
   const CMakePackage* PackageAt(const std::string& config) const;
   bool TargetsOf(const CMakePackage* p, std::set<const CMakePackage*>& visiting, std::set<std::string>& out);
+  /// The functions and macros `p` and its dependencies define.
+  void DefinitionsOf(const CMakePackage* p, std::set<const CMakePackage*>& visiting,
+                     std::map<std::string, CMakeDefinition>& out);
 
   std::vector<CMakePackage*> audited_;
   std::vector<std::string> search_;

@@ -7,12 +7,15 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "audit/cmake/value.h"
 
 namespace rocm_audit {
+
+struct Program;
 
 struct CMakeSite {
   std::string file;
@@ -47,6 +50,7 @@ struct CMakeDependency {
   CMakeSite site;
   std::string undecided;
   std::string asked_component{};  ///< asked for only when a consumer asks for this component
+  std::string module{};           ///< the Find<Name>.cmake of CMAKE_MODULE_PATH it loads, if any
 };
 
 /// Where the package would stop or fail a consumer's configure, other than a missing file.
@@ -80,6 +84,16 @@ struct CMakeTarget {
   std::string asked_component{};  ///< defined only when a consumer asks for this component
 };
 
+/// A function() or macro() a list file defines. CMake's commands are global once defined
+/// (cmState::AddScriptedCommand): a consumer that loaded the package through
+/// find_dependency() can call them.
+struct CMakeDefinition {
+  bool macro = false;
+  std::vector<std::string> params;
+  std::shared_ptr<const Program> program;
+  size_t begin = 0, end = 0;  ///< the body: commands [begin, end) of the program
+};
+
 struct CMakeEvaluation {
   std::vector<CMakeTarget> targets;        ///< in definition order
   std::vector<std::string> included;       ///< list files evaluated besides the entry file
@@ -87,8 +101,9 @@ struct CMakeEvaluation {
   std::vector<CMakeDependency> dependencies;
   std::vector<CMakeFailure> failures;
   std::vector<CMakeSkipped> skipped;
-  std::map<std::string, CMakeValue> variables;  ///< the top scope at the end
-  bool stopped = false;                         ///< a decided FATAL_ERROR ended the evaluation
+  std::map<std::string, CMakeValue> variables;           ///< the top scope at the end
+  bool stopped = false;                                  ///< a decided FATAL_ERROR ended the evaluation
+  std::map<std::string, CMakeDefinition> definitions{};  ///< by lower-case name
 };
 
 }  // namespace rocm_audit

@@ -19,6 +19,7 @@ CMakeEvaluation CMakeEvaluator::Take() {
   CMakeEvaluation& out = in_.rec().Out();
   out.targets = in_.targets().All();
   for (auto& [k, v] : in_.vars().Top()) out.variables.emplace(k, v);
+  out.definitions = in_.definitions();
   return std::move(out);
 }
 

@@ -9,6 +9,7 @@
 // other command through the command table (command_table.h).
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -38,6 +39,12 @@ class CMakeEvaluator {
   void SetDependencyTargets(std::set<std::string> names, bool complete) {
     in_.foreign_targets().dependencies = std::move(names);
     in_.foreign_targets().complete = complete;
+  }
+  /// What find_package() leaves of each dependency found in the same run, by lower-case name.
+  void SetDependencyPackages(std::map<std::string, Interpreter::ForeignTargets::Package> packages,
+                             bool located) {
+    in_.foreign_targets().packages = std::move(packages);
+    in_.foreign_targets().located = located;
   }
   /// Whether an if(TARGET) was undecided because of a dependency.
   bool asked_dependency_targets() const { return in_.foreign_targets().asked; }

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <optional>
 
+#include "audit/cmake/cmake_modules.h"
 #include "audit/cmake/expand.h"
 #include "audit/cmake/lists.h"
 #include "audit/fs/path.h"
@@ -34,6 +35,33 @@ void Interpreter::ValueTooLong() {
        "a value longer than " + std::to_string(limits_.max_value_bytes) + " bytes is not evaluated");
 }
 
+void Interpreter::NoteUnsetName(std::string_view name, bool command) {
+  if (!dependency_seen_ || foreign_targets_.asked || foreign_targets_.located) return;
+  if (command) {
+    foreign_targets_.asked = true;
+    return;
+  }
+  // <Dep>_VERSION, or what a Find module sets in capitals (EIGEN_FOUND for find_package(Eigen)).
+  for (const CMakeDependency& d : rec_.Out().dependencies)
+    if (name.size() > d.name.size() + 1 && ToUpper(name.substr(0, d.name.size())) == ToUpper(d.name) &&
+        name[d.name.size()] == '_') {
+      foreign_targets_.asked = true;
+      return;
+    }
+}
+
+// A command CMake does not know (neither built in nor defined by one of its modules) that no
+// list file evaluated defined: decided only once every file that could have defined it was
+// evaluated, the dependencies' too.
+bool Interpreter::UnknownToCMake(const std::string& name) {
+  if (IsCMakeCommand(name)) return false;
+  if (dependency_seen_ && !foreign_targets_.located) return false;
+  const std::vector<CMakeSkipped>& skipped = rec_.Out().skipped;
+  return std::none_of(skipped.begin(), skipped.end(), [](const CMakeSkipped& s) {
+    return s.command == "include" || s.command == "cmake_language";
+  });
+}
+
 bool Interpreter::Guard() {
   const std::string& file = rec_.CurrentFile();
   if (guarded_.count(file)) return true;
@@ -48,7 +76,11 @@ CMakeValue Interpreter::ExpandOne(const ListFileArgument& arg) {
     Charge(arg.text.size());
     return {arg.text};
   }
-  VariableLookup vars = [this](std::string_view name) { return vars_.Lookup(name); };
+  VariableLookup vars = [this](std::string_view name) {
+    const CMakeValue* v = vars_.Lookup(name);
+    if (!v) NoteUnsetName(name, false);
+    return v;
+  };
   VariableLookup env = [this](std::string_view name) -> const CMakeValue* {
     env_value_ = CMakeValue::Unknown("the consumer's environment ($ENV{" + std::string(name) + "})");
     return &env_value_;
@@ -102,7 +134,11 @@ Tri Interpreter::TargetExists(std::string_view name) {
 
 ConditionResult Interpreter::Condition(const Args& args) {
   ConditionContext c;
-  c.variable = [this](std::string_view name) { return Get(name); };
+  c.variable = [this](std::string_view name) {
+    const CMakeValue* v = Get(name);
+    if (!v) NoteUnsetName(name, false);
+    return v;
+  };
   c.exists = [this](const std::string& p) { return files_.Exists(p); };
   c.is_directory = [this](const std::string& p) { return files_.IsDirectory(p); };
   c.is_symlink = [this](const std::string& p) { return files_.IsSymlink(p); };
@@ -217,6 +253,11 @@ Flow Interpreter::Command(const ListFileCommand& cmd) {
     return Call(def, args, rec_.Site(), n);
   }
   if (CommandHandler handler = commands_(n)) return handler(*this, n, args);
+  if (UnknownToCMake(n)) {
+    Fail("Unknown CMake command \"" + n + "\".");
+    return Flow::kStop;  // cmMakefile stops the configure at it
+  }
+  NoteUnsetName(n, true);
   return NotEvaluated(n);
 }
 
@@ -333,12 +374,22 @@ static std::optional<int> StoiLike(const std::string& text, std::string* error) 
 
 std::vector<std::string> Interpreter::ForeachItems(const Args& args, std::string* unknown, bool* failed) {
   std::vector<std::string> items;
-  auto take = [&](const CMakeValue& v) {
+  // An argument is one item, as cmForEachCommand takes them: an unquoted one was split when
+  // it was expanded, so an escaped ';' in it ("Bar\;1.0") stays inside the item. Only a
+  // variable's value (IN LISTS) is split here.
+  auto take_list = [&](const CMakeValue& v) {
     if (!v.known) {
       if (unknown->empty()) *unknown = v.why;
       return;
     }
     for (std::string& item : SplitList(v.text)) items.push_back(std::move(item));
+  };
+  auto take = [&](const CMakeValue& v) {
+    if (!v.known) {
+      if (unknown->empty()) *unknown = v.why;
+      return;
+    }
+    items.push_back(v.text);
   };
   if (args.size() > 1 && !args[1].quoted && args[1].value.text == "RANGE") {
     // As CMake's cmForEachCommand: `stop`, `start stop` or `start stop step`, ints read as
@@ -382,7 +433,7 @@ std::vector<std::string> Interpreter::ForeachItems(const Args& args, std::string
       } else if (!args[k].quoted && t == "ITEMS") {
         mode = kItems;
       } else if (mode == kLists) {
-        if (const CMakeValue* v = Get(t)) take(*v);
+        if (const CMakeValue* v = Get(t)) take_list(*v);
       } else if (mode == kItems) {
         take(args[k].value);
       }
@@ -528,7 +579,7 @@ Flow Interpreter::Call(const Definition& def, const Args& args, const CMakeSite&
   bind["ARGV"] = list(all);
   bind["ARGN"] = list(rest);
 
-  rec_.PushFrame(name, site);
+  rec_.PushFrame(name, site, def.program->file);
   const ListFileCommand* saved_current = rec_.Current();
   Flow f;
   if (def.macro) {

@@ -77,6 +77,16 @@ class Interpreter {
 
   /// Evaluates a list file; `failure` says why it could not be read.
   Flow RunFile(const std::string& path, std::string* failure);
+  /// The functions and macros defined so far, by lower-case name.
+  const std::map<std::string, CMakeDefinition>& definitions() const { return definitions_; }
+  /// Defines commands a dependency's list files defined: they are global in CMake.
+  void ImportDefinitions(const std::map<std::string, CMakeDefinition>& defs) {
+    for (const auto& [name, d] : defs) definitions_[name] = d;
+  }
+  /// A read of `name` found it unset, or a call found no command of that name: what a
+  /// dependency found in the same run leaves (<Dep>_VERSION, its commands) may be what was
+  /// wanted, and the pass is evaluated again once the dependencies are located.
+  void NoteUnsetName(std::string_view name, bool command);
   /// Calls a function() or macro() if one of that name is defined; false if none is.
   bool CallIfDefined(const std::string& name, const Args& args, Flow* flow);
 
@@ -86,17 +96,23 @@ class Interpreter {
     std::set<std::string> dependencies;  ///< those its dependencies define
     bool complete = false;               ///< every dependency was evaluated
     bool asked = false;                  ///< an if(TARGET) was undecided because of a dependency
+    /// What find_package() leaves a consumer of each dependency found (by lower-case name):
+    /// the version its version file gives, the config ("" for a Find module), and the
+    /// commands it defines.
+    struct Package {
+      std::string version, config;
+      std::map<std::string, CMakeDefinition> definitions;
+      /// What its list files left set: find_package() runs them in the caller's scope.
+      std::map<std::string, CMakeValue> variables{};
+    };
+    std::map<std::string, Package> packages;
+    bool located = false;  ///< the dependencies were located: `packages` holds every one found
   };
   ForeignTargets& foreign_targets() { return foreign_targets_; }
   const ForeignTargets& foreign_targets() const { return foreign_targets_; }
 
  private:
-  struct Definition {
-    bool macro = false;
-    std::vector<std::string> params;
-    ProgramPtr program;
-    size_t begin = 0, end = 0;  ///< the body: commands [begin, end) of the program
-  };
+  using Definition = CMakeDefinition;
   struct State {  ///< what an undecided if() forks and merges
     VariableScopes vars;
     TargetTable targets;
@@ -120,6 +136,7 @@ class Interpreter {
   void Define(const ProgramPtr& p, size_t at);
   Flow Call(const Definition& def, const Args& args, const CMakeSite& site, const std::string& name);
   Flow Command(const ListFileCommand& cmd);
+  bool UnknownToCMake(const std::string& name);
   ConditionResult Condition(const Args& args);
   Tri TargetExists(std::string_view name);
   Args Expand(const ListFileCommand& cmd);

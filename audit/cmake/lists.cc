@@ -1,5 +1,6 @@
 #include "audit/cmake/lists.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 
@@ -35,6 +36,28 @@ std::string JoinList(const std::vector<std::string>& items, std::string_view sep
     if (i) out += separator;
     out += items[i];
   }
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> FoundVersionVariables(const std::string& prefix,
+                                                                       std::string_view version) {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (!version.empty()) out.emplace_back(prefix, std::string(version));
+  unsigned parts[4] = {0, 0, 0, 0};
+  size_t count = 0, at = 0;
+  // sscanf's %u: digits (a leading sign and space aside, which versions do not have), then
+  // the literal '.' before the next one.
+  while (count < 4 && at < version.size() && std::isdigit(static_cast<unsigned char>(version[at]))) {
+    unsigned long long v = 0;
+    while (at < version.size() && std::isdigit(static_cast<unsigned char>(version[at])))
+      v = std::min<unsigned long long>(v * 10 + static_cast<unsigned>(version[at++] - '0'), ~0u);
+    parts[count++] = static_cast<unsigned>(v);
+    if (at >= version.size() || version[at] != '.') break;
+    ++at;
+  }
+  const char* names[] = {"_MAJOR", "_MINOR", "_PATCH", "_TWEAK"};
+  for (size_t i = 0; i < 4; ++i) out.emplace_back(prefix + names[i], std::to_string(parts[i]));
+  out.emplace_back(prefix + "_COUNT", std::to_string(count));
   return out;
 }
 

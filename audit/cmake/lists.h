@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace rocm_audit {
@@ -16,6 +17,12 @@ std::string JoinList(const std::vector<std::string>& items, std::string_view sep
 bool IsTrueConstant(std::string_view s);
 /// 0, OFF, NO, FALSE, N, IGNORE, NOTFOUND, "", or ending in -NOTFOUND.
 bool IsFalseConstant(std::string_view s);
+
+/// The variables find_package() sets for the version a version file gave (PACKAGE_VERSION),
+/// as cmFindPackageCommand::StoreVersionFound: "<prefix>" itself (absent when `version` is
+/// ""), and _MAJOR, _MINOR, _PATCH, _TWEAK and _COUNT, read as sscanf("%u.%u.%u.%u").
+std::vector<std::pair<std::string, std::string>> FoundVersionVariables(const std::string& prefix,
+                                                                       std::string_view version);
 
 std::string ToUpper(std::string_view s);
 std::string ToLower(std::string_view s);

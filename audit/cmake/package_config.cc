@@ -123,10 +123,13 @@ std::optional<std::string> Known(const CMakeEvaluation& e, const std::string& na
 CMakeEvaluation EvaluateConfig(const std::string& name, const std::string& config,
                                const InstalledFiles& files, const EvaluatorLimits& limits,
                                const DependencyTargets& dependencies, const std::string& component,
-                               bool* asked) {
+                               const std::string& version, bool* asked) {
   auto evaluate = [&](const std::set<std::string>& own) {
     CMakeEvaluator e(files, limits);
     DefineFindPackageVariables(e, name, config);
+    // find_package() stores the version its version file gave before it loads the config.
+    for (auto& [variable, value] : FoundVersionVariables(name + "_VERSION", version))
+      e.Define(variable, value);
     if (!component.empty()) {
       e.Define(name + "_FIND_COMPONENTS", component);
       e.Define(name + "_FIND_REQUIRED_" + component, "1");
@@ -137,6 +140,7 @@ CMakeEvaluation EvaluateConfig(const std::string& name, const std::string& confi
     }
     e.SetOwnTargets(own);
     e.SetDependencyTargets(dependencies.names, dependencies.complete);
+    e.SetDependencyPackages(dependencies.packages, dependencies.located);
     e.Run(config);
     *asked = e.asked_dependency_targets();
     return e.Take();
@@ -299,12 +303,75 @@ VersionVerdict CheckVersionFile(const std::string& name, const std::string& conf
     v.accepted = false;
     v.why =
         "its version file does not call " + (v.version.empty() ? "it" : v.version) + " exactly " + version;
-  } else if (!exact && !IsTrueConstant(Known(result, "PACKAGE_VERSION_COMPATIBLE").value_or(""))) {
+  } else if (!exact && !IsTrueConstant(Known(result, "PACKAGE_VERSION_COMPATIBLE").value_or("")) &&
+             !IsTrueConstant(Known(result, "PACKAGE_VERSION_EXACT").value_or(""))) {
+    // cmFindPackageCommand::CheckVersionFile: an exact version is okay whether or not EXACT
+    // was asked (libbson's version file sets only PACKAGE_VERSION_EXACT for 1.23).
     v.accepted = false;
     v.why = "its version file does not call " + (v.version.empty() ? "it" : v.version) + " compatible with " +
             version;
   }
   return v;
+}
+
+namespace {
+
+// Words of `text` (runs of letters and digits) equal to `stem` but for case, `stem` first.
+std::vector<std::string> Spellings(const std::string& stem, const std::string& text) {
+  std::vector<std::string> out{stem};
+  const std::string lower = ToLower(stem);
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = at;
+    while (end < text.size() && std::isalnum(static_cast<unsigned char>(text[end]))) ++end;
+    if (end == at) {
+      ++at;
+      continue;
+    }
+    std::string word = text.substr(at, end - at);
+    if (word.size() == stem.size() && ToLower(word) == lower &&
+        std::find(out.begin(), out.end(), word) == out.end())
+      out.push_back(word);
+    at = end;
+  }
+  return out;
+}
+
+// What a plain consumer meets under `name`: the version file's rejection, decided failures
+// and decided includes of files that do not exist.
+size_t FailuresUnder(const std::string& name, const std::string& config, const InstalledFiles& files,
+                     const EvaluatorLimits& limits) {
+  size_t n = 0;
+  if (std::string v = VersionFileOf(config, files); !v.empty()) {
+    CMakeEvaluation result = EvaluateVersionFile(name, config, v, "", files, limits);
+    n += IsTrueConstant(Known(result, "PACKAGE_VERSION_UNSUITABLE").value_or(""));
+  }
+  bool asked = false;
+  CMakeEvaluation e = EvaluateConfig(name, config, files, limits, {}, "", "", &asked);
+  AddFoundFalse(name, config, "", e);
+  for (const CMakeFailure& f : e.failures) n += f.undecided.empty();
+  for (const CMakeReference& r : e.references)
+    n += r.via == "include" && !r.exists && !r.optional && r.undecided.empty();
+  return n;
+}
+
+}  // namespace
+
+std::string ConsumerPackageName(const std::string& stem, const std::string& config,
+                                const InstalledFiles& files, const EvaluatorLimits& limits) {
+  if (!BaseName(config).ends_with("-config.cmake")) return stem;
+  std::string text = files.Read(config, limits.max_file_bytes).value_or("");
+  if (std::string v = VersionFileOf(config, files); !v.empty())
+    text += "\n" + files.Read(v, limits.max_file_bytes).value_or("");
+  std::vector<std::string> names = Spellings(stem, text);
+  if (names.size() == 1) return stem;
+  std::string best = stem;
+  size_t fewest = FailuresUnder(stem, config, files, limits);
+  for (size_t k = 1; k < names.size() && fewest > 0; ++k) {
+    size_t n = FailuresUnder(names[k], config, files, limits);
+    if (n < fewest) fewest = n, best = names[k];
+  }
+  return best;
 }
 
 std::optional<std::string> ConfigPackageName(std::string_view file_name) {
@@ -445,12 +512,15 @@ std::vector<CMakePass> EvaluatePasses(const std::string& name, const std::string
                                       const InstalledFiles& files, const EvaluatorLimits& limits,
                                       const DependencyTargets& dependencies,
                                       const std::vector<CMakePass>& previous) {
+  std::string version;
+  if (std::string v = VersionFileOf(config, files); !v.empty())
+    version = Known(EvaluateVersionFile(name, config, v, "", files, limits), "PACKAGE_VERSION").value_or("");
   auto evaluate = [&](const std::string& component) {
     for (const CMakePass& old : previous)
       if (old.component == component && !old.asked_dependency_targets) return old;
     CMakePass pass{component, {}, false};
-    pass.evaluation =
-        EvaluateConfig(name, config, files, limits, dependencies, component, &pass.asked_dependency_targets);
+    pass.evaluation = EvaluateConfig(name, config, files, limits, dependencies, component, version,
+                                     &pass.asked_dependency_targets);
     AddFoundFalse(name, config, component, pass.evaluation);
     return pass;
   };
@@ -481,6 +551,13 @@ CMakePackage Assemble(const std::string& name, const std::string& config, const 
     CMakeEvaluation result = EvaluateVersionFile(name, config, v, "", files, limits);
     p.version_file = v;
     p.version = Known(result, "PACKAGE_VERSION").value_or("");
+    // An error in the version file fails the consumer's find_package() as one in the config.
+    for (CMakeFailure& f : result.failures)
+      if (f.undecided.empty()) p.evaluation.failures.insert(p.evaluation.failures.begin(), std::move(f));
+    for (const CMakeReference& r : result.references)
+      if (r.via == "include" && !r.exists && !r.optional && r.undecided.empty())
+        p.evaluation.failures.insert(p.evaluation.failures.begin(),
+                                     {"include could not find requested file: " + r.path, r.site, {}});
     if (IsTrueConstant(Known(result, "PACKAGE_VERSION_UNSUITABLE").value_or("")))
       p.evaluation.failures.insert(
           p.evaluation.failures.begin(),

@@ -3,6 +3,7 @@
 // the variables find_package sets), and where the dependencies it asks for would be found.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -17,6 +18,15 @@ namespace rocm_audit {
 
 /// "<Name>Config.cmake" -> Name, "<name>-config.cmake" -> name; nullopt for other files.
 std::optional<std::string> ConfigPackageName(std::string_view file_name);
+
+/// The name a consumer finds the config at installed path `config` by. find_package(<name>)
+/// loads "<name>Config.cmake" only under that exact name, but "<stem>-config.cmake" under
+/// every spelling of <stem> in any case, and such a config or its version file may hold to
+/// one (PROJ's version file accepts only "PROJ"; VTK's config includes
+/// ${CMAKE_FIND_PACKAGE_NAME}-targets.cmake). Of `stem` and the spellings of it that its
+/// list files write, the one a plain consumer meets the fewest failures under; `stem` on a tie.
+std::string ConsumerPackageName(const std::string& stem, const std::string& config,
+                                const InstalledFiles& files, const EvaluatorLimits& limits = {});
 
 /// The installation prefix find_package() would have searched to find a config in
 /// `config_dir` ("/usr/lib/x86_64-linux-gnu/cmake/hip" -> "/usr"); `config_dir` itself
@@ -60,6 +70,11 @@ struct LocatedDependency {
   /// CMake, a dependency not found, too deep).
   std::set<std::string> targets;
   bool targets_known = false;
+  std::string version{};  ///< what the found config's version file gives
+  /// The functions and macros the found config and its dependencies define.
+  std::map<std::string, CMakeDefinition> definitions{};
+  /// The variables the found config left set (its evaluation's top scope).
+  std::map<std::string, CMakeValue> variables{};
 };
 
 /// One evaluation of a config, before the package is assembled from them: the plain
@@ -92,6 +107,9 @@ struct CMakePackage {
 struct DependencyTargets {
   std::set<std::string> names;
   bool complete = false;  ///< every dependency evaluated: a target none defines is absent
+  /// What find_package() leaves of each dependency found (by lower-case name).
+  std::map<std::string, Interpreter::ForeignTargets::Package> packages{};
+  bool located = false;  ///< the dependencies were located (TargetsOfDependencies)
 };
 
 /// Evaluates the config at installed path `config` as find_package(<name> CONFIG REQUIRED)

@@ -7,7 +7,7 @@
 namespace rocm_audit {
 
 CMakeSite Recorder::Site() const {
-  return {file_stack_.empty() ? std::string() : file_stack_.back(), current_ ? current_->line : 0};
+  return {command_files_.empty() ? std::string() : command_files_.back(), current_ ? current_->line : 0};
 }
 
 CMakeSite Recorder::UserSite() const { return frames_.empty() ? Site() : frames_.front().call; }

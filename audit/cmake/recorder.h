@@ -17,12 +17,26 @@ class Recorder {
   explicit Recorder(const InstalledFiles& files) : files_(files) {}
 
   // Where the evaluation is.
-  void PushFile(const std::string& path) { file_stack_.push_back(path); }
-  void PopFile() { file_stack_.pop_back(); }
+  void PushFile(const std::string& path) {
+    file_stack_.push_back(path);
+    command_files_.push_back(path);
+  }
+  void PopFile() {
+    file_stack_.pop_back();
+    command_files_.pop_back();
+  }
   size_t FileDepth() const { return file_stack_.size(); }
   const std::string& CurrentFile() const { return file_stack_.back(); }
-  void PushFrame(const std::string& name, const CMakeSite& call) { frames_.push_back({name, call}); }
-  void PopFrame() { frames_.pop_back(); }
+  /// A call of a function or macro whose body is in `body_file`: the commands of the body are
+  /// at lines of that file, wherever it is called from.
+  void PushFrame(const std::string& name, const CMakeSite& call, const std::string& body_file) {
+    frames_.push_back({name, call});
+    command_files_.push_back(body_file);
+  }
+  void PopFrame() {
+    frames_.pop_back();
+    command_files_.pop_back();
+  }
   size_t FrameDepth() const { return frames_.size(); }
   void SetCurrent(const ListFileCommand* cmd) { current_ = cmd; }
   const ListFileCommand* Current() const { return current_; }
@@ -59,6 +73,7 @@ class Recorder {
   const InstalledFiles& files_;
   std::vector<Frame> frames_;
   std::vector<std::string> file_stack_;                  ///< list files being evaluated
+  std::vector<std::string> command_files_;               ///< the file of each list file or body run
   std::vector<std::string> undecided_;                   ///< conditions the current command depends on
   std::vector<std::vector<std::string>> missing_tests_;  ///< EXISTS tests that failed, per if() level
   std::vector<std::string> loop_values_;                 ///< current foreach() items, innermost last

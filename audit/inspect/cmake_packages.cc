@@ -73,6 +73,7 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, cons
     // hiprand-fortran-config.cmake in cmake/hiprand/ is no package of its own: find_package()
     // never finds it there; hiprand's config includes it.
     if (!IsFindPackagePosition(DirName(config), *name)) continue;
+    *name = ConsumerPackageName(*name, config, installed);
     packages.push_back({i, {*name, "", "", "", "", {}, {}}});
     configs.push_back(config);
   }
@@ -91,12 +92,27 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, cons
   std::vector<CMakePackage*> asked;
   for (CMakePackage* p : all)
     if (p->asked_dependency_targets) asked.push_back(p);
-  if (asked.empty()) return packages;
-  ParallelFor(asked.size(), jobs, [&](size_t k) {
-    CMakePackage& p = *asked[k];
-    p = ReevaluatePackage(p, installed, TargetsOfDependencies(p));
-  });
-  locator.Locate(asked);
+  // A config evaluated with its dependencies may get further (Qt5WebKit returns at the first
+  // dependency whose version it cannot read) and ask for more, and a dependency evaluated
+  // again may define more targets (Qt5WebKit's, for Qt5WebKitWidgets): it runs again, a
+  // bounded number of times.
+  constexpr int kMaxRounds = 4;
+  for (int round = 0; round < kMaxRounds && !asked.empty(); ++round) {
+    std::vector<size_t> had(asked.size());
+    ParallelFor(asked.size(), jobs, [&](size_t k) {
+      CMakePackage& p = *asked[k];
+      DependencyTargets dependencies = TargetsOfDependencies(p);
+      had[k] = dependencies.packages.size() + dependencies.names.size();
+      p = ReevaluatePackage(p, installed, dependencies);
+    });
+    locator.Locate(asked);
+    std::vector<CMakePackage*> again;
+    for (size_t k = 0; k < asked.size(); ++k) {
+      DependencyTargets now = TargetsOfDependencies(*asked[k]);
+      if (now.packages.size() + now.names.size() > had[k]) again.push_back(asked[k]);
+    }
+    asked = std::move(again);
+  }
   return packages;
 }
 

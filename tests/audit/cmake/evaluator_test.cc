@@ -93,7 +93,7 @@ TEST_F(Evaluator, CommandTableAndSubcommandTables) {
                      "list(TRANSFORM L APPEND _x)\n"
                      "list(TRANSFORM L TOUPPER OUTPUT_VARIABLE U)\n"
                      "set(F x)\nlist(FROB F)\n"
-                     "list_transform(L)\n"
+                     "cmake_print_variables(L)\n"
                      "string(FROB x y)\n"
                      "file(WRITE /tmp/never-written x)\n"
                      "check_include_file(foo.h HAVE_FOO)\n"
@@ -108,10 +108,28 @@ TEST_F(Evaluator, CommandTableAndSubcommandTables) {
                        [&](const CMakeSkipped& s) { return s.command == command && s.reason == reason; });
   };
   EXPECT_TRUE(skipped("list", "list(FROB) is not evaluated"));
-  EXPECT_TRUE(skipped("list_transform", "a command rocm-audit does not evaluate"));
+  EXPECT_TRUE(skipped("cmake_print_variables", "a command rocm-audit does not evaluate"));
   EXPECT_TRUE(skipped("string", "string(FROB) is not evaluated"));
   EXPECT_TRUE(skipped("file", "file(WRITE) is never run: it would change files"));
   EXPECT_EQ(r.skipped.size(), 4u);
+}
+
+// A command neither CMake (built in, or a function of one of its modules) nor any file
+// evaluated defines is CMake's fatal error (cmMakefile::ExecuteCommand), as `cmake -P`
+// reports it; undecided while a dependency asked for could define it, or a file that could
+// was not evaluated.
+TEST_F(Evaluator, ACommandNoFileDefinesIsCMakesError) {
+  auto r = Run(Write("a.cmake", "list_transform(L)\nset(after 1)\n"));
+  ASSERT_EQ(r.failures.size(), 1u);
+  EXPECT_EQ(r.failures[0].message, "Unknown CMake command \"list_transform\".");
+  EXPECT_TRUE(r.stopped);
+  EXPECT_EQ(Var(r, "after"), "<undefined>");
+  for (const std::string& before :
+       {std::string("find_dependency(Dep)\n"), std::string("include($ENV{X}/x.cmake)\n")}) {
+    auto d = Run(Write("d.cmake", before + "list_transform(L)\nset(after 1)\n"));
+    EXPECT_TRUE(d.failures.empty()) << before;
+    EXPECT_EQ(Var(d, "after"), "1") << before;
+  }
 }
 
 TEST_F(Evaluator, UndecidedBranchesRunBothWaysAndMerge) {
@@ -335,6 +353,25 @@ TEST_F(Evaluator, ForeachRangeAsCMakesDo) {
     EXPECT_TRUE(e.stopped) << range;
     EXPECT_EQ(Var(e, "after"), "<undefined>") << range;
   }
+}
+
+// foreach() takes each argument as one item, as cmake 3.25.1 -P counts them: an escaped ';'
+// in a quoted value stays inside its item (Qt6's *ToolsDependencies.cmake), a quoted list
+// is one item, and only IN LISTS splits a variable's value.
+TEST_F(Evaluator, ForeachKeepsEscapedSemicolonsInAnItem) {
+  auto r = Run(Write("a.cmake",
+                     "set(deps \"Bar\\;1.0\" \"Baz\\;2.0\")\n"
+                     "foreach(d ${deps})\n  list(GET d 1 ver)\n  list(APPEND vers ${ver})\n"
+                     "  math(EXPR c \"${c}+1\")\nendforeach()\n"
+                     "foreach(d IN ITEMS ${deps})\n  math(EXPR ci \"${ci}+1\")\nendforeach()\n"
+                     "foreach(d \"a;b\")\n  math(EXPR cq \"${cq}+1\")\nendforeach()\n"
+                     "foreach(d IN LISTS deps)\n  math(EXPR cl \"${cl}+1\")\nendforeach()\n"));
+  EXPECT_EQ(Var(r, "vers"), "1.0;2.0");
+  EXPECT_EQ(Var(r, "c"), "2");
+  EXPECT_EQ(Var(r, "ci"), "2");
+  EXPECT_EQ(Var(r, "cq"), "1");
+  EXPECT_EQ(Var(r, "cl"), "2");
+  EXPECT_TRUE(r.failures.empty());
 }
 
 // string(REPEAT) as CMake: the whole count (it stopped at 4,096), an error for a count that
@@ -626,6 +663,61 @@ TEST(MathExpression, PrecedenceWrapAndErrors) {
   EXPECT_EQ(EvaluateMathExpression("-(2+3)*~0"), 5);
   for (const char* bad : {"1/0", "1 << 64", "((1)", "1 +", "x"})
     EXPECT_FALSE(EvaluateMathExpression(bad)) << bad;
+}
+
+// What find_dependency() leaves a config, as CMake 3.25 leaves it (each checked with a real
+// find_package() of the same files): the dependency's functions and macros (global once
+// defined), its <Dep>_VERSION* from its version file, <Dep>_DIR; the config's own
+// <Name>_VERSION*; a Find module it ships in CMAKE_MODULE_PATH, evaluated, and the targets
+// of CMake's own Find modules (FindThreads) and of pkg_check_modules(IMPORTED_TARGET).
+TEST_F(Evaluator, ADependencyLeavesItsCommandsVersionAndFindModules) {
+  Write("lib/cmake/Dep/DepConfigVersion.cmake",
+        "set(PACKAGE_VERSION 5.15.8)\nset(PACKAGE_VERSION_COMPATIBLE TRUE)\n");
+  Write("lib/cmake/Dep/DepHelpers.cmake",
+        "macro(dep_helper out)\n  set(${out} \"from-dep\")\nendmacro()\n"
+        "function(dep_function)\n  set(dep_called yes PARENT_SCOPE)\nendfunction()\n");
+  const std::string dep = Write("lib/cmake/Dep/DepConfig.cmake",
+                                "include(${CMAKE_CURRENT_LIST_DIR}/DepHelpers.cmake)\n"
+                                "add_library(Dep::dep INTERFACE IMPORTED)\n");
+  Write("lib/cmake/Con/ConConfigVersion.cmake",
+        "set(PACKAGE_VERSION 2.1)\nset(PACKAGE_VERSION_COMPATIBLE TRUE)\n");
+  Write("lib/cmake/Con/FindShipped.cmake",
+        "find_package(PkgConfig)\npkg_check_modules(SHIP IMPORTED_TARGET ship)\n"
+        "add_library(Shipped::Shipped INTERFACE IMPORTED)\n"
+        "target_link_libraries(Shipped::Shipped INTERFACE PkgConfig::SHIP)\nset(Shipped_FOUND TRUE)\n");
+  const std::string con =
+      Write("lib/cmake/Con/ConConfig.cmake",
+            "include(CMakeFindDependencyMacro)\n"
+            "list(APPEND CMAKE_MODULE_PATH ${CMAKE_CURRENT_LIST_DIR})\n"
+            "find_dependency(Dep)\nfind_dependency(Threads)\nfind_dependency(Shipped)\n"
+            "dep_helper(helped)\ndep_function()\n"
+            "set(dep_seen \"${Dep_VERSION_MAJOR}.${Dep_VERSION_MINOR} ${Dep_VERSION_COUNT}\")\n"
+            "set(own \"${Con_VERSION} ${Con_VERSION_MINOR} ${Con_VERSION_PATCH}\")\n"
+            "add_library(Con::con INTERFACE IMPORTED)\n"
+            "target_link_libraries(Con::con INTERFACE Dep::dep Threads::Threads Shipped::Shipped)\n");
+  CMakePackage d = EvaluatePackage("Dep", dep, files_);
+  CMakePackage c = EvaluatePackage("Con", con, files_);
+  EXPECT_TRUE(c.asked_dependency_targets);  // the call of dep_helper found no command
+  ConfigSearch search(files_);
+  std::vector<CMakePackage*> all{&d, &c};
+  DependencyLocator locator(all, {dir_.string()}, false, files_, search);
+  locator.Locate(all);
+  c = ReevaluatePackage(c, files_, TargetsOfDependencies(c));
+  locator.Locate({&c});
+  const CMakeEvaluation& e = c.evaluation;
+  EXPECT_EQ(Var(e, "helped"), "from-dep");
+  EXPECT_EQ(Var(e, "dep_called"), "yes");
+  EXPECT_EQ(Var(e, "dep_seen"), "5.15 3");
+  EXPECT_EQ(Var(e, "Dep_DIR"), (dir_ / "lib/cmake/Dep").string());
+  EXPECT_EQ(Var(e, "own"), "2.1 1 0");
+  for (const CMakeSkipped& s : e.skipped)
+    EXPECT_NE(s.reason, "a command rocm-audit does not evaluate") << s.command;
+  ASSERT_EQ(c.dependencies.size(), 3u);
+  EXPECT_EQ(c.dependencies[2].found, (dir_ / "lib/cmake/Con/FindShipped.cmake").string());
+  DependencyTargets t = TargetsOfDependencies(c);
+  EXPECT_TRUE(t.complete);
+  for (const char* name : {"Dep::dep", "Threads::Threads", "Shipped::Shipped", "PkgConfig::SHIP"})
+    EXPECT_TRUE(t.names.count(name)) << name;
 }
 
 }  // namespace

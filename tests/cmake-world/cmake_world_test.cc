@@ -1,0 +1,192 @@
+// Agreement with CMake on real package configs outside ROCm: every config the Debian -dev
+// packages of tests/cmake-world/packages.txt install (install.sh), each probed by the
+// build's cmake at three stages as tests/cli/cmake_agreement_test.cc probes ROCm's:
+// find_package(<Name> CONFIG REQUIRED) (configure), a probe linked against every imported
+// target it brings (generate), and those probes built (build, which opens every imported
+// file). rocm-audit must fail a package exactly when CMake does, at the same stage, except
+// where expectations.txt names the package with both verdicts and the CMake behaviour that
+// causes the difference. It runs when the packages are installed, and skips otherwise.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "tests/support/test_support.h"
+
+namespace rocm_audit {
+namespace {
+
+using testing::RunCommand;
+
+// Below this many configs the packages are taken as not installed.
+constexpr size_t kAtLeast = 100;
+
+std::string Quote(const std::string& s) { return "'" + s + "'"; }
+
+int StageOrder(const std::string& stage) {
+  return stage == "configure" ? 0 : stage == "generate" ? 1 : stage == "build" ? 2 : 3;
+}
+
+// The directories holding the system's package configs, but CMake's own modules and ROCm's.
+std::set<std::string> ConfigDirectories() {
+  std::set<std::string> dirs;
+  std::string out;
+  RunCommand(
+      "find /usr/lib /usr/share -maxdepth 6 \\( -name '*Config.cmake' -o -name "
+      "'*-config.cmake' \\) -not -path '/usr/share/cmake-*' 2>/dev/null",
+      &out);
+  for (const std::string& line : testing::Lines(out)) {
+    if (line.empty() || line.find("/rocm") != std::string::npos || line.find("/hip") != std::string::npos)
+      continue;
+    dirs.insert(std::filesystem::path(line).parent_path().string());
+  }
+  return dirs;
+}
+
+// The stage at which rocm-audit says a consumer of the config fails ("" when it passes):
+// the earliest of its error-level findings (and missing required dependencies) for a
+// consumer that asks for no component.
+struct Verdict {
+  std::string package, config;
+  std::string audit, cmake, output;
+};
+
+std::string Earlier(const std::string& a, const std::string& b) {
+  if (a.empty()) return b;
+  if (b.empty()) return a;
+  return StageOrder(a) <= StageOrder(b) ? a : b;
+}
+
+std::map<std::string, Verdict> AuditVerdicts(const std::set<std::string>& dirs, const std::string& binary) {
+  std::string args;
+  for (const std::string& d : dirs) args += " " + Quote(d);
+  std::string json;
+  RunCommand(
+      binary + args +
+          " --cmake-prefix-path /usr --absolute-paths --format json --fail-on none -q -j 2 2>/dev/null",
+      &json);
+  auto report = nlohmann::json::parse(json);
+  std::map<std::string, std::string> package_of, stage_of;  // by config
+  std::map<std::string, std::vector<std::string>> found;    // a config's dependencies found
+  for (const auto& f : report["files"]) {
+    if (!f.contains("cmake")) continue;
+    package_of[f["path"]] = f["cmake"]["package"];
+    for (const auto& d : f["cmake"].value("dependencies", nlohmann::json::array()))
+      if (d.contains("found") && d["found"].is_string()) found[f["path"]].push_back(d["found"]);
+  }
+  for (const auto& f : report["findings"]) {
+    std::string check = f["check"];
+    if (!package_of.count(f["file"]) || f.contains("asked_component")) continue;
+    bool error = check.starts_with("cmake-") && f["severity"] == "error";
+    bool dependency = check == "cmake-missing-dependency" && f["severity"] == "warning";
+    if (error || dependency)
+      stage_of[f["file"]] = Earlier(stage_of[f["file"]], f.value("cmake_stage", "configure"));
+  }
+  // The probe links every imported target it gets, its dependencies' too: a dependency's
+  // generate or build failure is the consumer's. (Its configure failure is the dependency
+  // check's, already among the config's own findings when it is required.)
+  std::map<std::string, Verdict> out;
+  for (const auto& [config, package] : package_of) {
+    std::string stage = stage_of[config];
+    std::set<std::string> seen{config};
+    std::vector<std::string> todo = found[config];
+    while (!todo.empty() && stage != "configure") {
+      std::string d = todo.back();
+      todo.pop_back();
+      if (!seen.insert(d).second || !package_of.count(d)) continue;
+      if (stage_of[d] != "configure") stage = Earlier(stage, stage_of[d]);
+      todo.insert(todo.end(), found[d].begin(), found[d].end());
+    }
+    out[package + " " + config] = {package, config, stage, "", ""};
+  }
+  return out;
+}
+
+// Where CMake fails a consumer of the config (tests/cmake-world/probe.sh): configure,
+// generate, build, or "" when it passes.
+std::string CMakeFailsAt(const Verdict& v, const std::string& workdir, std::string* output) {
+  std::string cmd = Quote(std::string(ROCM_AUDIT_SOURCE_DIR) + "/tests/cmake-world/probe.sh") + " " +
+                    Quote(ROCM_AUDIT_CMAKE_COMMAND) + " " + Quote(ROCM_AUDIT_CMAKE_GENERATOR) + " " +
+                    Quote(ROCM_AUDIT_CMAKE_MAKE_PROGRAM) + " " + Quote(workdir) + " " + Quote(v.package) +
+                    " " + Quote(std::filesystem::path(v.config).parent_path().string());
+  RunCommand(cmd, output);
+  size_t at = output->rfind("stage: ");
+  std::string stage = at == std::string::npos ? "probe failed" : output->substr(at + 7);
+  while (!stage.empty() && stage.back() == '\n') stage.pop_back();
+  return stage == "passes" ? "" : stage;
+}
+
+// expectations.txt: "<package> <config> <rocm-audit's stage> <cmake's stage> <why>", a
+// stage being configure, generate, build or passes; '#' starts a comment line.
+std::map<std::string, std::pair<std::string, std::string>> Expectations() {
+  std::map<std::string, std::pair<std::string, std::string>> out;
+  std::istringstream in(
+      testing::ReadAll(std::string(ROCM_AUDIT_SOURCE_DIR) + "/tests/cmake-world/expectations.txt"));
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream words(line);
+    std::string package, config, audit, cmake;
+    words >> package >> config >> audit >> cmake;
+    out[package + " " + config] = {audit, cmake};
+  }
+  return out;
+}
+
+std::string Shown(const std::string& stage) { return stage.empty() ? "passes" : stage; }
+
+TEST(CMakeWorld, AgreesWithCMakeOnDebianConfigs) {
+  std::set<std::string> dirs = ConfigDirectories();
+  const char* binary = std::getenv("ROCM_AUDIT_WORLD_BINARY");  // another build, to compare
+  std::map<std::string, Verdict> verdicts = AuditVerdicts(dirs, binary ? binary : ROCM_AUDIT_BINARY);
+  if (verdicts.size() < kAtLeast)
+    GTEST_SKIP() << "no corpus at /usr: " << verdicts.size()
+                 << " package configs installed; tests/cmake-world/install.sh installs them";
+  // Two probes at a time, each in its own directory.
+  std::vector<Verdict*> all;
+  for (auto& [key, v] : verdicts) all.push_back(&v);
+  const std::string work = ::testing::TempDir() + "/rocm-audit-world-" + std::to_string(getpid());
+  std::vector<std::thread> workers;
+  for (size_t w = 0; w < 2; ++w)
+    workers.emplace_back([&, w] {
+      for (size_t k = w; k < all.size(); k += 2)
+        all[k]->cmake = CMakeFailsAt(*all[k], work + "/" + std::to_string(w), &all[k]->output);
+    });
+  for (std::thread& t : workers) t.join();
+  std::filesystem::remove_all(work);
+
+  auto expected = Expectations();
+  size_t agree = 0, explained = 0;
+  std::map<std::string, size_t> by_stage;
+  for (auto& [key, v] : verdicts) {
+    ++by_stage[Shown(v.cmake)];
+    const bool same = v.audit == v.cmake;
+    agree += same;
+    auto e = expected.find(key);
+    if (same) {
+      if (e != expected.end()) printf("world: expectation no longer needed: %s\n", key.c_str());
+      continue;
+    }
+    if (e != expected.end() && e->second == std::make_pair(Shown(v.audit), Shown(v.cmake))) {
+      ++explained;
+      continue;
+    }
+    ADD_FAILURE() << key << ": rocm-audit " << Shown(v.audit) << ", cmake " << Shown(v.cmake) << ":\n"
+                  << v.output;
+  }
+  printf(
+      "world: %zu configs; agree %zu (%.1f%%), explained %zu; cmake passes %zu, fails at configure %zu, "
+      "generate %zu, build %zu\n",
+      verdicts.size(), agree, 100.0 * agree / verdicts.size(), explained, by_stage["passes"],
+      by_stage["configure"], by_stage["generate"], by_stage["build"]);
+}
+
+}  // namespace
+}  // namespace rocm_audit
