@@ -207,9 +207,15 @@ void Run(const LoadableInput& in, FindingSink& sink) {
                                   " (not a store path either; audit the installed system with --root)");
     }
     auto dir = ExpandSearchEntry(entry, DirName(in.file.walked.path), id, in.loader);
-    if (dir && !in.loader.fs.IsDirectory(*dir))
-      add(kMissingDir,
-          "names a directory that does not exist (" + in.loader.fs.DisplayPath(NormalizePath(*dir)) + ")");
+    if (dir && !in.loader.fs.IsDirectory(*dir)) {
+      // A path the kernel refuses for its length may well exist: the loader cannot open
+      // anything in it all the same.
+      std::string why;
+      const bool too_long = !in.loader.fs.Resolve(*dir, &why) && why == kPathTooLong;
+      add(kMissingDir, (too_long ? "names a directory whose path no file can be opened through: "
+                                 : "names a directory that does not exist (") +
+                           (too_long ? why : in.loader.fs.DisplayPath(NormalizePath(*dir)) + ")"));
+    }
   }
 }
 

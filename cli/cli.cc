@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "audit/fs/path.h"
+#include "audit/model/byte_text.h"
 #include "cli/options.h"
 #include "cli/path_display.h"
 #include "cli/progress_line.h"
@@ -15,6 +16,7 @@
 #include "engine/audit.h"
 #include "engine/known_rules.h"
 #include "reports/closure_tree.h"
+#include "reports/display_escape.h"
 #include "reports/gitlab_report.h"
 #include "reports/html_report.h"
 #include "reports/json_file_stage.h"
@@ -26,6 +28,13 @@
 
 namespace rocm_audit {
 namespace {
+
+// Every message on stderr: its names come from the command line and the audited files,
+// and reach a terminal (audit/model/byte_text.h).
+int Error(std::string_view message) {
+  std::cerr << "rocm-audit: error: " << DisplayText(message) << "\n";
+  return 2;
+}
 
 std::string Render(const Report& report, const CliOptions& o, int exit_code) {
   switch (o.format) {
@@ -66,8 +75,7 @@ std::optional<int> AnswerWithoutAuditing(const CliOptions& o) {
       std::cout << RenderExplanation(r);
       return 0;
     }
-  std::cerr << "rocm-audit: error: --explain " << o.explain << ": no such check (see --list-checks)\n";
-  return 2;
+  return Error("--explain " + o.explain + ": no such check (see --list-checks)");
 }
 
 // How the report names files (design.md §5). Inside packages, files are named
@@ -130,10 +138,7 @@ class CliSinks : public AuditSinks {
 int RunCli(int argc, char** argv) {
   CliOptions o;
   std::string error;
-  if (!ParseArguments(std::vector<std::string>(argv + 1, argv + argc), &o, &error)) {
-    std::cerr << "rocm-audit: error: " << error << "\n";
-    return 2;
-  }
+  if (!ParseArguments(std::vector<std::string>(argv + 1, argv + argc), &o, &error)) return Error(error);
   if (std::optional<int> status = AnswerWithoutAuditing(o)) return *status;
   const char* tmp = std::getenv("TMPDIR");
   if (tmp) o.audit.checks.tmpdir = tmp;
@@ -144,10 +149,7 @@ int RunCli(int argc, char** argv) {
   Report report;
   bool ok = Audit(o.audit, sinks, &report, &error);
   sinks.ClearProgress();
-  if (!ok) {
-    std::cerr << "rocm-audit: error: " << error << "\n";
-    return 2;
-  }
+  if (!ok) return Error(error);
   const int status = !o.fail_on_none && report.HasFindingsAtOrAbove(o.fail_on) ? 1 : 0;
   // Dashboards resolve paths against the repository (--base-uri) from the host's paths;
   // everything else names files as design.md §5 says.
@@ -155,37 +157,32 @@ int RunCli(int argc, char** argv) {
   if (o.format != OutputFormat::kSarif && o.format != OutputFormat::kGitlab) ShowPaths(display, &report);
   std::string tree;
   if (!o.tree.empty()) {
-    for (const FileFacts& f : report.files)
-      if (f.path == o.tree || f.path == display.Show(o.tree)) tree = RenderClosureTree(f);
-    if (tree.empty()) {
-      std::cerr << "rocm-audit: error: --tree " << o.tree
-                << ": not an executable or shared library ld.so would load, among the audited files\n";
-      return 2;
-    }
+    for (FileFacts& f : report.files)
+      if (f.path == o.tree || f.path == display.Show(o.tree)) {
+        EscapeForDisplay(f);
+        tree = RenderClosureTree(f);
+      }
+    if (tree.empty())
+      return Error("--tree " + o.tree +
+                   ": not an executable or shared library ld.so would load, among the audited files");
+  } else if (o.format == OutputFormat::kText) {
+    EscapeForDisplay(&report);  // the names are the files'; the layout and colours the renderer's
   }
   std::ofstream file;
   if (!o.output.empty()) file.open(o.output, std::ios::binary);
   std::ostream& out = o.output.empty() ? std::cout : file;
   const std::string where = o.output.empty() ? "the standard output" : o.output;
-  if (!out) {  // before the report is built for nothing
-    std::cerr << "rocm-audit: error: cannot write " << where << "\n";
-    return 2;
-  }
+  if (!out) return Error("cannot write " + where);  // before the report is built for nothing
   if (!o.tree.empty())
     out << tree;
   else if (o.format == OutputFormat::kJson) {
     // Written as it is built; files[] from the stage when the run rendered it as it went.
-    if (!WriteJson(report, o.fail_on, o.fail_on_none, o.json_files, out, sinks.stage())) {
-      std::cerr << "rocm-audit: error: cannot read back the report's files[] from its spill file\n";
-      return 2;
-    }
+    if (!WriteJson(report, o.fail_on, o.fail_on_none, o.json_files, out, sinks.stage()))
+      return Error("cannot read back the report's files[] from its spill file");
   } else
     out << Render(report, o, status);
   out << std::flush;
-  if (!out) {
-    std::cerr << "rocm-audit: error: cannot write " << where << "\n";
-    return 2;
-  }
+  if (!out) return Error("cannot write " + where);
   return status;
 }
 

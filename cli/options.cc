@@ -394,6 +394,15 @@ const Option kOptions[] = {
        o->audit.jobs = static_cast<unsigned>(n);
        return true;
      }},
+    {kOutput, "", "--max-findings-per-file", "", "N",
+     "report at most N findings of one file, the most severe\n"
+     "(default 5000); one finding-limit finding counts the rest",
+     [](S& v, O* o, std::string* error) {
+       uint64_t n = 0;
+       if (!ParseSize(v, &n)) return Fail(error, "--max-findings-per-file needs a number, not '" + v + "'");
+       o->audit.max_findings_per_file = static_cast<size_t>(n);
+       return true;
+     }},
     {kOutput, "", "--explain", "", "ID", "say what a check means, with an example and the fix, and exit",
      [](S& v, O* o, std::string*) {
        o->explain = v;

@@ -106,9 +106,12 @@ std::string PathDisplay::ShowIn(std::string text) const {
     const std::string_view before = std::string_view(text).substr(0, i);
     const bool quoted = before.ends_with("entry ") || before.ends_with("-> ");
     bool path = !quoted && word.starts_with('/');
+    // A PATH typed as one plain word ("links", "names") is a word of the sentence as well:
+    // only a path below it, or a PATH with a slash, is taken for a path.
     for (const std::string& given : relative_)
-      path |= !quoted && (word == given || (word.starts_with(given) && word.size() > given.size() &&
-                                            word[given.size()] == '/'));
+      path |=
+          !quoted && ((word == given && given.find('/') != std::string::npos) ||
+                      (word.starts_with(given) && word.size() > given.size() && word[given.size()] == '/'));
     if (!path || word.empty()) {
       out += text[i++];
       continue;

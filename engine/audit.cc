@@ -3,6 +3,10 @@
 #include <malloc.h>
 #include <sys/stat.h>
 
+#include <cerrno>
+#include <cstring>
+
+#include "audit/fs/rooted_fs.h"
 #include "engine/known_rules.h"
 #include "engine/package_inputs.h"
 #include "engine/tree_audit.h"
@@ -15,7 +19,13 @@ bool CheckInputs(const AuditRequest& request, std::string* error) {
   for (const auto& p : request.paths) {
     struct stat st;
     if (lstat(p.c_str(), &st) != 0) {
-      *error = p + ": no such file or directory";
+      // The kernel's reason: a path past PATH_MAX exists as far as anyone can tell, but
+      // cannot be opened by that name (ENAMETOOLONG), and permissions are not absence.
+      const int error_number = errno;
+      *error = p + ": " +
+               (error_number == ENOENT         ? std::string("no such file or directory")
+                : error_number == ENAMETOOLONG ? std::string(kPathTooLong)
+                                               : std::string(strerror(error_number)));
       return false;
     }
   }

@@ -15,6 +15,10 @@
 
 namespace rocm_audit {
 
+/// The default of --max-findings-per-file: far above any real file's count, far below what
+/// one crafted file can make (a finding per RUNPATH entry of 100,000).
+inline constexpr size_t kDefaultMaxFindingsPerFile = 5000;
+
 struct AuditRequest {
   std::vector<std::string> paths;
   std::vector<std::string> roots;         ///< --root layers, top first; none = the host
@@ -35,6 +39,9 @@ struct AuditRequest {
   std::vector<std::string> suppress_files;  ///< the --suppress files, for the report's inputs
   UnpackLimits unpack;                      ///< --max-unpacked, --max-members, --max-ratio
   unsigned jobs = 0;                        ///< 0 = hardware threads
+  /// --max-findings-per-file: past it, a file's least severe findings are left out and one
+  /// finding-limit finding counts them (engine/run_checks.h).
+  size_t max_findings_per_file = kDefaultMaxFindingsPerFile;
   /// The process ends right after the report (the command line): the audited files stay
   /// mapped and their models allocated until exit, which releases them at once, because
   /// unmapping thousands of files one by one costs more than the checks. Never for a caller

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 
+#include "engine/run_checks.h"
+
 namespace rocm_audit {
 
 std::vector<Rule> KnownRules() {
   std::vector<Rule> out;
   for (const Rule* r : AllRules()) out.push_back(*r);
+  out.push_back(kFindingLimitRule);
   out.push_back(kUnusedWaiverRule);
   return out;
 }

@@ -6,10 +6,37 @@
 
 namespace rocm_audit {
 
+// Warning: the report of the file is incomplete (its most severe findings are in it, so an error
+// still fails the run), and a gate on warnings should not pass a file the report did not
+// finish. lintian caps a tag's repetitions per package and says how many it dropped, as a note
+// (a classification tag); auditwheel: none.
+const Rule kFindingLimitRule{
+    .id = "finding-limit",
+    .severity = Severity::kWarning,
+    .title = "a file with more findings than --max-findings-per-file; the rest are left out",
+    .fix = "fix the findings reported, or raise --max-findings-per-file",
+    .key_fields = "",
+    .explanation =
+        "One file made more findings than --max-findings-per-file allows (5000 by default). The report "
+        "keeps the most severe of them, in the order the checks made them, and this finding says how "
+        "many it left out. No real file comes near the default: it bounds what one crafted file (a "
+        "library with 100,000 RUNPATH entries, a finding each) can make a report hold, so that the "
+        "report of the rest of the tree stays readable and the run's memory bounded. Fix the findings "
+        "reported and audit again, or raise the limit to see all of them.",
+    .example =
+        "lib/librunpath.so\n"
+        "  warning[finding-limit]: 195000 more findings of this file left out of the report "
+        "(--max-findings-per-file 5000; the 5000 most severe are reported)\n"
+        "    fix: fix the findings reported, or raise --max-findings-per-file",
+    .cause_fields = "",
+    .cause = "findings left out: {files}",
+    .fields = "left_out:number limit:number",
+};
+
 std::vector<Finding> CheckFile(const InspectedFile& file, const LoadFacts* load, const LoaderConfig& loader,
-                               const CheckOptions& options, const RunFacts& run,
-                               const EnabledRules& enabled) {
-  FindingSink sink;
+                               const CheckOptions& options, const RunFacts& run, const EnabledRules& enabled,
+                               size_t max_findings) {
+  FindingSink sink(max_findings);
   for (const Check* check : enabled.Running()) {
     if (const auto* run_file = std::get_if<FileCheck>(&check->run)) {
       (*run_file)(FileInput{file, options}, sink);
@@ -17,9 +44,19 @@ std::vector<Finding> CheckFile(const InspectedFile& file, const LoadFacts* load,
       (*run_loadable)(LoadableInput{file, *load, loader, options, run}, sink);
     }
   }
-  std::stable_sort(sink.findings.begin(), sink.findings.end(),
-                   [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
-  return std::move(sink.findings);
+  std::vector<Finding> findings = std::move(sink).SortedWithinLimit();
+  if (sink.left_out > 0) {
+    Finding f = MakeFinding(kFindingLimitRule, file.walked.path);
+    f.message = std::to_string(sink.left_out) + " more findings of this file left out of the report " +
+                "(--max-findings-per-file " + std::to_string(max_findings) + "; the " +
+                std::to_string(findings.size()) + " most severe are reported)";
+    f.fields["left_out"] = sink.left_out;
+    f.fields["limit"] = max_findings;
+    findings.push_back(std::move(f));
+    std::stable_sort(findings.begin(), findings.end(),
+                     [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
+  }
+  return findings;
 }
 
 std::vector<Finding> CheckTree(const TreeInput& tree, const EnabledRules& enabled) {

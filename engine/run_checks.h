@@ -11,10 +11,17 @@
 
 namespace rocm_audit {
 
+/// finding-limit: a file had more findings than --max-findings-per-file; the most severe
+/// are reported, and this one says how many were left out.
+extern const Rule kFindingLimitRule;
+
 /// Findings of one file: every file-stage check, then (when `load` is given) every
-/// loadable-stage check, in registry order; the most severe first, ties in that order.
+/// loadable-stage check, in registry order; the most severe first, ties in that order. At
+/// most `max_findings` of them, and then a finding-limit finding saying how many were
+/// left out.
 std::vector<Finding> CheckFile(const InspectedFile& file, const LoadFacts* load, const LoaderConfig& loader,
-                               const CheckOptions& options, const RunFacts& run, const EnabledRules& enabled);
+                               const CheckOptions& options, const RunFacts& run, const EnabledRules& enabled,
+                               size_t max_findings);
 
 /// Findings of every tree-stage check, in registry order.
 std::vector<Finding> CheckTree(const TreeInput& tree, const EnabledRules& enabled);

@@ -181,7 +181,8 @@ class TreeAudit {
   // what only they needed goes too: the whole-tree checks read the walk, the ELF model and
   // the loader's facts, never device code or parse problems.
   void Finish(size_t i, InspectedFile& file, const LoadFacts* load) {
-    per_file_[i] = CheckFile(file, load, loader_, request_.checks, run_, enabled_);
+    per_file_[i] =
+        CheckFile(file, load, loader_, request_.checks, run_, enabled_, request_.max_findings_per_file);
     FileFacts facts = CollectFacts(file, load, loader_, request_.checks.arch.isa_compat);
     if (package_of_[i]) facts.cmake = ProjectCMakeFacts(package_of_[i]->package);
     file.device = {};

@@ -56,5 +56,10 @@ done < <(find "$build/cmake-tree" "$build/demo-tree" "$src/fixtures/cmake" -name
 find "$build/package-tree" -maxdepth 2 -type f ! -name .stamp -print0 | sort -z |
   while IFS= read -r -d '' f; do seed unpack "$f"; done
 for f in "$src"/tests/golden/*.json "$src"/fuzz/seeds/policy_files/*; do seed policy_files "$f"; done
+# Names a terminal or a parser cannot take raw (issue 34): a DT_NEEDED and a SONAME with
+# escapes and a carriage return, a RUNPATH with an escape. The audit target renders them.
+for f in "$build/hostile-tree/names/bin/app" "$build/hostile-tree/names/lib/libterm.so"; do
+  if [ -f "$f" ]; then seed elf "$f"; seed audit "$f"; fi
+done
 
 for t in "$out"/*; do printf '%s: %s seeds\n' "$(basename "$t")" "$(ls "$t" | wc -l)"; done

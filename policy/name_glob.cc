@@ -21,7 +21,33 @@ std::optional<std::string_view> DropSonameVersion(std::string_view text) {
   return rest;
 }
 
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
 }  // namespace
+
+std::string GlobOfWrittenText(std::string_view written) {
+  std::string out;
+  out.reserve(written.size());
+  for (size_t i = 0; i < written.size(); ++i) {
+    if (written[i] != '\\' || i + 1 == written.size()) {
+      out += written[i];
+    } else if (written[i + 1] == 'x' && i + 3 < written.size() && HexDigit(written[i + 2]) >= 0 &&
+               HexDigit(written[i + 3]) >= 0) {
+      out += '\\';
+      out += static_cast<char>(HexDigit(written[i + 2]) * 16 + HexDigit(written[i + 3]));
+      i += 3;
+    } else {  // an fnmatch escape, kept whole: "\\x" stays a backslash and an 'x'
+      out += written.substr(i, 2);
+      ++i;
+    }
+  }
+  return out;
+}
 
 bool GlobMatches(std::string_view glob, std::string_view text) {
   return fnmatch(std::string(glob).c_str(), std::string(text).c_str(), 0) == 0;

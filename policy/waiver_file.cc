@@ -62,8 +62,9 @@ bool ParseWaivers(std::string_view text, const std::string& file_name, std::span
       *error = where + "'" + fields[0] + "' names no check (see --list-checks)";
       return false;
     }
-    out->push_back(
-        {fields[0], fields[1], fields.size() == 3 ? fields[2] : "", reason, file_name, line_number, content});
+    out->push_back({fields[0], GlobOfWrittenText(fields[1]),
+                    fields.size() == 3 ? GlobOfWrittenText(fields[2]) : "", reason, file_name, line_number,
+                    content});
   }
   return true;
 }

@@ -1,5 +1,6 @@
 #include "reports/file_facts_json.h"
 
+#include "audit/model/finding.h"
 #include "audit/support/hex.h"
 #include "reports/json_element.h"
 
@@ -7,6 +8,17 @@ namespace rocm_audit {
 namespace {
 
 using Json = nlohmann::ordered_json;
+
+// Every string of a file's facts at most kMaxFindingStringBytes, as in findings: a DT_NEEDED
+// of 100 MB is shown by its start, the bytes left out and their hash (audit/model/finding.h).
+void BoundStrings(Json& j) {
+  if (j.is_string()) {
+    if (j.get_ref<const std::string&>().size() > kMaxFindingStringBytes)
+      j = BoundedText(std::move(j.get_ref<std::string&>()));
+  } else if (j.is_array() || j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) BoundStrings(it.value());
+  }
+}
 
 template <typename T>
 Json OrNull(const std::optional<T>& v) {
@@ -57,6 +69,7 @@ Json BundleToJson(const BundleFacts& b) {
   Json entries = Json::array();
   for (const BundleEntryFacts& e : b.entries) entries.push_back(EntryToJson(e));
   j["entries"] = std::move(entries);
+  BoundStrings(j);
   return j;
 }
 
@@ -126,6 +139,7 @@ Json FileFactsToJson(const FileFacts& f, bool with_bundles) {
                    {"host_path", f.plugin->host_path.empty() ? Json(nullptr) : Json(f.plugin->host_path)},
                    {"bound_by_host", f.plugin->bound_by_host}};
   if (f.cmake) j["cmake"] = CMakeToJson(*f.cmake);
+  BoundStrings(j);
   return j;
 }
 

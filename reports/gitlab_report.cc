@@ -1,6 +1,7 @@
 #include "reports/gitlab_report.h"
 
 #include "reports/dashboard_paths.h"
+#include "reports/json_element.h"
 
 namespace rocm_audit {
 namespace {
@@ -31,7 +32,7 @@ std::string RenderGitlab(const Report& report, const std::string& base_dir) {
                    {"severity", GitlabSeverity(f.severity)},
                    {"location", {{"path", path}, {"lines", {{"begin", 1}}}}}});
   }
-  return out.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  return DumpJson(out) + "\n";
 }
 
 }  // namespace rocm_audit

@@ -10,6 +10,7 @@
 #include <set>
 #include <vector>
 
+#include "audit/model/byte_text.h"
 #include "audit/model/target_order.h"
 #include "reports/device_rows.h"
 #include "reports/root_causes.h"
@@ -393,47 +394,17 @@ std::string ArchMatrix(const Report& report) {
 }  // namespace
 
 std::string HtmlEscape(std::string_view text) {
-  static constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
   std::string out;
   out.reserve(text.size());
-  for (size_t i = 0; i < text.size();) {
-    const unsigned char lead = static_cast<unsigned char>(text[i]);
-    // RFC 3629: the length the lead byte announces; no overlongs, surrogates or > U+10FFFF.
-    const size_t length = lead < 0x80           ? 1
-                          : (lead >> 5) == 0x6  ? 2
-                          : (lead >> 4) == 0xE  ? 3
-                          : (lead >> 3) == 0x1E ? 4
-                                                : 0;
-    uint32_t cp = length == 1 ? lead : length ? lead & (0x7F >> length) : 0;
-    bool ok = length != 0 && i + length <= text.size();
-    for (size_t k = 1; ok && k < length; ++k) {
-      const unsigned char b = static_cast<unsigned char>(text[i + k]);
-      ok = (b & 0xC0) == 0x80;
-      cp = cp << 6 | (b & 0x3F);
+  for (char c : DisplayText(text, Newlines::kKeep)) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
     }
-    ok = ok && !(length == 2 && cp < 0x80) && !(length == 3 && cp < 0x800) &&
-         !(length == 4 && (cp < 0x10000 || cp > 0x10FFFF)) && !(cp >= 0xD800 && cp <= 0xDFFF);
-    if (!ok) {  // one byte at a time, as nlohmann's error_handler_t::replace does
-      out += kReplacement;
-      ++i;
-      continue;
-    }
-    // Controls other than tab, newline and carriage return are parse errors in HTML.
-    if ((cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || (cp >= 0x7F && cp < 0xA0)) {
-      out += kReplacement;
-    } else if (length > 1) {
-      out.append(text.substr(i, length));
-    } else {
-      switch (lead) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default: out += static_cast<char>(lead);
-      }
-    }
-    i += length;
   }
   return out;
 }

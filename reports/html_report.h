@@ -5,7 +5,8 @@
 // are inline and its Content-Security-Policy admits only those two (by hash), so it loads
 // nothing; the filter can be set from the URL fragment
 // (report.html#check=undefined-symbol&severity=error&file=libMIOpen&accepted=1).
-// Every path and message is escaped; bytes that are not UTF-8 become U+FFFD.
+// Every path and message is escaped; control characters and bytes that are not UTF-8 are
+// shown as \xNN, as the text report shows them (audit/model/byte_text.h).
 #pragma once
 
 #include <string>
@@ -17,8 +18,8 @@ namespace rocm_audit {
 
 std::string RenderHtml(const Report& report);
 
-/// `text` as HTML text or attribute value: well-formed UTF-8, each invalid byte and each
-/// control character HTML forbids replaced by U+FFFD, and & < > " ' escaped.
+/// `text` as HTML text or attribute value: DisplayText with its line breaks kept (no control
+/// character HTML or XML forbids, no invalid UTF-8), and & < > " ' escaped.
 std::string HtmlEscape(std::string_view text);
 
 }  // namespace rocm_audit

@@ -1,9 +1,46 @@
 #include "reports/json_element.h"
 
+#include "audit/model/byte_text.h"
+
 namespace rocm_audit {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+bool NeedsLossless(const Json& j) {
+  if (j.is_string()) return NeedsLosslessText(j.get_ref<const std::string&>());
+  if (j.is_object()) {
+    for (const auto& [name, value] : j.items())
+      if (NeedsLosslessText(name) || NeedsLossless(value)) return true;
+  } else if (j.is_array()) {
+    for (const Json& value : j)
+      if (NeedsLossless(value)) return true;
+  }
+  return false;
+}
+
+Json AsLossless(const Json& j) {
+  if (j.is_string()) return LosslessText(j.get_ref<const std::string&>());
+  if (j.is_object()) {
+    Json out = Json::object();
+    for (const auto& [name, value] : j.items()) out[LosslessText(name)] = AsLossless(value);
+    return out;
+  }
+  if (j.is_array()) {
+    Json out = Json::array();
+    for (const Json& value : j) out.push_back(AsLossless(value));
+    return out;
+  }
+  return j;
+}
+
+}  // namespace
 
 std::string DumpJson(const nlohmann::ordered_json& j) {
-  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  // Strict: after LosslessText every string is UTF-8, and a byte that is not would be a bug.
+  constexpr auto kStrict = Json::error_handler_t::strict;
+  if (!NeedsLossless(j)) return j.dump(2, ' ', false, kStrict);  // every name of a normal tree
+  return AsLossless(j).dump(2, ' ', false, kStrict);
 }
 
 // JSON strings hold no raw newline, so every '\n' of a dump starts one of its lines.

@@ -10,8 +10,9 @@
 
 namespace rocm_audit {
 
-/// The document's own dump: two-space indent; paths need not be UTF-8, and invalid bytes
-/// are replaced rather than refused.
+/// The dump of every JSON document rocm-audit writes (the report, SARIF, GitLab): two-space
+/// indent; every string and member name as LosslessText (audit/model/byte_text.h), so that
+/// names that are not UTF-8 stay distinct and byte-exact.
 std::string DumpJson(const nlohmann::ordered_json& j);
 
 /// Appends `dumped` (a dump()) to `out` with `indent` before each of its lines.

@@ -4,23 +4,22 @@
 #include <map>
 #include <vector>
 
+#include "audit/model/byte_text.h"
+
 namespace rocm_audit {
 namespace {
 
+// XML 1.0 text: names as DisplayText (no control character XML forbids, no invalid UTF-8,
+// both shown as \xNN), the findings' own line breaks kept, markup escaped.
 std::string Xml(std::string_view s) {
   std::string out;
-  for (unsigned char c : s) {
+  for (char c : DisplayText(s, Newlines::kKeep)) {
     switch (c) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
-      default:
-        // XML 1.0 forbids most control characters, even escaped.
-        if (c < 0x20 && c != '\n' && c != '\t')
-          out += "?";
-        else
-          out += static_cast<char>(c);
+      default: out += c;
     }
   }
   return out;

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "reports/dashboard_paths.h"
+#include "reports/json_element.h"
 
 namespace rocm_audit {
 namespace {
@@ -108,7 +109,7 @@ std::string RenderSarif(const Report& report, const SarifOptions& options) {
   Json out = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
               {"version", "2.1.0"},
               {"runs", Json::array({run})}};
-  return out.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  return DumpJson(out) + "\n";
 }
 
 }  // namespace rocm_audit

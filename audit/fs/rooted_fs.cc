@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <deque>
@@ -132,6 +133,7 @@ std::optional<RootedFs::Resolved> RootedFs::Follow(std::string cur, std::deque<s
   static const std::vector<std::string> kHost{""};
   const std::vector<std::string>& layers = in_layers ? layers_ : kHost;
   const std::string* holder = &layers.front();  // the layer the last component came from
+  bool through_proc = false;
   while (!todo.empty()) {
     std::string comp = std::move(todo.front());
     todo.pop_front();
@@ -144,13 +146,16 @@ std::optional<RootedFs::Resolved> RootedFs::Follow(std::string cur, std::deque<s
     std::string next = cur + "/" + comp;
     struct stat st;
     holder = nullptr;
-    for (const auto& layer : layers)
+    bool too_long = false;
+    for (const auto& layer : layers) {
       if (lstat((layer + next).c_str(), &st) == 0) {
         holder = &layer;
         break;
       }
+      too_long |= errno == ENAMETOOLONG;
+    }
     if (!holder) {
-      if (why) *why = "does not exist";
+      if (why) *why = too_long ? kPathTooLong : kNoSuchPath;
       return std::nullopt;
     }
     if (!S_ISLNK(st.st_mode)) {
@@ -158,23 +163,68 @@ std::optional<RootedFs::Resolved> RootedFs::Follow(std::string cur, std::deque<s
       continue;
     }
     if (++links > kMaxSymlinks) {
-      if (why) *why = "symlink loop";
+      // The kernel stops here either way (ELOOP); the message says whether the links
+      // loop or only are many.
+      todo.push_front(comp);
+      if (why) *why = NeverEnds(cur, std::move(todo), in_layers) ? kSymlinkCycle : kTooManySymlinks;
       return std::nullopt;
     }
+    through_proc |= holder->empty() && next.starts_with("/proc/");
     std::string target = ReadLink(*holder + next);
     std::deque<std::string> target_parts = Components(target);
     if (!target.empty() && target[0] == '/') cur.clear();
     todo.insert(todo.begin(), target_parts.begin(), target_parts.end());
   }
-  if (cur.empty()) return Resolved{cur, holder->empty() ? std::string("/") : *holder, in_layers, links};
+  if (cur.empty())
+    return Resolved{cur, holder->empty() ? std::string("/") : *holder, in_layers, links, through_proc};
   // The final object lives in the top layer that has it (with one layer, the one that held
   // its last component).
   if (layers.size() > 1)
     for (const auto& layer : layers) {
       struct stat st;
-      if (lstat((layer + cur).c_str(), &st) == 0) return Resolved{cur, layer + cur, in_layers, links};
+      if (lstat((layer + cur).c_str(), &st) == 0)
+        return Resolved{cur, layer + cur, in_layers, links, through_proc};
     }
-  return Resolved{cur, *holder + cur, in_layers, links};
+  return Resolved{cur, *holder + cur, in_layers, links, through_proc};
+}
+
+bool RootedFs::NeverEnds(std::string cur, std::deque<std::string> todo, bool in_layers) const {
+  // A cycle revisits a state (where the resolution is, what is left of it); a link that
+  // names itself below it (l -> l/x) grows the rest forever instead. Either never ends
+  // within the bound; a chain of distinct links ends well before it.
+  constexpr int kBound = 4096;
+  static const std::vector<std::string> kHost{""};
+  const std::vector<std::string>& layers = in_layers ? layers_ : kHost;
+  std::unordered_set<std::string> seen;
+  for (int links = 0; !todo.empty();) {
+    std::string comp = std::move(todo.front());
+    todo.pop_front();
+    if (comp == "." || comp == "..") {
+      if (comp == "..") cur = cur.substr(0, cur.rfind('/') == std::string::npos ? 0 : cur.rfind('/'));
+      continue;
+    }
+    std::string next = cur + "/" + comp;
+    struct stat st;
+    const std::string* holder = nullptr;
+    for (const auto& layer : layers)
+      if (lstat((layer + next).c_str(), &st) == 0) {
+        holder = &layer;
+        break;
+      }
+    if (!holder) return false;  // ends: at a missing component
+    if (!S_ISLNK(st.st_mode)) {
+      cur = std::move(next);
+      continue;
+    }
+    std::string state = next;
+    for (const std::string& part : todo) state += '\0' + part;
+    if (!seen.insert(std::move(state)).second || ++links > kBound) return true;
+    std::string target = ReadLink(*holder + next);
+    std::deque<std::string> target_parts = Components(target);
+    if (!target.empty() && target[0] == '/') cur.clear();
+    todo.insert(todo.begin(), target_parts.begin(), target_parts.end());
+  }
+  return false;
 }
 
 std::vector<std::string> RootedFs::Glob(const std::string& absolute_pattern, bool* cut) const {

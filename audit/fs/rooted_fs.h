@@ -18,6 +18,21 @@ namespace rocm_audit {
 /// The directory entries one RootedFs::Glob may read.
 constexpr size_t kMaxGlobEntries = 100000;
 
+/// Why a resolution failed (the `why` of RootedFs's resolutions), in the words messages use.
+/// A component is missing (ENOENT, ENOTDIR).
+inline constexpr std::string_view kNoSuchPath = "does not exist";
+/// The links form a cycle: the resolution would never end.
+inline constexpr std::string_view kSymlinkCycle = "symlink loop";
+/// More than the kernel's 40 links (MAXSYMLINKS) in one resolution, without a cycle: open()
+/// fails with ELOOP all the same.
+inline constexpr std::string_view kTooManySymlinks =
+    "resolving it follows more than 40 symbolic links, Linux's limit (MAXSYMLINKS): opening it fails "
+    "with ELOOP, though the links form no cycle";
+/// A path the kernel refuses for its length (ENAMETOOLONG: a path of PATH_MAX bytes or more,
+/// or a component past NAME_MAX).
+inline constexpr std::string_view kPathTooLong =
+    "the path is too long to open (ENAMETOOLONG, PATH_MAX 4096 bytes)";
+
 /// The text of a symbolic link ("" when `path` is no link or cannot be read).
 std::string ReadLink(const std::string& path);
 
@@ -40,7 +55,8 @@ class RootedFs {
   std::string DisplayPath(const std::string& host_path) const;
 
   /// Follows every symlink (re-rooting absolute targets) and returns the host path of the
-  /// final object. nullopt when it does not exist or loops; `why` then says which.
+  /// final object. nullopt when it does not exist or loops; `why` then says which (one of
+  /// kNoSuchPath, kSymlinkCycle, kTooManySymlinks, kPathTooLong).
   std::optional<std::string> Resolve(const std::string& host_path, std::string* why = nullptr) const;
 
   /// A resolved path: where the installed system sees it and the host file that holds it.
@@ -49,6 +65,9 @@ class RootedFs {
     std::string host;        ///< what Resolve() returns
     bool in_layers = false;  ///< resolved inside the layers, not on the host
     int links = 0;           ///< symbolic links followed on the way
+    /// A link on the way was read from the host's /proc (/proc/self/cwd, /proc/self/fd/N):
+    /// what it resolves to is the auditing process's own state, not the tree's.
+    bool through_proc = false;
   };
   /// Resolve(), keeping where the path landed: a walk resolves each directory once and then
   /// its entries one component each with ResolveEntry, not every component of every file.
@@ -77,6 +96,9 @@ class RootedFs {
   /// Resolves `todo`'s components from `cur` (a resolved path of the installed system).
   std::optional<Resolved> Follow(std::string cur, std::deque<std::string> todo, bool in_layers, int links,
                                  std::string* why) const;
+  /// Past the kernel's limit: whether going on from (`cur`, `todo`) would loop forever (a
+  /// state met again, or no end within a bound) rather than end.
+  bool NeverEnds(std::string cur, std::deque<std::string> todo, bool in_layers) const;
 
   std::vector<std::string> layers_;  ///< canonical, no trailing slash; "" = the host's "/"
 };

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <filesystem>
 #include <set>
 #include <utility>
 
@@ -64,17 +65,11 @@ class Walker {
     if (S_ISLNK(st.st_mode)) {
       std::string why;
       auto resolved = Locate(path, dir, &why);
-      if (!resolved) {
-        bool loop = why == "symlink loop";
-        Problem(loop ? WalkProblem::kSymlinkLoop : WalkProblem::kDanglingSymlink, path,
-                loop ? "symlink loops back on itself" : "symlink target does not exist" + LinkTarget(path));
-        return;
-      }
+      if (!resolved) return Unresolved(path, why);
       const std::string* target = &resolved->host;
       if (!input && !InsideTrees(*target)) {
-        std::string raw = ReadLink(path), shown = fs_.DisplayPath(*target);
         Problem(WalkProblem::kOutsideTree, path,
-                "links to " + raw + (raw == shown ? "" : " (" + shown + ")") +
+                "links to " + OutsideTarget(path, *resolved) +
                     ", outside the audited paths: not followed, not audited as part of them");
         return;
       }
@@ -210,6 +205,37 @@ class Walker {
     for (const std::string& t : trees_)
       if (IsUnderDirectory(real, t)) return true;
     return false;
+  }
+
+  // A link that does not resolve: a cycle, the kernel's link limit, a path too long, or a
+  // target that is not there, each in its own words.
+  void Unresolved(const std::string& path, std::string_view why) {
+    if (why == kSymlinkCycle)
+      Problem(WalkProblem::kSymlinkLoop, path, "symlink loops back on itself");
+    else if (why == kTooManySymlinks)
+      Problem(WalkProblem::kSymlinkLoop, path, std::string(why) + LinkTarget(path));
+    else if (why == kPathTooLong)
+      Problem(WalkProblem::kUnreadable, path,
+              "cannot resolve the symlink: " + std::string(why) + LinkTarget(path));
+    else
+      Problem(WalkProblem::kDanglingSymlink, path, "symlink target does not exist" + LinkTarget(path));
+  }
+
+  // "/proc/self/cwd", "../../../x (../x)", "/usr/lib (/usr/lib in the --root system)": the
+  // target as written, then where it lands when that differs, named as the user named the
+  // tree (relative to the working directory for a relative PATH, root-relative in a --root
+  // system). A link through the host's /proc lands in the auditing process's own state
+  // (its working directory, its descriptors), which says nothing about the tree: not shown.
+  std::string OutsideTarget(const std::string& path, const RootedFs::Resolved& resolved) const {
+    const std::string raw = ReadLink(path);
+    if (resolved.through_proc) return raw + " (in /proc: the auditing process's own state, not the tree's)";
+    std::string shown = fs_.has_root() ? fs_.DisplayPath(resolved.host) : resolved.host;
+    if (!fs_.has_root() && !path.empty() && path[0] != '/') {
+      std::error_code ec;
+      const auto cwd = std::filesystem::current_path(ec);
+      if (!ec) shown = std::filesystem::path(shown).lexically_relative(cwd).string();
+    }
+    return raw == shown || shown.empty() ? raw : raw + " (" + shown + ")";
   }
 
   static std::string LinkTarget(const std::string& path) {

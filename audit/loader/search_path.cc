@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <cctype>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 
 #include <llvm/BinaryFormat/ELF.h>
@@ -184,7 +185,16 @@ const LibrarySearch::Candidate& LibrarySearch::Look(const std::string& dir, cons
     real = config_.fs.ResolveFully(candidate, &why);
   }
   if (!real) {
-    c.state = why == "symlink loop" ? Candidate::State::kSymlinkLoop : Candidate::State::kMissing;
+    // ld.so's open() fails with ELOOP or ENAMETOOLONG there, and it searches on.
+    if (why == kSymlinkCycle || why == kTooManySymlinks) {
+      c.state = Candidate::State::kSymlinkLoop;
+      c.detail = why == kSymlinkCycle ? "symlink loop" : "more than 40 symbolic links (ELOOP)";
+    } else if (why == kPathTooLong) {
+      c.state = Candidate::State::kCannotOpen;
+      c.detail = "cannot open: " + why;
+    } else {
+      c.state = Candidate::State::kMissing;
+    }
     return c;
   }
   c.real = std::move(real->host);
@@ -218,12 +228,18 @@ const LibrarySearch::Candidate& LibrarySearch::Look(const std::string& dir, cons
 
 bool LibrarySearch::Try(const std::string& dir, const std::string& source, const std::string& name,
                         const ObjectIdentity& want, Resolution* out) {
+  // A file name longer than NAME_MAX opens nowhere (ENAMETOOLONG), and a name as long as its
+  // file allows (a DT_NEEDED of 100 MB) must not be copied into every directory's candidate.
+  if (PlainName(name) && name.size() > NAME_MAX) {
+    out->searched.push_back({dir, source, "cannot open: the name is longer than NAME_MAX (255 bytes)"});
+    return false;
+  }
   std::string candidate = dir.empty() ? name : (dir.back() == '/' ? dir : dir + "/") + name;
   const Candidate& c = Look(dir, name, candidate);
   using State = Candidate::State;
   switch (c.state) {
     case State::kMissing: out->searched.push_back({dir, source, "not found"}); return false;
-    case State::kSymlinkLoop: out->searched.push_back({dir, source, "symlink loop"}); return false;
+    case State::kSymlinkLoop: out->searched.push_back({dir, source, c.detail}); return false;
     case State::kSpecial:
       out->searched.push_back({dir, source, "skipped: not a regular file (" + c.detail + ")"});
       return false;

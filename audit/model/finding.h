@@ -1,6 +1,7 @@
 // A finding: one defect in one file, as data. Checks produce findings; reports render them.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -40,11 +41,41 @@ struct Finding {
 /// check then makes specific.
 Finding MakeFinding(const Rule& rule, const std::string& file);
 
-/// Collects findings. Checks only ever append here; they never print.
+/// The most bytes of one string of a finding (its message, its hint, each string and member
+/// name of its fields), and the most elements of one array of its fields. A name in a file
+/// can be as long as the file (a 100 MB DT_NEEDED string), a list as long as the file
+/// allows (100,000 RUNPATH entries searched), and a report repeats them; real ones are far
+/// shorter (PATH_MAX is 4,096 bytes).
+inline constexpr size_t kMaxFindingStringBytes = 8192;
+inline constexpr size_t kMaxFindingArrayElements = 10000;
+
+/// `text` when it fits kMaxFindingStringBytes; else its start (cut at a character
+/// boundary) and "... [N more bytes, FNV-1a H]", the hash of the whole text: two long
+/// names that share their start and length still make two findings (finding_key.h).
+std::string BoundedText(std::string text);
+
+/// BoundedText on the message, the hint and every string of the fields; arrays cut to
+/// kMaxFindingArrayElements, the message saying how many elements of which field it left out.
+void BoundFindingSize(Finding* finding);
+
+/// Collects findings, each bounded in size (BoundFindingSize). Checks only ever append here;
+/// they never print.
 class FindingSink {
  public:
-  void Add(Finding finding) { findings.push_back(std::move(finding)); }
+  FindingSink() = default;
+  /// At most `limit` findings kept: the most severe, ties in the order they came.
+  explicit FindingSink(size_t limit) : limit_(limit) {}
+
+  void Add(Finding finding);
+  /// The findings, most severe first (ties in the order they came); past the limit, those
+  /// left out are counted in `left_out`.
+  std::vector<Finding> SortedWithinLimit() &&;
+
   std::vector<Finding> findings;
+  size_t left_out = 0;
+
+ private:
+  size_t limit_ = SIZE_MAX;
 };
 
 }  // namespace rocm_audit

@@ -69,6 +69,16 @@ TEST(PathDisplay, TheAuditedDirectoryItselfIsNamedAsGivenInSentences) {
   EXPECT_EQ(made.ShowIn("it is in " + t / "tree/lib" + ", which"), "it is in lib, which");
 }
 
+// A PATH typed as a plain word ("links") leaves that word of a sentence alone; paths below
+// it are still shown below it.
+TEST(PathDisplay, APathTypedAsAWordIsNotTakenForEveryWord) {
+  PathDisplay d;
+  d.Map("links", "");
+  EXPECT_EQ(d.ShowIn("links to /proc/self/cwd, outside the audited paths: so absolute links resolve"),
+            "links to /proc/self/cwd, outside the audited paths: so absolute links resolve");
+  EXPECT_EQ(d.ShowIn("needed by links/lib/libx.so"), "needed by lib/libx.so");
+}
+
 TEST(PathDisplay, ReportsAreTheSameFromEveryDirectoryAndSpelling) {
   const std::string tree = ROCM_AUDIT_DEMO_TREE, parent = tree.substr(0, tree.rfind('/'));
   const std::string bin = std::string(ROCM_AUDIT_BINARY) + " --no-progress --fail-on none --format json ";

@@ -155,5 +155,21 @@ TEST(Baseline, MembersOfTheWrongTypeAreAnErrorNotAnException) {
   EXPECT_EQ(keys.size(), 1u);
 }
 
+// A report writes names that are not UTF-8 as lossless text (audit/model/byte_text.h); its
+// keys are read back as the bytes they stand for, so lib\xfe.so's key is not lib\xff.so's.
+TEST(Baseline, KeysAreReadBackAsTheBytesTheyName) {
+  std::vector<std::string> keys;
+  std::string error;
+  ASSERT_TRUE(ReadBaselineKeys(
+      R"({"schema_version": 1, "inputs": {"paths": ["t\\xfe"]}, "findings": [)"
+      R"({"check": "malformed-file", "file": "lib\\xfe.so", "key": "malformed-file|lib/lib\\xfe.so"},)"
+      R"({"check": "malformed-file", "file": "lib/lib\\\\xff.so", "key": "malformed-file|lib/lib\\\\xff.so"},)"
+      R"({"check": "malformed-file", "file": "t\\xfe/lib/x\\xff.so"}]})",
+      {}, &keys, &error))
+      << error;
+  EXPECT_EQ(keys, (std::vector<std::string>{"malformed-file|lib/lib\xfe.so", "malformed-file|lib/lib\\xff.so",
+                                            "malformed-file|lib/x\xff.so"}));
+}
+
 }  // namespace
 }  // namespace rocm_audit

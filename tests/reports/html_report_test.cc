@@ -51,7 +51,7 @@ TEST(HtmlReport, LoadsNothingFromAnywhere) {
   EXPECT_LT(page.find("Content-Security-Policy"), page.find("<style>"));
 }
 
-TEST(HtmlReport, EscapesMarkupAndReplacesBytesThatAreNotUtf8) {
+TEST(HtmlReport, EscapesMarkupAndShowsBytesThatAreNotUtf8) {
   Report r = GoldenReport();
   Finding& f = r.findings[0];
   f.message = "undefined symbol <script>alert(1)</script> & \"quoted\" 'single'";
@@ -68,10 +68,10 @@ TEST(HtmlReport, EscapesMarkupAndReplacesBytesThatAreNotUtf8) {
   EXPECT_THAT(page, HasSubstr("undefined symbol &lt;script&gt;alert(1)&lt;/script&gt; &amp; "
                               "&quot;quoted&quot; &#39;single&#39;"));
   EXPECT_THAT(page, HasSubstr("&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;&lt;img src=x onerror=alert(2)&gt;"));
-  const std::string fffd = "\xef\xbf\xbd";
-  const std::string file = "/p/lib/lib" + fffd + fffd + fffd + fffd + "-" + fffd + fffd + "-" + fffd + fffd +
-                           fffd + "-" + fffd + fffd + fffd + fffd + "-" + fffd +
-                           "-\xc3\xa9\xe2\x82\xac\xf0\x9f\x94\xa5&quot;.so";
+  // Each byte that is not UTF-8, and the control, as \xNN: distinct names stay distinct.
+  const std::string file =
+      "/p/lib/lib\\x80\\xff\\xe2\\x82-\\xc0\\xaf-\\xed\\xa0\\x80-\\xf4\\x90\\x80\\x80-\\x01-"
+      "\xc3\xa9\xe2\x82\xac\xf0\x9f\x94\xa5&quot;.so";
   EXPECT_THAT(page, HasSubstr("data-file=\"" + file + "\""));
   EXPECT_THAT(page, HasSubstr("<code>" + file + "</code>"));
   // The whole page is well-formed UTF-8: nlohmann's strict dump throws otherwise.
@@ -82,11 +82,12 @@ TEST(HtmlReport, EscapeKeepsUtf8AndEscapesTheFiveCharacters) {
   EXPECT_EQ(HtmlEscape("a<b>&\"'c"), "a&lt;b&gt;&amp;&quot;&#39;c");
   EXPECT_EQ(HtmlEscape("gfx90a:xnack+ \xc3\xa9\xe2\x82\xac\xf0\x9f\x94\xa5\t\n"),
             "gfx90a:xnack+ \xc3\xa9\xe2\x82\xac\xf0\x9f\x94\xa5\t\n");
-  EXPECT_EQ(HtmlEscape(std::string("a\0b", 3)),
-            "a\xef\xbf\xbd"
-            "b");
-  EXPECT_EQ(HtmlEscape("\xc2\x85"), "\xef\xbf\xbd");  // C1 control NEL
-  EXPECT_EQ(HtmlEscape("\xe2\x82"), "\xef\xbf\xbd\xef\xbf\xbd");
+  // Controls and bytes that are not UTF-8 shown as the text report shows them: distinct
+  // names stay distinct, and no character XML forbids is written.
+  EXPECT_EQ(HtmlEscape(std::string("a\0b", 3)), "a\\x00b");
+  EXPECT_EQ(HtmlEscape("\xc2\x85"), "\\u0085");  // C1 control NEL
+  EXPECT_EQ(HtmlEscape("\xe2\x82"), "\\xe2\\x82");
+  EXPECT_EQ(HtmlEscape("lib\xfe.so\x1b[2K\r"), "lib\\xfe.so\\x1b[2K\\x0d");
   EXPECT_EQ(HtmlEscape(""), "");
 }
 

@@ -61,7 +61,8 @@ TEST(JsonReport, NonUtf8PathsDoNotBreakTheReport) {
   r.findings[0].file = "/p/lib/lib\xff\xfe.so";
   auto j = nlohmann::json::parse(RenderJson(r, Severity::kError, false));
   ASSERT_EQ(j["findings"].size(), 2u);
-  EXPECT_EQ(j["findings"][0]["file"], "/p/lib/lib\xef\xbf\xbd\xef\xbf\xbd.so");  // each byte U+FFFD
+  // Each byte as \xNN (audit/model/byte_text.h), so that lib\xfe.so and lib\xff.so differ.
+  EXPECT_EQ(j["findings"][0]["file"], "/p/lib/lib\\xff\\xfe.so");
 }
 
 // files[] is written a batch of files at a time; the text must be what dumping the whole

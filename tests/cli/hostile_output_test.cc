@@ -1,0 +1,285 @@
+// Issue 34, the output side of the hostile-input tree (fixtures/make_hostile_tree.sh): what
+// every format writes about names with control characters and bytes that are not UTF-8
+// (names/), strings and lists too large for any report (a DT_NEEDED of 100 MB, a RUNPATH of
+// 100,000 entries), and whether its messages are true (a chain of 45 links that is no loop,
+// a path past PATH_MAX, a link to /proc/self/cwd). Each report is checked byte by byte.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/test_support.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using Json = nlohmann::json;
+
+const std::string kTree = ROCM_AUDIT_HOSTILE_TREE;
+const std::string kNames = kTree + "/names";
+
+struct Output {
+  int status = -1;
+  std::string out, err;
+};
+
+// rocm-audit with `args` (shell words) in `dir`, its standard output and error apart.
+Output RunAudit(const std::string& args, const std::string& dir = ".") {
+  TempDir t;
+  Output o;
+  o.status = RunCommand(
+      "cd '" + dir + "' && '" ROCM_AUDIT_BINARY "' --no-progress " + args + " 2>'" + t / "err" + "'", &o.out);
+  o.err = ReadAll(t / "err");
+  return o;
+}
+
+// What a terminal would act on: C0 controls but the newline (and the tab when `tab`), DEL,
+// C1 controls (U+0080..U+009F); with `sgr`, the renderer's own colour sequences
+// (ESC [ digits and ';' m) are not counted. "" when there is none, else where the first is.
+std::string ControlIn(std::string_view text, bool sgr = false, bool tab = false) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (sgr && c == 0x1b && i + 1 < text.size() && text[i + 1] == '[') {
+      size_t end = text.find_first_not_of("0123456789;", i + 2);
+      if (end != std::string_view::npos && text[end] == 'm') {
+        i = end;
+        continue;
+      }
+    }
+    const bool c1 = c == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+                    static_cast<unsigned char>(text[i + 1]) < 0xa0;
+    if ((c < 0x20 && c != '\n' && !(tab && c == '\t')) || c == 0x7f || c1)
+      return "byte " + std::to_string(c) + " at " + std::to_string(i) + ": ..." +
+             std::string(text.substr(i < 40 ? 0 : i - 40, 80)) + "...";
+  }
+  return "";
+}
+
+bool IsUtf8(const std::string& text) {
+  try {
+    (void)Json(text).dump();  // strict: throws on a byte that is not UTF-8
+    return true;
+  } catch (const Json::exception&) { return false; }
+}
+
+TEST(HostileOutput, TextReportShowsControlsAndInvalidBytesEscaped) {
+  for (const std::string& color : {"never", "always"}) {
+    for (const std::string& quiet : {"", "-q"}) {
+      Output o = RunAudit("--color " + color + " " + quiet + " " + kNames);
+      EXPECT_EQ(o.status, 1);
+      EXPECT_EQ(ControlIn(o.out, /*sgr=*/color == "always"), "") << color << quiet;
+      EXPECT_TRUE(IsUtf8(o.out)) << color << quiet;
+      // The DT_NEEDED that would have erased the line and written a clean summary over it.
+      EXPECT_THAT(o.out, HasSubstr("libc.so.6\\x1b[2K\\x0drocm-audit: 0 files audited; no findings"));
+      EXPECT_THAT(o.out, HasSubstr("lib/lib\\xfe.so"));
+      EXPECT_THAT(o.out, HasSubstr("lib/lib\\xff.so"));
+      EXPECT_THAT(o.out, HasSubstr("lib/lib\\x01\\x1b[31m\\xfe\\xff.so"));
+      if (!quiet.empty()) continue;                                   // -q shows errors only
+      EXPECT_THAT(o.out, HasSubstr("libgone\\x1b]0;owned\\x07.so"));  // a link's target
+      EXPECT_THAT(o.out, HasSubstr("$ORIGIN/../lib\\x1b[31m"));       // a RUNPATH entry
+    }
+  }
+}
+
+TEST(HostileOutput, TreeAndErrorMessagesShowControlsEscaped) {
+  Output tree = RunAudit("--tree " + kNames + "/bin/app " + kNames);
+  EXPECT_EQ(tree.status, 1);  // the audit's findings decide, as for the report
+  EXPECT_EQ(ControlIn(tree.out), "");
+  EXPECT_THAT(tree.out, HasSubstr("libc.so.6\\x1b[2K\\x0drocm-audit"));
+  // Names from the command line reach stderr escaped too.
+  Output explain = RunAudit("--explain \"$(printf 'x\\033[2K\\ry')\"");
+  EXPECT_EQ(explain.status, 2);
+  EXPECT_EQ(ControlIn(explain.err), "");
+  EXPECT_THAT(explain.err, HasSubstr("--explain x\\x1b[2K\\x0dy: no such check"));
+  Output no_tree = RunAudit("--tree \"$(printf 'lib\\033[31m\\376.so')\" " + kNames);
+  EXPECT_EQ(no_tree.status, 2);
+  EXPECT_EQ(ControlIn(no_tree.err), "");
+  EXPECT_TRUE(IsUtf8(no_tree.err));
+  EXPECT_THAT(no_tree.err, HasSubstr("--tree lib\\x1b[31m\\xfe.so: not an executable"));
+}
+
+TEST(HostileOutput, JunitAndHtmlAreWellFormed) {
+  TempDir t;
+  ASSERT_EQ(RunAudit("--format junit -o " + t / "report.xml " + kNames).status, 1);
+  const std::string junit = ReadAll(t / "report.xml");
+  EXPECT_EQ(ControlIn(junit, false, /*tab=*/true), "");
+  EXPECT_TRUE(IsUtf8(junit));
+  std::string log;
+  EXPECT_EQ(RunCommand("'" ROCM_AUDIT_XMLLINT "' --noout '" + t / "report.xml" + "' 2>&1", &log), 0) << log;
+  EXPECT_THAT(junit, HasSubstr("lib/lib\\x01\\x1b[31m\\xfe\\xff.so"));
+  ASSERT_EQ(RunAudit("--format html -o " + t / "report.html " + kNames).status, 1);
+  const std::string html = ReadAll(t / "report.html");
+  EXPECT_EQ(ControlIn(html, false, /*tab=*/true), "");
+  EXPECT_TRUE(IsUtf8(html));
+  EXPECT_THAT(html, HasSubstr("lib/lib\\xfe.so"));
+  EXPECT_THAT(html, HasSubstr("lib/lib\\xff.so"));
+}
+
+// The malformed-file finding's `key` for each file of names/lib, by the file's JSON name.
+std::map<std::string, std::string> KeysByFile(const Json& report) {
+  std::map<std::string, std::string> out;
+  for (const Json& f : report["findings"])
+    if (f["check"] == "malformed-file") out[f["file"]] = f["key"];
+  return out;
+}
+
+TEST(HostileOutput, JsonSarifAndGitlabKeepNamesThatAreNotUtf8Distinct) {
+  Output o = RunAudit("--format json " + kNames);
+  ASSERT_EQ(o.status, 1) << o.err;
+  const Json report = Json::parse(o.out);  // strict UTF-8
+  std::set<std::string> paths;
+  for (const Json& f : report["files"]) paths.insert(f["path"]);
+  // The bytes 0xFE and 0xFF, each as \xNN: two paths, two keys.
+  EXPECT_TRUE(paths.count("lib/lib\\xfe.so") && paths.count("lib/lib\\xff.so")) << o.out.substr(0, 2000);
+  EXPECT_TRUE(paths.count("lib/lib\x01\x1b[31m\\xfe\\xff.so"));  // controls are JSON's \u0001
+  const auto keys = KeysByFile(report);
+  ASSERT_TRUE(keys.count("lib/lib\\xfe.so") && keys.count("lib/lib\\xff.so"));
+  EXPECT_EQ(keys.at("lib/lib\\xfe.so"), "malformed-file|lib/lib\\xfe.so");
+  EXPECT_NE(keys.at("lib/lib\\xfe.so"), keys.at("lib/lib\\xff.so"));
+
+  Output sarif = RunAudit("--format sarif --base-uri " + kNames + " " + kNames);
+  const Json s = Json::parse(sarif.out);
+  std::set<std::string> uris, fingerprints;
+  size_t malformed = 0;
+  for (const Json& r : s["runs"][0]["results"])
+    if (r["ruleId"] == "malformed-file") {
+      ++malformed;
+      uris.insert(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]);
+      fingerprints.insert(r["partialFingerprints"]["rocmAuditKey/v1"]);
+    }
+  EXPECT_EQ(malformed, 3u);
+  EXPECT_EQ(uris.size(), 3u);
+  EXPECT_EQ(fingerprints.size(), 3u);
+  EXPECT_TRUE(uris.count("lib/lib%FE.so") && uris.count("lib/lib%FF.so"));
+
+  Output gitlab = RunAudit("--format gitlab --base-uri " + kNames + " " + kNames);
+  std::set<std::string> gitlab_paths, gitlab_fingerprints;
+  for (const Json& issue : Json::parse(gitlab.out))
+    if (issue["check_name"] == "malformed-file") {
+      gitlab_paths.insert(issue["location"]["path"]);
+      gitlab_fingerprints.insert(issue["fingerprint"]);
+    }
+  EXPECT_EQ(gitlab_paths.size(), 3u);
+  EXPECT_EQ(gitlab_fingerprints.size(), 3u);
+  EXPECT_TRUE(gitlab_paths.count("lib/lib\\xfe.so") && gitlab_paths.count("lib/lib\\xff.so"));
+}
+
+// The suppression kind ("" when counted) of the malformed-file finding of each file.
+std::map<std::string, std::string> SuppressedByFile(const Json& report) {
+  std::map<std::string, std::string> out;
+  for (const Json& f : report["findings"])
+    if (f["check"] == "malformed-file")
+      out[f["file"]] = f.contains("suppressed") ? f["suppressed"]["kind"].get<std::string>() : "";
+  return out;
+}
+
+TEST(HostileOutput, ABaselineOrWaiverForOneNameDoesNotAcceptTheOther) {
+  TempDir t;
+  std::filesystem::create_directories(t / "tree/lib");
+  WriteAll(t / "tree/lib/lib\xfe.so", "\177ELF broken");
+  Output before = RunAudit("--format json -o " + t / "baseline.json " + t / "tree");
+  ASSERT_EQ(before.status, 1) << before.err;
+  WriteAll(t / "tree/lib/lib\xff.so", "\177ELF broken");
+  WriteAll(t / "tree/lib/lib\\xfe.so", "\177ELF broken");  // the four characters, not the byte
+  Output with_baseline = RunAudit("--format json --baseline " + t / "baseline.json " + t / "tree");
+  EXPECT_EQ(with_baseline.status, 1);
+  EXPECT_EQ(SuppressedByFile(Json::parse(with_baseline.out)),
+            (std::map<std::string, std::string>{
+                {"lib/lib\\xfe.so", "baseline"}, {"lib/lib\\xff.so", ""}, {"lib/lib\\\\xfe.so", ""}}));
+  // A waiver names the file as the report writes it: \xfe is the byte, and nothing else.
+  WriteAll(t / "waivers", "malformed-file lib/lib\\xfe.so # the one known broken file\n");
+  Output waived = RunAudit("--format json --suppress " + t / "waivers " + t / "tree");
+  EXPECT_EQ(SuppressedByFile(Json::parse(waived.out)),
+            (std::map<std::string, std::string>{
+                {"lib/lib\\xfe.so", "waiver"}, {"lib/lib\\xff.so", ""}, {"lib/lib\\\\xfe.so", ""}}));
+}
+
+TEST(HostileOutput, A100MbNameMakesABoundedReport) {
+  Output json = RunAudit("--format json " + kTree + "/tree/huge-needed");
+  ASSERT_EQ(json.status, 1) << json.err;
+  EXPECT_LT(json.out.size(), 256u * 1024) << "bytes of JSON";
+  const Json report = Json::parse(json.out);
+  bool seen = false;
+  for (const Json& f : report["findings"])
+    if (f["check"] == "unresolved-library") {
+      seen = true;
+      const std::string library = f["library"];
+      EXPECT_LT(library.size(), 8192u + 100);
+      EXPECT_THAT(library, HasSubstr("... [99991814 more bytes, FNV-1a "));
+    }
+  EXPECT_TRUE(seen);
+  Output text = RunAudit(kTree + "/tree/huge-needed");
+  EXPECT_LT(text.out.size(), 256u * 1024) << "bytes of text";
+}
+
+TEST(HostileOutput, FindingsOfOneFileAreCappedAndCounted) {
+  Output o = RunAudit("--format json " + kTree + "/tree/many-runpath");
+  ASSERT_EQ(o.status, 1) << o.err;
+  const Json report = Json::parse(o.out);
+  // 100,000 RUNPATH entries, a build directory that does not exist each: 200,000 findings.
+  size_t of_file = 0, left_out = 0;
+  for (const Json& f : report["findings"]) {
+    ++of_file;
+    if (f["check"] == "finding-limit") {
+      left_out = f["left_out"];
+      EXPECT_EQ(f["limit"], 5000);
+    }
+  }
+  EXPECT_EQ(of_file, 5001u);
+  EXPECT_EQ(left_out, 195000u);
+  EXPECT_LT(o.out.size(), 8u << 20);
+  const Json ten =
+      Json::parse(RunAudit("--format json --max-findings-per-file 10 " + kTree + "/tree/many-runpath").out);
+  EXPECT_EQ(ten["findings"].size(), 11u);
+  EXPECT_EQ(ten["summary"]["by_check"]["finding-limit"], 1);
+}
+
+std::map<std::string, std::string> MessagesByFile(const Json& report) {
+  std::map<std::string, std::string> out;
+  for (const Json& f : report["findings"]) out[f["file"]] += f["message"].get<std::string>();
+  return out;
+}
+
+TEST(HostileOutput, MessagesAreTrueAboutLinksAndLongPaths) {
+  TempDir cwd;
+  Output o = RunAudit("--format json " + kTree + "/tree/links", cwd.path());
+  ASSERT_EQ(o.status, 1) << o.err;
+  const auto messages = MessagesByFile(Json::parse(o.out));
+  // 41 to 45 links without a cycle: the kernel's limit is the reason, not a loop.
+  for (int n = 41; n <= 45; ++n) {
+    const std::string file = "lib/libchain" + std::to_string(n) + ".so";
+    ASSERT_TRUE(messages.count(file)) << file;
+    EXPECT_THAT(messages.at(file), HasSubstr("more than 40 symbolic links"));
+    EXPECT_THAT(messages.at(file), HasSubstr("no cycle"));
+  }
+  EXPECT_FALSE(messages.count("lib/libchain40.so"));  // 40 links resolve
+  EXPECT_EQ(messages.at("lib/libcycle-a.so"), "symlink loops back on itself");
+  // /proc/self/cwd is the auditing process's own directory: never shown as the target.
+  ASSERT_TRUE(messages.count("lib/cwd"));
+  EXPECT_THAT(messages.at("lib/cwd"),
+              HasSubstr("links to /proc/self/cwd (in /proc: the auditing process's own state"));
+  EXPECT_THAT(messages.at("lib/cwd"), Not(HasSubstr(cwd.path())));
+
+  // A PATH past PATH_MAX exists, and is too long to open: not "no such file".
+  std::string deep = kTree + "/tree/deep";
+  for (int i = 0; i < 2100; ++i) deep += "/d";
+  Output too_long = RunAudit(deep);
+  EXPECT_EQ(too_long.status, 2);
+  EXPECT_THAT(too_long.err, HasSubstr("too long to open (ENAMETOOLONG"));
+  EXPECT_THAT(too_long.err, Not(HasSubstr("no such file")));
+  // A RUNPATH entry the same.
+  const auto rpath =
+      MessagesByFile(Json::parse(RunAudit("--format json " + kTree + "/tree/long-runpath").out));
+  ASSERT_TRUE(rpath.count("lib/liblong.so"));
+  EXPECT_THAT(rpath.at("lib/liblong.so"), HasSubstr("too long to open"));
+  EXPECT_THAT(rpath.at("lib/liblong.so"), Not(HasSubstr("does not exist")));
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing
