@@ -71,6 +71,13 @@ bool WriteJson(const Report& report, Severity fail_on, bool fail_on_none, JsonFi
   inputs["paths"] = report.inputs.paths;
   inputs["root"] = report.inputs.roots.empty() ? Json(nullptr) : Json(report.inputs.roots[0]);
   inputs["roots"] = report.inputs.roots;
+  // The installed world (design.md §1.1): null when the audited paths are judged as given.
+  if (report.inputs.installed_world)
+    inputs["world"] = {{"base", report.inputs.base},
+                       {"siblings", report.inputs.siblings},
+                       {"replacing", report.inputs.replacing}};
+  else
+    inputs["world"] = nullptr;
   inputs["library_path"] = report.inputs.library_path;
   inputs["ld_so_conf_dirs"] = report.inputs.ld_so_conf_dirs;
   inputs["fail_on"] = fail_on_none ? "none" : std::string(SeverityName(fail_on));

@@ -106,6 +106,7 @@ TEST(Docs, SetupCommandInstallsTheBuildTools) {
                           " chromium ",
                           " tidy ",
                           " libarchive-dev ",
+                          " liblzma-dev ",
                           " zstd ",
                           " debhelper ",
                           " python3-yaml ",
