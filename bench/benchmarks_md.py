@@ -202,8 +202,7 @@ def packages_section(runs):
     with_packages = [r for r in runs if "packages" in r.sections]
     if not with_packages:
         return ""
-    out = ["## A package against `dpkg-deb -x`
-",
+    out = ["## A package against `dpkg-deb -x`\n",
            "`SECTIONS=packages bench/all.sh`: rocm-audit of a `.deb` (unpacked in its private "
            "directory, the xz data decoded on every core, audited as installed over `/`) against "
            "`dpkg-deb -x` of it alone, and followed by rocm-audit of the unpacked tree. Every run, "

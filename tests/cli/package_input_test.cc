@@ -252,7 +252,7 @@ TEST(PackageInput, PackagesAreAuditedAsInstalledOverTheBase) {
   EXPECT_EQ(tree["inputs"]["world"], nullptr);
   const Json bare = Audit("--fail-on none --no-base " + kUser + " " + kDep, 0);
   EXPECT_EQ(bare["inputs"]["world"]["base"], Json::array());
-  EXPECT_THAT(bare["findings"].dump(), HasSubstr("\"library\":\"libc.so.6\""));
+  EXPECT_EQ(bare["inputs"]["roots"], Json::array());
   // Alone, the library is nowhere; the hint says what the package's Depends say.
   const Json alone = Audit("--fail-on none " + kUser, 0);
   EXPECT_THAT(
