@@ -12,7 +12,10 @@
 #   SLOW_RUNS=N       runs of the anchors that take minutes, the clang-offload-bundler loop
 #                     and the CMake find_package probes: no warm-up run, as the rocm-audit
 #                     commands just read the same files (default 2)
-#   SECTIONS="..."    which sections, in order (default "loader device cmake scaling")
+#   SECTIONS="..."    which sections, in order (default "loader device cmake scaling";
+#                     "packages" is run only when named)
+#   DEB=FILE          the .deb of the packages section (default: sid's librocsolver0 in
+#                     $CORPUS/debs/sid, 530 MB, a multi-block data.tar.xz)
 #   SCALES="1 2 4"    the rows k of the scaling table: the tree holds SCALE_PART k times
 #   SCALE_PART="P..." what the scaling table repeats: files or directories below sid-root
 #                     (default: the Tensile directories of hipBLASLt and rocBLAS and the
@@ -39,6 +42,10 @@
 #   cmake    as bench/cmake_vs_find_package.sh: rocm-audit on the CMake package configs of
 #            sid-root and bookworm-root against one `cmake` find_package(CONFIG REQUIRED)
 #            probe project per package.
+#   packages rocm-audit (all checks) of DEB, installed over /, against `dpkg-deb -x` of it
+#            into a fresh directory, and against `dpkg-deb -x` followed by rocm-audit of the
+#            unpacked tree over / (--root D --root / D): what auditing a package costs beside
+#            unpacking it and auditing the tree.
 #   scaling  rocm-audit (all checks) on the whole tree at SCALES x: a hard-linked copy of
 #            sid-root (the 1x tree, no data copied) plus k-1 real copies (distinct inodes:
 #            rocm-audit, like glibc, treats hard links as one object) of SCALE_PART, each under
@@ -56,7 +63,7 @@ RUNS=${RUNS:-5}
 SLOW_RUNS=${SLOW_RUNS:-2}
 SECTIONS=${SECTIONS:-loader device cmake scaling}
 for s in $SECTIONS; do
-  case $s in loader | device | cmake | scaling) ;; *) echo "SECTIONS: loader device cmake scaling, not $s" >&2; exit 2 ;; esac
+  case $s in loader | device | cmake | scaling | packages) ;; *) echo "SECTIONS: loader device cmake scaling packages, not $s" >&2; exit 2 ;; esac
 done
 SCALES=$(tr ' ' '\n' <<<"${SCALES:-1 2 4}" | grep . | sort -n | uniq | tr '\n' ' ')
 [[ $SCALES =~ ^([1-9][0-9]*\ )+$ ]] || { echo "SCALES: positive integers" >&2; exit 2; }
@@ -151,6 +158,21 @@ for section in $SECTIONS; do
     bench "$WORK/cmake-audit.json" "$RUNS" "${audits[@]}"
     WARMUP=0 bench "$WORK/cmake-probes.json" "$SLOW_RUNS" "${probes[@]}"
     table times "${pairs[@]}" "$WORK/cmake-audit.json" "$WORK/cmake-probes.json"
+    ;;
+  packages)
+    deb=${DEB:-$(ls "$CORPUS"/debs/sid/librocsolver0_*_amd64.deb 2>/dev/null | head -1)}
+    [ -f "$deb" ] || { echo "no .deb (DEB=FILE, or sid's librocsolver0 in $CORPUS/debs/sid)" >&2; exit 2; }
+    D=$WORK/dpkg-x
+    echo "rm -rf $D && mkdir $D && dpkg-deb -x $deb $D" > "$WORK/dpkg-x.sh"
+    echo "rm -rf $D && mkdir $D && dpkg-deb -x $deb $D && $AUDIT --no-progress --format json --fail-on none -o /dev/null --root $D --root / $D" > "$WORK/dpkg-x-audit.sh"
+    echo "$AUDIT --no-progress --format json --fail-on none -o /dev/null $deb" > "$WORK/deb.sh"
+    echo "== packages: $(basename "$deb") ($(gb "$(stat -c %s "$deb")"), $(dpkg-deb --fsys-tarfile "$deb" | wc -c | awk '{ printf "%.2f GB", $1 / 1e9 }') unpacked), installed over /"
+    bench "$WORK/packages.json" "$RUNS" \
+      "rocm-audit, the .deb" "$WORK/deb.sh" \
+      "dpkg-deb -x" "$WORK/dpkg-x.sh" \
+      "dpkg-deb -x, then rocm-audit of the tree" "$WORK/dpkg-x-audit.sh"
+    table times --vs "rocm-audit, the .deb" "$WORK/packages.json"
+    rm -rf "$D"
     ;;
   scaling)
     read -r -a parts <<<"$SCALE_PART"

@@ -89,7 +89,7 @@ class Run:
             if line.startswith("times: "):
                 self.method = line[len("times: "):]
                 continue
-            m = re.match(r"== (loader|device code|cmake|scaling): (.*)", line)
+            m = re.match(r"== (loader|device code|cmake|scaling|packages): (.*)", line)
             if m:
                 section = m.group(1).split()[0]
                 self.sections[section] = [m.group(2), []]
@@ -198,6 +198,24 @@ def peak_memory_section(files):
     return "\n".join(out)
 
 
+def packages_section(runs):
+    with_packages = [r for r in runs if "packages" in r.sections]
+    if not with_packages:
+        return ""
+    out = ["## A package against `dpkg-deb -x`\n",
+           "`SECTIONS=packages bench/all.sh`: rocm-audit of a `.deb` (unpacked in its private "
+           "directory, the xz data decoded on every core, audited as installed over `/`) against "
+           "`dpkg-deb -x` of it alone, and followed by rocm-audit of the unpacked tree. Every run, "
+           "oldest first:\n"]
+    for r in with_packages:
+        title, rows = r.sections["packages"]
+        out.append(f"`bench/results/{r.name}` ({r.when}, {r.machine}): {title}\n")
+        out.append(table(["", "command", "wall s", "±", "CPU s", "other / rocm-audit"],
+                         [[f"[{n}]", name, wall, sd, cpu, ratio_text(ratios)] for n, name, wall, sd, cpu, ratios in rows]))
+        out.append("")
+    return "\n".join(out)
+
+
 def every_run_section(runs):
     out = ["## Every run\n",
            "Every results file of `bench/all.sh`, oldest first. Each names the rocm-audit commit "
@@ -275,6 +293,8 @@ def generate(results):
         parts.append(latest_section(latest))
     if peaks:
         parts.append(peak_memory_section(peaks))
+    if packages_section(runs):
+        parts.append(packages_section(runs))
     parts.append(every_run_section(runs))
     if earlier:
         parts.append(earlier.rstrip("\n") + "\n")

@@ -21,12 +21,21 @@
 
 namespace rocm_audit {
 
+/// A package of the set being installed (design.md §1.1), for the hints that name where a
+/// missing library is: what it depends on and what it ships.
+struct PackageOfSet {
+  std::string name;
+  std::vector<std::string> depends;       ///< package names of Depends/Pre-Depends, alternatives too
+  std::unordered_set<std::string> files;  ///< host paths of the files and links it ships
+};
+
 /// The packager's policy, from the command line.
 struct CheckOptions {
   std::vector<std::string> forbid_rpath;  ///< --forbid-rpath globs
   std::string tmpdir;                     ///< $TMPDIR at start-up, if set
   ArchRequirement arch;                   ///< --require-arch, --isa-compat
   bool relocatable = false;               ///< --relocatable: every absolute path is a defect
+  std::vector<PackageOfSet> packages;     ///< package PATHs, when the set is installed
 };
 
 /// What the run knows beyond one file.

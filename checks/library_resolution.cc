@@ -1,6 +1,7 @@
 // unresolved-library: a DT_NEEDED anywhere in the closure that ld.so would not find, with
 // the directories searched in order (libtree's explanation) and the symbols it hides.
 #include <algorithm>
+#include <cctype>
 
 #include "audit/fs/path.h"
 #include "checks/registry.h"
@@ -17,6 +18,42 @@ std::string OriginRelative(const std::string& from_dir, const std::string& to_di
   for (size_t i = common; i < from.size(); ++i) out += "/..";
   for (size_t i = common; i < to.size(); ++i) out += "/" + std::string(to[i]);
   return out;
+}
+
+// Debian's name for the package of a shared library (policy §8.1): the soname without
+// ".so.", a "-" between a name and a version that both end and start with a digit.
+// "libnuma.so.1" -> "libnuma1", "libamdhip64.so.6" -> "libamdhip64-6".
+std::string DebianPackageOf(const std::string& soname) {
+  size_t so = soname.find(".so.");
+  if (so == std::string::npos || so == 0) return "";
+  std::string name = soname.substr(0, so), version = soname.substr(so + 4);
+  std::string out = name + (std::isdigit(static_cast<unsigned char>(name.back())) ? "-" : "") + version;
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
+
+// What the packages of the set say about a library none of them makes findable: which of
+// them ships it, or which of the requester's dependencies should. "" when they say nothing.
+std::string SetHint(const std::string& library, const std::string& requester, const CheckOptions& options) {
+  const PackageOfSet* owner = nullptr;
+  for (const PackageOfSet& p : options.packages)
+    if (p.files.count(requester)) owner = &p;
+  for (const PackageOfSet& p : options.packages)
+    for (const std::string& f : p.files)
+      if (BaseName(f) == library && &p != owner)
+        return library + " is in " + p.name +
+               ", another package of this set, in a directory ld.so does not search";
+  if (!owner || owner->depends.empty()) return "";
+  const std::string expected = DebianPackageOf(library);
+  for (const std::string& d : owner->depends)
+    if (d == expected)
+      return library + " is in " + d + ", which " + owner->name +
+             " depends on: audit them together, or over a base that has it installed";
+  std::string names;
+  for (size_t i = 0; i < owner->depends.size() && i < 8; ++i) names += (i ? ", " : "") + owner->depends[i];
+  return owner->name + " depends on " + names + (owner->depends.size() > 8 ? ", ..." : "") +
+         ": if one of them provides " + library +
+         ", audit them together or over a base that has it installed; else add the package that does";
 }
 
 constexpr Rule kRules[] = {
@@ -95,11 +132,19 @@ void Run(const LoadableInput& in, FindingSink& sink) {
       if (there != in.run.audited_by_name.end() && !u.needed_by.empty()) {
         const std::string requester_dir = DirName(closure.objects[u.needed_by[0]].path);
         const std::string dir = DirName(there->second.front());
-        f.message += "; it is in " + dir + ", which ld.so does not search for this object";
+        // The file itself is named, not its directory: a file of a package keeps the
+        // package's name on it, where a directory's name would read as the host's own.
+        f.message +=
+            "; it is at " + there->second.front() + ", in a directory ld.so does not search for this object";
         f.hint = "add " + OriginRelative(requester_dir, dir) + " to the RUNPATH of " + who +
                  ", or, if it is found once installed, audit it as installed with --root";
         f.fields["found_in"] = there->second;
       }
+      // Nowhere in the audited paths: what the set's metadata says of it, if anything.
+      if (there == in.run.audited_by_name.end() && !u.needed_by.empty())
+        if (std::string hint = SetHint(u.name, closure.objects[u.needed_by[0]].real_path, in.options);
+            !hint.empty())
+          f.hint = std::move(hint);
     }
     f.fields["library"] = u.name;
     f.fields["needed_by"] = needed_by;

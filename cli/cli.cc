@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -81,7 +82,13 @@ std::optional<int> AnswerWithoutAuditing(const CliOptions& o) {
 // How the report names files (design.md §5). Inside packages, files are named
 // PACKAGE:/member (the unpacked tree alone: as installed).
 PathDisplay ShownPaths(const CliOptions& o, const ReportInputs& inputs) {
-  PathDisplay display = MakePathDisplay(o.audit.paths, inputs.roots, o.absolute_paths);
+  // The base packages are installed over holds none of the PATHs: they are named as given.
+  std::vector<std::string> roots = inputs.roots;
+  if (!inputs.unpacked_into.empty())
+    std::erase_if(roots, [&](const std::string& r) {
+      return std::find(inputs.base.begin(), inputs.base.end(), r) != inputs.base.end();
+    });
+  PathDisplay display = MakePathDisplay(o.audit.paths, roots, o.absolute_paths);
   const std::string& unpacked = inputs.unpacked_into;
   if (!unpacked.empty()) {
     const auto& packages = inputs.packages;

@@ -89,6 +89,23 @@ const Option kOptions[] = {
        o->audit.roots.push_back(v);
        return true;
      }},
+    {kLoader, "", "--sibling", "", "DIR",
+     "a tree installed in the same operation as the audited one (another\n"
+     "binary package of the same source): a layer below the audited\n"
+     "packages or the first --root, above the base; repeatable",
+     [](S& v, O* o, std::string*) {
+       o->audit.siblings.push_back(v);
+       return true;
+     }},
+    {kLoader, "", "--installing", "", "PACKAGE",
+     "the audited tree is PACKAGE being installed: the files its\n"
+     "installed copy owns in a --root layer (var/lib/dpkg/info) are\n"
+     "hidden there, as installing removes them; .deb PATHs name\n"
+     "themselves; repeatable",
+     [](S& v, O* o, std::string*) {
+       o->audit.installing.push_back({v, ""});
+       return true;
+     }},
     {kLoader, "", "--library-path", "", "DIR[:DIR...]",
      "directories searched like LD_LIBRARY_PATH (host paths; repeatable)",
      [](S& v, O* o, std::string*) {
@@ -218,6 +235,13 @@ const Option kOptions[] = {
        return true;
      }},
 
+    {kPackages, "", "--no-base", "", "",
+     "audit .deb and .rpm PATHs installed into an empty system (a\n"
+     "minimal sysroot) instead of over the --root layers or /",
+     [](S&, O* o, std::string*) {
+       o->audit.no_base = true;
+       return true;
+     }},
     {kPackages, "", "--max-unpacked", "", "SIZE",
      "stop unpacking a package past SIZE bytes\n"
      "(K/M/G/T suffixes; default 8G): a package-limit",

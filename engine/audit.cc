@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "audit/fs/rooted_fs.h"
+#include "engine/installed_world.h"
 #include "engine/known_rules.h"
 #include "engine/package_inputs.h"
 #include "engine/tree_audit.h"
@@ -29,13 +30,16 @@ bool CheckInputs(const AuditRequest& request, std::string* error) {
       return false;
     }
   }
-  for (const auto& root : request.roots) {
-    struct stat st;
-    if (stat(root.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-      *error = "--root " + root + ": not a directory";
-      return false;
+  const std::pair<const char*, const std::vector<std::string>*> layer_options[] = {
+      {"--root ", &request.roots}, {"--sibling ", &request.siblings}};
+  for (const auto& [option, layers] : layer_options)
+    for (const auto& root : *layers) {
+      struct stat st;
+      if (stat(root.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+        *error = std::string(option) + root + ": not a directory";
+        return false;
+      }
     }
-  }
   return true;
 }
 
@@ -45,12 +49,13 @@ bool Audit(const AuditRequest& given, AuditSinks& sinks, Report* report, std::st
   if (!CheckInputs(given, error)) return false;
   AuditRequest request = given;
   PackageInputs packages;
-  if (!UnpackPackageInputs(&request.paths, &request.roots, &request.checks.relocatable, given.unpack,
-                           &packages, error))
+  if (!UnpackPackageInputs(&request.paths, &request.checks.relocatable, given.unpack, given.jobs, &packages,
+                           error))
     return false;
+  if (!ArrangeInstalledWorld(packages, &request, &report->inputs, error)) return false;
   report->inputs.paths = given.paths;
   report->inputs.packages = std::move(packages.packages);
-  if (packages.dir) report->inputs.unpacked_into = packages.dir->path();
+  if (packages.dir) report->inputs.unpacked_into = packages.tree;
   report->inputs.suppress_files = given.suppress_files;
   report->inputs.baseline_file = given.policy.baseline_file;
   report->rules = KnownRules();

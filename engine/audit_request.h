@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "audit/gpu/bundle.h"
+#include "audit/unpack/installed_files.h"
 #include "audit/unpack/unpack.h"
 #include "checks/check_input.h"
 #include "policy/policy.h"
@@ -21,7 +22,17 @@ inline constexpr size_t kDefaultMaxFindingsPerFile = 5000;
 
 struct AuditRequest {
   std::vector<std::string> paths;
-  std::vector<std::string> roots;         ///< --root layers, top first; none = the host
+  std::vector<std::string> roots;  ///< --root layers, top first; none = the host
+  /// --sibling: trees installed in the same operation as the audited ones (the other binary
+  /// packages of one source), layered right below the top (design.md §1.1).
+  std::vector<std::string> siblings;
+  /// --no-base: packages (and siblings) are installed into an empty system, not over the
+  /// --root layers or /.
+  bool no_base = false;
+  /// --installing: the names of the packages the top layers are; the files their installed
+  /// copies own in a base layer (its dpkg database) are hidden there. Package PATHs add
+  /// their own names.
+  std::vector<PackageName> installing;
   std::vector<std::string> library_path;  ///< --library-path, in order
   std::string ld_so_conf = "/etc/ld.so.conf";
   /// --default-dirs: the target ld.so's built-in directories (an empty list: none); unset =

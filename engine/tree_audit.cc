@@ -21,6 +21,7 @@
 #include "audit/inspect/provider_index.h"
 #include "audit/loader/ld_so_conf.h"
 #include "audit/support/parallel.h"
+#include "audit/unpack/installed_files.h"
 #include "engine/run_checks.h"
 
 namespace rocm_audit {
@@ -66,14 +67,29 @@ class TreeAudit {
   // The loader's configuration, and what the read needs: device code and CMake configs are
   // read only when a running check needs them (a loader-only run never touches a bundle).
   void ConfigureLoader() {
+    HideReplacedFiles();
     loader_.conf_dirs = ReadLdSoConf(loader_.fs, request_.ld_so_conf);
     report_.inputs.roots = loader_.fs.layers();
+    // The packages' private tree is a layer, but no --root: it is gone after the run.
+    if (const std::string& tree = report_.inputs.unpacked_into; !tree.empty())
+      std::erase(report_.inputs.roots, RootedFs(std::vector<std::string>{tree, "/"}).layers().front());
     report_.inputs.library_path = request_.library_path;
     report_.inputs.ld_so_conf_dirs = loader_.conf_dirs;
     needs_ = enabled_.Needs();
     bundles_ = request_.bundles;
     bundles_.read_device_code = needs_ & kNeedsDeviceCode;
     bundles_.memory = &decode_memory_;
+  }
+
+  // The base never stands in for a file being installed: what the installed copies of the
+  // packages being installed own in a layer, installing them removes (or replaces), so that
+  // layer does not show it. A file they still ship is found in the layers above.
+  void HideReplacedFiles() {
+    if (request_.installing.empty()) return;
+    const std::vector<std::string> layers = loader_.fs.layers();
+    for (size_t i = 0; i < layers.size(); ++i)
+      if (auto owned = InstalledFilesOf(layers[i], request_.installing); !owned.empty())
+        loader_.fs.Hide(i, std::move(owned));
   }
 
   // Every regular file once. The list is whole before reading starts: a file met through a

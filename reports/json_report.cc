@@ -60,17 +60,19 @@ Json FindingToJson(const Finding& f) {
   return j;
 }
 
-}  // namespace
-
-bool WriteJson(const Report& report, Severity fail_on, bool fail_on_none, JsonFiles which, std::ostream& os,
-               const JsonFileStage* staged) {
-  Json out;
-  out["schema_version"] = 1;
-  out["tool"] = {{"name", "rocm-audit"}, {"version", ROCM_AUDIT_VERSION}};
+// What the run was asked to audit, in which world, and with which policy files.
+Json InputsJson(const Report& report, Severity fail_on, bool fail_on_none) {
   Json inputs;
   inputs["paths"] = report.inputs.paths;
   inputs["root"] = report.inputs.roots.empty() ? Json(nullptr) : Json(report.inputs.roots[0]);
   inputs["roots"] = report.inputs.roots;
+  // The installed world (design.md §1.1): null when the audited paths are judged as given.
+  if (report.inputs.installed_world)
+    inputs["world"] = {{"base", report.inputs.base},
+                       {"siblings", report.inputs.siblings},
+                       {"replacing", report.inputs.replacing}};
+  else
+    inputs["world"] = nullptr;
   inputs["library_path"] = report.inputs.library_path;
   inputs["ld_so_conf_dirs"] = report.inputs.ld_so_conf_dirs;
   inputs["fail_on"] = fail_on_none ? "none" : std::string(SeverityName(fail_on));
@@ -86,7 +88,17 @@ bool WriteJson(const Report& report, Severity fail_on, bool fail_on_none, JsonFi
                         {"version", p.version.empty() ? Json(nullptr) : Json(p.version)},
                         {"depends", p.depends}});
   inputs["packages"] = std::move(packages);
-  out["inputs"] = inputs;
+  return inputs;
+}
+
+}  // namespace
+
+bool WriteJson(const Report& report, Severity fail_on, bool fail_on_none, JsonFiles which, std::ostream& os,
+               const JsonFileStage* staged) {
+  Json out;
+  out["schema_version"] = 1;
+  out["tool"] = {{"name", "rocm-audit"}, {"version", ROCM_AUDIT_VERSION}};
+  out["inputs"] = InputsJson(report, fail_on, fail_on_none);
 
   // The summary counts the findings that count; accepted ones are under "suppressed".
   Json by_check = Json::object();

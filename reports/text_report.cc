@@ -206,6 +206,19 @@ std::string FirstScreen(const Report& report, bool color) {
          "; each file's findings follow, --explain CHECK tells more):\n" + lines;
 }
 
+// Which world the files were judged in, when they are installed over a base (design.md
+// §1.1): packages or a tree with siblings.
+std::string WorldLine(const ReportInputs& inputs) {
+  if (!inputs.installed_world) return "";
+  std::string line = "audited as installed over ";
+  if (inputs.base.empty()) line += "no base (--no-base)";
+  for (size_t i = 0; i < inputs.base.size(); ++i)
+    line += (i ? ", " : inputs.base.size() > 1 ? "the base (top first) " : "the base ") + inputs.base[i];
+  for (size_t i = 0; i < inputs.siblings.size(); ++i)
+    line += (i ? ", " : ", with the siblings ") + inputs.siblings[i];
+  return line + "\n";
+}
+
 }  // namespace
 
 std::string RenderText(const Report& report, const TextOptions& options) {
@@ -242,7 +255,7 @@ std::string RenderText(const Report& report, const TextOptions& options) {
     return details;
   }
   const std::string summary = SummaryLine(report);
-  std::string out = summary;
+  std::string out = WorldLine(report.inputs) + summary;
   std::string causes = FirstScreen(report, options.color);
   if (!causes.empty()) out += "\n" + causes;
   if (!details.empty()) out += "\n" + details;
@@ -256,7 +269,7 @@ std::string RenderText(const Report& report, const TextOptions& options) {
     if (e.cmake) packages += "  " + CMakeSummary(*e.cmake) + "\n";
   if (!packages.empty()) out += "\ncmake packages:\n" + packages;
   if (options.arch_matrix) out += ArchMatrix(report, options.verbose);
-  return out + (out == summary ? "" : "\n" + summary);
+  return out + (out.ends_with(summary) ? "" : "\n" + summary);
 }
 
 }  // namespace rocm_audit

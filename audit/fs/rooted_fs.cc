@@ -72,6 +72,16 @@ RootedFs::RootedFs(const std::vector<std::string>& layers) {
   if (layers_.size() == 1 && layers_[0].empty()) layers_.clear();
 }
 
+void RootedFs::Hide(size_t layer, std::unordered_set<std::string> paths) {
+  if (layer >= layers_.size()) return;
+  if (hidden_.size() < layers_.size()) hidden_.resize(layers_.size());
+  hidden_[layer] = std::make_shared<const std::unordered_set<std::string>>(std::move(paths));
+}
+
+size_t RootedFs::HiddenCount(size_t layer) const {
+  return layer < hidden_.size() && hidden_[layer] ? hidden_[layer]->size() : 0;
+}
+
 std::vector<std::string> RootedFs::layers() const {
   std::vector<std::string> out;
   for (const auto& l : layers_) out.push_back(l.empty() ? "/" : l);
@@ -147,9 +157,9 @@ std::optional<RootedFs::Resolved> RootedFs::Follow(std::string cur, std::deque<s
     struct stat st;
     holder = nullptr;
     bool too_long = false;
-    for (const auto& layer : layers) {
-      if (lstat((layer + next).c_str(), &st) == 0) {
-        holder = &layer;
+    for (size_t i = 0; i < layers.size(); ++i) {
+      if ((!in_layers || Shows(i, next)) && lstat((layers[i] + next).c_str(), &st) == 0) {
+        holder = &layers[i];
         break;
       }
       too_long |= errno == ENAMETOOLONG;
@@ -180,10 +190,10 @@ std::optional<RootedFs::Resolved> RootedFs::Follow(std::string cur, std::deque<s
   // The final object lives in the top layer that has it (with one layer, the one that held
   // its last component).
   if (layers.size() > 1)
-    for (const auto& layer : layers) {
+    for (size_t i = 0; i < layers.size(); ++i) {
       struct stat st;
-      if (lstat((layer + cur).c_str(), &st) == 0)
-        return Resolved{cur, layer + cur, in_layers, links, through_proc};
+      if ((!in_layers || Shows(i, cur)) && lstat((layers[i] + cur).c_str(), &st) == 0)
+        return Resolved{cur, layers[i] + cur, in_layers, links, through_proc};
     }
   return Resolved{cur, *holder + cur, in_layers, links, through_proc};
 }
@@ -206,9 +216,9 @@ bool RootedFs::NeverEnds(std::string cur, std::deque<std::string> todo, bool in_
     std::string next = cur + "/" + comp;
     struct stat st;
     const std::string* holder = nullptr;
-    for (const auto& layer : layers)
-      if (lstat((layer + next).c_str(), &st) == 0) {
-        holder = &layer;
+    for (size_t i = 0; i < layers.size(); ++i)
+      if ((!in_layers || Shows(i, next)) && lstat((layers[i] + next).c_str(), &st) == 0) {
+        holder = &layers[i];
         break;
       }
     if (!holder) return false;  // ends: at a missing component
@@ -233,7 +243,9 @@ std::vector<std::string> RootedFs::Glob(const std::string& absolute_pattern, boo
   std::unordered_set<std::string> taken;
   static const std::vector<std::string> kHost{""};
   glob_entries_left = kMaxGlobEntries;
-  for (const auto& layer : layers_.empty() ? kHost : layers_) {
+  const std::vector<std::string>& layers = layers_.empty() ? kHost : layers_;
+  for (size_t l = 0; l < layers.size(); ++l) {
+    const std::string& layer = layers[l];
     glob_t g{};
     g.gl_opendir = GlobOpenDir;
     g.gl_readdir = GlobReadDir;
@@ -244,7 +256,7 @@ std::vector<std::string> RootedFs::Glob(const std::string& absolute_pattern, boo
       for (size_t i = 0; i < g.gl_pathc; ++i) {
         std::string host = g.gl_pathv[i];
         std::string virt = host.substr(layer.size());
-        if (!taken.insert(virt).second) continue;
+        if (!Shows(l, virt) || !taken.insert(virt).second) continue;
         seen.push_back(std::move(virt));
         out.push_back(std::move(host));
       }

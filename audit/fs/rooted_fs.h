@@ -3,12 +3,17 @@
 // overlay mount: `--root $DESTDIR --root /` is a staged package installed over the host.
 // Absolute symlink targets and absolute search directories land inside the layers, ".."
 // never climbs out of them. Without any root this is the host's own resolution.
+// A layer may hide some of its own paths: the files that the installed copies of the
+// packages being audited own there, which installing the new versions removes (design.md
+// §1.1, the installed world).
 #pragma once
 
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "audit/fs/path.h"
@@ -45,6 +50,13 @@ class RootedFs {
   explicit RootedFs(const std::vector<std::string>& layers);
 
   bool has_root() const { return !layers_.empty(); }
+  /// Paths of the installed system ("/usr/lib/libx.a") that layer `layer` (an index into
+  /// the layers) does not show, as if removed from it; a layer below or above still may.
+  /// Only non-directories are hidden: a hidden directory would take what other packages
+  /// installed below it.
+  void Hide(size_t layer, std::unordered_set<std::string> paths);
+  /// How many paths layer `layer` hides.
+  size_t HiddenCount(size_t layer) const;
   /// The layers as given, canonicalised ("/" for the host).
   std::vector<std::string> layers() const;
 
@@ -100,7 +112,14 @@ class RootedFs {
   /// state met again, or no end within a bound) rather than end.
   bool NeverEnds(std::string cur, std::deque<std::string> todo, bool in_layers) const;
 
+  /// Whether layer `layer` (of layers_) shows `virtual_path` when it exists there.
+  bool Shows(size_t layer, const std::string& virtual_path) const {
+    return layer >= hidden_.size() || !hidden_[layer] || !hidden_[layer]->count(virtual_path);
+  }
+
   std::vector<std::string> layers_;  ///< canonical, no trailing slash; "" = the host's "/"
+  /// hidden_[i]: the paths layer i hides; shared, so that copies of the view stay cheap.
+  std::vector<std::shared_ptr<const std::unordered_set<std::string>>> hidden_;
 };
 
 }  // namespace rocm_audit

@@ -14,10 +14,11 @@ namespace rocm_audit {
 
 /// A package given as a PATH, unpacked and audited as installed.
 struct InputPackage {
-  std::string file;     ///< as given
-  std::string format;   ///< deb, rpm, wheel, conda, tar, zip
-  std::string name;     ///< what the package calls itself (its file name when it does not say)
-  std::string version;  ///< "" when it does not say
+  std::string file;          ///< as given
+  std::string format;        ///< deb, rpm, wheel, conda, tar, zip
+  std::string name;          ///< what the package calls itself (its file name when it does not say)
+  std::string version;       ///< "" when it does not say
+  std::string architecture;  ///< a .deb's Architecture; "" otherwise
   std::vector<std::string> depends;
   /// Not in the JSON report: the files and links it unpacked, relative to `unpacked_into`,
   /// so that reports name them PACKAGE:/member.
@@ -34,6 +35,13 @@ struct ReportInputs {
   std::string baseline_file;                 ///< --baseline; empty: none
   std::vector<InputPackage> packages;        ///< PATHs that were packages, in order
   std::string unpacked_into;                 ///< the private directory they were unpacked into (gone now)
+  /// The installed world (design.md §1.1): whether the audited files are the top of layers
+  /// (packages, or --sibling trees beside them), the sibling layers, and the base below
+  /// them (layers, canonical; empty with --no-base).
+  bool installed_world = false;
+  std::vector<std::string> siblings;
+  std::vector<std::string> base;
+  std::vector<std::string> replacing;  ///< packages whose installed copies in the base are replaced
 };
 
 struct Report {

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -47,12 +48,26 @@ uint32_t Be32(const unsigned char* p) {
   return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3];
 }
 
+// REQUIRENAME's `count` NUL-ended strings (of at most `size` bytes): the packages and
+// capabilities it requires, without rpmlib()'s and file paths, which name no package.
+void AddRpmRequires(const char* s, size_t size, uint32_t count, UnpackedPackage* out) {
+  size_t at = 0;
+  for (uint32_t i = 0; i < count && i < 65536 && at < size; ++i) {
+    std::string name(s + at, strnlen(s + at, size - at));
+    at += name.size() + 1;
+    if (name.empty() || name.starts_with("rpmlib(") || name[0] == '/') continue;
+    if (std::find(out->depends.begin(), out->depends.end(), name) == out->depends.end())
+      out->depends.push_back(std::move(name));
+  }
+}
+
 }  // namespace
 
 void ApplyDebControl(const std::string& control, UnpackedPackage* out) {
   ForEachField(control, [&](const std::string& field, const std::string& value) {
     if (field == "Package") out->name = value;
     if (field == "Version") out->version = value;
+    if (field == "Architecture") out->architecture = value;
     if (field == "Depends" || field == "Pre-Depends") {
       std::istringstream list(value);
       for (std::string dep; std::getline(list, dep, ',');)
@@ -103,7 +118,11 @@ void ApplyRpmHeader(const std::string& file, UnpackedPackage* out) {
       std::string release;
       for (uint64_t i = 0; i < count; ++i) {
         const unsigned char* e = p + index + i * 16;
-        const uint32_t tag = Be32(e), type = Be32(e + 4), offset = Be32(e + 8);
+        const uint32_t tag = Be32(e), type = Be32(e + 4), offset = Be32(e + 8), n = Be32(e + 12);
+        if (tag == 1049 && type == 8 && offset < data_size) {  // REQUIRENAME, RPM_STRING_ARRAY_TYPE
+          AddRpmRequires(reinterpret_cast<const char*>(p + data + offset), data_size - offset, n, out);
+          continue;
+        }
         if (type != 6 || offset >= data_size) continue;  // RPM_STRING_TYPE
         const char* s = reinterpret_cast<const char*>(p + data + offset);
         std::string value(s, strnlen(s, data_size - offset));

@@ -6,12 +6,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <functional>
 #include <memory>
+#include <thread>
 
 #include "audit/fs/path.h"
 #include "audit/unpack/package_metadata.h"
 #include "audit/unpack/private_dir.h"
+#include "audit/unpack/xz_stream.h"
 
 namespace rocm_audit {
 namespace {
@@ -259,21 +263,34 @@ class Unpacker {
 };
 
 // The inner archive of a member (a .deb's data.tar.xz, a .conda's pkg-*.tar.zst), read as
-// a stream from the outer one: never held in memory or written out whole.
+// a stream from the outer one: never held in memory or written out whole. An xz member is
+// decoded here, on several threads (XzStream); libarchive then reads a plain tar.
 struct NestedStream {
   archive* outer;
-  char block[65536];
-  static la_ssize_t Read(archive*, void* self, const void** buf) {
+  std::unique_ptr<XzStream> xz;
+  unsigned char block[1 << 16];
+
+  NestedStream(archive* outer, const std::string& member) : outer(outer) {
+    if (member.ends_with(".xz"))
+      xz = std::make_unique<XzStream>(
+          [outer](unsigned char* buf, size_t size) { return long(archive_read_data(outer, buf, size)); },
+          std::max(1u, std::thread::hardware_concurrency()));
+  }
+
+  static la_ssize_t Read(archive* a, void* self, const void** buf) {
     auto* s = static_cast<NestedStream*>(self);
     *buf = s->block;
-    return archive_read_data(s->outer, s->block, sizeof s->block);
+    if (!s->xz) return archive_read_data(s->outer, s->block, sizeof s->block);
+    long n = s->xz->Read(s->block, sizeof s->block);
+    if (n < 0) archive_set_error(a, EIO, "%s", s->xz->error().c_str());
+    return n;
   }
 };
 
 // Runs `inner` over the nested archive of the current member of `outer`.
 bool OpenNested(archive* outer, const std::function<void(archive*)>& inner, Unpacker* u,
                 const std::string& member) {
-  NestedStream stream{outer, {}};
+  NestedStream stream(outer, member);
   ArchivePtr a = NewReader();
   if (archive_read_open(a.get(), &stream, nullptr, NestedStream::Read, nullptr) != ARCHIVE_OK) {
     const char* why = archive_error_string(a.get());

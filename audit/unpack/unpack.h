@@ -33,8 +33,9 @@ struct UnpackProblem {
 struct UnpackedPackage {
   std::string file;  ///< as given on the command line
   PackageFormat format = PackageFormat::kTar;
-  std::string name;     ///< Package:, Name:, index.json's name; the file name otherwise
-  std::string version;  ///< "" when the package does not say
+  std::string name;          ///< Package:, Name:, index.json's name; the file name otherwise
+  std::string version;       ///< "" when the package does not say
+  std::string architecture;  ///< a .deb's Architecture ("amd64", "all"); "" otherwise
   std::vector<std::string> depends;
   /// Regular files and links written, relative to the directory ("usr/lib/libx.so.1").
   std::vector<std::string> members;

@@ -89,7 +89,8 @@ TEST(UnresolvedLibrary, LibraryBesideTheRequesterIsNamedWithTheRunpathThatReache
   Report r = Audit({t / "opt"}, t.path());
   auto f = FindingsOf(r, "unresolved-library", t / "opt/rocm/lib/librccl.so.1");
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_THAT(f[0].message, HasSubstr("it is in " + t / "opt/rocm/lib/rocm"));
+  EXPECT_THAT(f[0].message,
+              HasSubstr("it is at " + t / "opt/rocm/lib/rocm/libhsa.so.1" + ", in a directory"));
   EXPECT_THAT(f[0].hint, HasSubstr("add $ORIGIN/rocm to the RUNPATH of librccl.so.1"));
   EXPECT_EQ(f[0].fields["found_in"], (nlohmann::ordered_json{t / "opt/rocm/lib/rocm/libhsa.so.1"}));
 }

@@ -94,7 +94,7 @@ TEST(Docs, FirstCommandInstallsTheBuildToolsOnly) {
   std::string setup = CommandAfter(Read("README.md"), "## Two commands");
   for (const char* pkg : {" g++ ", " cmake ", " ninja-build ", " pkg-config ", " llvm-19-dev ", " clang-19 ",
                           " clang-tools-19 ", " lld-19 ", " libzstd-dev ", " zlib1g-dev ",
-                          " nlohmann-json3-dev ", " libarchive-dev "})
+                          " nlohmann-json3-dev ", " libarchive-dev ", " liblzma-dev "})
     EXPECT_THAT(setup, ::testing::HasSubstr(pkg)) << pkg;
   for (const char* pkg : {"gtest", "gmock", "npm", "chromium", "nix-bin", "debhelper", "lintian",
                           "jsonschema", "clang-format", "liblief"})

@@ -105,6 +105,98 @@ TEST(Hooks, DebhelperAddonFailsTheBuildAndAWaiverPassesIt) {
   EXPECT_EQ(RunCommand("sh -n " + kSource + "/hooks/debian/autopkgtest/rocm-audit-installed"), 0);
 }
 
+// A source of three binary packages, built with the real dpkg-buildpackage and dh --with
+// rocm-audit on a system that has none of them installed: the tools need the library of the
+// sibling libroctest1, the -dev package's CMake config names that library and its own
+// header. Each package is audited over its siblings, so the correct source passes; a file
+// the config names but no package ships fails it. Then the same staged trees over a base
+// holding an older libroctest-dev that still has the file: that stale copy is hidden, the
+// defect still found.
+TEST(Hooks, DebhelperAuditsEachPackageOverItsSiblings) {
+  TempDir t;
+  const std::string src = t / "roctest-2.0";
+  WriteAll(src + "/debian/control",
+           "Source: roctest\nSection: libs\nPriority: optional\nMaintainer: Test <test@rocm-audit.invalid>\n"
+           "Build-Depends: debhelper-compat (= 13)\nStandards-Version: 4.6.2\n\n"
+           "Package: libroctest1\nArchitecture: any\nDepends: ${shlibs:Depends}, ${misc:Depends}\n"
+           "Description: rocm-audit hook test library\n the library\n\n"
+           "Package: roctest-tools\nArchitecture: any\nDepends: libroctest1 (= ${binary:Version}), "
+           "${shlibs:Depends}, ${misc:Depends}\nDescription: rocm-audit hook test tools\n a program\n\n"
+           "Package: libroctest-dev\nArchitecture: any\nDepends: libroctest1 (= ${binary:Version}), "
+           "${misc:Depends}\nDescription: rocm-audit hook test headers\n a CMake package\n");
+  WriteAll(src + "/debian/changelog",
+           "roctest (2.0-1) unstable; urgency=medium\n\n  * Test.\n\n"
+           " -- Test <test@rocm-audit.invalid>  Mon, 23 Nov 2026 00:00:00 +0000\n");
+  const std::string lib = "usr/lib/x86_64-linux-gnu";
+  WriteAll(src + "/debian/rules",
+           "#!/usr/bin/make -f\n%:\n\tdh $@ --with rocm-audit\n\n"
+           "override_dh_auto_build:\n"
+           "\tgcc -shared -fPIC -o libroctest.so.1 -Wl,-soname,libroctest.so.1 f.c\n"
+           "\tgcc -o roctest main.c -L. -l:libroctest.so.1\n\n"
+           "override_dh_auto_install:\n"
+           "\tinstall -D -m 644 libroctest.so.1 debian/libroctest1/" +
+               lib +
+               "/libroctest.so.1\n"
+               "\tinstall -D -m 755 roctest debian/roctest-tools/usr/bin/roctest\n"
+               "\tinstall -D -m 644 roctest.h debian/libroctest-dev/usr/include/roctest.h\n"
+               "\tinstall -D -m 644 roctestConfig.cmake debian/libroctest-dev/" +
+               lib +
+               "/cmake/roctest/roctestConfig.cmake\n"
+               "\tln -s libroctest.so.1 debian/libroctest-dev/" +
+               lib +
+               "/libroctest.so\n\n"
+               "override_dh_shlibdeps:\n");  // its Depends are written above; only the audit is tested
+  WriteAll(src + "/f.c", "int roc_f(void) { return 1; }\n");
+  WriteAll(src + "/main.c", "int roc_f(void);\nint main(void) { return roc_f(); }\n");
+  WriteAll(src + "/roctest.h", "int roc_f(void);\n");
+  auto config = [&](bool defect) {
+    WriteAll(src + "/roctestConfig.cmake",
+             "add_library(roctest::roctest SHARED IMPORTED)\n"
+             "set_target_properties(roctest::roctest PROPERTIES IMPORTED_LOCATION \"/" +
+                 lib + "/libroctest.so.1\" INTERFACE_INCLUDE_DIRECTORIES \"/usr/include\")\n" +
+                 (defect ? "add_library(roctest::static STATIC IMPORTED)\n"
+                           "set_target_properties(roctest::static PROPERTIES IMPORTED_LOCATION \"/" +
+                               lib + "/libroctest.a\")\n"
+                         : std::string()));
+  };
+  ASSERT_EQ(RunCommand("chmod +x " + src + "/debian/rules"), 0);
+  const std::string env = "PATH=" + kSource + "/hooks/debian:" + BinDir() + ":$PATH PERL5LIB=" + kSource +
+                          "/hooks/debian DEB_BUILD_OPTIONS=nocheck ";
+  const std::string build = "cd " + src + " && " + env + "dpkg-buildpackage -us -uc -b -d 2>&1";
+  ASSERT_NE(RunCommand("dpkg-query -W libroctest1 libroctest-dev roctest-tools 2>/dev/null"), 0)
+      << "the packages must not be installed on this system";
+  std::string out;
+  config(false);
+  EXPECT_EQ(RunCommand(build, &out), 0) << out;
+  EXPECT_THAT(out,
+              HasSubstr("dh_rocm_audit: auditing package roctest-tools (debian/roctest-tools) as installed "
+                        "over / with its siblings libroctest1, libroctest-dev\n"))
+      << out;
+  config(true);
+  EXPECT_NE(RunCommand(build, &out), 0) << out;
+  EXPECT_THAT(out, HasSubstr("libroctest.a")) << out;
+  EXPECT_THAT(out, HasSubstr("[cmake-missing-file]")) << out;
+  EXPECT_THAT(out, HasSubstr("dh_rocm_audit: error: package libroctest-dev has findings that fail the build"))
+      << out;
+  // An older libroctest-dev installed in the base, which shipped libroctest.a: dpkg removes it
+  // when the new one is installed, so it never stands in for the file the new one dropped.
+  const std::string base = t / "base";
+  ASSERT_EQ(RunCommand("mkdir -p " + base + "/var/lib/dpkg/info " + base + "/" + lib + " && echo old > " +
+                       base + "/" + lib + "/libroctest.a && printf '/.\\n/usr\\n/" + lib +
+                       "/libroctest.a\\n' > " + base + "/var/lib/dpkg/info/libroctest-dev.list"),
+            0);
+  const std::string audit = kBin + " --no-progress --root " + src + "/debian/libroctest-dev --sibling " +
+                            src + "/debian/libroctest1 --sibling " + src + "/debian/roctest-tools --root " +
+                            base + " --root / " + src + "/debian/libroctest-dev";
+  EXPECT_NE(RunCommand(audit + " --installing libroctest-dev 2>&1", &out), 0) << out;
+  EXPECT_THAT(out, HasSubstr("[cmake-missing-file]")) << out;
+  EXPECT_THAT(out,
+              HasSubstr("audited as installed over the base (top first) " + base + ", /, with the siblings "))
+      << out;
+  // Without --installing, the base's copy is an installed file of some other package.
+  EXPECT_EQ(RunCommand(audit + " 2>&1", &out), 0) << out;
+}
+
 TEST(Hooks, NixSetupHookRunsAfterFixupOnEveryOutput) {
   TempDir t;
   PlantDefect(t / "out");

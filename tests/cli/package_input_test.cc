@@ -219,6 +219,93 @@ std::string RandomDeb(const TempDir& t, const std::string& name, int kib) {
   return t / (name + ".deb");
 }
 
+// A .deb made in the test: `files` is shell run in its root (mkdir, printf, cp).
+std::string MakeDeb(const TempDir& t, const std::string& name, const std::string& version,
+                    const std::string& files) {
+  const std::string root = t / (name + "-" + version + "-root");
+  EXPECT_EQ(
+      RunCommand("mkdir -p " + root + "/DEBIAN && cd " + root + " && " + files +
+                 " && printf 'Package: " + name + "\\nVersion: " + version +
+                 "\\nArchitecture: amd64\\nMaintainer: T <t@rocm-audit.invalid>\\nDescription: test\\n' > " +
+                 root + "/DEBIAN/control && dpkg-deb --root-owner-group -Zxz -b " + root + " " +
+                 t / (name + "_" + version + ".deb") + " >/dev/null"),
+      0);
+  return t / (name + "_" + version + ".deb");
+}
+
+// Packages are installed, not inspected: without --root the set is the top layer over /,
+// as dpkg installs it, and gives the verdicts of its `dpkg-deb -x` tree audited over /. With
+// --no-base the set is installed into an empty system: not even libc is there.
+TEST(PackageInput, PackagesAreAuditedAsInstalledOverTheBase) {
+  TempDir t;
+  ASSERT_EQ(RunCommand("dpkg-deb -x " + kUser + " " + t / "both && dpkg-deb -x " + kDep + " " + t / "both"),
+            0);
+  const Json debs = Audit("--fail-on none " + kUser + " " + kDep, 0);
+  const Json tree = Audit("--fail-on none --root " + t / "both" + " --root / " + t / "both", 0);
+  EXPECT_EQ(Verdicts(debs), Verdicts(tree));
+  EXPECT_THAT(debs["findings"].dump(), Not(HasSubstr("\"unresolved-library\"")));
+  EXPECT_THAT(debs["findings"].dump(), HasSubstr("roc_missing"));
+  EXPECT_EQ(debs["inputs"]["world"]["base"], Json::array({"/"}));
+  EXPECT_EQ(debs["inputs"]["world"]["replacing"], Json::array({"librocuser1", "librocdep1"}));
+  EXPECT_THAT(debs.dump(), Not(HasSubstr("rocm-audit-unpack-")))
+      << "the private directory leaks into the report";
+  EXPECT_EQ(tree["inputs"]["world"], nullptr);
+  const Json bare = Audit("--fail-on none --no-base " + kUser + " " + kDep, 0);
+  EXPECT_EQ(bare["inputs"]["world"]["base"], Json::array());
+  EXPECT_EQ(bare["inputs"]["roots"], Json::array());
+  // Alone, the library is nowhere; the hint says what the package's Depends say.
+  const Json alone = Audit("--fail-on none " + kUser, 0);
+  EXPECT_THAT(
+      alone["findings"].dump(),
+      HasSubstr("librocuser1 depends on librocdep1: if one of them provides libroc-dep.so.1, audit them "
+                "together or over a base that has it installed"));
+  std::string text;
+  RunCommand(std::string(ROCM_AUDIT_BINARY) + " --no-progress --fail-on none " + kUser + " " + kDep, &text);
+  EXPECT_TRUE(text.starts_with("audited as installed over the base /\n")) << text;
+  EXPECT_NE(RunCommand(std::string(ROCM_AUDIT_BINARY) + " --no-base --root / " + kUser + " 2>&1", &text), 0);
+  EXPECT_THAT(text, HasSubstr("--no-base and --root exclude each other")) << text;
+}
+
+// A -dev package's own absolute paths (/usr/include, its libraries under /usr/lib) are
+// inside its prefix /usr once installed; its files are named with the package's name.
+TEST(PackageInput, ADevPackagesOwnAbsolutePathsAreInsideItsPrefix) {
+  TempDir t;
+  const std::string dev =
+      MakeDeb(t, "libroc-dev", "1.0",
+              "mkdir -p usr/include usr/lib/x86_64-linux-gnu/cmake/roc && echo 'int roc(void);' > "
+              "usr/include/roc.h && "
+              "printf 'add_library(roc::roc INTERFACE IMPORTED)\\nset_target_properties(roc::roc PROPERTIES "
+              "INTERFACE_INCLUDE_DIRECTORIES \"/usr/include\")\\n' > "
+              "usr/lib/x86_64-linux-gnu/cmake/roc/rocConfig.cmake");
+  const Json report = Audit("--fail-on none " + dev, 0);
+  EXPECT_THAT(report["findings"].dump(), Not(HasSubstr("cmake-absolute-path"))) << report["findings"].dump();
+  EXPECT_THAT(report["findings"].dump(), Not(HasSubstr("cmake-missing-file"))) << report["findings"].dump();
+}
+
+// The base never stands in for what is installed: an older librocdep1 installed in the
+// base (its file list in the base's dpkg database) serves librocuser1 alone, but not once a
+// new librocdep1 that dropped the library is installed with it.
+TEST(PackageInput, TheBaseNeverStandsInForWhatIsInstalled) {
+  TempDir t;
+  const std::string base = t / "base";
+  const std::string lib = "/usr/lib/x86_64-linux-gnu";
+  ASSERT_EQ(RunCommand("dpkg-deb -x " + kDep + " " + base + " && mkdir -p " + base +
+                       "/var/lib/dpkg/info && printf '/.\\n/usr\\n/usr/lib\\n" + lib + "\\n" + lib +
+                       "/libroc-dep.so.1\\n" + lib + "/libroc-dep.so\\n' > " + base +
+                       "/var/lib/dpkg/info/librocdep1.list"),
+            0);
+  const std::string dropped =
+      MakeDeb(t, "librocdep1", "2.0",
+              "mkdir -p usr/share/doc/librocdep1 && echo x > usr/share/doc/librocdep1/README");
+  const Json installed = Audit("--fail-on none --root " + base + " --root / " + kUser, 0);
+  EXPECT_THAT(installed["findings"].dump(), Not(HasSubstr("\"unresolved-library\"")));
+  for (const std::string& order : {kUser + " " + dropped, dropped + " " + kUser}) {
+    const Json upgraded = Audit("--fail-on none --root " + base + " --root / " + order, 0);
+    EXPECT_THAT(upgraded["findings"].dump(), HasSubstr("\"library\":\"libroc-dep.so.1\"")) << order;
+    EXPECT_EQ(upgraded["inputs"]["world"]["base"], Json::array({base, "/"}));
+  }
+}
+
 // Every cap is counted per package, from its own bytes, and the packages are unpacked in
 // one order whatever the command line's: each order of a set gives the same findings. With
 // --max-ratio 2, a package's first MiB counts as its compressed size: 1.5 MiB and then

@@ -35,8 +35,8 @@ TEST(PathDisplay, MapsTheLongestAncestorAndJoinsOnce) {
 TEST(PathDisplay, PathsInSentencesAreShownWhole) {
   PathDisplay d;
   d.Map("/work/tree", "");
-  EXPECT_EQ(d.ShowIn("it is in /work/tree/lib/rocm, which ld.so does not search"),
-            "it is in lib/rocm, which ld.so does not search");
+  EXPECT_EQ(d.ShowIn("it is at /work/tree/lib/rocm/libx.so.1, in a directory ld.so does not search"),
+            "it is at lib/rocm/libx.so.1, in a directory ld.so does not search");
   EXPECT_EQ(d.ShowIn("cannot be loaded (/work/tree/lib/x.so): bad"), "cannot be loaded (lib/x.so): bad");
   EXPECT_EQ(d.ShowIn("searched /work/tree/lib."), "searched lib.");
   EXPECT_EQ(d.ShowIn("see /work/trees/x and x/work/tree/y"), "see /work/trees/x and x/work/tree/y");

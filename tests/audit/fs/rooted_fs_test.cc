@@ -170,5 +170,31 @@ TEST(RootedFs, WithoutARootPathsAreTheHostsOwn) {
   EXPECT_TRUE(fs.IsDirectory("/usr"));
 }
 
+// A layer hides what installing removes from it: the hidden path is gone from that layer
+// (resolution, globbing), a layer above still shows its own copy, and directories stay.
+TEST(RootedFs, AHiddenPathIsGoneFromItsLayerOnly) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+                        "mkdir -p top/usr/lib base/usr/lib\n"
+                        "echo new > top/usr/lib/libshipped.so.1 && echo old > base/usr/lib/libshipped.so.1\n"
+                        "echo old > base/usr/lib/libdropped.a && echo other > base/usr/lib/libother.so.1\n"
+                        "ln -s libdropped.a base/usr/lib/liblink.a"));
+  RootedFs fs(std::vector<std::string>{t / "top", t / "base"});
+  fs.Hide(1, {"/usr/lib/libshipped.so.1", "/usr/lib/libdropped.a"});
+  EXPECT_EQ(fs.HiddenCount(1), 2u);
+  EXPECT_EQ(fs.Resolve(fs.HostPath("/usr/lib/libshipped.so.1")), t / "top/usr/lib/libshipped.so.1");
+  std::string why;
+  EXPECT_FALSE(fs.Resolve(fs.HostPath("/usr/lib/libdropped.a"), &why));
+  EXPECT_EQ(why, "does not exist");
+  EXPECT_FALSE(fs.Resolve(fs.HostPath("/usr/lib/liblink.a")));  // a link to a hidden file dangles
+  EXPECT_EQ(fs.Resolve(fs.HostPath("/usr/lib/libother.so.1")), t / "base/usr/lib/libother.so.1");
+  EXPECT_EQ(fs.Glob("/usr/lib/lib*"),
+            (std::vector<std::string>{t / "base/usr/lib/liblink.a", t / "base/usr/lib/libother.so.1",
+                                      t / "top/usr/lib/libshipped.so.1"}));
+  // The top layer itself hides nothing it ships.
+  fs.Hide(0, {"/usr/lib/libother.so.1"});
+  EXPECT_EQ(fs.Resolve(fs.HostPath("/usr/lib/libother.so.1")), t / "base/usr/lib/libother.so.1");
+}
+
 }  // namespace
 }  // namespace rocm_audit::testing
