@@ -253,11 +253,13 @@ class Reader {
   // debuginfo package) keep the program headers and turn the loaded sections into
   // SHT_NOBITS. glibc recognises most by PT_DYNAMIC's p_filesz 0 and refuses them ("object
   // file has no dynamic section", elf/dl-load.c); older tools left p_filesz, over bytes that
-  // are now debug sections, or past the end of the file. Code in SHT_NOBITS says it for all
-  // of them: no loadable object has its instructions there.
+  // are now debug sections, or past the end of the file. Read-only code in SHT_NOBITS says
+  // it for all of them: no loadable object has its instructions there (PowerPC's BSS-PLT,
+  // .plt as writable NOBITS, is filled by the loader, not read from the file).
   bool SeparateDebugFile() const {
     for (const Elf_Shdr& s : sections_)
-      if (s.sh_type == llvm::ELF::SHT_NOBITS && (s.sh_flags & llvm::ELF::SHF_EXECINSTR) && s.sh_size > 0)
+      if (s.sh_type == llvm::ELF::SHT_NOBITS && (s.sh_flags & llvm::ELF::SHF_EXECINSTR) &&
+          !(s.sh_flags & llvm::ELF::SHF_WRITE) && s.sh_size > 0)
         return true;
     return false;
   }
