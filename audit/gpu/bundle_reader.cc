@@ -205,7 +205,7 @@ class StreamedBundle {
   // offset); owner_[i] is the entry whose prefix entry i reads.
   std::vector<size_t> owners_;
   std::vector<size_t> owner_;
-  std::vector<uint64_t> sizes_;  // each entry's size: entries_ is handed over before prefixes are read
+  std::vector<uint64_t> sizes_;       // each entry's size: entries_ is handed over before prefixes are read
   std::vector<uint64_t> group_size_;  // the largest size among the entries at an owner's offset
   std::vector<std::string> prefixes_;
   std::vector<uint64_t> targets_;
