@@ -38,8 +38,8 @@ std::string Yaml(const std::string& file_header, const std::string& strsz, const
          "  Machine: EM_X86_64\n" +
          file_header +
          "Sections:\n  - Name: .dynstr\n    Type: SHT_STRTAB\n    Flags: [ SHF_ALLOC ]\n    Address: 0x1000\n"
-         "    Content: '006c6962632e736f2e3000'\n"
-         "  - Name: .dynamic\n    Type: SHT_DYNAMIC\n    Flags: [ SHF_ALLOC ]\n    Address: 0x1100\n"
+         "    Content: '006c6962632e736f2e30000000000000'\n"
+         "  - Name: .dynamic\n    Type: SHT_DYNAMIC\n    Flags: [ SHF_ALLOC ]\n    Address: 0x1010\n"
          "    Link: .dynstr\n    Entries:\n      - Tag: DT_STRTAB\n        Value: 0x1000\n"
          "      - Tag: DT_STRSZ\n        Value: " +
          strsz + "\n      - Tag: DT_NEEDED\n        Value: 1\n      - Tag: DT_NULL\n        Value: 0\n" +
@@ -49,7 +49,7 @@ std::string Yaml(const std::string& file_header, const std::string& strsz, const
 }
 
 const std::string kDynamicSegment =
-    "  - Type: PT_DYNAMIC\n    VAddr: 0x1100\n    FirstSec: .dynamic\n    LastSec: .dynamic\n";
+    "  - Type: PT_DYNAMIC\n    VAddr: 0x1010\n    FirstSec: .dynamic\n    LastSec: .dynamic\n";
 
 Read Built(const TempDir& t, const std::string& yaml) {
   WriteAll(t / "lib.yaml", yaml);
@@ -75,7 +75,7 @@ TEST(LoaderView, DtNullEndsTheTableHoweverLargePtDynamicIs) {
       "    Content: '0100000000000000ffffffffffffffff7777777777777777'\n";
   Read r =
       Built(t, Yaml("", "11", junk,
-                    "  - Type: PT_DYNAMIC\n    VAddr: 0x1100\n    FirstSec: .dynamic\n    LastSec: .junk\n"));
+                    "  - Type: PT_DYNAMIC\n    VAddr: 0x1010\n    FirstSec: .dynamic\n    LastSec: .junk\n"));
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_THAT(r.model->needed, ElementsAre("libc.so.0"));
   EXPECT_THAT(r.model->warnings, IsEmpty());
