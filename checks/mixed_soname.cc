@@ -1,6 +1,7 @@
 // mixed-soname: two major versions of one library (libamdhip64.so.5 and .so.6). In one
 // load closure both get mapped and their symbols interpose: an error. Across the scanned
 // tree it means one component was built against a stale major: a warning.
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -33,12 +34,13 @@ constexpr Rule kRules[] = {
                        "against the current major version of the library.",
         .example = "/opt/rocm-6.2.0/lib/libMIOpen.so.1.0.60200\n"
                    "  error[mixed-soname]: libamdhip64.so.5 and libamdhip64.so.6 are both in the load "
-                   "closure: two major versions of libamdhip64 in one process\n"
+                   "closure: two major versions of libamdhip64 in one process; libamdhip64.so.5 (needed by "
+                   "librccl.so.1), libamdhip64.so.6 (needed by libMIOpen.so.1)\n"
                    "    fix: rebuild the stale component against the current major version of the library",
         .cause_fields = "library scope",
-        .cause = "two majors of {library} in one {scope}: {files}",
+        .cause = "two majors of {library} in one {scope}, {majors}: {files}",
         .fields = "library:string sonames:[string]|{*:[path]} scope:string soname_list:[string] "
-                  "files_by_soname?:{*:[path]}",
+                  "files_by_soname?:{*:[path]} majors?:string",
     },
 };
 
@@ -49,61 +51,109 @@ std::string SonameBase(std::string_view soname) {
   return std::string(soname.substr(0, so));
 }
 
+std::string FileName(std::string_view path) {
+  size_t slash = path.rfind('/');
+  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+// soname -> the files that need it, for one library.
+using NeedersBySoname = std::map<std::string, std::vector<std::string>>;
+
+// "libamdhip64.so.5 (needed by librccl.so.1), libamdhip64.so.6 (needed by libtorch.so)":
+// which major each file pulls in, the part a fix starts from.
+std::string MajorsText(const NeedersBySoname& needers) {
+  std::string out;
+  for (const auto& [soname, files] : needers) {
+    out += (out.empty() ? "" : ", ") + soname + " (needed by ";
+    for (size_t i = 0; i < files.size() && i < 3; ++i) out += (i ? ", " : "") + FileName(files[i]);
+    if (files.size() > 3) out += " and " + std::to_string(files.size() - 3) + " more";
+    out += ")";
+  }
+  return out;
+}
+
+void SetSonameFields(Finding& f, const std::string& base, const NeedersBySoname& needers, bool tree) {
+  nlohmann::ordered_json by_soname = nlohmann::ordered_json::object();
+  nlohmann::ordered_json soname_list = nlohmann::ordered_json::array();
+  for (const auto& [soname, files] : needers) {
+    by_soname[soname] = files;
+    soname_list.push_back(soname);
+  }
+  f.fields["library"] = base;
+  // `sonames` keeps its two shapes for schema_version 1; the other fields have one shape each.
+  f.fields["sonames"] = tree ? by_soname : soname_list;
+  f.fields["scope"] = tree ? "tree" : "closure";
+  f.fields["soname_list"] = soname_list;
+  f.fields["files_by_soname"] = by_soname;
+  f.fields["majors"] = MajorsText(needers);
+}
+
+// Two majors are in one process only when ld.so maps both: each DT_NEEDED name of the
+// closure that it found, by the object that needs it. A name it did not find maps nothing
+// (that is unresolved-library's finding), and two names it resolved to one file (a
+// libfoo.so.5 link to libfoo.so.6) map one copy.
 void RunClosure(const LoadableInput& in, FindingSink& sink) {
-  std::map<std::string, std::set<std::string>> by_base;
-  for (const LoadedObject& o : in.load.closure.objects)
-    for (const std::string& n : o.names)
-      if (std::string base = SonameBase(n); !base.empty()) by_base[base].insert(n);
-  for (const UnresolvedLibrary& u : in.load.closure.unresolved)
-    if (std::string base = SonameBase(u.name); !base.empty()) by_base[base].insert(u.name);
-  for (const auto& [base, names] : by_base) {
-    if (names.size() < 2) continue;
+  const LoadClosure& closure = in.load.closure;
+  std::map<std::string, NeedersBySoname> needers;
+  std::map<std::string, std::set<int>> objects;
+  for (const LoadedObject& o : closure.objects)
+    for (std::string_view n : o.model->needed) {
+      std::string base = SonameBase(n), name(n);
+      int found = base.empty() ? -1 : closure.FindByName(name);
+      if (found < 0) continue;
+      std::vector<std::string>& files = needers[base][name];
+      if (std::find(files.begin(), files.end(), o.path) == files.end()) files.push_back(o.path);
+      objects[base].insert(found);
+    }
+  for (const auto& [base, by_soname] : needers) {
+    if (by_soname.size() < 2 || objects[base].size() < 2) continue;
     Finding f = MakeFinding(kRules[0], in.file.walked.path);
     std::string list;
-    for (const auto& n : names) list += (list.empty() ? "" : " and ") + n;
-    f.message = list + " are both in the load closure: two major versions of " + base + " in one process";
-    f.fields["library"] = base;
-    f.fields["sonames"] = names;
-    f.fields["scope"] = "closure";
-    f.fields["soname_list"] = names;
+    for (const auto& [soname, files] : by_soname) list += (list.empty() ? "" : " and ") + soname;
+    f.message = list + " are both in the load closure: two major versions of " + base + " in one process; " +
+                MajorsText(by_soname);
+    SetSonameFields(f, base, by_soname, /*tree=*/false);
     sink.Add(std::move(f));
   }
 }
 
+// The tree's files apart by what can share a process: one class, one machine, one system.
+// Alpha's libc.so.6.1 or NetBSD's libc.so.12 beside glibc's libc.so.6 is no stale major.
+std::string ProcessKind(const ElfModel& m) {
+  return std::to_string(m.elf_class) + "/" + std::to_string(m.machine) + "/" + m.system;
+}
+
 void RunTree(const TreeInput& in, FindingSink& sink) {
-  // base -> soname -> loadable files that need it
-  std::map<std::string, std::map<std::string, std::vector<std::string>>> users;
-  for (const Boxed<InspectedFile>& o : in.files) {
-    if (!o || !o->loadable()) continue;
-    for (const std::string& n : o->model()->needed)
-      if (std::string base = SonameBase(n); !base.empty()) users[base][n].push_back(o->walked.path);
+  // (process kind, base) -> soname -> loadable files whose closure found it, and the files
+  // found: two sonames of one file (a link) are no two majors.
+  std::map<std::pair<std::string, std::string>, NeedersBySoname> users;
+  std::map<std::pair<std::string, std::string>, std::set<std::string>> found_files;
+  for (size_t i = 0; i < in.files.size(); ++i) {
+    const Boxed<InspectedFile>& o = in.files[i];
+    if (!o || !o->loadable() || i >= in.loads.size() || !in.loads[i]) continue;
+    const LoadClosure& closure = in.loads[i]->closure;
+    for (std::string_view n : o->model()->needed) {
+      std::string base = SonameBase(n), name(n);
+      int found = base.empty() ? -1 : closure.FindByName(name);
+      if (found < 0) continue;
+      std::pair<std::string, std::string> key{ProcessKind(*o->model()), base};
+      users[key][name].push_back(o->walked.path);
+      found_files[key].insert(closure.objects[found].real_path);
+    }
   }
-  for (const auto& [base, sonames] : users) {
-    if (sonames.size() < 2) continue;
+  for (const auto& [key, sonames] : users) {
+    const std::string& base = key.second;
+    if (sonames.size() < 2 || found_files[key].size() < 2) continue;
     // Blame the least used soname: that is usually the stale component.
     auto minority = sonames.begin();
     for (auto it = sonames.begin(); it != sonames.end(); ++it)
       if (it->second.size() < minority->second.size()) minority = it;
     Finding f = MakeFinding(kRules[0], minority->second.front());
     f.severity = Severity::kWarning;
-    std::string list;
-    nlohmann::ordered_json by_soname = nlohmann::ordered_json::object();
-    for (const auto& [soname, files] : sonames) {
-      list += (list.empty() ? "" : ", ") + soname + " (" + std::to_string(files.size()) +
-              (files.size() == 1 ? " file)" : " files)");
-      by_soname[soname] = files;
-    }
     f.message = "the scanned tree links " + std::to_string(sonames.size()) + " major versions of " + base +
-                ": " + list;
+                ": " + MajorsText(sonames);
     f.hint = "rebuild the files that need " + minority->first + " against the current major version";
-    f.fields["library"] = base;
-    f.fields["sonames"] = by_soname;
-    f.fields["scope"] = "tree";
-    // `sonames` keeps its two shapes for schema_version 1; these two have one shape each.
-    nlohmann::ordered_json soname_list = nlohmann::ordered_json::array();
-    for (const auto& [soname, files] : sonames) soname_list.push_back(soname);
-    f.fields["soname_list"] = soname_list;
-    f.fields["files_by_soname"] = by_soname;
+    SetSonameFields(f, base, sonames, /*tree=*/true);
     sink.Add(std::move(f));
   }
 }

@@ -61,5 +61,20 @@ for f in "$src"/tests/golden/*.json "$src"/fuzz/seeds/policy_files/*; do seed po
 for f in "$build/hostile-tree/names/bin/app" "$build/hostile-tree/names/lib/libterm.so"; do
   if [ -f "$f" ]; then seed elf "$f"; seed audit "$f"; fi
 done
+# The shapes of the hostile tree that amplify (shared offsets, DT_NEEDED) and that ld.so reads
+# where section headers do not (PT_DYNAMIC past DT_NULL, DT_STRSZ that lies, section headers
+# past the end), small; and a separate debug file made by objcopy --only-keep-debug.
+shapes=$(mktemp -d)
+"$src/fixtures/hostile_bytes.py" seeds "$shapes"
+for f in "$shapes"/*.so; do seed elf "$f"; seed audit "$f"; done
+for f in "$shapes"/*.hsaco; do seed bundle "$f" 017; seed device_code "$f"; done
+for f in "$build"/demo-tree/lib/*.so*; do
+  if is_elf "$f" && objcopy --only-keep-debug "$f" "$shapes/only-keep-debug.so" 2>/dev/null; then
+    seed elf "$shapes/only-keep-debug.so"
+    seed audit "$shapes/only-keep-debug.so"
+    break
+  fi
+done
+rm -rf "$shapes"
 
 for t in "$out"/*; do printf '%s: %s seeds\n' "$(basename "$t")" "$(ls "$t" | wc -l)"; done

@@ -21,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ElfModel model;
   if (!ReadElf(buffer, "fuzz", &model, &error)) return 0;
   size_t sink = model.kind_name().size() + model.machine_name().size() + model.interpreter.size();
-  for (const std::string& n : model.needed) sink += n.size();
+  for (std::string_view n : model.needed) sink += n.size();
   for (const auto& v : model.needed_versions) sink += v.library.size() + v.version.size();
   for (const auto& [index, name] : model.version_names) sink += index + name.size();
   if (model.symbol_table) {

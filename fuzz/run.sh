@@ -57,8 +57,12 @@ for t in "${targets[@]}"; do
   # CPU time is the fuzzer's own (user + system), read from bash's `time`: wall time alone
   # overstates a run that shared its cores.
   TIMEFORMAT='%R %U %S'
+  # A target's dictionary (fuzz/dict/TARGET.dict), when it has one: the tags and magic its
+  # format is made of.
+  dict=()
+  [ -f "$src/fuzz/dict/$t.dict" ] && dict=(-dict="$src/fuzz/dict/$t.dict")
   { time ASAN_OPTIONS=detect_leaks=1 "$build/fuzz/rocm_audit_fuzz_$t" "$corpus" "$kept" "$build/fuzz-seeds/$t" \
-      -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=1048576 \
+      "${dict[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=1048576 \
       -artifact_prefix="$findings/" -print_final_stats=1 > "$log" 2>&1 || true; } 2> "$log.time"
   # -a: the log is text with the inputs' own bytes in it (LLVM's YAML parser quotes them).
   grep -a -E '^(#[0-9]+[[:space:]]+(DONE|INITED)|stat::|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written)' \

@@ -5,6 +5,7 @@
 namespace rocm_audit {
 
 std::string_view ElfModel::kind_name() const {
+  if (separate_debug) return "elf-debug-info";
   switch (type) {
     case llvm::ELF::ET_REL: return "elf-relocatable";
     case llvm::ELF::ET_EXEC: return "elf-executable";

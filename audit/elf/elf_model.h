@@ -63,16 +63,27 @@ struct ElfModel {
   uint8_t elf_class = 0;  ///< 1 = ELFCLASS32, 2 = ELFCLASS64
   bool little_endian = true;
   uint8_t os_abi = 0;
+  /// The system whose loader the file is for: from EI_OSABI, else from an ABI note in
+  /// PT_NOTE (GNU's ABI tag, NetBSD's, FreeBSD's, OpenBSD's): "linux", "hurd", "solaris",
+  /// "freebsd", "netbsd", "openbsd", ...; "" when neither says (most Linux libraries).
+  std::string system;
   uint16_t type = 0;     ///< ET_*
   uint16_t machine = 0;  ///< EM_*
   uint32_t flags = 0;    ///< e_flags (the GPU processor, for AMDGPU code objects)
   bool has_interpreter = false;
   std::string interpreter;  ///< PT_INTERP, e.g. /lib64/ld-linux-x86-64.so.2 ("" when none or unreadable)
 
-  // Dynamic section (empty for static or relocatable files).
+  /// A separate debug file (objcopy --only-keep-debug, what -dbgsym and debuginfo packages
+  /// install under /usr/lib/debug): the program headers of the object it belongs to, its
+  /// loaded sections SHT_NOBITS. ld.so refuses it; it has no dynamic table to read.
+  bool separate_debug = false;
+
+  // Dynamic section as ld.so reads it (empty for static or relocatable files).
   bool has_dynamic = false;
   std::string soname;
-  std::vector<std::string> needed;
+  /// DT_NEEDED, in order, each name once: views into `buffer`, so that a file whose entries
+  /// all name one long string costs its size, not that size times the entries.
+  std::vector<std::string_view> needed;
   std::vector<std::string> rpath;    ///< DT_RPATH split on ':'; cleared when DT_RUNPATH exists, as ld.so does
   std::vector<std::string> runpath;  ///< DT_RUNPATH split on ':'
   bool has_runpath = false;

@@ -21,13 +21,19 @@
 #include <system_error>
 #include <tuple>
 #include <type_traits>
+#include <unordered_set>
 
+#include "audit/elf/loader_view.h"
 #include "audit/support/hex.h"
 
 namespace rocm_audit {
 namespace {
 
 using llvm::object::ELFFile;
+
+// Distinct DT_NEEDED names read from one file, all together: real libraries need a few
+// dozen names of a few dozen bytes. Names past it are a note, never a stop.
+constexpr uint64_t kMaxNeededBytes = uint64_t(4) << 20;
 
 std::string TakeMessage(llvm::Error err) { return llvm::toString(std::move(err)); }
 
@@ -136,9 +142,16 @@ class Reader {
       }
     }
 
+    // ld.so never reads section headers: broken ones (a table past the end of the file,
+    // e_shentsize 0) leave what it reads intact, and only what is found by section
+    // (dynamic symbols, versions, device code) unread.
     auto sections = obj_.sections();
-    if (!sections) return Fail(error, "section headers: " + TakeMessage(sections.takeError()));
-    sections_ = *sections;
+    if (sections)
+      sections_ = *sections;
+    else
+      Warn("section headers cannot be read (" + TakeMessage(sections.takeError()) +
+           "): ld.so does not read them, so the dependencies were read from the program headers; the "
+           "dynamic symbols, versions and sections such as .hip_fatbin were not");
     // The loader never reads section names, but everything that finds device code by
     // section (.hip_fatbin) does: unreadable names hide it.
     if (!sections_.empty()) {
@@ -147,8 +160,9 @@ class Reader {
              "): sections such as .hip_fatbin are not found");
     }
 
+    model_->system = SystemOf(*phdrs);
     if (!ReadDynamic(error)) return false;
-    ReadDynamicSymbols();
+    if (!model_->separate_debug) ReadDynamicSymbols();
     return true;
   }
 
@@ -156,40 +170,74 @@ class Reader {
   using Elf_Shdr = typename ELFT::Shdr;
   using Elf_Versym = typename ELFT::Versym;
 
+  // EI_OSABI when it names a system; else the first ABI note of a PT_NOTE segment. Linux
+  // libraries usually carry neither (ELFOSABI_NONE, and .note.ABI-tag only in programs and
+  // libc), the BSDs' crti.o puts their note in every object.
+  std::string SystemOf(llvm::ArrayRef<typename ELFT::Phdr> phdrs) const {
+    switch (model_->os_abi) {
+      case llvm::ELF::ELFOSABI_GNU: return "linux";
+      case llvm::ELF::ELFOSABI_HURD: return "hurd";
+      case llvm::ELF::ELFOSABI_SOLARIS: return "solaris";
+      case llvm::ELF::ELFOSABI_FREEBSD: return "freebsd";
+      case llvm::ELF::ELFOSABI_NETBSD: return "netbsd";
+      case llvm::ELF::ELFOSABI_OPENBSD: return "openbsd";
+    }
+    for (const auto& ph : phdrs) {
+      if (ph.p_type != llvm::ELF::PT_NOTE) continue;
+      llvm::Error err = llvm::Error::success();
+      std::string found;
+      for (const auto& note : obj_.notes(ph, err)) {
+        if (note.getType() != llvm::ELF::NT_GNU_ABI_TAG) continue;  // 1 for all of them
+        llvm::StringRef name = note.getName();
+        if (name == "NetBSD") found = "netbsd";
+        if (name == "FreeBSD") found = "freebsd";
+        if (name == "OpenBSD") found = "openbsd";
+        auto desc = note.getDesc(std::max<size_t>(ph.p_align, 4));
+        if (name == "GNU" && desc.size() >= 4) {
+          static constexpr const char* kGnuOs[] = {"linux", "hurd", "solaris", "freebsd", "netbsd"};
+          uint32_t os = model_->little_endian ? llvm::support::endian::read32le(desc.data())
+                                              : llvm::support::endian::read32be(desc.data());
+          if (os < std::size(kGnuOs)) found = kGnuOs[os];
+        }
+        if (!found.empty()) break;
+      }
+      llvm::consumeError(std::move(err));
+      if (!found.empty()) return found;
+    }
+    return "";
+  }
+
   bool Fail(std::string* error, std::string message) {
     *error = std::move(message);
     return false;
   }
 
-  // The loader reads the dynamic section through PT_DYNAMIC and DT_STRTAB, not through
-  // section headers, so this does the same: a file without section headers still gets its
+  // The dynamic table as ld.so reads it (audit/elf/loader_view.h): PT_DYNAMIC's address
+  // through the PT_LOAD segments, until DT_NULL, and its strings at DT_STRTAB + offset
+  // wherever the segment holding DT_STRTAB has them. ld.so ignores DT_STRSZ, and so does the
+  // reading here; a string past it is a note. A file without section headers still gets its
   // closure audited (its symbols, found through section headers, do not).
   bool ReadDynamic(std::string* error) {
-    // LLVM 19's dynamicEntries() turns PT_DYNAMIC's file range into an array without
-    // checking it against the buffer: check it here first.
     auto phdrs = obj_.program_headers();
     if (!phdrs) return Fail(error, "program headers: " + TakeMessage(phdrs.takeError()));
-    for (const auto& ph : *phdrs) {
-      if (ph.p_type != llvm::ELF::PT_DYNAMIC) continue;
-      uint64_t offset = ph.p_offset, size = ph.p_filesz;
-      if (offset > file_.size() || size > file_.size() - offset)
-        return Fail(error, "PT_DYNAMIC (offset " + std::to_string(offset) + ", size " + std::to_string(size) +
-                               ") extends past the end of the file");
-      if (offset % alignof(typename ELFT::Dyn) != 0) return Fail(error, "PT_DYNAMIC is misaligned");
-      break;
+    phdrs_ = *phdrs;
+    if (SeparateDebugFile()) {
+      model_->separate_debug = true;
+      return true;
     }
-    auto dyn = obj_.dynamicEntries();
-    if (!dyn) return Fail(error, "dynamic section: " + TakeMessage(dyn.takeError()));
-    if (dyn->empty()) return true;
+    LoaderDynamic<ELFT> dyn = ReadLoaderDynamic<ELFT>(phdrs_, file_);
+    switch (dyn.status) {
+      case LoaderDynamic<ELFT>::kNoDynamic: NoteSectionOnlyDynamic(); return true;
+      case LoaderDynamic<ELFT>::kNoContent: return NoDynamicContent(dyn.segment, error);
+      case LoaderDynamic<ELFT>::kBroken: return Fail(error, dyn.error);
+      case LoaderDynamic<ELFT>::kRead: break;
+    }
     model_->has_dynamic = true;
-
-    uint64_t strtab_addr = 0, strsz = 0;
-    bool have_strtab = false;
-    for (const auto& d : *dyn) {
-      if (d.d_tag == llvm::ELF::DT_STRTAB) {
-        strtab_addr = d.getPtr();
-        have_strtab = true;
-      }
+    for (std::string& note : dyn.notes) Warn(std::move(note));
+    std::optional<uint64_t> strtab_addr;
+    uint64_t strsz = UINT64_MAX;  // none: no string can pass it
+    for (const auto& d : dyn.entries) {
+      if (d.d_tag == llvm::ELF::DT_STRTAB) strtab_addr = d.getPtr();
       if (d.d_tag == llvm::ELF::DT_STRSZ) strsz = d.getVal();
       if (d.d_tag == llvm::ELF::DT_GNU_HASH) gnu_hash_addr_ = d.getPtr();
       if (d.d_tag == llvm::ELF::DT_HASH) sysv_hash_addr_ = d.getPtr();
@@ -197,28 +245,89 @@ class Reader {
         if (d.d_tag == t.tag) t.addr = d.getPtr();
       if (d.d_tag == llvm::ELF::DT_FLAGS_1 && (d.getVal() & llvm::ELF::DF_1_NODEFLIB))
         model_->nodeflib = true;
-      if (d.d_tag == llvm::ELF::DT_NULL) break;
     }
-    std::string_view strtab;
-    if (have_strtab) {
-      const uint8_t* begin = MappedRange(strtab_addr, strsz);
-      if (!begin) return Fail(error, "DT_STRTAB/DT_STRSZ do not map to bytes inside the file");
-      strtab = std::string_view(reinterpret_cast<const char*>(begin), strsz);
-    }
+    return ReadDynamicStrings(dyn.entries, strtab_addr, strsz, error);
+  }
+
+  // A separate debug file: objcopy --only-keep-debug and eu-strip -f (every -dbgsym and
+  // debuginfo package) keep the program headers and turn the loaded sections into
+  // SHT_NOBITS. glibc recognises most by PT_DYNAMIC's p_filesz 0 and refuses them ("object
+  // file has no dynamic section", elf/dl-load.c); older tools left p_filesz, over bytes that
+  // are now debug sections, or past the end of the file. Read-only code in SHT_NOBITS says
+  // it for all of them: no loadable object has its instructions there (PowerPC's BSS-PLT,
+  // .plt as writable NOBITS, is filled by the loader, not read from the file).
+  bool SeparateDebugFile() const {
+    for (const Elf_Shdr& s : sections_)
+      if (s.sh_type == llvm::ELF::SHT_NOBITS && (s.sh_flags & llvm::ELF::SHF_EXECINSTR) &&
+          !(s.sh_flags & llvm::ELF::SHF_WRITE) && s.sh_size > 0)
+        return true;
+    return false;
+  }
+
+  // PT_DYNAMIC without bytes in the file, in a file that is no separate debug file: ld.so
+  // refuses it, or would read past the end of the file.
+  bool NoDynamicContent(const typename ELFT::Phdr* segment, std::string* error) {
+    if (!segment)
+      return Fail(error,
+                  "PT_DYNAMIC has no bytes in the file (p_filesz 0) and the file is no separate debug "
+                  "file: ld.so refuses it (\"object file has no dynamic section\")");
+    return Fail(error, "the dynamic table at PT_DYNAMIC's address (" + Hex(segment->p_vaddr) +
+                           ") has no bytes in the file: its PT_LOAD maps none there, or lies past the end");
+  }
+
+  // ld.so reads no section headers: a .dynamic section without PT_DYNAMIC gives the file
+  // no dependencies (and an ET_DYN file ld.so refuses to load). Said, since readelf -d and
+  // tools that read sections show a table there.
+  void NoteSectionOnlyDynamic() {
+    const Elf_Shdr* sec = FindSection(llvm::ELF::SHT_DYNAMIC);
+    if (!sec || sec->sh_size == 0) return;
+    Warn(std::string("a .dynamic section but no PT_DYNAMIC program header: ld.so reads no dynamic table, so "
+                     "its DT_NEEDED entries are not dependencies") +
+         (model_->type == llvm::ELF::ET_DYN ? " (and ld.so refuses to load it: \"object file has no dynamic "
+                                              "section\")"
+                                            : ""));
+  }
+
+  // DT_NEEDED, DT_SONAME, DT_RPATH and DT_RUNPATH, as views into the mapping. Repeated
+  // DT_NEEDED names are kept once (ld.so loads a name once), and the distinct names are
+  // read up to kMaxNeededBytes: memory follows the file, not how often it points at a string.
+  bool ReadDynamicStrings(const std::vector<typename ELFT::Dyn>& entries, std::optional<uint64_t> strtab_addr,
+                          uint64_t strsz, std::string* error) {
+    MappedBytes strings;
+    if (strtab_addr) strings = MapAddress<ELFT>(phdrs_, file_, *strtab_addr);
     std::string_view rpath, runpath;
-    bool have_rpath = false;
-    for (const auto& d : *dyn) {
+    bool have_rpath = false, past_strsz = false;
+    std::unordered_set<uint64_t> offsets;
+    std::unordered_set<std::string_view> names;
+    uint64_t repeats = 0, unread = 0, bytes = 0;
+    for (const auto& d : entries) {
       int64_t tag = d.d_tag;
-      if (tag == llvm::ELF::DT_NULL) break;
       if (tag != llvm::ELF::DT_NEEDED && tag != llvm::ELF::DT_SONAME && tag != llvm::ELF::DT_RPATH &&
           tag != llvm::ELF::DT_RUNPATH)
         continue;
+      if (tag == llvm::ELF::DT_NEEDED && !offsets.insert(d.getVal()).second) {
+        ++repeats;
+        continue;
+      }
+      if (tag == llvm::ELF::DT_NEEDED && bytes > kMaxNeededBytes) {
+        ++unread;
+        continue;
+      }
       std::string_view value;
-      if (!StringAt(strtab, d.getVal(), &value))
-        return Fail(error,
-                    "dynamic entry string offset " + std::to_string(d.getVal()) + " is outside DT_STRTAB");
+      if (!strtab_addr) return Fail(error, "string entries in the dynamic table but no DT_STRTAB");
+      if (!StringAt(strings.file, d.getVal(), &value))
+        return Fail(error, "dynamic entry string offset " + std::to_string(d.getVal()) + " is outside the " +
+                               "bytes the segment holding DT_STRTAB (" + Hex(*strtab_addr) + ") maps");
+      past_strsz |= d.getVal() + value.size() >= strsz;
       switch (tag) {
-        case llvm::ELF::DT_NEEDED: model_->needed.emplace_back(value); break;
+        case llvm::ELF::DT_NEEDED:
+          if (!names.insert(value).second) {
+            ++repeats;
+            break;
+          }
+          bytes += value.size();
+          model_->needed.push_back(value);
+          break;
         case llvm::ELF::DT_SONAME: model_->soname = std::string(value); break;
         case llvm::ELF::DT_RPATH:
           rpath = value;
@@ -230,11 +339,25 @@ class Reader {
           break;
       }
     }
+    NoteDynamicStrings(past_strsz, strsz, repeats, unread);
     if (model_->has_runpath) model_->runpath = SplitPathList(runpath);
     // glibc (elf/get-dynamic-info.h): "If we have a DT_RUNPATH, ignore DT_RPATH".
     else if (have_rpath)
       model_->rpath = SplitPathList(rpath);
     return true;
+  }
+
+  void NoteDynamicStrings(bool past_strsz, uint64_t strsz, uint64_t repeats, uint64_t unread) {
+    if (past_strsz)
+      Warn("DT_STRSZ (" + std::to_string(strsz) +
+           ") ends before strings the dynamic table names: read as ld.so reads them (it ignores DT_STRSZ)");
+    if (repeats)
+      Warn(std::to_string(repeats) + " DT_NEEDED " + (repeats == 1 ? "entry repeats" : "entries repeat") +
+           " a name needed before: ld.so loads each name once");
+    if (unread)
+      Warn(std::to_string(unread) + " DT_NEEDED " + (unread == 1 ? "entry was" : "entries were") +
+           " not read: the names before them pass rocm-audit's cap of " + std::to_string(kMaxNeededBytes) +
+           " bytes of DT_NEEDED names per file");
   }
 
   const Elf_Shdr* FindSection(uint32_t type) const {
@@ -504,6 +627,7 @@ class Reader {
   std::string_view file_;
   ElfModel* model_;
   typename ELFT::ShdrRange sections_;
+  typename ELFT::PhdrRange phdrs_;
 };
 
 template <class ELFT>

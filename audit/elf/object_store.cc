@@ -2,6 +2,8 @@
 
 #include <llvm/Support/MemoryBuffer.h>
 
+#include <new>
+
 #include "audit/elf/elf_reader.h"
 
 namespace rocm_audit {
@@ -18,10 +20,17 @@ std::shared_ptr<const StoredObject> ObjectStore::Get(const std::string& real_pat
   std::call_once(slot->once, [&] {
     auto stored = std::make_shared<StoredObject>();
     std::string error;
-    auto buffer = MapFile(real_path, &error);
-    if (buffer) {
-      auto model = std::make_shared<ElfModel>();
-      if (ReadElf(std::move(buffer), display_path, model.get(), &error)) stored->model = model;
+    // Out of memory reading one file makes that file unreadable, for every caller: the
+    // walk's reader and the loader's search both go on without it.
+    try {
+      auto buffer = MapFile(real_path, &error);
+      if (buffer) {
+        auto model = std::make_shared<ElfModel>();
+        if (ReadElf(std::move(buffer), display_path, model.get(), &error)) stored->model = model;
+      }
+    } catch (const std::bad_alloc&) {
+      stored->model = nullptr;
+      error = std::string(kOutOfMemoryReason);
     }
     stored->error = error;
     slot->value = std::move(stored);

@@ -5,11 +5,16 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "audit/elf/elf_model.h"
 
 namespace rocm_audit {
+
+/// The reason a file is unreadable when memory ran out while it was read.
+inline constexpr std::string_view kOutOfMemoryReason =
+    "memory ran out while reading it (std::bad_alloc): nothing of it was audited, the run went on";
 
 struct StoredObject {
   std::shared_ptr<const ElfModel> model;  ///< null when parsing failed

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <unordered_map>
 
 #include "audit/gpu/bundle_table.h"
 #include "audit/gpu/ccob.h"
@@ -19,6 +20,9 @@ namespace {
 // More than this means a hostile note segment, and the kernels stay uncounted.
 constexpr uint64_t kMaxEntryPrefix = 16 << 20;
 constexpr uint64_t kFirstPrefix = 4096;
+// The prefixes a streamed bundle keeps, all its entries together: entries at one offset
+// share one prefix, so only a table of distinct overlapping entries comes near it.
+constexpr uint64_t kMaxPrefixBytes = uint64_t(256) << 20;
 // A table this large is not a real bundle's (entry IDs are a few dozen bytes).
 constexpr uint64_t kMaxStreamedTable = 1 << 20;
 
@@ -93,21 +97,27 @@ class StreamedBundle {
     if (s == TableStatus::kError) return false;
     if (s == TableStatus::kNeedMore) return true;  // as a stream that ended inside its table
     if (table_end_ > kMaxStreamedTable) return TableTooLarge(error);
-    StartEntries();
+    table_done_ = true;
     views_.resize(entries_.size());
     for (size_t i = 0; i < entries_.size(); ++i) {
       const BundleEntry& e = entries_[i];
       std::string_view entry = e.offset < bytes.size() ? bytes.substr(e.offset) : std::string_view();
-      std::string_view head = entry.substr(0, targets_[i]);
-      if (head.size() == targets_[i]) targets_[i] = FullTarget(e, head);
-      views_[i] = entry.substr(0, targets_[i]);
+      uint64_t target = std::min(e.size, kFirstPrefix);
+      std::string_view head = entry.substr(0, target);
+      if (head.size() == target) target = FullTarget(e.size, head);
+      views_[i] = entry.substr(0, target);
     }
     return true;
   }
 
   bool table_done() const { return table_done_; }
   std::vector<BundleEntry>& entries() { return entries_; }
-  std::string_view prefix(size_t i) const { return views_.empty() ? prefixes_[i] : views_[i]; }
+  std::string_view prefix(size_t i) const {
+    if (!views_.empty()) return views_[i];
+    return std::string_view(prefixes_[owner_[i]]).substr(0, sizes_[i]);
+  }
+  /// Whether the entry's prefix stopped at the per-bundle cap (kMaxPrefixBytes).
+  bool capped(size_t i) const { return views_.empty() && capped_[owner_[i]]; }
   uint64_t hash() {
     llvm::MD5::MD5Result r;
     md5_.final(r);
@@ -115,19 +125,19 @@ class StreamedBundle {
   }
 
  private:
+  // Only the first entry at each offset captures; the others read its prefix.
   void Capture(uint64_t offset, std::string_view chunk) {
     const uint64_t chunk_end = offset + chunk.size();
-    for (size_t i = 0; i < entries_.size(); ++i) {
-      const BundleEntry& e = entries_[i];
+    for (size_t i : owners_) {
       std::string& got = prefixes_[i];
       while (got.size() < targets_[i]) {
-        uint64_t want = e.offset + got.size();
+        uint64_t want = entries_[i].offset + got.size();
         if (want < offset || want >= chunk_end) break;
         uint64_t n = std::min<uint64_t>(targets_[i] - got.size(), chunk_end - want);
         got.append(chunk.substr(want - offset, n));
         if (got.size() == targets_[i] && !sized_[i]) {
           sized_[i] = true;
-          targets_[i] = FullTarget(e, got);
+          Grow(i, FullTarget(group_size_[i], got));
           // Sized once: grown by appends, the string would hold up to twice the prefix's
           // size, and three times while it moves, on top of the decoding window in use at
           // the same time.
@@ -137,23 +147,51 @@ class StreamedBundle {
     }
   }
 
+  // The prefix of owner `i` grows to `target` if the bundle's budget has room for it.
+  void Grow(size_t i, uint64_t target) {
+    if (target <= targets_[i]) return;
+    uint64_t extra = target - targets_[i];
+    if (extra > budget_) {
+      capped_[i] = true;
+      return;
+    }
+    budget_ -= extra;
+    targets_[i] = target;
+  }
+
   static bool TableTooLarge(std::string* error) {
-    *error = "entry table larger than " + std::to_string(kMaxStreamedTable) + " bytes";
+    *error = "entry table larger than rocm-audit's cap of " + std::to_string(kMaxStreamedTable) + " bytes";
     return false;
   }
 
   void StartEntries() {
     table_done_ = true;
-    prefixes_.resize(entries_.size());
-    targets_.resize(entries_.size());
-    sized_.resize(entries_.size(), false);
-    for (size_t i = 0; i < entries_.size(); ++i) targets_[i] = std::min(entries_[i].size, kFirstPrefix);
+    const size_t n = entries_.size();
+    prefixes_.resize(n);
+    targets_.assign(n, 0);
+    sized_.assign(n, false);
+    capped_.assign(n, false);
+    group_size_.assign(n, 0);
+    owner_.resize(n);
+    std::unordered_map<uint64_t, size_t> first_at;
+    sizes_.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      sizes_[i] = entries_[i].size;
+      auto [it, fresh] = first_at.try_emplace(entries_[i].offset, i);
+      if (fresh) owners_.push_back(i);
+      owner_[i] = it->second;
+      group_size_[it->second] = std::max(group_size_[it->second], entries_[i].size);
+    }
+    for (size_t i : owners_) {
+      targets_[i] = std::min(group_size_[i], kFirstPrefix);
+      budget_ -= std::min(budget_, targets_[i]);
+    }
   }
 
   // The first bytes of an entry say how far its notes reach: the prefix kept runs to there.
-  static uint64_t FullTarget(const BundleEntry& e, std::string_view first) {
+  static uint64_t FullTarget(uint64_t entry_size, std::string_view first) {
     uint64_t needed = CodeObjectPrefixNeeded(first);
-    return std::min({std::max<uint64_t>(needed, first.size()), e.size, kMaxEntryPrefix});
+    return std::min({std::max<uint64_t>(needed, first.size()), entry_size, kMaxEntryPrefix});
   }
 
   uint64_t declared_;
@@ -163,10 +201,18 @@ class StreamedBundle {
   bool table_done_ = false;
   uint64_t table_end_ = 0;
   std::vector<BundleEntry> entries_;
+  // Streamed prefixes, indexed by entry but kept only for owners_ (the first entry at each
+  // offset); owner_[i] is the entry whose prefix entry i reads.
+  std::vector<size_t> owners_;
+  std::vector<size_t> owner_;
+  std::vector<uint64_t> sizes_;       // each entry's size: entries_ is handed over before prefixes are read
+  std::vector<uint64_t> group_size_;  // the largest size among the entries at an owner's offset
   std::vector<std::string> prefixes_;
-  std::vector<std::string_view> views_;  // FeedWhole's prefixes
   std::vector<uint64_t> targets_;
   std::vector<bool> sized_;
+  std::vector<bool> capped_;
+  uint64_t budget_ = kMaxPrefixBytes;
+  std::vector<std::string_view> views_;  // FeedWhole's prefixes
 };
 
 std::optional<uint64_t> ReadPlain(std::string_view bytes, Bundle* b) {
@@ -178,8 +224,30 @@ std::optional<uint64_t> ReadPlain(std::string_view bytes, Bundle* b) {
   }
   uint64_t extent = BundleExtent(b->entries, table_end);
   b->compressed_size = b->uncompressed_size = extent;
-  for (BundleEntry& e : b->entries) InspectEntry(&e, bytes.substr(e.offset, e.size), &b->problems);
+  CodeObjectMemo memo;
+  for (BundleEntry& e : b->entries) InspectEntry(&e, bytes.substr(e.offset, e.size), &b->problems, &memo);
   return extent;
+}
+
+// Each entry of a streamed bundle from its prefix; entries sharing an offset and size share
+// one reading of their code object.
+void InspectStreamedEntries(const StreamedBundle& stream, uint64_t produced, Bundle* b) {
+  CodeObjectMemo memo;
+  for (size_t i = 0; i < b->entries.size(); ++i) {
+    const BundleEntry& e = b->entries[i];
+    if (e.offset > produced || e.size > produced - e.offset) {
+      Problem(&b->problems, BundleProblem::kMalformed,
+              "entry '" + e.id + "' runs past the " + std::to_string(produced) + " bytes the stream holds");
+      continue;
+    }
+    if (stream.capped(i)) {
+      Problem(&b->problems, BundleProblem::kMalformed,
+              "entry '" + e.id + "' was not read: the first bytes kept of this bundle's entries pass " +
+                  "rocm-audit's cap of " + std::to_string(kMaxPrefixBytes) + " bytes per bundle");
+      continue;
+    }
+    InspectEntry(&b->entries[i], stream.prefix(i), &b->problems, &memo);
+  }
 }
 
 std::optional<uint64_t> ReadCcob(std::string_view bytes, const BundleReadOptions& options, Bundle* b) {
@@ -246,16 +314,7 @@ std::optional<uint64_t> ReadCcob(std::string_view bytes, const BundleReadOptions
                   ", the decompressed bytes hash to " + Hex(got));
   }
   b->entries = std::move(stream.entries());
-  for (size_t i = 0; i < b->entries.size(); ++i) {
-    const BundleEntry& e = b->entries[i];
-    if (e.offset > result.produced || e.size > result.produced - e.offset) {
-      Problem(&b->problems, BundleProblem::kMalformed,
-              "entry '" + e.id + "' runs past the " + std::to_string(result.produced) +
-                  " bytes the stream holds");
-      continue;
-    }
-    InspectEntry(&b->entries[i], stream.prefix(i), &b->problems);
-  }
+  InspectStreamedEntries(stream, result.produced, b);
   return extent;
 }
 
@@ -302,7 +361,16 @@ bool StartsWithBundleMagic(std::string_view bytes) {
   return bytes.starts_with(kBundleMagic) || bytes.starts_with(kCcobMagic);
 }
 
-void InspectEntry(BundleEntry* e, std::string_view prefix, std::vector<BundleProblem>* problems) {
+void InspectEntry(BundleEntry* e, std::string_view prefix, std::vector<BundleProblem>* problems,
+                  CodeObjectMemo* memo) {
+  // The runtime finds its entry by comparing the whole ID with its own target ID string
+  // (clr's CodeObject::extractCodeObjectFromFatBinary), which has no control character: an
+  // ID with one serves no processor, whatever it names around it.
+  if (std::any_of(e->id.begin(), e->id.end(), [](char c) { return (c >= 0 && c < 0x20) || c == 0x7f; })) {
+    Problem(problems, BundleProblem::kMalformed,
+            "entry ID '" + e->id + "' contains a control character: no runtime matches it to a processor");
+    return;
+  }
   e->parsed = ParseBundleEntryId(e->id);
   if (!e->parsed) {
     Problem(problems, BundleProblem::kMalformed,
@@ -326,7 +394,17 @@ void InspectEntry(BundleEntry* e, std::string_view prefix, std::vector<BundlePro
   }
   e->content = "code-object";
   CodeObjectInfo co;
-  if (!InspectCodeObject(prefix, e->size, &co, &error)) {
+  bool read = false;
+  if (memo) {
+    auto [it, fresh] = memo->by_extent.try_emplace({e->offset, e->size});
+    if (fresh) it->second.ok = InspectCodeObject(prefix, e->size, &it->second.info, &it->second.error);
+    read = it->second.ok;
+    co = it->second.info;
+    error = it->second.error;
+  } else {
+    read = InspectCodeObject(prefix, e->size, &co, &error);
+  }
+  if (!read) {
     Problem(problems, BundleProblem::kMalformed,
             "entry '" + e->id + "' is not a valid AMDGPU code object: " + error);
     return;

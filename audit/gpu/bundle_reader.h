@@ -4,8 +4,12 @@
 // ends. Zero padding between bundles is skipped; nothing scans payloads for magic bytes.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "audit/gpu/bundle.h"
@@ -34,8 +38,21 @@ void ReadBundleSequence(std::string_view bytes, const BundleContainer& where,
 /// Whether `bytes` starts with a bundle magic (plain or CCOB).
 bool StartsWithBundleMagic(std::string_view bytes);
 
+/// What the code object at one (offset, size) of a bundle was found to be, so that entries
+/// sharing those bytes read them once: a table may point every entry at one code object.
+struct CodeObjectMemo {
+  struct Read {
+    bool ok = false;
+    CodeObjectInfo info;
+    std::string error;
+  };
+  std::map<std::pair<uint64_t, uint64_t>, Read> by_extent;
+};
+
 /// Fills an entry's target and code object from `prefix`, the entry's first bytes (all
-/// of them for an in-place bundle), appending problems to `bundle_problems`.
-void InspectEntry(BundleEntry* entry, std::string_view prefix, std::vector<BundleProblem>* bundle_problems);
+/// of them for an in-place bundle), appending problems to `bundle_problems`. With `memo`,
+/// a code object already read at the entry's offset and size is not read again.
+void InspectEntry(BundleEntry* entry, std::string_view prefix, std::vector<BundleProblem>* bundle_problems,
+                  CodeObjectMemo* memo = nullptr);
 
 }  // namespace rocm_audit

@@ -41,7 +41,12 @@ TableStatus ParseBundleTable(std::string_view prefix, uint64_t bundle_size, std:
     return TableStatus::kError;
   }
   uint64_t count = U64(prefix, kBundleMagic.size());
-  if (count == 0 || count > kMaxEntries || count > (bundle_size - header) / 24) {
+  if (count > kMaxEntries) {
+    *error = "entry count " + std::to_string(count) + " is over rocm-audit's cap of " +
+             std::to_string(kMaxEntries) + " entries per bundle (one per offload target and a host)";
+    return TableStatus::kError;
+  }
+  if (count == 0 || count > (bundle_size - header) / 24) {
     *error = "entry count " + std::to_string(count) + " does not fit the bundle";
     return TableStatus::kError;
   }
@@ -57,7 +62,12 @@ TableStatus ParseBundleTable(std::string_view prefix, uint64_t bundle_size, std:
     e.size = U64(prefix, at + 8);
     uint64_t id_length = U64(prefix, at + 16);
     at += 24;
-    if (id_length == 0 || id_length > kMaxIdLength || id_length > bundle_size - at) {
+    if (id_length > kMaxIdLength) {
+      *error = "entry " + std::to_string(i) + " has an ID length of " + std::to_string(id_length) +
+               ", over rocm-audit's cap of " + std::to_string(kMaxIdLength) + " bytes";
+      return TableStatus::kError;
+    }
+    if (id_length == 0 || id_length > bundle_size - at) {
       *error = "entry " + std::to_string(i) + " has an ID length of " + std::to_string(id_length);
       return TableStatus::kError;
     }

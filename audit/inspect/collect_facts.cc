@@ -15,7 +15,7 @@ ElfFacts ToElfFacts(const ElfModel& m) {
   f.machine = std::string(m.machine_name());
   f.soname = m.soname;
   f.has_dynamic = m.has_dynamic;
-  f.needed = m.needed;
+  f.needed.assign(m.needed.begin(), m.needed.end());
   f.has_runpath = m.has_runpath;
   f.runpath = m.runpath;
   f.rpath = m.rpath;
@@ -29,8 +29,11 @@ std::vector<ClosureNode> ClosureGraph(const LoadClosure& closure, const SymbolBi
   std::vector<ClosureNode> nodes;
   for (const LoadedObject& o : closure.objects) {
     ClosureNode node{loader.fs.DisplayPath(o.path), o.found_by, {}};
-    for (const std::string& name : o.model->needed)
-      node.needed.push_back({name, closure.FindByName(name), ""});
+    for (std::string_view needed : o.model->needed) {
+      std::string name(needed);
+      int object = closure.FindByName(name);
+      node.needed.push_back({std::move(name), object, ""});
+    }
     nodes.push_back(std::move(node));
   }
   // A name a requester failed to find is not found for that requester, even when a later

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <new>
 #include <optional>
 
 #include "audit/elf/archive_reader.h"
@@ -141,13 +142,24 @@ bool ReadAfterItsChecks(const InspectedFile& file) {
   return (m && m->machine != llvm::ELF::EM_AMDGPU) || file.archive;
 }
 
+// Memory that runs out while one file is read (a size no cap of the readers bounded) is
+// that file's problem: what was read of it is let go, and the run goes on with the others.
 InspectedFile InspectFile(WalkedFile file, ObjectStore& store, const BundleReadOptions& options) {
   InspectedFile out;
   out.walked = std::move(file);
-  ReadObject(out.walked, store, &out);
-  if (!options.read_device_code) return out;
-  ReadDeviceCode(out.walked, options, &out);
-  ReadArchData(out.walked, &out);
+  try {
+    ReadObject(out.walked, store, &out);
+    if (!options.read_device_code) return out;
+    ReadDeviceCode(out.walked, options, &out);
+    ReadArchData(out.walked, &out);
+  } catch (const std::bad_alloc&) {
+    InspectedFile failed;
+    failed.walked = std::move(out.walked);
+    out = InspectedFile{};
+    failed.kind = std::string(FileKindName(failed.walked.kind));
+    failed.problems.push_back({ParseProblem::kUnparsable, std::string(kOutOfMemoryReason)});
+    return failed;
+  }
   return out;
 }
 

@@ -47,7 +47,8 @@ class ClosureBuilder {
     const ElfModel* requester = requester_object.model;
     const RpathLink requester_link{requester, DirName(requester_object.path)};
     const ElfModel& main = *closure_.objects[0].model;
-    for (const std::string& name : requester->needed) {
+    for (std::string_view needed_name : requester->needed) {
+      const std::string name(needed_name);
       if (closure_.FindByName(name) >= 0) continue;  // already loaded under this name
       // A name an earlier object failed to find is searched again with this object's own
       // RPATH/RUNPATH: _dl_map_object never matches a name against a failed (faked) map.

@@ -23,7 +23,7 @@ std::string Join(const std::vector<std::string>& parts) {
 
 ElfView ViewOf(const ElfModel& model) {
   ElfView v;
-  v.needed = model.needed;
+  v.needed.assign(model.needed.begin(), model.needed.end());
   v.soname = model.soname;
   v.has_runpath = model.has_runpath;
   v.runpath = model.runpath;

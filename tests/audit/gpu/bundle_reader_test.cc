@@ -44,5 +44,29 @@ TEST_F(GpuTree, EntryWhoseCodeObjectIsForAnotherProcessorIsAMismatch) {
   EXPECT_THAT(inv.bundles[0].problems[0].message, HasSubstr("for gfx906"));
 }
 
+// A plain bundle of one entry: `id`, then a real gfx906 code object.
+std::string OneEntryBundle(const std::string& id, const std::string& code) {
+  auto u64 = [](uint64_t v) { return std::string(reinterpret_cast<const char*>(&v), 8); };
+  const uint64_t offset = kBundleMagic.size() + 8 + 24 + id.size();
+  return std::string(kBundleMagic) + u64(1) + u64(offset) + u64(code.size()) + u64(id.size()) + id + code;
+}
+
+// The runtime compares the whole entry ID with its own target ID: one with a control
+// character serves no processor, and is malformed.
+TEST_F(GpuTree, AnEntryIdWithAControlCharacterServesNothing) {
+  const std::string code = ReadAll(P("co/kernel_gfx906.co"));
+  DeviceInventory good =
+      Inventory(FileKind::kOffloadBundle, OneEntryBundle("hipv4-amdgcn-amd-amdhsa--gfx906", code));
+  EXPECT_THAT(AllProblems(good), ::testing::Not(HasSubstr("control character")));
+  EXPECT_EQ(good.Offers().size(), 1u) << "the control: the same ID without the newline serves gfx906";
+  for (const std::string id :
+       {std::string("hipv4-amdgcn-amd-amdhsa--gfx906\n"), std::string("hipv4\n-amdgcn-amd-amdhsa--gfx906"),
+        std::string("hipv4-amdgcn-amd-amdhsa--gfx906\x1b[2K")}) {
+    DeviceInventory bad = Inventory(FileKind::kOffloadBundle, OneEntryBundle(id, code));
+    EXPECT_THAT(AllProblems(bad), HasSubstr("contains a control character")) << id;
+    EXPECT_TRUE(bad.Offers().empty()) << id;
+  }
+}
+
 }  // namespace
 }  // namespace rocm_audit::testing

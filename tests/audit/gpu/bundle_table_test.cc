@@ -28,6 +28,14 @@ TEST_F(GpuTree, PlainBundleTableErrors) {
   std::string count = raw;
   count[24 + 6] = 1;  // entry count 2^48
   EXPECT_EQ(ParseBundleTable(count, count.size(), &entries, &end, &error), TableStatus::kError);
+  EXPECT_THAT(error, HasSubstr("over rocm-audit's cap of 4096 entries")) << "the cap is the reason";
+  // 4,097 entries fit a bundle of that size: the cap, not the size, refuses them.
+  std::string cap = raw + std::string(4097 * 64, '\0');
+  cap[24] = char(4097 & 0xff);
+  cap[25] = char(4097 >> 8);
+  cap[26] = cap[27] = cap[28] = cap[29] = cap[30] = cap[31] = 0;
+  EXPECT_EQ(ParseBundleTable(cap, cap.size(), &entries, &end, &error), TableStatus::kError);
+  EXPECT_THAT(error, HasSubstr("entry count 4097 is over rocm-audit's cap of 4096 entries"));
   EXPECT_EQ(ParseBundleTable(raw.substr(0, 40), raw.size(), &entries, &end, &error), TableStatus::kNeedMore);
 }
 
