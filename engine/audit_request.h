@@ -33,7 +33,10 @@ struct AuditRequest {
   Policy policy;
   std::vector<std::string> suppress_files;  ///< the --suppress files, for the report's inputs
   UnpackLimits unpack;                      ///< --max-unpacked, --max-members, --max-ratio
-  unsigned jobs = 0;                        ///< 0 = hardware threads
+  /// --symbols, and every side `diff` audits: each ELF file's facts list its exported and
+  /// imported dynamic symbols (ElfFacts::exports, imports).
+  bool symbol_facts = false;
+  unsigned jobs = 0;  ///< 0 = hardware threads
   /// The process ends right after the report (the command line): the audited files stay
   /// mapped and their models allocated until exit, which releases them at once, because
   /// unmapping thousands of files one by one costs more than the checks. Never for a caller

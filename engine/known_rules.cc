@@ -8,6 +8,7 @@ std::vector<Rule> KnownRules() {
   std::vector<Rule> out;
   for (const Rule* r : AllRules()) out.push_back(*r);
   out.push_back(kUnusedWaiverRule);
+  for (const Rule* r : ComparisonRules()) out.push_back(*r);
   return out;
 }
 

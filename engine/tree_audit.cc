@@ -181,7 +181,8 @@ class TreeAudit {
   // the loader's facts, never device code or parse problems.
   void Finish(size_t i, InspectedFile& file, const LoadFacts* load) {
     per_file_[i] = CheckFile(file, load, loader_, request_.checks, run_, enabled_);
-    FileFacts facts = CollectFacts(file, load, loader_, request_.checks.arch.isa_compat);
+    FileFacts facts =
+        CollectFacts(file, load, loader_, request_.checks.arch.isa_compat, request_.symbol_facts);
     if (package_of_[i]) facts.cmake = ProjectCMakeFacts(package_of_[i]->package);
     file.device = {};
     file.offers = {};
