@@ -25,6 +25,11 @@ Export Split(std::string_view symbol) {
   return {symbol.substr(0, at), version};
 }
 
+// clang names each HIP translation unit's compilation with an exported __hip_cuid_<hash>,
+// different at every build; the runtime matches host and device code by it inside the one
+// library, and no other object references it.
+bool BuildIdentity(std::string_view name) { return name.starts_with("__hip_cuid_"); }
+
 // The exports of `old_lib` that `new_lib` no longer provides, as OLD names them.
 std::vector<std::string> RemovedExports(const ElfFacts& old_lib, const ElfFacts& new_lib) {
   std::set<std::pair<std::string_view, std::string_view>> versioned;
@@ -37,6 +42,7 @@ std::vector<std::string> RemovedExports(const ElfFacts& old_lib, const ElfFacts&
   std::vector<std::string> removed;
   for (const std::string& s : old_lib.exports) {
     const Export e = Split(s);
+    if (BuildIdentity(e.name)) continue;
     const bool kept = e.version.empty() ? names.count(e.name) > 0 : versioned.count({e.name, e.version}) > 0;
     if (!kept) removed.push_back(s);
   }

@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <set>
 
+#include "audit/model/field_spec.h"
 #include "diff/diff.h"
+#include "engine/known_rules.h"
 #include "tests/support/test_support.h"
 
 namespace rocm_audit::testing {
@@ -19,12 +22,13 @@ using Json = nlohmann::ordered_json;
 const std::string kPairs = ROCM_AUDIT_DIFF_PAIRS;
 const std::string kBin = ROCM_AUDIT_BINARY;
 
-Report DiffTrees(const std::string& pair) {
+Report DiffTrees(const std::string& pair, const std::string& from = "old", const std::string& to = "new") {
   AuditRequest request;
   request.ld_so_conf = "/nonexistent";
   Report report;
   std::string error;
-  EXPECT_TRUE(Diff(request, kPairs + "/" + pair + "/old", kPairs + "/" + pair + "/new", &report, &error))
+  EXPECT_TRUE(
+      Diff(request, kPairs + "/" + pair + "/" + from, kPairs + "/" + pair + "/" + to, &report, &error))
       << error;
   return report;
 }
@@ -103,6 +107,42 @@ TEST(Diff, NewFindingsOfNewAreKeyedAsTheBaselineKeysThem) {
   EXPECT_TRUE(drop_me);
 }
 
+// Every finding carries its rule's declared fields, in order and of their types, and every
+// comparison rule is reached by the seeded pair.
+TEST(Diff, EveryFindingHasItsDeclaredFieldsInOrder) {
+  const Report r = DiffTrees("diff");
+  std::set<std::string> seen;
+  for (const Finding& f : r.findings) {
+    seen.insert(f.check);
+    const Rule* rule = nullptr;
+    for (const Rule& known : r.rules)
+      if (known.id == f.check) rule = &known;
+    ASSERT_NE(rule, nullptr) << f.check;
+    std::vector<std::string> names, declared;
+    for (const auto& [name, value] : f.fields.items()) names.push_back(name);
+    for (const FieldSpec& spec : FieldSpecs(rule->fields)) {
+      if (!f.fields.contains(spec.name)) continue;
+      declared.push_back(spec.name);
+      std::string why;
+      EXPECT_TRUE(Conforms(f.fields[spec.name], spec.type, &why)) << f.check << "." << spec.name << why;
+    }
+    EXPECT_EQ(names, declared) << f.check;
+  }
+  EXPECT_THAT(seen, ::testing::IsSupersetOf({"symbols-removed", "soname-changed", "processors-lost",
+                                             "cmake-interface-removed", "new-finding"}));
+}
+
+// Backwards, NEW's defects are OLD's: fixed, notes only, each keyed as before.
+TEST(Diff, FindingsOldHadAndNewHasNotAreFixed) {
+  const Report r = DiffTrees("diff", "new", "old");
+  const auto fixed = Of(r, "fixed-finding", "bin/consumer");
+  ASSERT_EQ(fixed.size(), 2u);
+  EXPECT_EQ(fixed[0]->severity, Severity::kNote);
+  EXPECT_THAT(fixed[0]->fields["rule"].get<std::string>(),
+              ::testing::AnyOf("undefined-symbol", "missing-version"));
+  EXPECT_TRUE(Of(r, "new-finding", "bin/consumer").empty());
+}
+
 TEST(Diff, OnlyAdditionsGiveNoWarningOrError) {
   const Report r = DiffTrees("harmless");
   EXPECT_FALSE(r.HasFindingsAtOrAbove(Severity::kWarning));
@@ -123,8 +163,10 @@ TEST(Diff, ExitStatusFollowsFailOn) {
 // The comparison's fields, without the keys (which name the input) and messages.
 Json Findings(const std::string& json_text) {
   Json out = Json::array();
-  for (Json f : Json::parse(json_text)["findings"]) {
+  const Json report = Json::parse(json_text);
+  for (Json f : report["findings"]) {
     f.erase("key");
+    f.erase("message");  // display text: a report names paths as its command showed them
     out.push_back(f);
   }
   return out;
