@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "checks/comparison_rules.h"
+
 namespace rocm_audit {
 
 // Each is defined, with its rules, in the check's own file.
@@ -52,6 +54,13 @@ const Check* const kChecks[] = {
     &kCMakeNotEvaluatedCheck,
 };
 
+// The rules of `diff` (comparison_rules.cc), which no check runs: the comparison of two
+// audited sides makes their findings. Listed after the checks' rules.
+const Rule* const kComparisonRules[] = {
+    &kSymbolsRemovedRule,        &kSonameChangedRule, &kProcessorsLostRule,
+    &kCMakeInterfaceRemovedRule, &kNewFindingRule,    &kFixedFindingRule,
+};
+
 std::vector<const Rule*> CollectRules() {
   std::vector<const Rule*> out;
   for (const Check* c : kChecks)
@@ -64,6 +73,8 @@ std::vector<const Rule*> CollectRules() {
 }  // namespace
 
 std::span<const Check* const> AllChecks() { return kChecks; }
+
+std::span<const Rule* const> ComparisonRules() { return kComparisonRules; }
 
 std::span<const Rule* const> AllRules() {
   static const std::vector<const Rule*> rules = CollectRules();

@@ -14,6 +14,7 @@
 #include "cli/path_display.h"
 #include "cli/progress_line.h"
 #include "cli/shown_report.h"
+#include "diff/diff.h"
 #include "engine/audit.h"
 #include "engine/known_rules.h"
 #include "reports/closure_tree.h"
@@ -140,6 +141,31 @@ class CliSinks : public AuditSinks {
   std::optional<JsonFileStage> stage_;
 };
 
+// `diff OLD NEW`: the comparison's report, its paths already below each side's input.
+int RunDiff(const CliOptions& o) {
+  Report report;
+  std::string error;
+  if (!Diff(o.audit, o.audit.paths[0], o.audit.paths[1], &report, &error)) {
+    std::cerr << "rocm-audit: error: " << error << "\n";
+    return 2;
+  }
+  const int status = !o.fail_on_none && report.HasFindingsAtOrAbove(o.fail_on) ? 1 : 0;
+  std::ofstream file;
+  if (!o.output.empty()) file.open(o.output, std::ios::binary);
+  std::ostream& out = o.output.empty() ? std::cout : file;
+  if (o.format == OutputFormat::kJson)
+    WriteJson(report, o.fail_on, o.fail_on_none, JsonFiles::kNone, out, nullptr);
+  else
+    out << Render(report, o, status);
+  out << std::flush;
+  if (!out) {
+    std::cerr << "rocm-audit: error: cannot write " << (o.output.empty() ? "the standard output" : o.output)
+              << "\n";
+    return 2;
+  }
+  return status;
+}
+
 }  // namespace
 
 int RunCli(int argc, char** argv) {
@@ -151,6 +177,7 @@ int RunCli(int argc, char** argv) {
   if (tmp) o.audit.checks.tmpdir = tmp;
   // /var/tmp is on disk where /tmp is a tmpfs, which spilling refuses (Debian 13's /tmp).
   if (!o.spill_dir_given) o.audit.spill_dirs = {tmp && *tmp ? tmp : "/tmp", "/var/tmp"};
+  if (o.diff) return RunDiff(o);
   o.audit.release_at_exit = true;  // the process ends after this one audit
   CliSinks sinks(o);
   Report report;

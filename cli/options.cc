@@ -374,6 +374,13 @@ const Option kOptions[] = {
        o->output = v;
        return true;
      }},
+    {kOutput, "", "--symbols", "", "",
+     "json: list each ELF file's exported and imported dynamic\n"
+     "symbols in files[] (what diff compares a report by)",
+     [](S&, O* o, std::string*) {
+       o->audit.symbol_facts = true;
+       return true;
+     }},
     {kOutput, "", "--fail-on", "", "LEVEL",
      "error|warning|note|none: exit 1 when a finding is at or above\nLEVEL (default error)",
      [](S& v, O* o, std::string* error) {
@@ -460,6 +467,7 @@ const Option* Find(std::string_view name) {
 }
 
 constexpr std::string_view kDescription = R"(usage: rocm-audit [options] PATH...
+       rocm-audit diff [options] OLD NEW
 
 Audits the ELF files under each PATH (a file, an install prefix, a store path, a staging
 directory) without running them: dependency resolution as glibc's ld.so does it, the
@@ -467,6 +475,11 @@ undefined symbols `ldd -r` would report, symbol versions, RPATH/RUNPATH hygiene,
 library majors, and the GPU code: offload bundles (plain and compressed), their code
 objects, and which GPU targets each file, each load closure and each Tensile data
 directory serves.
+
+diff compares two versions (each a tree, package(s), store path, or a JSON report written
+with --symbols): exported symbols removed without a SONAME change, SONAME changes, GPU
+processors lost, CMake targets and components removed, new and fixed findings, and the
+files of NEW each break hits.
 )";
 
 constexpr size_t kHelpColumn = 25;
@@ -498,7 +511,8 @@ std::string HelpText() {
 }
 
 bool ParseArguments(const std::vector<std::string>& args, CliOptions* o, std::string* error) {
-  for (size_t i = 0; i < args.size(); ++i) {
+  o->diff = !args.empty() && args[0] == "diff";
+  for (size_t i = o->diff ? 1 : 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--") {
       for (++i; i < args.size(); ++i) o->audit.paths.push_back(args[i]);
@@ -534,6 +548,10 @@ bool ParseArguments(const std::vector<std::string>& args, CliOptions* o, std::st
     if (!opt->apply(value, o, error)) return false;
   }
   if (!CheckPolicyNames(o->audit.policy, KnownRules(), error)) return false;
+  if (o->diff && (o->audit.paths.size() != 2 || !o->tree.empty())) {
+    *error = "diff takes two PATHs, OLD and NEW, and no --tree (see --help)";
+    return false;
+  }
   if (!o->tree.empty() && o->audit.paths.empty()) o->audit.paths.push_back(o->tree);
   if (!o->show_help && !o->show_version && !o->list_checks && o->explain.empty() && o->audit.paths.empty()) {
     *error = "no PATH given (see --help)";

@@ -36,6 +36,7 @@ struct CliOptions {
   std::string tree;                        ///< --tree FILE: draw its load closure instead of the report
   bool spill_dir_given = false;            ///< --spill-dir given (else $TMPDIR or /tmp, /var/tmp)
   bool absolute_paths = false;             ///< --absolute-paths: host paths instead of PATH-relative ones
+  bool diff = false;                       ///< `diff OLD NEW`: the two PATHs compared instead of audited
 };
 
 struct Option {

@@ -49,6 +49,9 @@ struct AuditRequest {
   Policy policy;
   std::vector<std::string> suppress_files;  ///< the --suppress files, for the report's inputs
   UnpackLimits unpack;                      ///< --max-unpacked, --max-members, --max-ratio
+  /// --symbols, and every side `diff` audits: each ELF file's facts list its exported and
+  /// imported dynamic symbols (ElfFacts::exports, imports).
+  bool symbol_facts = false;
   unsigned jobs = 0;                        ///< 0 = hardware threads
   /// --max-findings-per-file: past it, a file's least severe findings are left out and one
   /// finding-limit finding counts them (engine/run_checks.h).

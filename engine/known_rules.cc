@@ -11,6 +11,7 @@ std::vector<Rule> KnownRules() {
   for (const Rule* r : AllRules()) out.push_back(*r);
   out.push_back(kFindingLimitRule);
   out.push_back(kUnusedWaiverRule);
+  for (const Rule* r : ComparisonRules()) out.push_back(*r);
   return out;
 }
 

@@ -12,7 +12,7 @@
 
 namespace rocm_audit {
 
-/// Every rule a finding can name: the checks' and the policy's own.
+/// Every rule a finding can name: the checks', the policy's own and those of `diff`.
 std::vector<Rule> KnownRules();
 
 /// The checks a run with `policy` runs, decided once per run: a check runs unless every rule

@@ -199,7 +199,8 @@ class TreeAudit {
   void Finish(size_t i, InspectedFile& file, const LoadFacts* load) {
     per_file_[i] =
         CheckFile(file, load, loader_, request_.checks, run_, enabled_, request_.max_findings_per_file);
-    FileFacts facts = CollectFacts(file, load, loader_, request_.checks.arch.isa_compat);
+    FileFacts facts =
+        CollectFacts(file, load, loader_, request_.checks.arch.isa_compat, request_.symbol_facts);
     if (package_of_[i]) facts.cmake = ProjectCMakeFacts(package_of_[i]->package);
     file.device = {};
     file.offers = {};

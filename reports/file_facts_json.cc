@@ -111,6 +111,10 @@ Json FileFactsToJson(const FileFacts& f, bool with_bundles) {
       if (e.has_runpath) j["runpath"] = e.runpath;
       if (!e.rpath.empty()) j["rpath"] = e.rpath;
     }
+    if (e.has_symbols) {
+      j["exports"] = e.exports;
+      j["imports"] = e.imports;
+    }
   }
   if (f.archive_members) j["members"] = *f.archive_members;
   if (f.device) {

@@ -1,8 +1,11 @@
 #include "audit/inspect/collect_facts.h"
 
+#include <algorithm>
 #include <set>
 #include <string_view>
 #include <utility>
+
+#include <llvm/BinaryFormat/ELF.h>
 
 #include "audit/gpu/project_device_facts.h"
 
@@ -20,6 +23,36 @@ ElfFacts ToElfFacts(const ElfModel& m) {
   f.runpath = m.runpath;
   f.rpath = m.rpath;
   return f;
+}
+
+// A dynamic symbol as `nm -D` names it: the version after @@ when it is the default one,
+// after @ when hidden; none for the local and global indexes (0, 1) or without a table.
+std::string VersionedName(const ElfModel& m, const DynamicSymbol& s) {
+  std::string name(m.NameOf(s));
+  if (!s.has_version || s.version_index <= llvm::ELF::VER_NDX_GLOBAL) return name;
+  auto it = m.version_names.find(s.version_index);
+  if (it == m.version_names.end()) return name;
+  const bool defined_default = s.defined() && !s.version_hidden;
+  return name + (defined_default ? "@@" : "@") + it->second;
+}
+
+// What another object can bind to (exports) and what this one asks for (imports).
+void CollectSymbols(const ElfModel& m, ElfFacts* f) {
+  f->has_symbols = true;
+  for (uint32_t i = 1; i < m.symbol_count(); ++i) {
+    const DynamicSymbol s = m.SymbolAt(i);
+    if (m.NameOf(s).empty() || s.binding == llvm::ELF::STB_LOCAL) continue;
+    if (!s.defined()) {
+      f->imports.push_back(VersionedName(m, s));
+      continue;
+    }
+    if (s.visibility == llvm::ELF::STV_HIDDEN || s.visibility == llvm::ELF::STV_INTERNAL) continue;
+    f->exports.push_back(VersionedName(m, s));
+  }
+  for (auto* list : {&f->exports, &f->imports}) {
+    std::sort(list->begin(), list->end());
+    list->erase(std::unique(list->begin(), list->end()), list->end());
+  }
 }
 
 // Each object's DT_NEEDED names, matched as ld.so matches them (closure.h): by name or
@@ -66,11 +99,15 @@ ClosureFacts ToClosureFacts(const LoadFacts& load, const LoaderConfig& loader) {
 }  // namespace
 
 FileFacts CollectFacts(const InspectedFile& file, const LoadFacts* load, const LoaderConfig& loader,
-                       IsaCompat compat) {
+                       IsaCompat compat, bool with_symbols) {
   FileFacts out;
   out.path = file.walked.path;
   out.kind = file.kind;
-  if (file.model()) out.elf = ToElfFacts(*file.model());
+  if (file.model()) {
+    out.elf = ToElfFacts(*file.model());
+    if (with_symbols && file.model()->has_dynamic && file.model()->machine != llvm::ELF::EM_AMDGPU)
+      CollectSymbols(*file.model(), &*out.elf);
+  }
   if (file.archive) out.archive_members = file.archive_members;
   if (!file.device.bundles.empty()) out.device = ToDeviceFacts(file.device, file.offers, compat);
   if (file.arch_data) {

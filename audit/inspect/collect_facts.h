@@ -10,8 +10,9 @@ namespace rocm_audit {
 
 /// `load` is null for files that are not loadable.
 /// `compat`: whether the distro's ISA compatibility counts as serving a processor (the arch
-/// matrix's marks).
+/// matrix's marks). `with_symbols`: list the ELF file's exported and imported dynamic
+/// symbols (ElfFacts::exports, imports).
 FileFacts CollectFacts(const InspectedFile& file, const LoadFacts* load, const LoaderConfig& loader,
-                       IsaCompat compat = IsaCompat::kNone);
+                       IsaCompat compat = IsaCompat::kNone, bool with_symbols = false);
 
 }  // namespace rocm_audit

@@ -24,6 +24,13 @@ struct ElfFacts {
   bool has_runpath = false;
   std::vector<std::string> runpath;
   std::vector<std::string> rpath;  ///< empty when DT_RUNPATH exists (ld.so ignores it then)
+  /// Only when the request asks for them (AuditRequest::symbol_facts, for `diff`): the
+  /// dynamic symbols as `nm -D` names them (`name`, `name@@VERSION` for the default version,
+  /// `name@VERSION` for a hidden one), sorted. `exports`: defined, global/weak/unique, not
+  /// hidden or internal (what another object can bind to); `imports`: undefined, not local.
+  bool has_symbols = false;
+  std::vector<std::string> exports;
+  std::vector<std::string> imports;
 };
 
 /// One DT_NEEDED edge of the load graph.

@@ -93,5 +93,20 @@ TEST(Golden, PackagesTextAndJson) {
   ExpectGolden("packages.json", WithoutVersion(json));
 }
 
+// diff OLD NEW (fixtures/make_diff_pairs.sh) through the command, in every format that shows
+// findings: what each break looks like and whom it hits.
+TEST(Golden, DiffEveryFormat) {
+  const std::string diff = std::string("cd ") + ROCM_AUDIT_DIFF_PAIRS + " && " + ROCM_AUDIT_BINARY +
+                           " diff --no-progress --ld-so-conf /nonexistent --fail-on none diff/old diff/new ";
+  for (const auto& [format, golden] : {std::pair<std::string, std::string>{"text", "diff.txt"},
+                                       {"json", "diff.json"},
+                                       {"sarif --base-uri /p", "diff.sarif"},
+                                       {"html", "diff.html"}}) {
+    std::string out;
+    ASSERT_EQ(RunCommand(diff + "--format " + format, &out), 0) << format;
+    ExpectGolden(golden, WithoutVersion(out));
+  }
+}
+
 }  // namespace
 }  // namespace rocm_audit::testing

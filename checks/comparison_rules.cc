@@ -1,0 +1,159 @@
+#include "checks/comparison_rules.h"
+
+namespace rocm_audit {
+
+// Error: a program linked against the old library and not rebuilt fails at load (a versioned
+// symbol: ld.so refuses the object) or at its first call (an unversioned one, bound lazily),
+// while the package manager sees the same SONAME and keeps it installed. dpkg-gensymbols
+// fails the build on a symbol missing from a maintained symbols file; abidiff reports it as
+// an ABI break (without DWARF, only through its ELF symbol tables).
+constinit const Rule kSymbolsRemovedRule{
+    .id = "symbols-removed",
+    .severity = Severity::kError,
+    .title = "exported dynamic symbols removed without a SONAME change",
+    .fix = "keep the symbols (or an alias), or change the SONAME so that dependent packages are rebuilt",
+    .key_fields = "soname",
+    .explanation =
+        "The new version of a shared library no longer defines dynamic symbols that the old one "
+        "exported (defined, global or weak, not hidden), or no longer defines a symbol version "
+        "node, and it keeps the same SONAME. Every program and library linked against the old "
+        "one still asks for that SONAME, so the package manager keeps them installed, and they "
+        "fail when ld.so loads them (a versioned symbol or a version node) or at their first "
+        "call of the symbol (an unversioned one bound lazily). Symbols are compared as `nm -D "
+        "--defined-only` names them, version included (`hipCreateSurfaceObject@@hip_4.2`). "
+        "Either keep the symbols, or bump the SONAME so that dependent packages must be "
+        "rebuilt. The finding lists the removed symbols, their count, the version nodes gone, "
+        "and the installed files of NEW that reference one of them (`hit`).",
+    .example =
+        "usr/lib/x86_64-linux-gnu/librocrand.so.1\n"
+        "  error[symbols-removed]: librocrand.so.1 keeps its SONAME and no longer exports 149 "
+        "symbols (_Z25rocrand_make_state_mtgp32..., ...)\n"
+        "    fix: keep the symbols (or an alias), or change the SONAME so that dependent "
+        "packages are rebuilt",
+    .cause_fields = "soname",
+    .cause = "{soname} drops exported symbols without a SONAME change",
+    .fields =
+        "soname:string old_file:path count:integer removed:[string] versions_removed:[string] "
+        "hit:[{file:path symbols:[string]}]",
+};
+
+// Note: a SONAME change is the correct way to break an ABI; what it costs is a rebuild of
+// every reverse dependency, which the packager must schedule (Debian: a library transition).
+// The files it strands are listed (`hit`).
+constinit const Rule kSonameChangedRule{
+    .id = "soname-changed",
+    .severity = Severity::kNote,
+    .title = "a library's SONAME changed: its reverse dependencies must be rebuilt",
+    .fix = "rebuild every package that links the old SONAME, or keep providing it",
+    .key_fields = "old_soname new_soname",
+    .explanation =
+        "A shared library of OLD is in NEW under another SONAME (matched by its name before "
+        "`.so`). Programs linked against the old SONAME ask ld.so for that name; when no file "
+        "of NEW provides it any more (`old_still_provided` false) they fail to load until they "
+        "are rebuilt. The finding names the files of NEW that still link the old SONAME (`hit`).",
+    .example =
+        "usr/lib/x86_64-linux-gnu/libamdhip64.so.6\n"
+        "  note[soname-changed]: libamdhip64.so.5 became libamdhip64.so.6; no file provides "
+        "libamdhip64.so.5 any more\n"
+        "    fix: rebuild every package that links the old SONAME, or keep providing it",
+    .fields = "old_soname:string new_soname:string old_still_provided:bool hit:[path]",
+};
+
+// Warning: whether losing a processor breaks anyone depends on which GPUs the package is
+// meant to serve (ROCm drops processors on purpose), which the comparison cannot see; the
+// users of that GPU lose the library at the update. missing-arch rates the same gap of one
+// tree the same way.
+constinit const Rule kProcessorsLostRule{
+    .id = "processors-lost",
+    .severity = Severity::kWarning,
+    .title = "GPU processors the old version had device code or data for, the new one lacks",
+    .fix =
+        "build the new version for the processors the old one served (--offload-arch, "
+        "AMDGPU_TARGETS, Tensile's architecture list), or document the dropped support",
+    .key_fields = "scope",
+    .explanation =
+        "A library (matched by SONAME) or a directory of device code or Tensile/hipBLASLt "
+        "data (matched by installed path) served processors in OLD that it does not serve in "
+        "NEW: code objects, offload bundles and compressed bundle (CCOB) entries, and the "
+        "processors the data files name. On such a GPU the HIP runtime finds no code object "
+        "(\"hipErrorNoBinaryForGpu\") or rocBLAS no kernels, after an update that changed "
+        "nothing else. `generic_only` lists the processors that had native code and are now "
+        "served only through a generic target (gfx9-generic), which is slower and needs a "
+        "newer runtime. The finding names the files of NEW that link the library (`hit`).",
+    .example =
+        "lib/libkernels.so\n"
+        "  warning[processors-lost]: libkernels.so no longer has device code for gfx90a "
+        "(it has gfx906)\n"
+        "    fix: build the new version for the processors the old one served",
+    .fields =
+        "scope:string lost:[string] generic_only:[string] old_processors:[string] "
+        "new_processors:[string] hit:[path]",
+};
+
+// Error: a consumer project whose find_package() or target_link_libraries() names what is
+// gone stops configuring (CMake: "The link interface ... contains ... but the target was not
+// found", or "Could not find a configuration ... component"). A raised dependency version
+// is a warning (set per finding): it breaks only consumers whose dependency is older.
+constinit const Rule kCMakeInterfaceRemovedRule{
+    .id = "cmake-interface-removed",
+    .severity = Severity::kError,
+    .title = "a CMake package config lost imported targets or components, or raised a dependency version",
+    .fix =
+        "keep the targets and components (an ALIAS or INTERFACE target for a renamed one), "
+        "or announce the break and bump the package's major version",
+    .key_fields = "package",
+    .explanation =
+        "The package config of NEW (matched by package name) no longer defines imported targets "
+        "or components that the one of OLD did. A consumer project that links such a target "
+        "fails at generate time, one that asks for the component fails in find_package(). A "
+        "dependency asked for with a higher version than before (`raised_dependencies`) fails "
+        "configuring where that dependency is older; alone it makes the finding a warning. "
+        "The finding names the package configs of NEW that depend on the package (`hit`).",
+    .example =
+        "lib/cmake/pkg/pkg-config.cmake\n"
+        "  error[cmake-interface-removed]: package pkg no longer defines the imported target "
+        "pkg::extra\n"
+        "    fix: keep the targets and components, or announce the break",
+    .fields =
+        "package:string removed_targets:[string] removed_components:[string] "
+        "raised_dependencies:[{dependency:string old_version:string new_version:string}] hit:[path]",
+};
+
+// As severe as the finding NEW has (set per finding): a defect the update brought in is the
+// same defect as in an audit. The default, error, is the worst it can be.
+constinit const Rule kNewFindingRule{
+    .id = "new-finding",
+    .severity = Severity::kError,
+    .title = "a finding of NEW that OLD did not have",
+    .fix = "see the finding's own rule (--explain RULE)",
+    .key_fields = "baseline_key",
+    .explanation =
+        "An audit finding of NEW whose key (the key --baseline compares: the rule, the file "
+        "below its input and the rule's key fields) no finding of OLD has: a defect the update "
+        "brought in. Its severity is the finding's own; `rule` names the audit rule, whose "
+        "--explain says what it means.",
+    .example =
+        "lib/libx.so.1\n"
+        "  error[new-finding]: new in NEW: undefined symbol foo (undefined-symbol)\n"
+        "    fix: see the finding's own rule (--explain RULE)",
+    .fields = "rule:string baseline_key:string",
+};
+
+// Note: good news, listed so that the diff accounts for every finding of both sides.
+constinit const Rule kFixedFindingRule{
+    .id = "fixed-finding",
+    .severity = Severity::kNote,
+    .title = "a finding of OLD that NEW no longer has",
+    .fix = "nothing to do",
+    .key_fields = "baseline_key",
+    .explanation =
+        "An audit finding of OLD whose key no finding of NEW has: the update fixed it (or "
+        "removed the file). `rule` names the audit rule.",
+    .example =
+        "lib/libx.so.1\n"
+        "  note[fixed-finding]: fixed in NEW: undefined symbol foo (undefined-symbol)\n"
+        "    fix: nothing to do",
+    .fields = "rule:string baseline_key:string",
+};
+
+}  // namespace rocm_audit

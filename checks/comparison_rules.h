@@ -1,0 +1,18 @@
+// The rules of `rocm-audit diff OLD NEW`: what an update breaks that neither tree shows on its
+// own. No check runs them during an audit; the comparison (diff/) makes their findings from
+// the facts of two audited sides. Registered with the checks' rules (registry.h) so that
+// --list-checks, --explain, the policy and every renderer know them.
+#pragma once
+
+#include "audit/model/rule.h"
+
+namespace rocm_audit {
+
+extern const Rule kSymbolsRemovedRule;
+extern const Rule kSonameChangedRule;
+extern const Rule kProcessorsLostRule;
+extern const Rule kCMakeInterfaceRemovedRule;
+extern const Rule kNewFindingRule;
+extern const Rule kFixedFindingRule;
+
+}  // namespace rocm_audit

@@ -1,0 +1,27 @@
+// The comparison of two audited sides (side.h): what the update from OLD to NEW broke, as
+// findings of the comparison rules (checks/comparison_rules.h), each naming the files of NEW
+// it hits. Each kind of break is one function, in a file of its own.
+#pragma once
+
+#include <vector>
+
+#include "audit/model/finding.h"
+#include "diff/side.h"
+
+namespace rocm_audit {
+
+/// Every finding, in this order: libraries (symbols-removed, soname-changed), device code
+/// (processors-lost), CMake (cmake-interface-removed), audit findings (new-finding,
+/// fixed-finding).
+std::vector<Finding> CompareSides(const Side& old_side, const Side& new_side);
+
+/// Shared libraries matched by SONAME (a SONAME that changed: by its name before ".so").
+void CompareLibraries(const Side& old_side, const Side& new_side, FindingSink& out);
+/// Device code and Tensile/hipBLASLt data: per library (by SONAME) and per directory.
+void CompareProcessors(const Side& old_side, const Side& new_side, FindingSink& out);
+/// Package configs matched by package name.
+void CompareCMakePackages(const Side& old_side, const Side& new_side, FindingSink& out);
+/// Audit findings matched by key.
+void CompareFindings(const Side& old_side, const Side& new_side, FindingSink& out);
+
+}  // namespace rocm_audit

@@ -1,0 +1,40 @@
+// new-finding and fixed-finding: the audit findings of the two sides, matched by the key
+// --baseline matches them by (policy/finding_key.h).
+#include <set>
+
+#include "checks/comparison_rules.h"
+#include "diff/compare.h"
+
+namespace rocm_audit {
+namespace {
+
+std::set<std::string> Keys(const Side& side) {
+  std::set<std::string> out;
+  for (const Finding& f : side.findings) out.insert(f.key);
+  return out;
+}
+
+Finding Counterpart(const Rule& rule, const Finding& of, const char* where) {
+  Finding f = MakeFinding(rule, of.file);
+  f.message = std::string(where) + of.message + " (" + of.check + ")";
+  f.fields = {{"rule", of.check}, {"baseline_key", of.key}};
+  return f;
+}
+
+}  // namespace
+
+void CompareFindings(const Side& old_side, const Side& new_side, FindingSink& out) {
+  const std::set<std::string> before = Keys(old_side);
+  const std::set<std::string> after = Keys(new_side);
+  // An accepted finding (a waiver or the baseline) is neither new nor fixed news.
+  for (const Finding& f : new_side.findings)
+    if (!f.suppressed && !before.count(f.key)) {
+      Finding n = Counterpart(kNewFindingRule, f, "new in NEW: ");
+      n.severity = f.severity;
+      out.Add(std::move(n));
+    }
+  for (const Finding& f : old_side.findings)
+    if (!f.suppressed && !after.count(f.key)) out.Add(Counterpart(kFixedFindingRule, f, "fixed in NEW: "));
+}
+
+}  // namespace rocm_audit

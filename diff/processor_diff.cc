@@ -1,0 +1,127 @@
+// processors-lost: the GPU processors a library (matched by SONAME), its Tensile/hipBLASLt
+// data, or a directory of device code (matched by installed path) served in OLD and no
+// longer serves natively in NEW.
+#include <map>
+#include <set>
+
+#include "audit/gpu/amdgpu_target.h"
+#include "checks/comparison_rules.h"
+#include "diff/compare.h"
+#include "diff/shared_libraries.h"
+
+namespace rocm_audit {
+namespace {
+
+using Processors = std::set<std::string>;
+
+// The processors of target IDs ("gfx90a:xnack+" -> gfx90a); generic targets kept by name.
+Processors OfTargets(const std::vector<std::string>& targets) {
+  Processors out;
+  for (const std::string& t : targets) out.insert(t.substr(0, t.find(':')));
+  return out;
+}
+
+std::vector<std::string> Sorted(const Processors& p) {
+  std::vector<std::string> out(p.begin(), p.end());
+  SortTargetIds(&out);
+  return out;
+}
+
+// What `before` served that `after` does not: lost outright, or now only through the
+// generic target of its family.
+void Lost(const Processors& before, const Processors& after, std::vector<std::string>* lost,
+          std::vector<std::string>* generic_only) {
+  Processors gone, generic;
+  for (const std::string& p : before) {
+    if (after.count(p)) continue;
+    const ProcessorInfo* info = IsGenericProcessor(p) ? nullptr : ProcessorByName(p);
+    if (info && !info->generic.empty() && after.count(std::string(info->generic)))
+      generic.insert(p);
+    else
+      gone.insert(p);
+  }
+  *lost = Sorted(gone);
+  *generic_only = Sorted(generic);
+}
+
+void AddLost(const std::string& file, const std::string& scope, const std::string& what,
+             const Processors& before, const Processors& after, std::vector<std::string> hit,
+             FindingSink& out) {
+  std::vector<std::string> lost, generic_only;
+  Lost(before, after, &lost, &generic_only);
+  if (lost.empty() && generic_only.empty()) return;
+  Finding f = MakeFinding(kProcessorsLostRule, file);
+  auto list = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const std::string& p : v) s += (s.empty() ? "" : ", ") + p;
+    return s;
+  };
+  f.message = what;
+  if (!lost.empty()) f.message += " no longer serves " + list(lost);
+  if (!generic_only.empty())
+    f.message += std::string(lost.empty() ? "" : ";") + " serves " + list(generic_only) +
+                 " only through a generic target";
+  f.message += " (it has " + (after.empty() ? std::string("none") : list(Sorted(after))) + ")";
+  f.fields = {{"scope", scope},
+              {"lost", lost},
+              {"generic_only", generic_only},
+              {"old_processors", Sorted(before)},
+              {"new_processors", Sorted(after)},
+              {"hit", std::move(hit)}};
+  out.Add(std::move(f));
+}
+
+std::vector<std::string> Linking(const Side& side, const std::string& soname) {
+  std::vector<std::string> out;
+  for (const FileFacts& f : side.files)
+    if (f.elf && Links(*f.elf, soname)) out.push_back(f.path);
+  return out;
+}
+
+// Device files that are not shared libraries (code objects, bundles, Tensile .co/.hsaco),
+// by directory: their names change between versions, their directory rarely does.
+std::map<std::string, Processors> ByDirectory(const Side& side) {
+  std::map<std::string, Processors> out;
+  for (const FileFacts& f : side.files) {
+    if (!f.device || (f.elf && !f.elf->soname.empty() && f.elf->machine != "amdgpu")) continue;
+    const size_t slash = f.path.rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : f.path.substr(0, slash);
+    const Processors p = OfTargets(f.device->targets);
+    out[dir].insert(p.begin(), p.end());
+  }
+  return out;
+}
+
+}  // namespace
+
+void CompareProcessors(const Side& old_side, const Side& new_side, FindingSink& out) {
+  const SharedLibraries now(new_side);
+  const SharedLibraries was(old_side);
+  for (const FileFacts* old_lib : was.All()) {
+    const FileFacts* new_lib = now.First(old_lib->elf->soname);
+    if (!new_lib) new_lib = now.SameStem(old_lib->elf->soname);
+    if (!new_lib) continue;
+    const std::string& soname = new_lib->elf->soname;
+    if (old_lib->device) {
+      const Processors after = new_lib->device ? OfTargets(new_lib->device->targets) : Processors{};
+      AddLost(new_lib->path, "library", soname, OfTargets(old_lib->device->targets), after,
+              Linking(new_side, soname), out);
+    }
+    if (old_lib->arch_data && !old_lib->arch_data->processors.empty()) {
+      const Processors before(old_lib->arch_data->processors.begin(), old_lib->arch_data->processors.end());
+      Processors after;
+      if (new_lib->arch_data)
+        after.insert(new_lib->arch_data->processors.begin(), new_lib->arch_data->processors.end());
+      const std::string dir =
+          new_lib->arch_data && !new_lib->arch_data->dir.empty() ? new_lib->arch_data->dir : new_lib->path;
+      AddLost(dir, "data", old_lib->arch_data->library + " data of " + soname, before, after,
+              Linking(new_side, soname), out);
+    }
+  }
+  const std::map<std::string, Processors> after = ByDirectory(new_side);
+  for (const auto& [dir, before] : ByDirectory(old_side))
+    if (auto it = after.find(dir); it != after.end())
+      AddLost(dir, "directory", dir + "/", before, it->second, {}, out);
+}
+
+}  // namespace rocm_audit

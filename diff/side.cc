@@ -1,0 +1,142 @@
+#include "diff/side.h"
+
+#include <nlohmann/json.hpp>
+
+#include "audit/model/severity.h"
+#include "policy/finding_key.h"
+
+namespace rocm_audit {
+namespace {
+
+using Json = nlohmann::json;
+
+std::vector<std::string> Strings(const Json& j, const char* name) {
+  std::vector<std::string> out;
+  auto it = j.find(name);
+  if (it == j.end() || !it->is_array()) return out;
+  for (const Json& v : *it)
+    if (v.is_string()) out.push_back(v.get<std::string>());
+  return out;
+}
+
+std::string String(const Json& j, const char* name) {
+  auto it = j.find(name);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+CMakePackageFacts CMakeOfJson(const Json& c) {
+  CMakePackageFacts out;
+  out.package = String(c, "package");
+  out.version = String(c, "version");
+  if (auto t = c.find("targets"); t != c.end() && t->is_array())
+    for (const Json& target : *t)
+      if (target.is_object()) out.targets.push_back({String(target, "name"), String(target, "type"), {}, {}});
+  if (auto d = c.find("dependencies"); d != c.end() && d->is_array())
+    for (const Json& dep : *d)
+      if (dep.is_object()) out.dependencies.push_back({String(dep, "name"), String(dep, "version"), {}});
+  out.components = Strings(c, "components");
+  return out;
+}
+
+// The facts of one files[] element that the comparison reads.
+FileFacts FileOfJson(const Json& j) {
+  FileFacts f;
+  f.path = InstalledPath(String(j, "path"));
+  f.kind = String(j, "kind");
+  if (j.contains("machine")) {
+    ElfFacts e;
+    e.machine = String(j, "machine");
+    e.soname = String(j, "soname");
+    e.needed = Strings(j, "needed");
+    e.has_dynamic = j.contains("needed");
+    e.has_symbols = j.contains("exports");
+    e.exports = Strings(j, "exports");
+    e.imports = Strings(j, "imports");
+    f.elf = std::move(e);
+  }
+  if (j.contains("device_targets")) f.device = DeviceFacts{{}, Strings(j, "device_targets"), 0, {}};
+  if (auto a = j.find("arch_data"); a != j.end() && a->is_object())
+    f.arch_data =
+        ArchDataFacts{String(*a, "library"), InstalledPath(String(*a, "dir")), Strings(*a, "processors")};
+  if (auto c = j.find("cmake"); c != j.end() && c->is_object()) f.cmake = CMakeOfJson(*c);
+  return f;
+}
+
+Finding FindingOfJson(const Json& j) {
+  Finding f;
+  f.check = String(j, "check");
+  ParseSeverity(String(j, "severity"), &f.severity);
+  f.file = InstalledPath(String(j, "file"));
+  f.message = String(j, "message");
+  f.key = String(j, "key");
+  if (j.contains("suppressed")) f.suppressed = Suppression{"", "", ""};
+  return f;
+}
+
+}  // namespace
+
+std::string InstalledPath(std::string_view shown) {
+  // PACKAGE:/member (design.md §5, Paths): the package's file name holds no '/'.
+  const size_t colon = shown.find(":/");
+  if (colon != std::string_view::npos && colon > 0 &&
+      shown.substr(0, colon).find('/') == std::string_view::npos)
+    shown.remove_prefix(colon + 2);
+  while (shown.starts_with('/')) shown.remove_prefix(1);
+  return std::string(shown);
+}
+
+Side SideOfReport(std::string input, Report&& report) {
+  Side side;
+  side.input = std::move(input);
+  std::vector<std::string> inputs = report.inputs.paths;
+  if (!report.inputs.unpacked_into.empty()) inputs.push_back(report.inputs.unpacked_into);
+  auto below = [&](const std::string& path) { return InstalledPath(PathBelowInput(path, inputs)); };
+  side.files_audited = report.FilesAudited();
+  for (FileFacts& f : report.files) {
+    f.path = below(f.path);
+    if (f.arch_data && !f.arch_data->dir.empty()) f.arch_data->dir = below(f.arch_data->dir);
+    f.closure = {};
+    side.files.push_back(std::move(f));
+  }
+  for (Finding& f : report.findings) {
+    f.file = below(f.file);
+    // Messages name files by their host paths until a command shows them: below the input.
+    for (const std::string& in : inputs)
+      for (size_t at; !in.empty() && (at = f.message.find(in + "/")) != std::string::npos;)
+        f.message.erase(at, in.size() + 1);
+    side.findings.push_back(std::move(f));
+  }
+  return side;
+}
+
+bool IsJsonReport(std::string_view text) {
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || text[first] != '{') return false;
+  const Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  return j.is_object() && j.value("schema_version", 0) == 1 && j.contains("tool") && j["tool"].is_object() &&
+         j["tool"].value("name", "") == "rocm-audit";
+}
+
+bool SideOfJsonReport(std::string input, std::string_view text, Side* side, std::string* error) {
+  const Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!IsJsonReport(text) || !j.contains("files") || !j["files"].is_array()) {
+    *error = input + ": not a rocm-audit JSON report of schema_version 1 with files[]";
+    return false;
+  }
+  side->input = std::move(input);
+  for (const Json& f : j["files"])
+    if (f.is_object()) side->files.push_back(FileOfJson(f));
+  if (auto it = j.find("findings"); it != j.end() && it->is_array())
+    for (const Json& f : *it)
+      if (f.is_object()) side->findings.push_back(FindingOfJson(f));
+  side->files_audited = side->files.size();
+  for (const FileFacts& f : side->files)
+    if (f.elf && !f.elf->soname.empty() && !f.elf->has_symbols && f.elf->machine != "amdgpu") {
+      *error = side->input + ": its files[] lists no symbols (" + f.path +
+               "): write the report with --symbols to compare it";
+      return false;
+    }
+  return true;
+}
+
+}  // namespace rocm_audit

@@ -1,0 +1,42 @@
+// One side of `rocm-audit diff OLD NEW`: the facts of an audited tree (or of the JSON report
+// a run wrote of it) that the comparison reads, with every path below the input that held
+// it, so that the two sides' files meet by installed path whatever directory, package file
+// or report they came from.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "audit/model/file_facts.h"
+#include "audit/model/finding.h"
+#include "audit/model/report.h"
+
+namespace rocm_audit {
+
+struct Side {
+  std::string input;  ///< as given on the command line
+  /// Audited files, paths below their input ("usr/lib/libx.so.1"). The parts the comparison
+  /// reads: ELF (soname, needed, exports, imports), device targets, Tensile data, CMake.
+  std::vector<FileFacts> files;
+  /// The audit's findings (policy applied, keyed as --baseline keys them), files below
+  /// their input.
+  std::vector<Finding> findings;
+  size_t files_audited = 0;
+};
+
+/// The side of a finished audit (its facts kept, AuditRequest::symbol_facts set).
+Side SideOfReport(std::string input, Report&& report);
+
+/// Whether `text` is a JSON report written by rocm-audit (schema_version 1).
+bool IsJsonReport(std::string_view text);
+
+/// The side a JSON report describes: files[] and findings[]. False with `error` when it is
+/// not one, or when its files[] carries no symbols (written without --symbols) although
+/// it lists shared libraries.
+bool SideOfJsonReport(std::string input, std::string_view text, Side* side, std::string* error);
+
+/// A path as the report shows it, below its input: "PKG.deb:/usr/lib/x" -> "usr/lib/x".
+std::string InstalledPath(std::string_view shown);
+
+}  // namespace rocm_audit

@@ -1,0 +1,94 @@
+// diff on real updates from Debian's archive: the bookworm and sid packages of the same ROCm
+// library. The symbols it says were removed must be exactly those `llvm-nm-19 -D
+// --defined-only` lists for the old file and not for the new (a version still defined,
+// default or hidden, keeps a versioned symbol; any definition keeps an unversioned one; clang's
+// per-build __hip_cuid_* are no interface).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/test_support.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+using Json = nlohmann::json;
+
+// nm's names of the file's defined dynamic symbols.
+std::vector<std::string> Defined(const std::string& file) {
+  std::string out;
+  EXPECT_EQ(RunCommand("llvm-nm-19 -D --defined-only " + file + " | awk '{print $NF}'", &out), 0) << file;
+  return Lines(out);
+}
+
+std::pair<std::string, std::string> NameAndVersion(const std::string& s) {
+  const size_t at = s.find('@');
+  if (at == std::string::npos) return {s, ""};
+  return {s.substr(0, at), s.substr(s.find_first_not_of('@', at))};
+}
+
+std::set<std::string> RemovedByNm(const std::string& old_file, const std::string& new_file) {
+  std::set<std::pair<std::string, std::string>> now;
+  std::set<std::string> names;
+  for (const std::string& s : Defined(new_file)) {
+    now.insert(NameAndVersion(s));
+    names.insert(NameAndVersion(s).first);
+  }
+  std::set<std::string> out;
+  for (const std::string& s : Defined(old_file)) {
+    const auto [name, version] = NameAndVersion(s);
+    if (name.starts_with("__hip_cuid_")) continue;  // a build's identity, bound by nothing else
+    if (version.empty() ? !names.count(name) : !now.count({name, version})) out.insert(s);
+  }
+  return out;
+}
+
+struct Update {
+  const char* old_deb;
+  const char* new_deb;
+  const char* soname;
+  size_t removed;  // what the issue counted with nm -D
+};
+
+class CorpusDiff : public ::testing::TestWithParam<Update> {};
+
+TEST_P(CorpusDiff, RemovedSymbolsAreThoseNmLists) {
+  const std::string corpus = CorpusRoot();
+  if (!std::filesystem::is_directory(corpus + "/debs")) GTEST_SKIP() << "no corpus at " << corpus;
+  const Update u = GetParam();
+  std::string json;
+  ASSERT_EQ(RunCommand(std::string(ROCM_AUDIT_BINARY) + " diff --no-progress --fail-on none --format json " +
+                           corpus + "/debs/bookworm/" + u.old_deb + " " + corpus + "/debs/sid/" + u.new_deb,
+                       &json),
+            0);
+  const Json report = Json::parse(json);
+  const Json* found = nullptr;
+  for (const Json& f : report["findings"])
+    if (f["check"] == "symbols-removed" && f["soname"] == u.soname) found = &f;
+  ASSERT_NE(found, nullptr) << json.substr(0, 2000);
+  const std::string lib = std::string("/usr/lib/x86_64-linux-gnu/") + u.soname;
+  const std::set<std::string> expected =
+      RemovedByNm(corpus + "/bookworm-root" + lib, corpus + "/sid-root" + lib);
+  const std::set<std::string> removed = (*found)["removed"].get<std::set<std::string>>();
+  EXPECT_EQ(removed, expected);
+  EXPECT_EQ(removed.size(), u.removed);
+  EXPECT_EQ((*found)["count"], u.removed);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    DebianUpdates, CorpusDiff,
+    ::testing::Values(
+        Update{"librocrand1_5.3.3-4_amd64.deb", "librocrand1_6.4.3-1_amd64.deb", "librocrand.so.1", 149},
+        Update{"libamdhip64-5_5.2.3-8_amd64.deb", "libamdhip64-5_5.7.1-7_amd64.deb", "libamdhip64.so.5", 9},
+        Update{"libhiprand1_5.3.3-4_amd64.deb", "libhiprand1_6.4.3-1_amd64.deb", "libhiprand.so.1", 2}),
+    [](const auto& info) {
+      return std::string(info.param.soname).substr(3, std::string(info.param.soname).find('.') - 3);
+    });
+
+}  // namespace
+}  // namespace rocm_audit::testing

@@ -1,0 +1,195 @@
+// `diff OLD NEW` on pairs of trees the real toolchain builds (fixtures/make_diff_pairs.sh):
+// every kind of break is found with the files of NEW it hits, a pair that only adds gives
+// no warning or error, and two JSON reports compare as the trees do.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "audit/model/field_spec.h"
+#include "diff/diff.h"
+#include "engine/known_rules.h"
+#include "tests/support/test_support.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+using Json = nlohmann::ordered_json;
+
+const std::string kPairs = ROCM_AUDIT_DIFF_PAIRS;
+const std::string kBin = ROCM_AUDIT_BINARY;
+
+Report DiffTrees(const std::string& pair, const std::string& from = "old", const std::string& to = "new") {
+  AuditRequest request;
+  request.ld_so_conf = "/nonexistent";
+  Report report;
+  std::string error;
+  EXPECT_TRUE(
+      Diff(request, kPairs + "/" + pair + "/" + from, kPairs + "/" + pair + "/" + to, &report, &error))
+      << error;
+  return report;
+}
+
+std::vector<const Finding*> Of(const Report& r, std::string_view check, std::string_view file) {
+  std::vector<const Finding*> out;
+  for (const Finding& f : r.findings)
+    if (f.check == check && f.file == file) out.push_back(&f);
+  return out;
+}
+
+TEST(Diff, SymbolDroppedWithoutSonameBumpIsAnErrorNamingWhoBindsIt) {
+  const Report r = DiffTrees("diff");
+  const auto found = Of(r, "symbols-removed", "lib/libdrop.so.1");
+  ASSERT_EQ(found.size(), 1u);
+  const Finding& f = *found[0];
+  EXPECT_EQ(f.severity, Severity::kError);
+  EXPECT_EQ(f.fields["soname"], "libdrop.so.1");
+  EXPECT_EQ(f.fields["count"], 1);
+  EXPECT_EQ(f.fields["removed"], Json::array({"drop_me"}));
+  // consumer binds drop_me; bystander links the library and binds keep() only.
+  EXPECT_EQ(f.fields["hit"], Json::parse(R"([{"file": "bin/consumer", "symbols": ["drop_me"]}])"));
+}
+
+TEST(Diff, VersionNodeRemovedCountsWithItsSymbols) {
+  const Report r = DiffTrees("diff");
+  const auto found = Of(r, "symbols-removed", "lib/libver.so.1");
+  ASSERT_EQ(found.size(), 1u);
+  const Finding& f = *found[0];
+  EXPECT_EQ(f.fields["removed"], Json::array({"VER_2@@VER_2", "bar@@VER_2"}));
+  EXPECT_EQ(f.fields["versions_removed"], Json::array({"VER_2"}));
+  EXPECT_EQ(f.fields["hit"], Json::parse(R"([{"file": "bin/consumer", "symbols": ["bar@VER_2"]}])"));
+}
+
+TEST(Diff, SonameChangeIsANoteNamingWhoStillLinksTheOldOne) {
+  const Report r = DiffTrees("diff");
+  const auto found = Of(r, "soname-changed", "lib/libren.so.2");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0]->severity, Severity::kNote);
+  EXPECT_EQ(found[0]->fields["old_soname"], "libren.so.1");
+  EXPECT_EQ(found[0]->fields["old_still_provided"], false);
+  EXPECT_EQ(found[0]->fields["hit"], Json::array({"bin/renuser"}));
+}
+
+TEST(Diff, ProcessorDroppedFromAFatBinaryIsLost) {
+  const Report r = DiffTrees("diff");
+  const auto found = Of(r, "processors-lost", "lib/libkern.so.1");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0]->severity, Severity::kWarning);
+  EXPECT_EQ(found[0]->fields["scope"], "library");
+  EXPECT_EQ(found[0]->fields["lost"], Json::array({"gfx90a"}));
+  EXPECT_EQ(found[0]->fields["old_processors"], Json::array({"gfx906", "gfx90a"}));
+  EXPECT_EQ(found[0]->fields["new_processors"], Json::array({"gfx906"}));
+}
+
+TEST(Diff, CMakeTargetAndComponentRemovedNamingTheConfigsThatDependOnIt) {
+  const Report r = DiffTrees("diff");
+  const auto found = Of(r, "cmake-interface-removed", "lib/cmake/Pkg/PkgConfig.cmake");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0]->severity, Severity::kError);
+  EXPECT_EQ(found[0]->fields["removed_targets"], Json::array({"Pkg::extra"}));
+  EXPECT_EQ(found[0]->fields["removed_components"], Json::array({"extra"}));
+  EXPECT_EQ(found[0]->fields["hit"], Json::array({"lib/cmake/User/UserConfig.cmake"}));
+}
+
+TEST(Diff, NewFindingsOfNewAreKeyedAsTheBaselineKeysThem) {
+  const Report r = DiffTrees("diff");
+  const auto found = Of(r, "new-finding", "bin/consumer");
+  ASSERT_FALSE(found.empty());
+  bool drop_me = false;
+  for (const Finding* f : found) {
+    EXPECT_EQ(f->fields["rule"].get<std::string>(), f->fields["baseline_key"].get<std::string>().substr(
+                                                        0, f->fields["rule"].get<std::string>().size()));
+    drop_me |= f->fields["baseline_key"].get<std::string>().find("symbol=drop_me") != std::string::npos;
+  }
+  EXPECT_TRUE(drop_me);
+}
+
+// Every finding carries its rule's declared fields, in order and of their types, and every
+// comparison rule is reached by the seeded pair.
+TEST(Diff, EveryFindingHasItsDeclaredFieldsInOrder) {
+  const Report r = DiffTrees("diff");
+  std::set<std::string> seen;
+  for (const Finding& f : r.findings) {
+    seen.insert(f.check);
+    const Rule* rule = nullptr;
+    for (const Rule& known : r.rules)
+      if (known.id == f.check) rule = &known;
+    ASSERT_NE(rule, nullptr) << f.check;
+    std::vector<std::string> names, declared;
+    for (const auto& [name, value] : f.fields.items()) names.push_back(name);
+    for (const FieldSpec& spec : FieldSpecs(rule->fields)) {
+      if (!f.fields.contains(spec.name)) continue;
+      declared.push_back(spec.name);
+      std::string why;
+      EXPECT_TRUE(Conforms(f.fields[spec.name], spec.type, &why)) << f.check << "." << spec.name << why;
+    }
+    EXPECT_EQ(names, declared) << f.check;
+  }
+  EXPECT_THAT(seen, ::testing::IsSupersetOf({"symbols-removed", "soname-changed", "processors-lost",
+                                             "cmake-interface-removed", "new-finding"}));
+}
+
+// Backwards, NEW's defects are OLD's: fixed, notes only, each keyed as before.
+TEST(Diff, FindingsOldHadAndNewHasNotAreFixed) {
+  const Report r = DiffTrees("diff", "new", "old");
+  const auto fixed = Of(r, "fixed-finding", "bin/consumer");
+  ASSERT_EQ(fixed.size(), 2u);
+  EXPECT_EQ(fixed[0]->severity, Severity::kNote);
+  EXPECT_THAT(fixed[0]->fields["rule"].get<std::string>(),
+              ::testing::AnyOf("undefined-symbol", "missing-version"));
+  EXPECT_TRUE(Of(r, "new-finding", "bin/consumer").empty());
+}
+
+TEST(Diff, OnlyAdditionsGiveNoWarningOrError) {
+  const Report r = DiffTrees("harmless");
+  EXPECT_FALSE(r.HasFindingsAtOrAbove(Severity::kWarning));
+  for (const Finding& f : r.findings) ADD_FAILURE() << f.check << " " << f.file << ": " << f.message;
+  EXPECT_EQ(RunCommand(kBin + " diff --no-progress " + kPairs + "/harmless/old " + kPairs + "/harmless/new"),
+            0);
+}
+
+TEST(Diff, ExitStatusFollowsFailOn) {
+  const std::string diff =
+      kBin + " diff --no-progress --ld-so-conf /nonexistent " + kPairs + "/diff/old " + kPairs + "/diff/new";
+  EXPECT_EQ(RunCommand(diff + " >/dev/null"), 1);
+  EXPECT_EQ(RunCommand(diff + " --fail-on none >/dev/null"), 0);
+  EXPECT_EQ(RunCommand(diff + " --disable 'symbols-removed,cmake-*,new-finding' >/dev/null"), 0);
+  EXPECT_EQ(RunCommand(kBin + " diff " + kPairs + "/diff/old >/dev/null 2>&1"), 2);
+}
+
+// The comparison's fields, without the keys (which name the input) and messages.
+Json Findings(const std::string& json_text) {
+  Json out = Json::array();
+  const Json report = Json::parse(json_text);
+  for (Json f : report["findings"]) {
+    f.erase("key");
+    f.erase("message");  // display text: a report names paths as its command showed them
+    out.push_back(f);
+  }
+  return out;
+}
+
+TEST(Diff, TwoJsonReportsCompareAsTheTreesDo) {
+  TempDir t;
+  const std::string audit = kBin + " --no-progress --ld-so-conf /nonexistent --fail-on none --format json ";
+  ASSERT_EQ(RunCommand("cd " + kPairs + "/diff && " + audit + "--symbols old > " + t / "old.json"), 0);
+  ASSERT_EQ(RunCommand("cd " + kPairs + "/diff && " + audit + "--symbols new > " + t / "new.json"), 0);
+  const std::string diff =
+      kBin + " diff --no-progress --ld-so-conf /nonexistent --fail-on none --format json ";
+  std::string from_trees, from_reports;
+  ASSERT_EQ(RunCommand("cd " + kPairs + "/diff && " + diff + "old new", &from_trees), 0);
+  ASSERT_EQ(RunCommand(diff + t / "old.json " + t / "new.json", &from_reports), 0);
+  EXPECT_EQ(Findings(from_reports), Findings(from_trees));
+  EXPECT_GT(Findings(from_trees).size(), 5u);
+  // A report written without --symbols cannot say what a library exports.
+  ASSERT_EQ(RunCommand("cd " + kPairs + "/diff && " + audit + "old > " + t / "plain.json"), 0);
+  std::string err;
+  EXPECT_EQ(RunCommand(diff + t / "plain.json " + t / "new.json 2>&1", &err), 2);
+  EXPECT_THAT(err, ::testing::HasSubstr("--symbols"));
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing
