@@ -52,7 +52,7 @@ struct AuditRequest {
   /// --symbols, and every side `diff` audits: each ELF file's facts list its exported and
   /// imported dynamic symbols (ElfFacts::exports, imports).
   bool symbol_facts = false;
-  unsigned jobs = 0;                        ///< 0 = hardware threads
+  unsigned jobs = 0;  ///< 0 = hardware threads
   /// --max-findings-per-file: past it, a file's least severe findings are left out and one
   /// finding-limit finding counts them (engine/run_checks.h).
   size_t max_findings_per_file = kDefaultMaxFindingsPerFile;

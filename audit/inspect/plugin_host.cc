@@ -9,7 +9,7 @@ PluginContext MakePluginContext(const std::vector<Boxed<InspectedFile>>& files,
   PluginContext context;
   for (const Boxed<InspectedFile>& f : files)
     if (f && f->model())
-      for (const std::string& n : f->model()->needed) context.needed_names.emplace(BaseName(n));
+      for (std::string_view n : f->model()->needed) context.needed_names.emplace(BaseName(n));
   context.given = std::move(given);
   return context;
 }

@@ -466,7 +466,8 @@ TEST(Hooks, CpackMakesADebWithTheToolTheManPageTheSchemaAndTheHooks) {
         "./usr/share/doc/rocm-audit/changelog.gz", "./usr/share/rocm-audit/report.schema.json",
         "./usr/share/cmake/RocmAudit/RocmAuditConfig.cmake",
         "./usr/share/perl5/Debian/Debhelper/Sequence/rocm_audit.pm",
-        "./usr/share/rocm-audit/hooks/nix/rocm-audit-hook.sh", "./usr/share/rocm-audit/hooks/gentoo/bashrc"})
+        "./usr/share/rocm-audit/hooks/nix/rocm-audit-hook.sh", "./usr/share/rocm-audit/hooks/gentoo/bashrc",
+        "./usr/share/lintian/overrides/rocm-audit"})
     EXPECT_THAT(out, HasSubstr(path)) << path;
   std::string info;
   ASSERT_EQ(RunCommand("dpkg-deb -I " + t.path() + "/rocm-audit_*.deb", &info), 0);
