@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "audit/model/byte_text.h"
+
 namespace rocm_audit {
 namespace {
 
@@ -21,13 +23,6 @@ std::optional<std::string_view> DropSonameVersion(std::string_view text) {
   return rest;
 }
 
-int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 }  // namespace
 
 std::string GlobOfWrittenText(std::string_view written) {
@@ -36,10 +31,9 @@ std::string GlobOfWrittenText(std::string_view written) {
   for (size_t i = 0; i < written.size(); ++i) {
     if (written[i] != '\\' || i + 1 == written.size()) {
       out += written[i];
-    } else if (written[i + 1] == 'x' && i + 3 < written.size() && HexDigit(written[i + 2]) >= 0 &&
-               HexDigit(written[i + 3]) >= 0) {
+    } else if (std::optional<char> byte = EscapedByteAt(written, i)) {
       out += '\\';
-      out += static_cast<char>(HexDigit(written[i + 2]) * 16 + HexDigit(written[i + 3]));
+      out += *byte;
       i += 3;
     } else {  // an fnmatch escape, kept whole: "\\x" stays a backslash and an 'x'
       out += written.substr(i, 2);

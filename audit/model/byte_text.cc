@@ -119,6 +119,13 @@ int HexDigit(char c) {
 
 }  // namespace
 
+std::optional<char> EscapedByteAt(std::string_view text, size_t i) {
+  if (i + 3 >= text.size() || text[i] != '\\' || text[i + 1] != 'x') return std::nullopt;
+  int high = HexDigit(text[i + 2]), low = HexDigit(text[i + 3]);
+  if (high < 0 || low < 0) return std::nullopt;
+  return static_cast<char>(high * 16 + low);
+}
+
 std::string LosslessText(std::string_view bytes) { return Written(bytes, Form::kLossless, Newlines::kKeep); }
 
 bool NeedsLosslessText(std::string_view bytes) {
@@ -134,9 +141,8 @@ std::string BytesOfLosslessText(std::string_view text) {
     } else if (text[i + 1] == '\\') {
       out += '\\';
       ++i;
-    } else if (text[i + 1] == 'x' && i + 3 < text.size() && HexDigit(text[i + 2]) >= 0 &&
-               HexDigit(text[i + 3]) >= 0) {
-      out += static_cast<char>(HexDigit(text[i + 2]) * 16 + HexDigit(text[i + 3]));
+    } else if (std::optional<char> byte = EscapedByteAt(text, i)) {
+      out += *byte;
       i += 3;
     } else {
       out += '\\';

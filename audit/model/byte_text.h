@@ -18,6 +18,7 @@
 // readelf show such names. Other non-ASCII text stays as it is.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -29,6 +30,9 @@ std::string LosslessText(std::string_view bytes);
 std::string BytesOfLosslessText(std::string_view text);
 /// Whether LosslessText(bytes) differs from `bytes`.
 bool NeedsLosslessText(std::string_view bytes);
+/// The byte that the escape "\xNN" starting at text[i] (a backslash) stands for, or nothing
+/// when text[i..i+3] is not one.
+std::optional<char> EscapedByteAt(std::string_view text, size_t i);
 
 /// Whether a newline and a tab stay as they are (a document's own line structure: JUnit's
 /// failure text, a message of several lines) or are escaped like other controls (a name).
