@@ -74,7 +74,9 @@ std::string PathDisplay::Show(std::string_view host_path) const {
       return Show(host_path.substr(0, at)) + std::string(host_path.substr(at));
   }
   std::string absolute = Absolute(host_path);
-  if (absolute_) return absolute;
+  // A relative value that no PATH was given as ("FindThreads.cmake of CMake", a config's
+  // relative include directory) is not a path of this machine: it stays as written.
+  if (absolute_) return NamesHostPath(host_path) ? absolute : std::string(host_path);
   std::string ancestor = absolute;
   while (true) {
     if (auto it = shown_.find(ancestor); it != shown_.end()) {
@@ -85,6 +87,15 @@ std::string PathDisplay::Show(std::string_view host_path) const {
     if (ancestor == "/") return std::string(host_path);
     ancestor = DirName(ancestor);
   }
+}
+
+bool PathDisplay::NamesHostPath(std::string_view word) const {
+  if (word.starts_with('/')) return true;
+  return std::any_of(relative_.begin(), relative_.end(), [&](const std::string& given) {
+    return word == given ||
+           (word.starts_with(given) && word.size() > given.size() && word[given.size()] == '/') ||
+           given == ".";
+  });
 }
 
 std::string PathDisplay::ShowIn(std::string text) const {

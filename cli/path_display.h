@@ -29,6 +29,9 @@ class PathDisplay {
   std::string ShowIn(std::string text) const;
 
  private:
+  /// Whether a value names a path of this machine: an absolute one, or one below a PATH given
+  /// relative (as the walk names the files it finds there).
+  bool NamesHostPath(std::string_view word) const;
   std::unordered_map<std::string, std::string> shown_;  ///< normalised host path -> shown
   std::vector<std::string> relative_;  ///< mapped paths given relative, as given (for ShowIn)
   std::unordered_map<std::string, std::string> named_;  ///< normalised host path -> its name in text

@@ -3,6 +3,8 @@
 // root; the same from every working directory and however the PATH was spelled.
 #include "cli/path_display.h"
 
+#include <filesystem>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -118,6 +120,20 @@ TEST(PathDisplay, RootRelativeUnderRootAndAbsoluteOnlyWhenAsked) {
   std::string one;
   ASSERT_EQ(RunCommand(bin + tree + "/lib/libMIOpen.so.1", &one), 0);
   EXPECT_THAT(one, HasSubstr("\"file\": \"libMIOpen.so.1\""));
+}
+
+// --absolute-paths makes paths of this machine absolute, and only those: a relative value
+// that names no PATH given (CMake's own module "FindThreads.cmake of CMake", a config's
+// relative include directory) is not prefixed with the working directory.
+TEST(PathDisplay, AbsolutePathsLeaveValuesThatAreNotPathsAlone) {
+  PathDisplay d;
+  d.Map("build/tree", "");
+  d.SetAbsolute(true);
+  const std::string cwd = std::filesystem::current_path().string();
+  EXPECT_EQ(d.Show("build/tree/lib/libx.so"), cwd + "/build/tree/lib/libx.so");
+  EXPECT_EQ(d.Show("/opt/rocm/lib/libx.so"), "/opt/rocm/lib/libx.so");
+  EXPECT_EQ(d.Show("FindThreads.cmake of CMake"), "FindThreads.cmake of CMake");
+  EXPECT_EQ(d.Show("include"), "include");
 }
 
 }  // namespace
