@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -141,6 +142,21 @@ class CliSinks : public AuditSinks {
   std::optional<JsonFileStage> stage_;
 };
 
+// A dashboard (SARIF, GitLab) opens the file a finding names, so there each finding names
+// the file on this machine: below the directory of the side it is about (OLD for a fixed
+// finding, NEW for the rest). A package's members or a report's files have no such place,
+// and keep their installed paths.
+void PlaceOnThisMachine(const std::string& old_side, const std::string& new_side, Report* report) {
+  std::error_code ec;
+  const bool old_dir = std::filesystem::is_directory(old_side, ec);
+  const bool new_dir = std::filesystem::is_directory(new_side, ec);
+  for (Finding& f : report->findings) {
+    const bool fixed = f.check == "fixed-finding";
+    if (f.file.empty() || f.file[0] == '/' || !(fixed ? old_dir : new_dir)) continue;
+    f.file = (std::filesystem::path(fixed ? old_side : new_side) / f.file).lexically_normal().string();
+  }
+}
+
 // `diff OLD NEW`: the comparison's report, its paths already below each side's input.
 int RunDiff(const CliOptions& o) {
   Report report;
@@ -149,6 +165,8 @@ int RunDiff(const CliOptions& o) {
     std::cerr << "rocm-audit: error: " << error << "\n";
     return 2;
   }
+  if (o.format == OutputFormat::kSarif || o.format == OutputFormat::kGitlab)
+    PlaceOnThisMachine(o.audit.paths[0], o.audit.paths[1], &report);
   const int status = !o.fail_on_none && report.HasFindingsAtOrAbove(o.fail_on) ? 1 : 0;
   std::ofstream file;
   if (!o.output.empty()) file.open(o.output, std::ios::binary);

@@ -104,6 +104,11 @@ TEST(Golden, DiffEveryFormat) {
                                        {"html", "diff.html"}}) {
     std::string out;
     ASSERT_EQ(RunCommand(diff + "--format " + format, &out), 0) << format;
+    // A dashboard's URI names the file on this machine (file:// outside the base): the build
+    // directory it is in is not part of what is pinned.
+    const std::string pairs = ROCM_AUDIT_DIFF_PAIRS;
+    for (size_t at; (at = out.find(pairs)) != std::string::npos;)
+      out.replace(at, pairs.size(), "<diff-pairs>");
     ExpectGolden(golden, WithoutVersion(out));
   }
 }
