@@ -158,7 +158,8 @@ std::optional<RootedFs::Resolved> RootedFs::Follow(std::string cur, std::deque<s
     holder = nullptr;
     bool too_long = false;
     for (size_t i = 0; i < layers.size(); ++i) {
-      if ((!in_layers || Shows(i, next)) && lstat((layers[i] + next).c_str(), &st) == 0) {
+      if (in_layers && !Shows(i, next)) continue;  // hidden there: no lstat, so no errno to read
+      if (lstat((layers[i] + next).c_str(), &st) == 0) {
         holder = &layers[i];
         break;
       }
