@@ -1,6 +1,7 @@
 #include "policy/baseline.h"
 
 #include "audit/model/byte_text.h"
+#include "audit/model/json_strings.h"
 #include "policy/finding_key.h"
 
 namespace rocm_audit {
@@ -27,23 +28,6 @@ std::string KeyOf(const Json& j, std::span<const Rule> rules, const std::vector<
   return FindingKey(f, key_fields, inputs);
 }
 
-// The report's strings and member names as the bytes they stand for: the JSON writer wrote
-// them as lossless text (audit/model/byte_text.h), and keys are made of bytes.
-Json AsBytes(const Json& j) {
-  if (j.is_string()) return BytesOfLosslessText(j.get_ref<const std::string&>());
-  if (j.is_object()) {
-    Json out = Json::object();
-    for (const auto& [name, value] : j.items()) out[BytesOfLosslessText(name)] = AsBytes(value);
-    return out;
-  }
-  if (j.is_array()) {
-    Json out = Json::array();
-    for (const Json& value : j) out.push_back(AsBytes(value));
-    return out;
-  }
-  return j;
-}
-
 }  // namespace
 
 bool ReadBaselineKeys(std::string_view json_text, std::span<const Rule> rules, std::vector<std::string>* keys,
@@ -68,8 +52,9 @@ bool ReadBaselineKeys(std::string_view json_text, std::span<const Rule> rules, s
         report["inputs"]["paths"].is_array())
       for (const Json& p : report["inputs"]["paths"])
         if (p.is_string()) inputs.push_back(BytesOfLosslessText(p.get<std::string>()));
+    // Keys are made of the bytes the report's lossless text stands for.
     for (const Json& f : report["findings"])
-      if (f.is_object()) keys->push_back(KeyOf(AsBytes(f), rules, inputs));
+      if (f.is_object()) keys->push_back(KeyOf(MapJsonStrings(f, BytesOfLosslessText), rules, inputs));
   } catch (const Json::exception& e) {
     *error = std::string("a member is not as --format json writes it: ") + e.what();
     return false;

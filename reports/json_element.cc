@@ -1,6 +1,7 @@
 #include "reports/json_element.h"
 
 #include "audit/model/byte_text.h"
+#include "audit/model/json_strings.h"
 
 namespace rocm_audit {
 namespace {
@@ -19,28 +20,13 @@ bool NeedsLossless(const Json& j) {
   return false;
 }
 
-Json AsLossless(const Json& j) {
-  if (j.is_string()) return LosslessText(j.get_ref<const std::string&>());
-  if (j.is_object()) {
-    Json out = Json::object();
-    for (const auto& [name, value] : j.items()) out[LosslessText(name)] = AsLossless(value);
-    return out;
-  }
-  if (j.is_array()) {
-    Json out = Json::array();
-    for (const Json& value : j) out.push_back(AsLossless(value));
-    return out;
-  }
-  return j;
-}
-
 }  // namespace
 
 std::string DumpJson(const nlohmann::ordered_json& j) {
   // Strict: after LosslessText every string is UTF-8, and a byte that is not would be a bug.
   constexpr auto kStrict = Json::error_handler_t::strict;
   if (!NeedsLossless(j)) return j.dump(2, ' ', false, kStrict);  // every name of a normal tree
-  return AsLossless(j).dump(2, ' ', false, kStrict);
+  return MapJsonStrings(j, LosslessText).dump(2, ' ', false, kStrict);
 }
 
 // JSON strings hold no raw newline, so every '\n' of a dump starts one of its lines.
