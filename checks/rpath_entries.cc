@@ -145,7 +145,7 @@ const Rule& kRelative = kRules[3];
 // is at best wasted work and at worst a hijack (anyone can create /tmp/...).
 std::string BuildDirReason(const std::string& entry, const CheckOptions& options) {
   for (const auto& glob : options.forbid_rpath)
-    if (fnmatch(glob.c_str(), entry.c_str(), 0) == 0) return "matches --forbid-rpath " + glob;
+    if (fnmatch(glob.c_str(), entry.c_str(), 0) == 0) return "a directory matching --forbid-rpath " + glob;
   // Build trees: /build/ (Nix, Debian, Arch chroots) and the usual CMake/IDE names.
   for (std::string_view part : PathComponents(entry))
     if (part == "build" || part == "_build" || part.starts_with("build-") || part.starts_with("build_") ||

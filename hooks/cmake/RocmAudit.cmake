@@ -15,7 +15,8 @@
 # mixed-soname, package-limit, package-member-refused, rpath-build-dir, rpath-relative,
 # special-file, undefined-symbol, unresolved-library (rocm-audit --explain ID says which of
 # a check's findings are only warnings or notes). So a RUNPATH into a build tree, such as
-# -Wl,-rpath,/home/me/src/tinyroc/build/lib, fails the install.
+# -Wl,-rpath,/home/me/src/tinyroc/build/lib, or into the project's own source or build
+# directory whatever its name (unless the install prefix is inside it), fails the install.
 #
 #   find_package(RocmAudit)   # or include(/usr/share/cmake/RocmAudit/RocmAudit.cmake)
 #   rocm_audit_install(SUPPRESS ${CMAKE_SOURCE_DIR}/rocm-audit.suppress)
@@ -61,6 +62,15 @@ function(rocm_audit_install)
     set(_rocm_audit_args \"${args}\")
     set(_rocm_audit_prefix \"\${CMAKE_INSTALL_PREFIX}\")
     set(_rocm_audit_as \"\")
+    # The project's build and source trees exist only while it is built: an RPATH/RUNPATH
+    # into either is rpath-build-dir, whatever the directory is named (not the one that
+    # holds the install prefix, where the installed files are meant to stay).
+    foreach(_rocm_audit_dir IN ITEMS \"${CMAKE_BINARY_DIR}\" \"${CMAKE_SOURCE_DIR}\")
+      string(FIND \"\${CMAKE_INSTALL_PREFIX}/\" \"\${_rocm_audit_dir}/\" _rocm_audit_at)
+      if(NOT _rocm_audit_at EQUAL 0)
+        list(APPEND _rocm_audit_args --forbid-rpath \"\${_rocm_audit_dir}/*\")
+      endif()
+    endforeach()
     if(DEFINED ENV{DESTDIR} AND NOT \"\$ENV{DESTDIR}\" STREQUAL \"\")
       list(APPEND _rocm_audit_args --root \"\$ENV{DESTDIR}\" --root /)
       set(_rocm_audit_prefix \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}\")

@@ -94,6 +94,59 @@ TEST(HooksWhatFails, GentooBashrcFailsTheMerge) {
   EXPECT_EQ(phase(t / "waived/", &out), 0) << out;
 }
 
+// The package's own build directory, whatever it is named and wherever PORTAGE_TMPDIR puts
+// it (a tmpfs mount here, not /var/tmp), is a build directory.
+TEST(HooksWhatFails, GentooBashrcFailsARunpathIntoThePackagesBuildDirectory) {
+  TempDir t;
+  const std::string builddir = t / "ramdisk/portage/sci-libs/tinyroc-1.0";
+  const std::string entry = builddir + "/work/tinyroc-1.0/src/lib";
+  ASSERT_EQ(
+      RunCommand("mkdir -p " + t / "image/usr/lib64" + " && cd " + t / "image/usr/lib64" +
+                 " && printf 'int roc_f(void) { return 0; }\\n' > f.c && gcc -shared -fPIC -o libroc.so.1"
+                 " -Wl,-soname,libroc.so.1 -Wl,-rpath," +
+                 entry + " f.c && rm f.c"),
+      0);
+  std::string out;
+  EXPECT_NE(RunCommand("bash -c 'die() { echo \"die: $*\"; exit 1; }; einfo() { :; }; PATH=" + BinDir() +
+                           ":$PATH; D=" + t / "image" +
+                           "/; EROOT=/; CATEGORY=sci-libs; PN=tinyroc; "
+                           "PF=tinyroc-1.0; PORTAGE_CONFIGROOT=" +
+                           t / "none/" + "; PORTAGE_BUILDDIR=" + builddir + "; WORKDIR=" + builddir +
+                           "/work; source " + kSource + "/hooks/gentoo/bashrc; post_src_install' 2>&1",
+                       &out),
+            0)
+      << out;
+  EXPECT_THAT(out,
+              ::testing::HasSubstr(" entry " + entry + " points into a directory matching --forbid-rpath " +
+                                   builddir + "/*"))
+      << out;
+}
+
+// A CMake build directory named like no build tree (-B b3.5) and the source tree: an
+// INSTALL_RPATH into either fails the install.
+TEST(HooksWhatFails, CMakeModuleFailsARunpathIntoTheProjectsOwnTrees) {
+  TempDir t;
+  WriteAll(t / "src/CMakeLists.txt",
+           "cmake_minimum_required(VERSION 3.5)\nproject(tinyroc LANGUAGES C)\n"
+           "add_library(roc-b SHARED f.c)\nset_target_properties(roc-b PROPERTIES INSTALL_RPATH "
+           "${CMAKE_BINARY_DIR}/lib)\n"
+           "add_library(roc-s SHARED f.c)\nset_target_properties(roc-s PROPERTIES INSTALL_RPATH "
+           "${CMAKE_SOURCE_DIR}/third_party/lib)\n"
+           "install(TARGETS roc-b roc-s LIBRARY DESTINATION lib)\n"
+           "include(RocmAudit)\nrocm_audit_install()\n");
+  WriteAll(t / "src/f.c", "int roc_f(void) { return 0; }\n");
+  ASSERT_EQ(RunCommand(CMakeModuleProjectCommand(t / "src", t / "b3.5", t / "stage/usr", "", ">/dev/null")),
+            0);
+  std::string out;
+  EXPECT_NE(RunCommand(ROCM_AUDIT_CMAKE_COMMAND " --install " + t / "b3.5" + " 2>&1", &out), 0) << out;
+  EXPECT_THAT(out, ::testing::HasSubstr(" entry " + t / "b3.5/lib" +
+                                        " points into a directory matching --forbid-rpath " + t / "b3.5/*"))
+      << out;
+  EXPECT_THAT(out, ::testing::HasSubstr(" entry " + t / "src/third_party/lib" +
+                                        " points into a directory matching --forbid-rpath " + t / "src/*"))
+      << out;
+}
+
 // The setup hook as stdenv's fixupPhase runs postFixupHooks (runHook postFixup).
 TEST(HooksWhatFails, NixSetupHookFailsTheBuild) {
   TempDir t;
@@ -187,6 +240,18 @@ TEST(HooksWhatFails, DebhelperBuildFails) {
       out, ::testing::HasSubstr("dh_rocm_audit: error: package libtinyroc1 has findings that fail the build"))
       << out;
   EXPECT_EQ(RunCommand("test -e " + t / "libtinyroc1_1.0-1_amd64.deb"), 1);
+  // A RUNPATH into the source package's own directory, named like no build tree.
+  EXPECT_NE(RunCommand("cd " + src + " && PATH=" + kSource + "/hooks/debian:" + BinDir() +
+                           ":$PATH PERL5LIB=" + kSource +
+                           "/hooks/debian DEB_BUILD_OPTIONS=nocheck DEB_LDFLAGS_APPEND=-Wl,-rpath," + src +
+                           "/out/lib dpkg-buildpackage -us -uc -b -d 2>&1",
+                       &out),
+            0)
+      << out;
+  EXPECT_THAT(out,
+              ::testing::HasSubstr(" entry " + src +
+                                   "/out/lib points into a directory matching --forbid-rpath " + src + "/*"))
+      << out;
 }
 
 }  // namespace
