@@ -16,6 +16,8 @@
 #                     "packages" is run only when named)
 #   DEB=FILE          the .deb of the packages section (default: sid's librocsolver0 in
 #                     $CORPUS/debs/sid, 530 MB, a multi-block data.tar.xz)
+#   SET="NAME..."     the packages section's set, from $CORPUS/debs/bookworm (default: the
+#                     six of tests/cli/corpus_packages_test.cc, rocminfo to libamd-comgr2)
 #   SCALES="1 2 4"    the rows k of the scaling table: the tree holds SCALE_PART k times
 #   SCALE_PART="P..." what the scaling table repeats: files or directories below sid-root
 #                     (default: the Tensile directories of hipBLASLt and rocBLAS and the
@@ -42,10 +44,12 @@
 #   cmake    as bench/cmake_vs_find_package.sh: rocm-audit on the CMake package configs of
 #            sid-root and bookworm-root against one `cmake` find_package(CONFIG REQUIRED)
 #            probe project per package.
-#   packages rocm-audit (all checks) of DEB, installed over /, against `dpkg-deb -x` of it
-#            into a fresh directory, and against `dpkg-deb -x` followed by rocm-audit of the
-#            unpacked tree over / (--root D --root / D): what auditing a package costs beside
-#            unpacking it and auditing the tree.
+#   packages rocm-audit (all checks) of DEB, and of the bookworm SET together, installed over
+#            /, against `dpkg-deb -x` of the same .debs into a fresh directory, against
+#            `dpkg-deb -x` followed by rocm-audit of the unpacked tree over / (--root D
+#            --root / D), and rocm-audit of that tree alone (unpacked once beforehand): what
+#            auditing packages costs beside unpacking them. Wall time is the best of RUNS
+#            (the first runs pay the page cache of a 2 GB tree); CPU the mean.
 #   scaling  rocm-audit (all checks) on the whole tree at SCALES x: a hard-linked copy of
 #            sid-root (the 1x tree, no data copied) plus k-1 real copies (distinct inodes:
 #            rocm-audit, like glibc, treats hard links as one object) of SCALE_PART, each under
@@ -75,8 +79,13 @@ ROOT=$CORPUS/sid-root
 
 missing=()
 need() { command -v "$1" >/dev/null || missing+=("$2"); }
-need libtree libtree; need lddtree pax-utils; need zstd zstd; need cmake cmake
-need clang-offload-bundler-19 clang-tools-19; need llvm-objcopy-19 llvm-19; need "$PY" python3
+# Each section needs only its own anchors.
+has() { [[ " $SECTIONS " == *" $1 "* ]]; }
+if has loader; then need libtree libtree; need lddtree pax-utils; fi
+if has device; then need zstd zstd; need clang-offload-bundler-19 clang-tools-19; need llvm-objcopy-19 llvm-19; fi
+if has cmake; then need cmake cmake; fi
+if has packages; then need dpkg-deb dpkg; need bc bc; fi
+need "$PY" python3
 need /usr/bin/time time
 if ((${#missing[@]})); then echo "missing tools: apt-get install ${missing[*]}" >&2; exit 2; fi
 [ -x "$AUDIT" ] || { echo "no $AUDIT: build first" >&2; exit 2; }
@@ -111,7 +120,7 @@ echo "machine: $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1), $(npro
 tools=$(dpkg-query -W -f '${Package} ${Version}, ' hyperfine libtree pax-utils zstd cmake clang-tools-19 2>/dev/null || true)
 echo "tools: ${tools}sid-root's $("$ROOT/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2" --version | head -1)"
 if command -v hyperfine >/dev/null; then timer=hyperfine; else timer="bench/timeit.py (no hyperfine: apt-get install hyperfine)"; fi
-echo "times: seconds, mean of $RUNS runs after 1 warm-up ($timer; slow anchors: $SLOW_RUNS runs), warm page cache; cpu = user+sys"
+echo "times: seconds, mean of $RUNS runs after ${WARMUP:-1} warm-up ($timer; slow anchors: $SLOW_RUNS runs), warm page cache; cpu = user+sys"
 
 for section in $SECTIONS; do
   echo
@@ -162,17 +171,41 @@ for section in $SECTIONS; do
   packages)
     deb=${DEB:-$(ls "$CORPUS"/debs/sid/librocsolver0_*_amd64.deb 2>/dev/null | head -1)}
     [ -f "$deb" ] || { echo "no .deb (DEB=FILE, or sid's librocsolver0 in $CORPUS/debs/sid)" >&2; exit 2; }
-    D=$WORK/dpkg-x
-    echo "rm -rf $D && mkdir $D && dpkg-deb -x $deb $D" > "$WORK/dpkg-x.sh"
-    echo "rm -rf $D && mkdir $D && dpkg-deb -x $deb $D && $AUDIT --no-progress --format json --fail-on none -o /dev/null --root $D --root / $D" > "$WORK/dpkg-x-audit.sh"
-    echo "$AUDIT --no-progress --format json --fail-on none -o /dev/null $deb" > "$WORK/deb.sh"
-    echo "== packages: $(basename "$deb") ($(gb "$(stat -c %s "$deb")"), $(dpkg-deb --fsys-tarfile "$deb" | wc -c | awk '{ printf "%.2f GB", $1 / 1e9 }') unpacked), installed over /"
-    bench "$WORK/packages.json" "$RUNS" \
-      "rocm-audit, the .deb" "$WORK/deb.sh" \
-      "dpkg-deb -x" "$WORK/dpkg-x.sh" \
-      "dpkg-deb -x, then rocm-audit of the tree" "$WORK/dpkg-x-audit.sh"
-    table times --vs "rocm-audit, the .deb" "$WORK/packages.json"
-    rm -rf "$D"
+    read -r -a set_names <<<"${SET:-rocminfo librocsparse0 libhsa-runtime64-1 libhsakmt1 libamdhip64-5 libamd-comgr2}"
+    set_debs=()
+    for n in "${set_names[@]}"; do
+      f=$(ls "$CORPUS"/debs/bookworm/"${n}"_*_amd64.deb 2>/dev/null | head -1)
+      [ -f "$f" ] || { echo "no $n in $CORPUS/debs/bookworm (SET=\"NAME...\")" >&2; exit 2; }
+      set_debs+=("$f")
+    done
+    unpacked() { local b=0 f; for f in "$@"; do b=$((b + $(dpkg-deb --fsys-tarfile "$f" | wc -c))); done; echo "$b"; }
+    rows=() pairs=()
+    echo "== packages: sid's $(basename "$deb") and bookworm's ${set_names[*]}, installed over /; best of $RUNS runs"
+    # Per input, four commands: rocm-audit of the .debs (unpacked in its private directory,
+    # installed over /); `dpkg-deb -x` of each into one fresh directory; the same followed by
+    # rocm-audit of that tree over / (--root D --root / D); and rocm-audit of a tree unpacked
+    # once beforehand, which is what the third adds to the second, measured on its own rather
+    # than as the difference of two noisy means.
+    for input in sid set; do
+      if [ $input = sid ]; then debs=("$deb") label=$(basename "$deb" | cut -d_ -f1); else debs=("${set_debs[@]}") label="bookworm set of ${#set_debs[@]}"; fi
+      D=$WORK/dpkg-x-$input T=$WORK/tree-$input
+      x="rm -rf $D && mkdir $D"
+      for f in "${debs[@]}"; do x+=" && dpkg-deb -x $f $D"; done
+      echo "$x" > "$WORK/dpkg-x-$input.sh"
+      echo "$x && $AUDIT --no-progress --format json --fail-on none -o /dev/null --root $D --root / $D" > "$WORK/dpkg-x-audit-$input.sh"
+      echo "$AUDIT --no-progress --format json --fail-on none -o /dev/null ${debs[*]}" > "$WORK/deb-$input.sh"
+      mkdir "$T" && for f in "${debs[@]}"; do dpkg-deb -x "$f" "$T"; done
+      echo "$AUDIT --no-progress --format json --fail-on none -o /dev/null --root $T --root / $T" > "$WORK/tree-$input.sh"
+      echo "   + $label: $(gb "$(stat -c %s "${debs[@]}" | paste -sd+ | bc)") of .deb, $(gb "$(unpacked "${debs[@]}")") unpacked, $(find "$T" -type f | wc -l) files"
+      rows+=("rocm-audit, $label (.deb)" "$WORK/deb-$input.sh" "dpkg-deb -x, $label" "$WORK/dpkg-x-$input.sh"
+        "dpkg-deb -x + rocm-audit of the tree, $label" "$WORK/dpkg-x-audit-$input.sh"
+        "rocm-audit of the unpacked tree, $label" "$WORK/tree-$input.sh")
+      pairs+=(--pair "dpkg-deb -x, $label=rocm-audit, $label (.deb)"
+        --pair "dpkg-deb -x + rocm-audit of the tree, $label=rocm-audit, $label (.deb)")
+    done
+    bench "$WORK/packages.json" "$RUNS" "${rows[@]}"
+    table times --best "${pairs[@]}" "$WORK/packages.json"
+    rm -rf "$WORK"/dpkg-x-* "$WORK"/tree-*
     ;;
   scaling)
     read -r -a parts <<<"$SCALE_PART"

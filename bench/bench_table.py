@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Prints bench/all.sh's tables from hyperfine's --export-json files (or bench/timeit.py's).
 
-    bench_table.py times [--vs NAME] [--also NAME] [--pair ANCHOR=AUDIT]... JSON...
-        One numbered row per command, in order: mean wall time, its standard deviation, mean
-        user+sys CPU time. A row whose name does not start with "rocm-audit" is an anchor: it
+    bench_table.py times [--best] [--vs NAME] [--also NAME] [--pair ANCHOR=AUDIT]... JSON...
+        One numbered row per command, in order: mean wall time (--best: the least of the
+        runs), its standard deviation, mean user+sys CPU time. A row whose name does not start
+        with "rocm-audit" is an anchor: it
         gets the ratios anchor / rocm-audit of wall and CPU time against its --pair
         counterpart, else --vs, and also against --also when given.
     bench_table.py scaling TSV
@@ -32,27 +33,30 @@ def sd(r):
 
 def times(argv):
     vs = also = None
+    best = False
     pairs = {}
     files = []
     it = iter(argv)
     for a in it:
-        if a == "--vs": vs = next(it)
+        if a == "--best": best = True
+        elif a == "--vs": vs = next(it)
         elif a == "--also": also = next(it)
         elif a == "--pair":
             k, v = next(it).split("=", 1)
             pairs[k] = v
         else: files.append(a)
     rows = load(files)
+    wall = (lambda r: min(r["times"])) if best else (lambda r: r["mean"])
     index = {name: i + 1 for i, name in enumerate(rows)}
     width = max(len(k) for k in rows) + 2
-    print(f"    {'command':{width}s}{'wall s':>8s}{'±':>7s}{'cpu s':>8s}   anchor / rocm-audit: wall, cpu")
+    print(f"    {'command':{width}s}{'best s' if best else 'wall s':>8s}{'±':>7s}{'cpu s':>8s}   anchor / rocm-audit: wall, cpu")
     for name, r in rows.items():
-        line = f"{'[%d]' % index[name]:4s}{name:{width}s}{r['mean']:8.3f}{sd(r):>7s}{cpu(r):8.3f}"
+        line = f"{'[%d]' % index[name]:4s}{name:{width}s}{wall(r):8.3f}{sd(r):>7s}{cpu(r):8.3f}"
         if not name.startswith("rocm-audit"):
             for base in (pairs.get(name, vs), also):
                 if base in rows:
                     b = rows[base]
-                    line += f"   vs [{index[base]}] {r['mean'] / b['mean']:6.1f}x {cpu(r) / cpu(b):6.1f}x"
+                    line += f"   vs [{index[base]}] {wall(r) / wall(b):6.1f}x {cpu(r) / cpu(b):6.1f}x"
         print(line.rstrip())
 
 

@@ -41,7 +41,11 @@ constexpr Rule kRules[] = {
             "A plugin (a module a program dlopens rather than links) binds against its host too: "
             "a Python extension module (NAME.cpython-311-x86_64-linux-gnu.so, NAME.abi3.so, or "
             "NAME.so defining PyInit_NAME) against python3.11 or libpython3.11.so.1.0 (python3 or "
-            "libpython3.so for the stable ABI), a Perl XS module (NAME.so below an auto/ directory "
+            "libpython3.so for the stable ABI; a PyPy module NAME.pypy310-pp73-x86_64-linux-gnu.so against "
+            "pypy3.10 or libpypy3.10-c.so; an untagged or abi3 module against the interpreter its wheel's "
+            "tag names, as auditwheel reads it: cp311-cp311 python3.11, pp310-pypy310_pp73 pypy3.10), a "
+            "library that only such plugins of one host need against that host, a Perl XS module (NAME.so "
+            "below an auto/ directory "
             "defining boot_*) against perl or libperl.so.5.N, and the modules a --plugin-host "
             "MODULE-GLOB=PROGRAM matches against PROGRAM, each with its closure, found in the "
             "audited paths or the installed system (--root). A symbol the host defines is bound; "
@@ -117,9 +121,12 @@ void DescribePlugin(const PluginFacts& plugin, const LoaderConfig& loader, Findi
       plugin.host.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(plugin.host);
   f->fields["host_path"] =
       plugin.host_path.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(plugin.host_path);
-  std::string what = plugin.kind == PluginKind::kPythonExtension ? "a Python extension module"
-                     : plugin.kind == PluginKind::kPerlXs        ? "a Perl XS module"
-                                                                 : "a plugin";
+  std::string what =
+      plugin.kind == PluginKind::kPythonExtension ? "a Python extension module"
+      : plugin.kind == PluginKind::kPerlXs        ? "a Perl XS module"
+      : plugin.kind == PluginKind::kPluginLibrary
+          ? "a library that only plugins load (" + loader.fs.DisplayPath(plugin.needed_by) + ")"
+          : "a plugin";
   if (!plugin.host_path.empty()) {
     f->message += ", nor does its host " + loader.fs.DisplayPath(plugin.host_path) + " (" +
                   std::to_string(plugin.host_scope_size) + " objects with its closure)";
@@ -134,7 +141,12 @@ void DescribePlugin(const PluginFacts& plugin, const LoaderConfig& loader, Findi
         "program";
     return;
   }
-  f->message += "; it is " + what + " for " + plugin.host + ", which is not in the audited paths or root";
+  std::string wanted;
+  for (size_t i = 0; i < plugin.wanted.size(); ++i)
+    wanted += (i == 0 ? "" : i + 1 == plugin.wanted.size() ? " nor " : ", ") + plugin.wanted[i];
+  f->message += "; it is " + what + " for " + plugin.host + ", and " +
+                (plugin.wanted.size() > 1 ? "neither " + wanted + " is" : wanted + " is not") +
+                " in the audited world";
   f->hint = "audit it over a root that has " + plugin.host + " (--root), or name its host with --plugin-host";
 }
 

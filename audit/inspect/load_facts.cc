@@ -11,11 +11,16 @@ LoadFacts InspectLoad(const InspectedFile& file, const LoaderConfig& loader, Obj
   if (plugins)
     role = ClassifyPlugin(model, loader.fs.DisplayPath(file.walked.path), file.walked.path,
                           plugins->context(), loader);
+  if (plugins && !role)
+    if (const PluginRole* inherited = plugins->InheritedRole(file.walked.path)) role = *inherited;
   std::shared_ptr<const HostScope> host = role ? plugins->Find(*role, model, file.walked.path) : nullptr;
   out.binding = BindSymbols(model, out.closure, host ? &host->models : nullptr);
-  if (role)
-    out.plugin = PluginFacts{role->kind, role->host, role->directory, host ? host->path : "",
-                             host ? host->models.size() : 0};
+  if (role) {
+    out.plugin = PluginFacts{
+        role->kind,      role->host, role->directory, host ? host->path : "", host ? host->models.size() : 0,
+        role->needed_by, {}};
+    for (const HostCandidate& c : role->candidates) out.plugin->wanted.push_back(c.name);
+  }
   out.device_stack = AnalyzeDeviceStack(out.closure, loader, offers, requirement);
   return out;
 }

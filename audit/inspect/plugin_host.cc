@@ -1,8 +1,97 @@
 #include "audit/inspect/plugin_host.h"
 
+#include <unordered_set>
+
 #include "audit/fs/path.h"
 
 namespace rocm_audit {
+namespace {
+
+// One loadable audited object as InheritHosts sees it.
+struct Node {
+  std::string path;
+  std::optional<PluginRole> role;  ///< its own plugin role, or the inherited one once decided
+  bool program = false;            ///< an executable: a host of its own, never a plugin's library
+  std::vector<size_t> dependents;  ///< audited objects that name it in DT_NEEDED
+};
+
+bool SameHost(const PluginRole& a, const PluginRole& b) {
+  if (a.host != b.host || a.candidates.size() != b.candidates.size()) return false;
+  for (size_t i = 0; i < a.candidates.size(); ++i)
+    if (a.candidates[i].name != b.candidates[i].name) return false;
+  return true;
+}
+
+// The role `node` inherits from its dependents, once every one of them is decided with the
+// same named host; nullopt while one is undecided, a program, or of another host.
+std::optional<PluginRole> Inherit(const Node& node, const std::vector<Node>& nodes) {
+  if (node.program || node.dependents.empty()) return std::nullopt;
+  const PluginRole* first = nullptr;
+  for (size_t d : node.dependents) {
+    const Node& dep = nodes[d];
+    if (dep.program || !dep.role || dep.role->host.empty()) return std::nullopt;
+    if (first && !SameHost(*first, *dep.role)) return std::nullopt;
+    if (!first) first = &*dep.role;
+  }
+  PluginRole role = *first;
+  role.kind = PluginKind::kPluginLibrary;
+  role.directory.clear();
+  if (role.needed_by.empty()) role.needed_by = nodes[node.dependents.front()].path;
+  return role;
+}
+
+std::vector<Node> DependencyNodes(const std::vector<Boxed<InspectedFile>>& files,
+                                  const PluginContext& context, const LoaderConfig& loader) {
+  std::vector<Node> nodes;
+  std::unordered_map<std::string, std::vector<size_t>> by_name;
+  std::vector<const ElfModel*> models;
+  for (const Boxed<InspectedFile>& f : files) {
+    if (!f || !f->loadable()) continue;
+    const ElfModel& m = *f->model();
+    Node node;
+    node.path = f->walked.path;
+    node.program = m.has_interpreter;
+    node.role = ClassifyPlugin(m, loader.fs.DisplayPath(node.path), node.path, context, loader);
+    std::string name(BaseName(node.path));
+    by_name[name].push_back(nodes.size());
+    if (!m.soname.empty() && m.soname != name) by_name[m.soname].push_back(nodes.size());
+    nodes.push_back(std::move(node));
+    models.push_back(&m);
+  }
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    std::unordered_set<size_t> seen;
+    for (std::string_view n : models[i]->needed)
+      if (auto it = by_name.find(std::string(BaseName(n))); it != by_name.end())
+        for (size_t j : it->second)
+          if (j != i && seen.insert(j).second) nodes[j].dependents.push_back(i);
+  }
+  return nodes;
+}
+
+}  // namespace
+
+std::unordered_map<std::string, PluginRole> InheritHosts(const std::vector<Boxed<InspectedFile>>& files,
+                                                         const PluginContext& context,
+                                                         const LoaderConfig& loader) {
+  std::vector<Node> nodes = DependencyNodes(files, context, loader);
+  std::vector<bool> plugin(nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i) plugin[i] = nodes[i].role.has_value();
+  std::unordered_map<std::string, PluginRole> out;
+  // A library decided in one pass may decide the libraries it needs in the next: repeat
+  // until none changes. Libraries only in a cycle among themselves stay undecided.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      if (plugin[i] || nodes[i].role) continue;
+      if (auto role = Inherit(nodes[i], nodes)) {
+        out[nodes[i].path] = *role;
+        nodes[i].role = std::move(role);
+        changed = true;
+      }
+    }
+  }
+  return out;
+}
 
 PluginContext MakePluginContext(const std::vector<Boxed<InspectedFile>>& files,
                                 std::vector<PluginHostOption> given) {
@@ -11,12 +100,14 @@ PluginContext MakePluginContext(const std::vector<Boxed<InspectedFile>>& files,
     if (f && f->model())
       for (std::string_view n : f->model()->needed) context.needed_names.emplace(BaseName(n));
   context.given = std::move(given);
+  context.wheels = std::make_shared<WheelIndex>();
   return context;
 }
 
 PluginHosts::PluginHosts(PluginContext context, const std::vector<Boxed<InspectedFile>>& files,
                          const LoaderConfig& loader, ObjectStore& store)
     : context_(std::move(context)), loader_(loader), store_(store) {
+  inherited_ = InheritHosts(files, context_, loader_);
   for (const Boxed<InspectedFile>& f : files) {
     if (!f || !f->loadable()) continue;
     const ElfModel& m = *f->model();
@@ -28,6 +119,11 @@ PluginHosts::PluginHosts(PluginContext context, const std::vector<Boxed<Inspecte
     libraries_[name].push_back(f->walked.path);
     if (!m.soname.empty() && m.soname != name) libraries_[m.soname].push_back(f->walked.path);
   }
+}
+
+const PluginRole* PluginHosts::InheritedRole(const std::string& path) const {
+  auto it = inherited_.find(path);
+  return it == inherited_.end() ? nullptr : &it->second;
 }
 
 // A program: audited executables by name, then /usr/bin, /usr/local/bin and /bin of the

@@ -28,6 +28,8 @@ struct PluginFacts {
   std::string directory;       ///< kPluginDirectory: the plugin directory (system path)
   std::string host_path;       ///< host path of the host found in the audited world; "" when none is there
   size_t host_scope_size = 0;  ///< objects of the host's global scope (the host and its closure)
+  std::string needed_by;       ///< kPluginLibrary: a plugin that needs it (host path)
+  std::vector<std::string> wanted;  ///< the names the host was looked for by, in order
 };
 
 /// The host program (or library) with its closure: the plugin's global scope.
@@ -51,6 +53,10 @@ class PluginHosts {
   const PluginContext& context() const { return context_; }
   const LoaderConfig& loader() const { return loader_; }
 
+  /// The role of the audited shared object at host path `path` when only plugins of one host
+  /// need it (InheritHosts); nullptr otherwise.
+  const PluginRole* InheritedRole(const std::string& path) const;
+
   /// The host of `module` (found at `module_path`) as `role` names it; nullptr when none of
   /// its candidates is in the audited world.
   std::shared_ptr<const HostScope> Find(const PluginRole& role, const ElfModel& module,
@@ -66,10 +72,20 @@ class PluginHosts {
   ObjectStore& store_;
   std::unordered_map<std::string, std::vector<std::string>> programs_;  ///< audited executables by file name
   std::unordered_map<std::string, std::vector<std::string>>
-      libraries_;  ///< audited shared objects by name and soname
+      libraries_;                                          ///< audited shared objects by name and soname
+  std::unordered_map<std::string, PluginRole> inherited_;  ///< by host path
   std::mutex mutex_;
   std::unordered_map<std::string, std::shared_ptr<const HostScope>> by_real_path_;  ///< null: not usable
 };
+
+/// The libraries among `files` that live in a plugin host's process only: a shared object
+/// (not a plugin, not an executable) that at least one audited object needs and whose every
+/// audited dependent is a plugin of one named host or such a library of the same host. A
+/// dependent is an audited object whose DT_NEEDED names the library's SONAME or file name.
+/// Keyed by host path; each role is kPluginLibrary with the host's candidates.
+std::unordered_map<std::string, PluginRole> InheritHosts(const std::vector<Boxed<InspectedFile>>& files,
+                                                         const PluginContext& context,
+                                                         const LoaderConfig& loader);
 
 /// The DT_NEEDED names of every audited ELF file, with the --plugin-host options.
 PluginContext MakePluginContext(const std::vector<Boxed<InspectedFile>>& files,

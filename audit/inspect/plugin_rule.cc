@@ -41,24 +41,50 @@ PluginRole Python(const std::string& version) {
   return role;
 }
 
-// NAME.cpython-<major><minor><flags>-<platform>.so, NAME.abi3.so, or NAME.so defining
-// PyInit_NAME (the module's init function, which the import system looks up by the name).
-std::optional<PluginRole> PythonExtension(const ElfModel& model, std::string_view name) {
+// PyPy `version` ("3.10"): its executable, then libpypy3.10-c.so, which PyPy 7.3.4 and later
+// name by version, then libpypy3-c.so of the earlier releases.
+PluginRole PyPy(const std::string& version) {
+  PluginRole role;
+  role.kind = PluginKind::kPythonExtension;
+  role.host = "pypy" + version;
+  role.candidates = {
+      {"pypy" + version, false}, {"libpypy" + version + "-c.so", true}, {"libpypy3-c.so", true}};
+  return role;
+}
+
+// The version of a PEP 3149 tag's digits and flags ("311" -> "3.11", "313t" -> "3.13t");
+// "" when it is not one.
+std::string TagVersion(std::string_view abi) {
+  abi = abi.substr(0, abi.find('-'));
+  size_t digits = 0;
+  while (digits < abi.size() && std::isdigit(static_cast<unsigned char>(abi[digits]))) ++digits;
+  bool flags_ok = std::all_of(abi.begin() + digits, abi.end(), [](char c) { return std::islower(c); });
+  if (digits < 2 || !flags_ok) return "";
+  return std::string(abi.substr(0, 1)) + "." + std::string(abi.substr(1, digits - 1)) +
+         std::string(abi.substr(digits));
+}
+
+// The host of a module whose name carries no version: its wheel's ABI, else any python3.
+PluginRole OfWheel(const PluginContext& context, const std::string& host_path) {
+  std::optional<WheelAbi> abi = context.wheels ? context.wheels->AbiOf(host_path) : std::nullopt;
+  if (!abi || abi->kind == WheelAbi::Kind::kStableAbi) return Python("3");
+  return abi->kind == WheelAbi::Kind::kPyPy ? PyPy(abi->version) : Python(abi->version);
+}
+
+// NAME.cpython-<major><minor><flags>-<platform>.so, NAME.pypy<major><minor>-pp73-<platform>.so,
+// NAME.abi3.so, or NAME.so defining PyInit_NAME (the module's init function, which the import
+// system looks up by the name).
+std::optional<PluginRole> PythonExtension(const ElfModel& model, std::string_view name,
+                                          const std::string& host_path, const PluginContext& context) {
   if (!name.ends_with(".so")) return std::nullopt;
   std::string_view stem = name.substr(0, name.size() - 3);
-  if (stem.ends_with(".abi3")) return Python("3");
-  if (size_t tag = stem.find(".cpython-"); tag != std::string_view::npos) {
-    std::string_view abi = stem.substr(tag + 9);
-    abi = abi.substr(0, abi.find('-'));
-    size_t digits = 0;
-    while (digits < abi.size() && std::isdigit(static_cast<unsigned char>(abi[digits]))) ++digits;
-    bool flags_ok = std::all_of(abi.begin() + digits, abi.end(), [](char c) { return std::islower(c); });
-    if (digits >= 2 && flags_ok)
-      return Python(std::string(abi.substr(0, 1)) + "." + std::string(abi.substr(1, digits - 1)) +
-                    std::string(abi.substr(digits)));
-  }
+  if (stem.ends_with(".abi3")) return OfWheel(context, host_path);
+  if (size_t tag = stem.find(".cpython-"); tag != std::string_view::npos)
+    if (std::string v = TagVersion(stem.substr(tag + 9)); !v.empty()) return Python(v);
+  if (size_t tag = stem.find(".pypy"); tag != std::string_view::npos)
+    if (std::string v = TagVersion(stem.substr(tag + 5)); !v.empty()) return PyPy(v);
   std::string module(name.substr(0, name.find('.')));
-  if (!module.empty() && Defines(model, "PyInit_" + module)) return Python("3");
+  if (!module.empty() && Defines(model, "PyInit_" + module)) return OfWheel(context, host_path);
   return std::nullopt;
 }
 
@@ -144,6 +170,7 @@ std::string_view PluginKindName(PluginKind kind) {
     case PluginKind::kPythonExtension: return "python-extension";
     case PluginKind::kPerlXs: return "perl-xs";
     case PluginKind::kPluginDirectory: return "plugin-directory";
+    case PluginKind::kPluginLibrary: return "plugin-library";
   }
   return "";
 }
@@ -156,12 +183,12 @@ std::optional<PluginRole> ClassifyPlugin(const ElfModel& model, const std::strin
     if (!PluginHostMatches(given.module_glob, system_path, host_path)) continue;
     bool library =
         given.program.find('/') == std::string::npos && given.program.find(".so") != std::string::npos;
-    return PluginRole{PluginKind::kGiven, given.program, {{given.program, library}}, ""};
+    return PluginRole{PluginKind::kGiven, given.program, {{given.program, library}}, "", ""};
   }
   std::string_view name = BaseName(system_path);
   const std::string system_dir = DirName(system_path);
   std::vector<std::string_view> dirs = Components(system_dir);
-  if (auto python = PythonExtension(model, name)) return python;
+  if (auto python = PythonExtension(model, name, host_path, context)) return python;
   if (auto perl = PerlXs(model, dirs, name)) return perl;
   // libtool's modules name themselves (mca_btl_tcp.so); a versioned soname is a library's.
   bool own_soname = model.soname.empty() || (model.soname == name && name.ends_with(".so"));

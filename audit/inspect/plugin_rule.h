@@ -4,9 +4,11 @@
 // rule, in order (docs/design.md §F9):
 //   1. --plugin-host MODULE-GLOB=PROGRAM: a shared object the glob matches, host PROGRAM;
 //   2. a Python extension module: a shared object named with a CPython ABI tag
-//      (NAME.cpython-311-x86_64-linux-gnu.so: host python3.11 or libpython3.11.so.1.0) or the
-//      stable ABI tag (NAME.abi3.so), or NAME.so that defines PyInit_NAME (both: host python3
-//      or libpython3.so);
+//      (NAME.cpython-311-x86_64-linux-gnu.so: host python3.11 or libpython3.11.so.1.0), a
+//      PyPy one (NAME.pypy310-pp73-x86_64-linux-gnu.so: pypy3.10, libpypy3.10-c.so or
+//      libpypy3-c.so), the stable ABI tag (NAME.abi3.so), or NAME.so that defines PyInit_NAME;
+//      the last two take the ABI of the wheel whose RECORD lists them (plugin_wheel.h: cp311
+//      is python3.11, pp310 pypy3.10, cp38-abi3 and no wheel python3 or libpython3.so);
 //   3. a Perl XS module: NAME.so in a directory named auto/ (at any depth above it) that
 //      defines a boot_* function; host perl, or libperl.so.5.N where the path says 5.N;
 //   4. a plugin in a plugin directory: a shared object with no SONAME, or with its own file
@@ -18,6 +20,7 @@
 // consumers link, such as libMIOpen.so.1), or a file other objects of the tree need.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,6 +28,7 @@
 #include <vector>
 
 #include "audit/elf/elf_model.h"
+#include "audit/inspect/plugin_wheel.h"
 #include "audit/loader/search_path.h"
 
 namespace rocm_audit {
@@ -43,7 +47,9 @@ bool ParsePluginHostOption(const std::string& text, PluginHostOption* out);
 /// without '/' its file name. '*' and '?' cross '/' (fnmatch without FNM_PATHNAME).
 bool PluginHostMatches(const std::string& glob, const std::string& system_path, const std::string& host_path);
 
-enum class PluginKind { kGiven, kPythonExtension, kPerlXs, kPluginDirectory };
+// kPluginLibrary: a library with a SONAME that only plugins of one host need (transitively),
+// which lives in that host's process (plugin_host.h, InheritHosts).
+enum class PluginKind { kGiven, kPythonExtension, kPerlXs, kPluginDirectory, kPluginLibrary };
 std::string_view PluginKindName(PluginKind kind);  ///< "plugin-host", "python-extension", ...
 
 /// One name a host may be found by, in the order the rule prefers them.
@@ -57,6 +63,7 @@ struct PluginRole {
   std::string host;  ///< the host the report names ("python3.11"); "" when the rule names none
   std::vector<HostCandidate> candidates;  ///< empty when the host is not known
   std::string directory;                  ///< kPluginDirectory: the plugin directory (system path)
+  std::string needed_by;  ///< kPluginLibrary: a plugin that needs it (host path), for the message
 };
 
 /// What the rule reads beyond the file: the DT_NEEDED names of every audited object (a
@@ -64,6 +71,7 @@ struct PluginRole {
 struct PluginContext {
   std::unordered_set<std::string> needed_names;
   std::vector<PluginHostOption> given;
+  std::shared_ptr<const WheelIndex> wheels;  ///< the wheels of untagged and abi3 modules; may be null
 };
 
 /// `system_path` is the file as the installed system names it (LoaderConfig::fs's

@@ -60,8 +60,8 @@ struct ClosureFacts {
 /// A plugin: a module its host program dlopens (audit/inspect/plugin_rule.h), and the host
 /// its undefined symbols were bound against.
 struct PluginFileFacts {
-  std::string rule;            ///< "python-extension", "perl-xs", "plugin-directory", "plugin-host"
-  std::string host;            ///< the host the rule names ("python3.11"); "" when it names none
+  std::string rule;  ///< "python-extension", "perl-xs", "plugin-directory", "plugin-host", "plugin-library"
+  std::string host;  ///< the host the rule names ("python3.11"); "" when it names none
   std::string host_path;       ///< the host found in the audited world; "" when none is there
   uint64_t bound_by_host = 0;  ///< symbols only the host's scope defines
 };

@@ -7,6 +7,10 @@
 #   dontRocmAudit = true;                                             # to skip
 # Each output is audited as a store path: its RUNPATHs into other store paths (its
 # dependencies) are followed, and a finding at --fail-on (default error) fails the build.
+# The outputs of the derivation (out, dev, lib) are siblings, as dh's binary packages of one
+# source are: fixupPhase has written all of them before postFixup, at the absolute store
+# paths by which they name each other, so each output's audit finds the others where they
+# are installed and needs no --sibling (which layers a tree over /, not a store path).
 # The checks whose findings are errors by default: bundle-id-mismatch, cmake-config-error,
 # cmake-dependency-version, cmake-missing-file, cmake-missing-target, cmake-no-location,
 # malformed-bundle, malformed-file, missing-arch, missing-arch-data, missing-version,

@@ -90,8 +90,8 @@ TEST(PluginHosts, WithoutItsHostAPluginsSymbolsAreNotesNamingIt) {
     EXPECT_EQ(x.severity, Severity::kNote);
     EXPECT_TRUE(x.fields["host_path"].is_null());
     EXPECT_EQ(x.fields["host"], "python3.11");
-    EXPECT_THAT(x.message,
-                HasSubstr("a Python extension module for python3.11, which is not in the audited"));
+    EXPECT_THAT(x.message, HasSubstr("a Python extension module for python3.11, and neither python3.11 nor "
+                                     "libpython3.11.so.1.0 is in the audited world"));
   }
 }
 
@@ -205,6 +205,165 @@ TEST(PluginHosts, LinkedObjectsAreNotPlugins) {
     EXPECT_EQ(f[0].severity, Severity::kError) << file;
     EXPECT_FALSE(f[0].fields.contains("plugin")) << file;
   }
+}
+
+constexpr const char* kHelper = "usr/lib/x86_64-linux-gnu/libfoo_py.so.1";
+
+// A helper library with a SONAME that a Python extension links and that itself calls the
+// interpreter (PyLong_FromLong) and a PyNotAThing no Python has; the module calls only it.
+std::string ModuleWithHelper() {
+  return std::string("mklib ") + kHelper +
+         " libfoo_py.so.1 'long PyLong_FromLong(long); long PyNotAThing(void);"
+         " long foo(void) { return PyLong_FromLong(1) + PyNotAThing(); }' -nostdlib\n"
+         "mklib " +
+         kModule +
+         " x.cpython-311-x86_64-linux-gnu.so 'long foo(void); long PyInit_x(void) { return foo(); }' "
+         "-nostdlib -Wl,--no-as-needed -Lusr/lib/x86_64-linux-gnu -l:libfoo_py.so.1\n" +
+         kPython;
+}
+
+// Only the module needs the helper, so it lives in python3.11's process and binds there.
+TEST(PluginHosts, ALibraryOnlyPluginsNeedInheritsTheirHost) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), ModuleWithHelper()));
+  Report r = Audit({t.path()}, t.path());
+  auto f = FindingsOf(r, "undefined-symbol", t / kHelper);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fields["symbol"], "PyNotAThing");
+  EXPECT_EQ(f[0].severity, Severity::kError);
+  EXPECT_EQ(f[0].fields["plugin"], "plugin-library");
+  EXPECT_EQ(f[0].fields["host"], "python3.11");
+  EXPECT_EQ(f[0].fields["host_path"], t / "usr/bin/python3.11");
+  const FileFacts* facts = FactsOf(r, t / kHelper);
+  ASSERT_TRUE(facts && facts->plugin);
+  EXPECT_EQ(facts->plugin->bound_by_host, 1u);
+  EXPECT_TRUE(FindingsOf(r, "undefined-symbol", t / kModule).empty());
+}
+
+// Without the host in the audited world, the helper's unbound symbols are notes naming it.
+TEST(PluginHosts, ALibraryOnlyPluginsNeedIsANoteWithoutTheirHost) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), ModuleWithHelper() + "rm usr/bin/python3.11\n"));
+  Report r = Audit({t.path()}, t.path());
+  auto f = FindingsOf(r, "undefined-symbol", t / kHelper);
+  EXPECT_THAT(Symbols(f), UnorderedElementsAre("PyLong_FromLong", "PyNotAThing"));
+  for (const Finding& x : f) {
+    EXPECT_EQ(x.severity, Severity::kNote);
+    EXPECT_THAT(x.message, HasSubstr("a library that only plugins load (/" + std::string(kModule) + ")"));
+  }
+}
+
+// A program that links the helper too loads it outside any interpreter: ldd -r's verdict.
+TEST(PluginHosts, ALibraryAProgramNeedsKeepsItsErrors) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(
+      t.path(),
+      ModuleWithHelper() +
+          "mkexe usr/bin/tool 'long foo(void); int main(void) { return foo(); }' "
+          "-Wl,--no-as-needed -Lusr/lib/x86_64-linux-gnu -l:libfoo_py.so.1 -Wl,--allow-shlib-undefined\n"));
+  Report r = Audit({t.path()}, t.path());
+  auto f = FindingsOf(r, "undefined-symbol", t / kHelper);
+  EXPECT_THAT(Symbols(f), UnorderedElementsAre("PyLong_FromLong", "PyNotAThing"));
+  for (const Finding& x : f) {
+    EXPECT_EQ(x.severity, Severity::kError);
+    EXPECT_FALSE(x.fields.contains("plugin"));
+  }
+  const FileFacts* facts = FactsOf(r, t / kHelper);
+  ASSERT_TRUE(facts);
+  EXPECT_FALSE(facts->plugin);
+}
+
+// A wheel as pip builds one: an untagged module x.so (PyInit_x) calling CPython's real
+// PyLong_FromLong and a PyNotAThing no Python has, its dist-info's WHEEL with `tag`, and its
+// RECORD; written as a zip by python3's zipfile.
+std::string Wheel(const std::string& whl, const std::string& tag) {
+  return PythonModule("pkg/x.so") +
+         "python3 - <<'PY'\n"
+         "import zipfile\n"
+         "with zipfile.ZipFile('" +
+         whl +
+         "', 'w') as z:\n"
+         "    z.write('pkg/x.so', 'pkg/x.so')\n"
+         "    z.writestr('pkg-1.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nRoot-Is-Purelib: false\\nTag: " +
+         tag +
+         "\\n')\n"
+         "    z.writestr('pkg-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: pkg\\nVersion: "
+         "1.0\\n')\n"
+         "    z.writestr('pkg-1.0.dist-info/RECORD', 'pkg/x.so,,\\npkg-1.0.dist-info/WHEEL,,\\n"
+         "pkg-1.0.dist-info/METADATA,,\\npkg-1.0.dist-info/RECORD,,\\n')\n"
+         "PY\n"
+         "rm -r pkg\n";
+}
+
+// The wheel's cp311 tag names python3.11: Debian's /usr/bin/python3.11 (the base) binds
+// PyLong_FromLong, and PyNotAThing stays an error.
+TEST(PluginHosts, AWheelsModuleBindsAgainstThePythonOfItsTag) {
+  TempDir t;
+  const std::string whl = "pkg-1.0-cp311-cp311-linux_x86_64.whl";
+  ASSERT_TRUE(BuildTree(t.path(), Wheel(whl, "cp311-cp311-linux_x86_64")));
+  AuditRequest request;
+  request.paths = {t / whl};
+  Report r = AuditWith(request);
+  auto f = FindingsOf(r, "undefined-symbol");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fields["symbol"], "PyNotAThing");
+  EXPECT_EQ(f[0].severity, Severity::kError);
+  EXPECT_EQ(f[0].fields["host"], "python3.11");
+  EXPECT_EQ(f[0].fields["host_path"], "/usr/bin/python3.11");
+}
+
+// cp312 on Debian 12's base, which has python3.11 only: never judged against 3.11; notes
+// name what it needs.
+TEST(PluginHosts, AWheelForAnotherPythonIsANoteNamingIt) {
+  TempDir t;
+  const std::string whl = "pkg-1.0-cp312-cp312-linux_x86_64.whl";
+  ASSERT_TRUE(BuildTree(t.path(), Wheel(whl, "cp312-cp312-manylinux_2_17_x86_64")));
+  AuditRequest request;
+  request.paths = {t / whl};
+  Report r = AuditWith(request);
+  auto f = FindingsOf(r, "undefined-symbol");
+  EXPECT_THAT(Symbols(f), UnorderedElementsAre("PyLong_FromLong", "PyNotAThing"));
+  for (const Finding& x : f) {
+    EXPECT_EQ(x.severity, Severity::kNote);
+    EXPECT_EQ(x.fields["host"], "python3.12");
+    EXPECT_THAT(x.message, HasSubstr("neither python3.12 nor libpython3.12.so.1.0 is in the audited world"));
+  }
+}
+
+// A PyPy wheel binds to PyPy's libpypy, never CPython's python3.11.
+TEST(PluginHosts, APyPyWheelNamesPyPy) {
+  TempDir t;
+  const std::string whl = "pkg-1.0-pp310-pypy310_pp73-linux_x86_64.whl";
+  ASSERT_TRUE(BuildTree(t.path(), Wheel(whl, "pp310-pypy310_pp73-manylinux_2_17_x86_64")));
+  AuditRequest request;
+  request.paths = {t / whl};
+  Report r = AuditWith(request);
+  auto f = FindingsOf(r, "undefined-symbol");
+  EXPECT_THAT(Symbols(f), UnorderedElementsAre("PyLong_FromLong", "PyNotAThing"));
+  for (const Finding& x : f) {
+    EXPECT_EQ(x.fields["host"], "pypy3.10");
+    EXPECT_THAT(x.message, HasSubstr("neither pypy3.10, libpypy3.10-c.so nor libpypy3-c.so"));
+  }
+}
+
+TEST(PluginHosts, WheelTags) {
+  auto abi = ParseWheelTag("cp311-cp311-manylinux_2_17_x86_64");
+  ASSERT_TRUE(abi);
+  EXPECT_EQ(abi->kind, WheelAbi::Kind::kCPython);
+  EXPECT_EQ(abi->version, "3.11");
+  abi = ParseWheelTag("cp38-abi3-manylinux2014_x86_64");
+  ASSERT_TRUE(abi);
+  EXPECT_EQ(abi->kind, WheelAbi::Kind::kStableAbi);
+  EXPECT_EQ(abi->version, "3.8");
+  abi = ParseWheelTag("pp310-pypy310_pp73-manylinux_2_17_x86_64");
+  ASSERT_TRUE(abi);
+  EXPECT_EQ(abi->kind, WheelAbi::Kind::kPyPy);
+  EXPECT_EQ(abi->version, "3.10");
+  abi = ParseWheelTag("cp37-cp37m-linux_x86_64");
+  ASSERT_TRUE(abi);
+  EXPECT_EQ(abi->version, "3.7m");
+  EXPECT_FALSE(ParseWheelTag("py3-none-any"));
+  EXPECT_FALSE(ParseWheelTag("cp3x"));
 }
 
 TEST(PluginHosts, OptionAndGlobs) {

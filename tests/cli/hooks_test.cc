@@ -276,6 +276,62 @@ TEST(Hooks, NixBuildRunsTheSetupHookOnEveryOutput) {
   EXPECT_THAT(said2, HasSubstr("rocm-audit: auditing output dev")) << said2;
 }
 
+// The outputs of one derivation are siblings, as dh's binary packages of one source are: out's
+// library needs lib's libroc-n.so.1 through a RUNPATH into $lib, and dev's CMake config names
+// it there. Each output is audited at its store path, where those absolute names point, so the
+// others are found as installed beside it (no --sibling: a store path is not a layer of /).
+// A config naming a file lib does not ship fails the build.
+TEST(Hooks, NixOutputsOfOneDerivationAreSiblings) {
+  TempDir t;
+  ASSERT_EQ(RunCommand("sed 's|@rocmAudit@|" + kBin + "|' " + kSource + "/hooks/nix/rocm-audit-hook.sh > " +
+                       t / "hook.sh"),
+            0);
+  WriteAll(t / "builder.sh",
+           "set -e\n"
+           "mkdir -p \"$lib/lib\" \"$out/lib\" \"$dev/include\" \"$dev/lib/cmake/RocN\"\n"
+           "echo 'int roc_n(void) { return 0; }' > n.c\n"
+           "cc -shared -fPIC -nostdlib -o \"$lib/lib/libroc-n.so.1\" -Wl,-soname,libroc-n.so.1 n.c\n"
+           "echo 'int roc_n(void); int roc_user(void) { return roc_n(); }' > u.c\n"
+           "cc -shared -fPIC -nostdlib -o \"$out/lib/libroc-user.so.1\" -Wl,-soname,libroc-user.so.1 u.c "
+           "-Wl,--no-as-needed \"$lib/lib/libroc-n.so.1\" -Wl,-rpath,\"$lib/lib\"\n"
+           "echo 'int roc_n(void);' > \"$dev/include/roc_n.h\"\n"
+           "cat > \"$dev/lib/cmake/RocN/RocNConfig.cmake\" <<EOF\n"
+           "add_library(roc::n SHARED IMPORTED)\n"
+           "set_target_properties(roc::n PROPERTIES IMPORTED_LOCATION \"$lib/lib/$library\"\n"
+           "  IMPORTED_SONAME libroc-n.so.1 INTERFACE_INCLUDE_DIRECTORIES \"$dev/include\")\n"
+           "EOF\n"
+           "runHook() { local h hooks=\"$1Hooks[@]\"; for h in \"${!hooks}\"; do \"$h\"; done; }\n"
+           "postFixupHooks=()\n"
+           "source \"$hook\"\n"
+           "runHook postFixup\n");
+  auto build = [&](const std::string& library) {
+    WriteAll(t / "default.nix",
+             "derivation {\n  name = \"roc-outputs-" + library.substr(7, 1) +
+                 "\";\n  system = builtins.currentSystem;\n  builder = \"/bin/bash\";\n  args = [ \"" +
+                 t / "builder.sh" +
+                 "\" ];\n  outputs = [ \"out\" \"dev\" \"lib\" ];\n  PATH = \"/usr/bin:/bin\";\n"
+                 "  library = \"" +
+                 library + "\";\n  hook = \"" + t / "hook.sh" + "\";\n}\n");
+    std::string out;
+    int status = RunCommand(
+        "nix-build --no-out-link --option sandbox false --option build-users-group '' "
+        "--option substituters '' " +
+            t / "default.nix" + " 2>&1",
+        &out);
+    return std::make_pair(status, out);
+  };
+  auto [passed, said] = build("libroc-n.so.1");
+  EXPECT_EQ(passed, 0) << said;
+  for (const char* output : {"out", "dev", "lib"})
+    EXPECT_THAT(said, HasSubstr(std::string("rocm-audit: auditing output ") + output)) << said;
+  EXPECT_THAT(said, ::testing::Not(HasSubstr("error["))) << said;
+  auto [failed, said2] = build("libroc-gone.so.1");
+  EXPECT_NE(failed, 0) << said2;
+  EXPECT_THAT(said2, HasSubstr("[cmake-missing-file]")) << said2;
+  EXPECT_THAT(said2, HasSubstr("libroc-gone.so.1")) << said2;
+  EXPECT_THAT(said2, HasSubstr("rocm-audit: output dev has findings")) << said2;
+}
+
 TEST(Hooks, GentooBashrcFailsTheMergeAndAWaiverPassesIt) {
   TempDir t;
   PlantDefect(t / "image/usr");
