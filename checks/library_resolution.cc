@@ -113,20 +113,22 @@ void Run(const LoadableInput& in, FindingSink& sink) {
     });
     if (!direct && requester_audited && hidden == unbound.end()) continue;
     Finding f = MakeFinding(kRules[0], in.file.walked.path);
+    // The name as the report keeps it (BoundedView), copied once: a DT_NEEDED as long as
+    // its file is never repeated whole into the message and the fields.
+    const std::string name = BoundedView(u.name);
     nlohmann::ordered_json needed_by = nlohmann::ordered_json::array();
     for (int i : u.needed_by) needed_by.push_back(closure.objects[i].path);
     if (!u.parse_error.empty()) {
-      f.message = u.name + " was found at " + u.resolution.path + " but cannot be loaded: " + u.parse_error;
+      f.message = name + " was found at " + u.resolution.path + " but cannot be loaded: " + u.parse_error;
       f.hint = "replace the corrupt file " + u.resolution.path;
     } else if (!u.resolution.error.empty()) {
-      f.message = u.name + " cannot be loaded: " + u.resolution.error;
+      f.message = name + " cannot be loaded: " + u.resolution.error;
       f.hint = "a non-ELF file (linker script? wrong package?) shadows the real library";
     } else {
       std::string who = u.needed_by.empty() ? in.file.walked.path
                                             : std::string(BaseName(closure.objects[u.needed_by[0]].path));
-      f.message = u.name + " needed by " + who + (direct ? " (direct dependency)" : "") +
-                  " is not found in " + std::to_string(u.resolution.searched.size()) +
-                  " searched directories";
+      f.message = name + " needed by " + who + (direct ? " (direct dependency)" : "") + " is not found in " +
+                  std::to_string(u.resolution.searched.size()) + " searched directories";
       // The library may be right there, in a directory this object's search never visits.
       auto there = in.run.audited_by_name.find(u.name);
       if (there != in.run.audited_by_name.end() && !u.needed_by.empty()) {
@@ -146,7 +148,7 @@ void Run(const LoadableInput& in, FindingSink& sink) {
             !hint.empty())
           f.hint = std::move(hint);
     }
-    f.fields["library"] = u.name;
+    f.fields["library"] = name;
     f.fields["needed_by"] = needed_by;
     nlohmann::ordered_json searched = nlohmann::ordered_json::array();
     for (const SearchStep& s : u.resolution.searched)

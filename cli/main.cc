@@ -1,4 +1,16 @@
 // rocm-audit: the whole program is cli/cli.cc; see RunCli.
+#include <cstdio>
+#include <new>
+
 #include "cli/cli.h"
 
-int main(int argc, char** argv) { return rocm_audit::RunCli(argc, argv); }
+// Memory that runs out while the report is written (the audit catches its own, Audit) is a
+// tool error, exit 2 as every other, never an abort.
+int main(int argc, char** argv) {
+  try {
+    return rocm_audit::RunCli(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fputs("rocm-audit: error: memory ran out while writing the report (std::bad_alloc)\n", stderr);
+    return 2;
+  }
+}

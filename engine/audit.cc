@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <new>
 
 #include "audit/fs/rooted_fs.h"
 #include "engine/installed_world.h"
@@ -43,9 +44,7 @@ bool CheckInputs(const AuditRequest& request, std::string* error) {
   return true;
 }
 
-}  // namespace
-
-bool Audit(const AuditRequest& given, AuditSinks& sinks, Report* report, std::string* error) {
+bool AuditUnguarded(const AuditRequest& given, AuditSinks& sinks, Report* report, std::string* error) {
   if (!CheckInputs(given, error)) return false;
   AuditRequest request = given;
   PackageInputs packages;
@@ -67,6 +66,22 @@ bool Audit(const AuditRequest& given, AuditSinks& sinks, Report* report, std::st
   ApplyPolicy(given.policy, report);
   ArrangeDeclaredFields(report);
   return true;  // the private directory goes here, with every file unpacked into it
+}
+
+}  // namespace
+
+// Memory that runs out for no one file (the walk's list, the symbol index, the whole-tree
+// checks) ends the audit as a tool error, never an abort; what one file's reading or checks
+// needed is that file's finding (InspectFile, TreeAudit::Finish).
+bool Audit(const AuditRequest& given, AuditSinks& sinks, Report* report, std::string* error) {
+  try {
+    return AuditUnguarded(given, sinks, report, error);
+  } catch (const std::bad_alloc&) {
+    *report = Report{};
+    *error =
+        "memory ran out during the audit (std::bad_alloc), outside the reading and checks of any one file";
+    return false;
+  }
 }
 
 bool Audit(const AuditRequest& request, Report* report, std::string* error) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "audit/fs/path.h"
+#include "checks/registry.h"
 
 namespace rocm_audit {
 
@@ -36,7 +37,9 @@ const Rule kFindingLimitRule{
 std::vector<Finding> CheckFile(const InspectedFile& file, const LoadFacts* load, const LoaderConfig& loader,
                                const CheckOptions& options, const RunFacts& run, const EnabledRules& enabled,
                                size_t max_findings) {
-  FindingSink sink(max_findings);
+  // Findings alike but for an index (4,096 entries of one bundle, each malformed the same
+  // way) are folded into one, as compilers fold a repeated diagnostic.
+  FindingSink sink(max_findings, AllRules());
   for (const Check* check : enabled.Running()) {
     if (const auto* run_file = std::get_if<FileCheck>(&check->run)) {
       (*run_file)(FileInput{file, options}, sink);

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <thread>
 
@@ -22,10 +23,19 @@
 #include "audit/loader/ld_so_conf.h"
 #include "audit/support/parallel.h"
 #include "audit/unpack/installed_files.h"
+#include "checks/registry.h"
 #include "engine/run_checks.h"
 
 namespace rocm_audit {
 namespace {
+
+// The reasons a file's audit stopped when memory ran out after it was read.
+constexpr std::string_view kOutOfMemoryInLoad =
+    "memory ran out while resolving its load closure (std::bad_alloc): its loader checks were not run, "
+    "the run went on";
+constexpr std::string_view kOutOfMemoryInChecks =
+    "memory ran out while checking it (std::bad_alloc): its findings and facts are left out, the run "
+    "went on";
 
 // What the audit reads and holds until the report's facts are collected: the mapped files
 // and their models, the loader's view of each, the symbol index. A run that ends the
@@ -151,14 +161,25 @@ class TreeAudit {
     loads.resize(total_);
     PluginHosts plugins(MakePluginContext(files, request_.plugin_hosts), files, loader_, tree_->store);
     ParallelFor(total_, jobs_, [&](size_t i) {
-      if (files[i] && files[i]->loadable()) {
-        loads[i] = InspectLoad(*files[i], loader_, tree_->store, offers, request_.checks.arch, &plugins);
-        sinks_.LoadFactsReady(i, *files[i], *loads[i], loader_);
-      }
+      if (files[i] && files[i]->loadable()) MakeLoadFactsOf(i, offers, plugins);
       Tick("auditing", audited_);
     });
     run_.providers = &tree_->providers.emplace(BuildProviderIndex(files, loads, loader_));
     decode_memory_.ReleaseUnused();  // what closure members outside the tree decoded
+  }
+
+  // The loader's view of file i. Memory that runs out while its closure is resolved is the
+  // file's finding: its closure is let go, and its file checks still run on what was read.
+  void MakeLoadFactsOf(size_t i, DeviceOfferCache& offers, PluginHosts& plugins) {
+    InspectedFile& file = *tree_->files[i];
+    Boxed<LoadFacts>& load = tree_->loads[i];
+    try {
+      load = InspectLoad(file, loader_, tree_->store, offers, request_.checks.arch, &plugins);
+      sinks_.LoadFactsReady(i, file, *load, loader_);
+    } catch (const std::bad_alloc&) {
+      load = {};
+      file.problems.push_back({ParseProblem::kUnparsable, std::string(kOutOfMemoryInLoad)});
+    }
   }
 
   void FinishLoadableFiles() {
@@ -195,13 +216,26 @@ class TreeAudit {
 
   // One file's checks and report facts. The facts go to the sink or into the report; then
   // what only they needed goes too: the whole-tree checks read the walk, the ELF model and
-  // the loader's facts, never device code or parse problems.
+  // the loader's facts, never device code or parse problems. Memory that runs out while the
+  // file is checked is its finding, and the others go on.
   void Finish(size_t i, InspectedFile& file, const LoadFacts* load) {
-    per_file_[i] =
-        CheckFile(file, load, loader_, request_.checks, run_, enabled_, request_.max_findings_per_file);
-    FileFacts facts =
-        CollectFacts(file, load, loader_, request_.checks.arch.isa_compat, request_.symbol_facts);
-    if (package_of_[i]) facts.cmake = ProjectCMakeFacts(package_of_[i]->package);
+    FileFacts facts;
+    try {
+      per_file_[i] =
+          CheckFile(file, load, loader_, request_.checks, run_, enabled_, request_.max_findings_per_file);
+      facts = CollectFacts(file, load, loader_, request_.checks.arch.isa_compat, request_.symbol_facts);
+      if (package_of_[i]) facts.cmake = ProjectCMakeFacts(package_of_[i]->package);
+    } catch (const std::bad_alloc&) {
+      per_file_[i] = {};
+      facts = FileFacts{};
+      facts.path = file.walked.path;
+      facts.kind = file.kind;
+      Finding f = MakeFinding(*FindRule("malformed-file"), file.walked.path);
+      f.message = std::string(FileKindName(file.walked.kind)) +
+                  " file cannot be audited: " + std::string(kOutOfMemoryInChecks);
+      f.fields["reason"] = std::string(kOutOfMemoryInChecks);
+      per_file_[i].push_back(std::move(f));
+    }
     file.device = {};
     file.offers = {};
     file.arch_data.reset();

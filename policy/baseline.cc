@@ -12,7 +12,7 @@ using Json = nlohmann::ordered_json;
 // A finding's JSON members that are not the check's own fields (json_report.cc).
 bool IsEnvelopeMember(const std::string& name) {
   return name == "check" || name == "severity" || name == "file" || name == "message" || name == "hint" ||
-         name == "key" || name == "suppressed";
+         name == "key" || name == "suppressed" || name == "repeated";
 }
 
 std::string KeyOf(const Json& j, std::span<const Rule> rules, const std::vector<std::string>& inputs) {

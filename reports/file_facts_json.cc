@@ -1,5 +1,7 @@
 #include "reports/file_facts_json.h"
 
+#include <algorithm>
+
 #include "audit/model/finding.h"
 #include "audit/support/hex.h"
 #include "reports/json_element.h"
@@ -119,9 +121,11 @@ Json FileFactsToJson(const FileFacts& f, bool with_bundles) {
   if (f.archive_members) j["members"] = *f.archive_members;
   if (f.device) {
     Json bundles = Json::array();
+    const size_t listed = std::min(f.device->bundles.size(), kMaxBundlesListed);
     if (with_bundles)
-      for (const BundleFacts& b : f.device->bundles) bundles.push_back(BundleToJson(b));
+      for (size_t i = 0; i < listed; ++i) bundles.push_back(BundleToJson(f.device->bundles[i]));
     j["bundles"] = std::move(bundles);
+    if (f.device->bundles.size() > listed) j["bundles_left_out"] = f.device->bundles.size() - listed;
     j["device_targets"] = f.device->targets;
     if (f.device->fatbin_wrappers) j["fatbin_wrappers"] = f.device->fatbin_wrappers;
   }
@@ -158,9 +162,10 @@ std::string FileFactsElementText(const FileFacts& f) {
   std::string out = text.substr(0, at + kEmpty.size() - 1);
   out += "\n";
   const auto& bundles = f.device->bundles;
-  for (size_t i = 0; i < bundles.size(); ++i) {
+  const size_t listed = std::min(bundles.size(), kMaxBundlesListed);
+  for (size_t i = 0; i < listed; ++i) {
     AppendIndented(DumpJson(BundleToJson(bundles[i])), "        ", &out);
-    out += i + 1 < bundles.size() ? ",\n" : "\n";
+    out += i + 1 < listed ? ",\n" : "\n";
   }
   out += "      ]";
   out.append(text, at + kEmpty.size(), std::string::npos);

@@ -10,6 +10,10 @@
 
 namespace rocm_audit {
 
+/// The most bundles files[].bundles lists for one file; "bundles_left_out" counts the rest.
+/// A real library has hundreds; a crafted 50 MB file, 609,637 (367 MB of JSON listed).
+inline constexpr size_t kMaxBundlesListed = 10000;
+
 /// `with_bundles` false: "bundles" is left empty (FileFactsElementText fills it in).
 nlohmann::ordered_json FileFactsToJson(const FileFacts& facts, bool with_bundles = true);
 

@@ -54,6 +54,7 @@ Json FindingToJson(const Finding& f) {
             {"hint", f.hint}};
   for (const auto& [key, value] : f.fields.items()) j[key] = value;
   if (!f.key.empty()) j["key"] = f.key;
+  if (f.repeated) j["repeated"] = {{"count", f.repeated->count}, {"numbers", f.repeated->numbers}};
   if (f.suppressed)
     j["suppressed"] = {
         {"kind", f.suppressed->kind}, {"reason", f.suppressed->reason}, {"source", f.suppressed->source}};

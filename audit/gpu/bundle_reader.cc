@@ -225,7 +225,10 @@ std::optional<uint64_t> ReadPlain(std::string_view bytes, Bundle* b) {
   uint64_t extent = BundleExtent(b->entries, table_end);
   b->compressed_size = b->uncompressed_size = extent;
   CodeObjectMemo memo;
-  for (BundleEntry& e : b->entries) InspectEntry(&e, bytes.substr(e.offset, e.size), &b->problems, &memo);
+  for (size_t i = 0; i < b->entries.size(); ++i) {
+    BundleEntry& e = b->entries[i];
+    InspectEntry(&e, i, bytes.substr(e.offset, e.size), &b->problems, &memo);
+  }
   return extent;
 }
 
@@ -237,16 +240,18 @@ void InspectStreamedEntries(const StreamedBundle& stream, uint64_t produced, Bun
     const BundleEntry& e = b->entries[i];
     if (e.offset > produced || e.size > produced - e.offset) {
       Problem(&b->problems, BundleProblem::kMalformed,
-              "entry '" + e.id + "' runs past the " + std::to_string(produced) + " bytes the stream holds");
+              "entry " + std::to_string(i) + " ('" + e.id + "') runs past the " + std::to_string(produced) +
+                  " bytes the stream holds");
       continue;
     }
     if (stream.capped(i)) {
       Problem(&b->problems, BundleProblem::kMalformed,
-              "entry '" + e.id + "' was not read: the first bytes kept of this bundle's entries pass " +
-                  "rocm-audit's cap of " + std::to_string(kMaxPrefixBytes) + " bytes per bundle");
+              "entry " + std::to_string(i) + " ('" + e.id + "') was not read: the first bytes kept of this " +
+                  "bundle's entries pass " + "rocm-audit's cap of " + std::to_string(kMaxPrefixBytes) +
+                  " bytes per bundle");
       continue;
     }
-    InspectEntry(&b->entries[i], stream.prefix(i), &b->problems, &memo);
+    InspectEntry(&b->entries[i], i, stream.prefix(i), &b->problems, &memo);
   }
 }
 
@@ -361,7 +366,9 @@ bool StartsWithBundleMagic(std::string_view bytes) {
   return bytes.starts_with(kBundleMagic) || bytes.starts_with(kCcobMagic);
 }
 
-void InspectEntry(BundleEntry* e, std::string_view prefix, std::vector<BundleProblem>* problems,
+// `index` is the entry's place in the table: entries alike (4,096 pointing at one broken
+// code object) differ in it, and their findings fold into one naming the first few.
+void InspectEntry(BundleEntry* e, size_t index, std::string_view prefix, std::vector<BundleProblem>* problems,
                   CodeObjectMemo* memo) {
   // The runtime finds its entry by comparing the whole ID with its own target ID string
   // (clr's CodeObject::extractCodeObjectFromFatBinary), which has no control character: an
@@ -405,8 +412,9 @@ void InspectEntry(BundleEntry* e, std::string_view prefix, std::vector<BundlePro
     read = InspectCodeObject(prefix, e->size, &co, &error);
   }
   if (!read) {
-    Problem(problems, BundleProblem::kMalformed,
-            "entry '" + e->id + "' is not a valid AMDGPU code object: " + error);
+    Problem(
+        problems, BundleProblem::kMalformed,
+        "entry " + std::to_string(index) + " ('" + e->id + "') is not a valid AMDGPU code object: " + error);
     return;
   }
   e->code_object = co;

@@ -51,8 +51,9 @@ struct CodeObjectMemo {
 
 /// Fills an entry's target and code object from `prefix`, the entry's first bytes (all
 /// of them for an in-place bundle), appending problems to `bundle_problems`. With `memo`,
-/// a code object already read at the entry's offset and size is not read again.
-void InspectEntry(BundleEntry* entry, std::string_view prefix, std::vector<BundleProblem>* bundle_problems,
-                  CodeObjectMemo* memo = nullptr);
+/// a code object already read at the entry's offset and size is not read again. `index`
+/// is the entry's place in its bundle, which a problem of the entry names.
+void InspectEntry(BundleEntry* entry, size_t index, std::string_view prefix,
+                  std::vector<BundleProblem>* bundle_problems, CodeObjectMemo* memo = nullptr);
 
 }  // namespace rocm_audit

@@ -163,7 +163,7 @@ void ReadRdcSections(const Elf& elf, const std::vector<SectionView>& rdc, uint64
     }
     auto parsed = ParseBundleEntryId(e.id);
     if (parsed && !parsed->device()) e.size = 0;
-    InspectEntry(&e, code, &b.problems);
+    InspectEntry(&e, b.entries.size(), code, &b.problems);
     b.compressed_size += v.bytes.size();
     b.entries.push_back(std::move(e));
   }

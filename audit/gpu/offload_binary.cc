@@ -97,7 +97,7 @@ Bundle ReadOffloadSection(std::string_view section, const BundleContainer& where
     llvm::StringRef image = ob.getImage();
     e.offset = pos + static_cast<uint64_t>(image.data() - reinterpret_cast<const char*>(aligned.data()));
     e.size = image.size();
-    InspectEntry(&e, std::string_view(image.data(), image.size()), &b.problems);
+    InspectEntry(&e, b.entries.size(), std::string_view(image.data(), image.size()), &b.problems);
     b.entries.push_back(std::move(e));
     pos += size;
   }

@@ -8,6 +8,7 @@
 #include <llvm/BinaryFormat/ELF.h>
 
 #include "audit/gpu/project_device_facts.h"
+#include "audit/model/finding.h"
 
 namespace rocm_audit {
 namespace {
@@ -18,7 +19,9 @@ ElfFacts ToElfFacts(const ElfModel& m) {
   f.machine = std::string(m.machine_name());
   f.soname = m.soname;
   f.has_dynamic = m.has_dynamic;
-  f.needed.assign(m.needed.begin(), m.needed.end());
+  // Each name as the report shows it (BoundedView): a DT_NEEDED as long as its file is
+  // copied only as far as the report keeps it.
+  for (std::string_view name : m.needed) f.needed.push_back(BoundedView(name));
   f.has_runpath = m.has_runpath;
   f.runpath = m.runpath;
   f.rpath = m.rpath;
@@ -60,29 +63,30 @@ void CollectSymbols(const ElfModel& m, ElfFacts* f) {
 std::vector<ClosureNode> ClosureGraph(const LoadClosure& closure, const SymbolBinding& binding,
                                       const LoaderConfig& loader) {
   std::vector<ClosureNode> nodes;
-  for (const LoadedObject& o : closure.objects) {
-    ClosureNode node{loader.fs.DisplayPath(o.path), o.found_by, {}};
-    for (std::string_view needed : o.model->needed) {
-      std::string name(needed);
-      int object = closure.FindByName(name);
-      node.needed.push_back({std::move(name), object, ""});
-    }
-    nodes.push_back(std::move(node));
-  }
   // A name a requester failed to find is not found for that requester, even when a later
   // one found it under its own search path. Looked up by requester and name: a scan of the
   // requester's edges per failure is quadratic in an object with many missing DT_NEEDED.
   std::set<std::pair<int, std::string_view>> failed;
   for (const UnresolvedLibrary& u : closure.unresolved)
     for (int r : u.needed_by) failed.insert({r, u.name});
-  if (!failed.empty())
-    for (size_t r = 0; r < nodes.size(); ++r)
-      for (NeededEdge& e : nodes[r].needed)
-        if (failed.count({static_cast<int>(r), e.name})) e.object = -1;
-  // ld.so checks the versions of the audited file's own needs (SymbolBinding).
-  for (const MissingVersion& m : binding.missing_versions)
-    for (NeededEdge& e : nodes[0].needed)
-      if (e.name == m.library && e.missing_version.empty()) e.missing_version = m.version;
+  for (size_t r = 0; r < closure.objects.size(); ++r) {
+    const LoadedObject& o = closure.objects[r];
+    ClosureNode node{loader.fs.DisplayPath(o.path), o.found_by, {}};
+    // Names are matched whole, then kept as the report shows them (BoundedView).
+    for (std::string_view name : o.model->needed) {
+      int object = failed.count({static_cast<int>(r), name}) ? -1 : closure.FindByName(name);
+      std::string missing_version;
+      // ld.so checks the versions of the audited file's own needs (SymbolBinding).
+      if (r == 0)
+        for (const MissingVersion& m : binding.missing_versions)
+          if (name == m.library) {
+            missing_version = m.version;
+            break;
+          }
+      node.needed.push_back({BoundedView(name), object, std::move(missing_version)});
+    }
+    nodes.push_back(std::move(node));
+  }
   return nodes;
 }
 
@@ -91,7 +95,7 @@ ClosureFacts ToClosureFacts(const LoadFacts& load, const LoaderConfig& loader) {
   ClosureFacts f;
   for (size_t i = 1; i < closure.objects.size(); ++i)
     f.objects.push_back(loader.fs.DisplayPath(closure.objects[i].path));
-  for (const auto& u : closure.unresolved) f.unresolved.push_back(u.name);
+  for (const auto& u : closure.unresolved) f.unresolved.push_back(BoundedView(u.name));
   f.nodes = ClosureGraph(closure, load.binding, loader);
   return f;
 }

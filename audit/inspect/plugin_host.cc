@@ -1,5 +1,6 @@
 #include "audit/inspect/plugin_host.h"
 
+#include <climits>
 #include <unordered_set>
 
 #include "audit/fs/path.h"
@@ -98,7 +99,9 @@ PluginContext MakePluginContext(const std::vector<Boxed<InspectedFile>>& files,
   PluginContext context;
   for (const Boxed<InspectedFile>& f : files)
     if (f && f->model())
-      for (std::string_view n : f->model()->needed) context.needed_names.emplace(BaseName(n));
+      for (std::string_view n : f->model()->needed)
+        // A name longer than NAME_MAX is no file's name (and may be as long as its file).
+        if (std::string_view base = BaseName(n); base.size() <= NAME_MAX) context.needed_names.emplace(base);
   context.given = std::move(given);
   context.wheels = std::make_shared<WheelIndex>();
   return context;

@@ -6,7 +6,7 @@
 
 namespace rocm_audit {
 
-int LoadClosure::FindByName(const std::string& name) const {
+int LoadClosure::FindByName(std::string_view name) const {
   if (!by_name.empty() || objects.empty()) {
     auto it = by_name.find(name);
     return it == by_name.end() ? -1 : it->second;
@@ -47,8 +47,7 @@ class ClosureBuilder {
     const ElfModel* requester = requester_object.model;
     const RpathLink requester_link{requester, DirName(requester_object.path)};
     const ElfModel& main = *closure_.objects[0].model;
-    for (std::string_view needed_name : requester->needed) {
-      const std::string name(needed_name);
+    for (std::string_view name : requester->needed) {
       if (closure_.FindByName(name) >= 0) continue;  // already loaded under this name
       // A name an earlier object failed to find is searched again with this object's own
       // RPATH/RUNPATH: _dl_map_object never matches a name against a failed (faked) map.
@@ -61,7 +60,7 @@ class ClosureBuilder {
       // Same file under another name: ld.so compares st_dev/st_ino (_dl_map_object_from_fd)
       // and reuses the map, so a hard link or a bind-mounted copy is the object loaded.
       if (int same = SameFile(res); same >= 0) {
-        closure_.objects[same].names.push_back(name);
+        closure_.objects[same].names.emplace_back(name);
         closure_.by_name.emplace(name, same);
         continue;
       }
@@ -77,7 +76,7 @@ class ClosureBuilder {
       obj.id = res.id;
       obj.loader = next;
       obj.found_by = res.searched.empty() ? "" : res.searched.back().source;
-      obj.names.push_back(name);
+      obj.names.emplace_back(name);
       if (!obj.model->soname.empty() && obj.model->soname != name) obj.names.push_back(obj.model->soname);
       closure_.keep_alive.push_back(std::move(stored));
       Add(std::move(obj));
@@ -117,13 +116,15 @@ class ClosureBuilder {
     return same;
   }
 
-  void Fail(const std::string& name, int next, Resolution&& why, std::string parse_error) {
-    auto [it, fresh] = unresolved_.try_emplace(name, closure_.unresolved.size());
-    if (!fresh) {
+  // A name is one unresolved library however many objects need it. The index is keyed by
+  // views into the requesters' models, which live as long as the closure.
+  void Fail(std::string_view name, int next, Resolution&& why, std::string parse_error) {
+    if (auto it = unresolved_.find(name); it != unresolved_.end()) {
       closure_.unresolved[it->second].needed_by.push_back(next);
       return;
     }
-    closure_.unresolved.push_back({name, {next}, std::move(why), std::move(parse_error)});
+    unresolved_.emplace(name, closure_.unresolved.size());
+    closure_.unresolved.push_back({std::string(name), {next}, std::move(why), std::move(parse_error)});
   }
 
   LoadClosure closure_;
@@ -132,7 +133,7 @@ class ClosureBuilder {
   std::unordered_map<std::string, int> by_real_path_;
   std::map<std::pair<uint64_t, uint64_t>, int> by_id_;
   std::vector<int> rpath_up_;  ///< per object: itself or its nearest loader with a DT_RPATH, or -1
-  std::unordered_map<std::string, size_t> unresolved_;  ///< name -> index in closure_.unresolved
+  std::unordered_map<std::string_view, size_t> unresolved_;  ///< name -> index in closure_.unresolved
 };
 
 }  // namespace

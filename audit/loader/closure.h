@@ -2,7 +2,9 @@
 // (elf/dl-deps.c), each DT_NEEDED resolved in the context of the object that names it.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -37,10 +39,15 @@ struct LoadClosure {
 
   /// Index of the loaded object ld.so would match to `name` (DT_NEEDED name or soname).
   /// Constant time for a closure BuildClosure made; any other is scanned.
-  int FindByName(const std::string& name) const;
+  int FindByName(std::string_view name) const;
 
+  /// Hashes a name however it is held, so that a DT_NEEDED is looked up where it lies.
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
   /// Each name and path of `objects`, with the first object that has it (BuildClosure's).
-  std::unordered_map<std::string, int> by_name;
+  std::unordered_map<std::string, int, NameHash, std::equal_to<>> by_name;
 };
 
 LoadClosure BuildClosure(const ElfModel& main, const std::string& main_path,

@@ -152,8 +152,20 @@ class ChainWalk : public RpathWalk {
 
 // A name that resolves in its directory alone: one component, as a DT_NEEDED without '/'
 // is (the loader appends it to each directory).
-bool PlainName(const std::string& name) {
-  return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos;
+bool PlainName(std::string_view name) {
+  return !name.empty() && name != "." && name != ".." && name.find('/') == std::string_view::npos;
+}
+
+// Why open() fails on `name` in any directory, from its length alone: ENAMETOOLONG for a
+// component longer than NAME_MAX or a path of PATH_MAX bytes or more (the NUL included, a
+// path fits in PATH_MAX). glibc's open_path then tries the next directory, and
+// _dl_map_object ends with "cannot open shared object file: File name too long".
+const char* TooLongToOpen(std::string_view name) {
+  if (name.size() >= PATH_MAX)
+    return "cannot open: the name is longer than PATH_MAX (4,096 bytes; ENAMETOOLONG)";
+  if (PlainName(name) && name.size() > NAME_MAX)
+    return "cannot open: the name is longer than NAME_MAX (255 bytes; ENAMETOOLONG)";
+  return nullptr;
 }
 
 }  // namespace
@@ -165,9 +177,11 @@ Resolution FindLibrary(const std::string& name, const std::vector<RpathLink>& ch
   return search.Find(name, chain.front(), *chain.back().model, up);
 }
 
-const LibrarySearch::Candidate& LibrarySearch::Look(const std::string& dir, const std::string& name,
+const LibrarySearch::Candidate& LibrarySearch::Look(const std::string& dir, std::string_view name,
                                                     const std::string& candidate) {
-  auto [it, fresh] = candidates_.try_emplace(dir + '\0' + name);
+  std::string key = dir + '\0';
+  key += name;
+  auto [it, fresh] = candidates_.try_emplace(std::move(key));
   Candidate& c = it->second;
   if (!fresh) return c;
   // The directory is resolved once, then the name in it: the same lstat() calls as one
@@ -178,7 +192,7 @@ const LibrarySearch::Candidate& LibrarySearch::Look(const std::string& dir, cons
     auto [d, new_dir] = directories_.try_emplace(dir);
     if (new_dir) d->second.resolved = config_.fs.ResolveFully(dir, &d->second.why);
     if (d->second.resolved)
-      real = config_.fs.ResolveChild(*d->second.resolved, name, &why);
+      real = config_.fs.ResolveChild(*d->second.resolved, std::string(name), &why);
     else
       why = d->second.why;
   } else {
@@ -226,15 +240,16 @@ const LibrarySearch::Candidate& LibrarySearch::Look(const std::string& dir, cons
   return c;
 }
 
-bool LibrarySearch::Try(const std::string& dir, const std::string& source, const std::string& name,
+bool LibrarySearch::Try(const std::string& dir, const std::string& source, std::string_view name,
                         const ObjectIdentity& want, Resolution* out) {
-  // A file name longer than NAME_MAX opens nowhere (ENAMETOOLONG), and a name as long as its
-  // file allows (a DT_NEEDED of 100 MB) must not be copied into every directory's candidate.
-  if (PlainName(name) && name.size() > NAME_MAX) {
-    out->searched.push_back({dir, source, "cannot open: the name is longer than NAME_MAX (255 bytes)"});
+  // A name as long as its file allows (a DT_NEEDED of 100 MB) is never copied into a
+  // directory's candidate: it opens nowhere.
+  if (const char* too_long = TooLongToOpen(name)) {
+    out->searched.push_back({dir, source, too_long});
     return false;
   }
-  std::string candidate = dir.empty() ? name : (dir.back() == '/' ? dir : dir + "/") + name;
+  std::string candidate = dir.empty() || dir.back() == '/' ? dir : dir + "/";
+  candidate += name;
   const Candidate& c = Look(dir, name, candidate);
   using State = Candidate::State;
   switch (c.state) {
@@ -271,14 +286,19 @@ bool LibrarySearch::Try(const std::string& dir, const std::string& source, const
   return true;
 }
 
-Resolution LibrarySearch::Find(const std::string& name, const RpathLink& requester, const ElfModel& main,
+Resolution LibrarySearch::Find(std::string_view name, const RpathLink& requester, const ElfModel& main,
                                RpathWalk& up) {
   Resolution res;
   const LoaderConfig& config = config_;
   ObjectIdentity want{requester.model->elf_class, requester.model->machine};
 
-  if (name.find('/') != std::string::npos) {
-    std::string path = name[0] == '/' ? config.fs.HostPath(name) : name;
+  if (name.find('/') != std::string_view::npos) {
+    // Opened as is, once: a path too long to open is not copied to find that out.
+    if (const char* too_long = TooLongToOpen(name)) {
+      res.searched.push_back({"", "path in DT_NEEDED", too_long});
+      return res;
+    }
+    std::string path = name[0] == '/' ? config.fs.HostPath(name) : std::string(name);
     Try(DirName(path), "path in DT_NEEDED", std::string(BaseName(path)), want, &res);
     return res;
   }

@@ -112,7 +112,9 @@ class LibrarySearch {
   explicit LibrarySearch(const LoaderConfig& config) : config_(config) {}
 
   /// `requester` is the object whose DT_NEEDED names `name`, `main` the main object.
-  Resolution Find(const std::string& name, const RpathLink& requester, const ElfModel& main, RpathWalk& up);
+  /// `name` is read where it lies (a view into the requester's model): a name no open()
+  /// can take is decided from its length, without a candidate path per directory.
+  Resolution Find(std::string_view name, const RpathLink& requester, const ElfModel& main, RpathWalk& up);
 
  private:
   /// What a directory holds under one name, as far as a search looks.
@@ -128,9 +130,9 @@ class LibrarySearch {
     std::string why;  ///< when it does not resolve
   };
 
-  const Candidate& Look(const std::string& dir, const std::string& name, const std::string& candidate);
+  const Candidate& Look(const std::string& dir, std::string_view name, const std::string& candidate);
   /// Tries `dir/name`. Returns true when the search is over (found, or a loader error).
-  bool Try(const std::string& dir, const std::string& source, const std::string& name,
+  bool Try(const std::string& dir, const std::string& source, std::string_view name,
            const ObjectIdentity& want, Resolution* out);
 
   const LoaderConfig& config_;

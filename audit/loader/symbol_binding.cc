@@ -32,10 +32,11 @@ const std::string* VersionLibrary(const ElfModel& model, uint16_t index) {
   return nullptr;
 }
 
-std::string FallbackLibrary(const LoadClosure& closure) {
+std::string_view FallbackLibrary(const LoadClosure& closure) {
   for (const UnresolvedLibrary& u : closure.unresolved)
     if (std::find(u.needed_by.begin(), u.needed_by.end(), 0) != u.needed_by.end()) return u.name;
-  return closure.unresolved.empty() ? "" : closure.unresolved.front().name;
+  if (closure.unresolved.empty()) return {};
+  return closure.unresolved.front().name;
 }
 
 }  // namespace
@@ -47,7 +48,8 @@ SymbolBinding BindSymbols(const ElfModel& model, const LoadClosure& closure,
   for (const LoadedObject& o : closure.objects) scope.push_back(o.model);
   out.scope_size = scope.size();
   out.missing_versions = FindMissingVersions(model, closure);
-  const std::string fallback_library = FallbackLibrary(closure);
+  // A view of the closure's name: a DT_NEEDED as long as its file is copied only as a key.
+  const std::string_view fallback_library = FallbackLibrary(closure);
   std::set<std::string_view> unresolved_names;
   for (const UnresolvedLibrary& u : closure.unresolved) unresolved_names.insert(u.name);
 
@@ -80,7 +82,7 @@ SymbolBinding BindSymbols(const ElfModel& model, const LoadClosure& closure,
     }
     if (!fallback_library.empty()) {
       bool from_unresolved = from && unresolved_names.count(*from) > 0;
-      out.behind_unresolved[from_unresolved ? *from : fallback_library].emplace_back(name);
+      out.behind_unresolved[from_unresolved ? *from : std::string(fallback_library)].emplace_back(name);
       continue;
     }
     out.undefined.push_back({std::string(name), version});

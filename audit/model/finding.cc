@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "audit/model/message_numbers.h"
+
 namespace rocm_audit {
 namespace {
 
@@ -13,6 +15,16 @@ uint64_t Fnv1a(std::string_view text) {
   uint64_t hash = 0xcbf29ce484222325ULL;
   for (unsigned char c : text) hash = (hash ^ c) * 0x100000001b3ULL;
   return hash;
+}
+
+// A string BoundedView already cut ("...start... [N more bytes, FNV-1a H]") is within the
+// bound: cut again, it would lose the count and hash of the whole.
+bool AlreadyCut(std::string_view s) {
+  if (s.size() <= kMaxFindingStringBytes || s.size() > kMaxFindingStringBytes + 96 || s.back() != ']')
+    return false;
+  const size_t tail = s.find("... [", kMaxFindingStringBytes - 3);
+  return tail != std::string_view::npos && tail <= kMaxFindingStringBytes &&
+         s.find(" more bytes, FNV-1a ", tail) != std::string_view::npos;
 }
 
 // Strings and member names bounded, arrays cut; `cut` collects "field: N elements" notes.
@@ -43,7 +55,12 @@ bool MoreSevere(const Finding& a, const Finding& b) { return a.severity > b.seve
 }  // namespace
 
 std::string BoundedText(std::string text) {
-  if (text.size() <= kMaxFindingStringBytes) return text;
+  if (text.size() <= kMaxFindingStringBytes || AlreadyCut(text)) return text;
+  return BoundedView(text);
+}
+
+std::string BoundedView(std::string_view text) {
+  if (text.size() <= kMaxFindingStringBytes) return std::string(text);
   size_t keep = kMaxFindingStringBytes;
   // Back to the start of a UTF-8 sequence (at most 3 continuation bytes), so that the cut
   // makes no invalid byte of a valid name.
@@ -51,9 +68,9 @@ std::string BoundedText(std::string text) {
   char tail[96];
   std::snprintf(tail, sizeof tail, "... [%zu more bytes, FNV-1a %016llx]", text.size() - keep,
                 static_cast<unsigned long long>(Fnv1a(text)));
-  text.resize(keep);
-  text += tail;
-  return text;
+  std::string out(text.substr(0, keep));
+  out += tail;
+  return out;
 }
 
 void BoundFindingSize(Finding* finding) {
@@ -68,8 +85,72 @@ void BoundFindingSize(Finding* finding) {
   finding->hint = BoundedText(std::move(finding->hint));
 }
 
+FindingSink::FindingSink(size_t limit, std::span<const Rule* const> rules) : limit_(limit) {
+  for (const Rule* r : rules) key_fields_.emplace(r->id, FieldNames(r->key_fields));
+}
+
+namespace {
+
+// What findings alike share: file, rule, severity, the message's words and the values of
+// the rule's key fields (findings with different keys are never one: a waiver or the
+// baseline names each).
+std::string ShapeOf(const Finding& f, const std::string& message_shape,
+                    const std::vector<std::string>& keys) {
+  std::string shape = f.file + '\0' + f.check + '\0' + std::to_string(static_cast<int>(f.severity)) + '\0';
+  shape += message_shape;
+  for (const std::string& name : keys) {
+    auto it = f.fields.find(name);
+    shape += '\0';
+    // MessagePack: byte-exact, where dump() throws on a name that is not UTF-8.
+    if (it == f.fields.end()) {
+      shape += '-';
+    } else {
+      const std::vector<uint8_t> bytes = Json::to_msgpack(*it);
+      shape.append(bytes.begin(), bytes.end());
+    }
+  }
+  return shape;
+}
+
+// " [4096 alike, differing only in number 2 of this message: 0, 1, 2, 3, 4, ...]"
+std::string RepeatsNote(const Repeats& r) {
+  std::string note = " [" + std::to_string(r.count) + " alike, differing only in number " +
+                     std::to_string(r.position + 1) + " of this message: ";
+  for (size_t i = 0; i < r.numbers.size(); ++i) note += (i ? ", " : "") + std::to_string(r.numbers[i]);
+  return note + (r.count > r.numbers.size() ? ", ...]" : "]");
+}
+
+}  // namespace
+
+bool FindingSink::Fold(const Finding& f) {
+  auto rule = key_fields_.find(f.check);
+  if (rule == key_fields_.end()) return false;
+  MessageNumbers mine = SplitNumbers(f.message);
+  if (mine.numbers.empty()) return false;
+  const std::string shape = ShapeOf(f, mine.shape, rule->second);
+  auto [it, fresh] = alike_.try_emplace(Fnv1a(shape));
+  if (fresh) {
+    // The caller appends `f` next: it is the first of its shape.
+    it->second = {findings.size(), std::move(mine.numbers)};
+    return false;
+  }
+  Alike& first = it->second;
+  Finding& kept = findings[first.index];
+  // Two shapes with one hash: the first keeps its slot, this one stands alone.
+  if (ShapeOf(kept, SplitNumbers(kept.message).shape, rule->second) != shape) return false;
+  size_t differ = 0, differing = 0;
+  for (size_t i = 0; i < mine.numbers.size(); ++i)
+    if (mine.numbers[i] != first.numbers[i]) differ = i, ++differing;
+  if (differing != 1 || (kept.repeated && kept.repeated->position != differ)) return false;
+  if (!kept.repeated) kept.repeated = Repeats{1, {first.numbers[differ]}, differ};
+  ++kept.repeated->count;
+  if (kept.repeated->numbers.size() < kRepeatsShown) kept.repeated->numbers.push_back(mine.numbers[differ]);
+  return true;
+}
+
 void FindingSink::Add(Finding finding) {
   BoundFindingSize(&finding);
+  if (!key_fields_.empty() && Fold(finding)) return;
   findings.push_back(std::move(finding));
   // Past twice the limit, the least severe latest go: memory stays within twice the limit
   // however many findings a file makes (one per RUNPATH entry of 100,000).
@@ -77,10 +158,13 @@ void FindingSink::Add(Finding finding) {
     std::stable_sort(findings.begin(), findings.end(), MoreSevere);
     left_out += findings.size() - limit_;
     findings.resize(limit_);
+    alike_.clear();  // the slots moved; later findings fold among themselves
   }
 }
 
 std::vector<Finding> FindingSink::SortedWithinLimit() && {
+  for (Finding& f : findings)
+    if (f.repeated) f.message += RepeatsNote(*f.repeated);
   std::stable_sort(findings.begin(), findings.end(), MoreSevere);
   if (findings.size() > limit_) {
     left_out += findings.size() - limit_;

@@ -4,7 +4,9 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "audit/model/rule.h"
@@ -17,6 +19,14 @@ struct Suppression {
   std::string kind;    ///< "waiver" | "baseline"
   std::string reason;  ///< the waiver's reason; "present in the baseline" for the baseline
   std::string source;  ///< "FILE:LINE" of the waiver, or the baseline file
+};
+
+/// Findings of one file alike but for one number of their message (an entry's index, as
+/// in "entry 17 has ..."): reported once, as compilers report a repeated diagnostic.
+struct Repeats {
+  uint64_t count = 0;             ///< the findings this one stands for, itself included (>= 2)
+  std::vector<uint64_t> numbers;  ///< the number of the first few of them, in the order they came
+  size_t position = 0;            ///< which number of the message they differ in
 };
 
 struct Finding {
@@ -35,6 +45,8 @@ struct Finding {
   /// Set when a waiver or the baseline accepts the finding: it is still reported, but
   /// counts toward neither the summary's severities nor the exit status.
   std::optional<Suppression> suppressed;
+  /// Set when findings alike were folded into this one (FindingSink).
+  std::optional<Repeats> repeated;
 };
 
 /// A finding of `rule` about `file`: the rule's default severity and generic fix, which the
@@ -53,6 +65,9 @@ inline constexpr size_t kMaxFindingArrayElements = 10000;
 /// boundary) and "... [N more bytes, FNV-1a H]", the hash of the whole text: two long
 /// names that share their start and length still make two findings (finding_key.h).
 std::string BoundedText(std::string text);
+/// The same text as BoundedText, copying only what it keeps: a name as long as its file is
+/// cut where it lies in the mapping.
+std::string BoundedView(std::string_view text);
 
 /// BoundedText on the message, the hint and every string of the fields; arrays cut to
 /// kMaxFindingArrayElements, the message saying how many elements of which field it left out.
@@ -65,17 +80,33 @@ class FindingSink {
   FindingSink() = default;
   /// At most `limit` findings kept: the most severe, ties in the order they came.
   explicit FindingSink(size_t limit) : limit_(limit) {}
+  /// As above; and findings of one file alike but for one number of their message, with
+  /// the same value of each of their rule's key fields (`rules` give them), are folded into
+  /// the first (Finding::repeated), at most kRepeatsShown numbers named.
+  FindingSink(size_t limit, std::span<const Rule* const> rules);
 
   void Add(Finding finding);
   /// The findings, most severe first (ties in the order they came); past the limit, those
-  /// left out are counted in `left_out`.
+  /// left out are counted in `left_out`. A folded finding's message ends saying so.
   std::vector<Finding> SortedWithinLimit() &&;
 
   std::vector<Finding> findings;
   size_t left_out = 0;
 
  private:
+  // Folds `f` into an earlier finding alike; false when there is none.
+  bool Fold(const Finding& f);
+
   size_t limit_ = SIZE_MAX;
+  std::unordered_map<std::string_view, std::vector<std::string>> key_fields_;  ///< by rule ID
+  struct Alike {
+    size_t index;                   ///< into findings
+    std::vector<uint64_t> numbers;  ///< of its message
+  };
+  std::unordered_map<uint64_t, Alike> alike_;  ///< by the hash of their shape (finding.cc, ShapeOf)
 };
+
+/// The most numbers a folded finding names.
+inline constexpr size_t kRepeatsShown = 5;
 
 }  // namespace rocm_audit

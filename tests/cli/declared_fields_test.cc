@@ -18,7 +18,8 @@ using ::testing::HasSubstr;
 
 using Json = nlohmann::ordered_json;
 
-const char* const kEnvelope[] = {"check", "severity", "file", "message", "hint", "key", "suppressed"};
+const char* const kEnvelope[] = {"check", "severity", "file",       "message",
+                                 "hint",  "key",      "suppressed", "repeated"};
 
 bool IsEnvelope(const std::string& name) {
   for (const char* e : kEnvelope)

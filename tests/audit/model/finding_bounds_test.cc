@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "audit/model/finding.h"
+#include "audit/model/message_numbers.h"
 
 namespace rocm_audit::testing {
 namespace {
@@ -70,6 +71,72 @@ TEST(FindingBounds, ASinkKeepsTheMostSevereWithinItsLimitAndCountsTheRest) {
   FindingSink unlimited;
   for (int i = 0; i < 100; ++i) unlimited.Add(error);
   EXPECT_EQ(std::move(unlimited).SortedWithinLimit().size(), 100u);
+}
+
+TEST(FindingBounds, NumbersAreTheDigitRunsThatStandAlone) {
+  const MessageNumbers m = SplitNumbers(
+      "file+0x2000: entry 17 ('hipv4-amdgcn-amd-amdhsa--gfx90a') of libc.so.6, 1.5 MB, 4096 bytes");
+  EXPECT_EQ(m.numbers, (std::vector<uint64_t>{17, 4096}));
+  EXPECT_EQ(m.shape, std::string("file+0x2000: entry ") + '\0' +
+                         " ('hipv4-amdgcn-amd-amdhsa--gfx90a') of libc.so.6, 1.5 MB, " + '\0' + " bytes");
+  // Past 19 digits a run is part of the words: no number of 64 bits holds it.
+  EXPECT_TRUE(SplitNumbers("offset 123456789012345678901").numbers.empty());
+}
+
+const Rule kBundleLike{
+    .id = "malformed-bundle", .severity = Severity::kError, .title = "", .fix = "", .key_fields = "offset"};
+const Rule* const kRules[] = {&kBundleLike};
+
+Finding EntryFinding(int entry, int offset, const std::string& file = "lib.so") {
+  Finding f;
+  f.check = "malformed-bundle";
+  f.file = file;
+  f.message = "file+0x0: entry " + std::to_string(entry) + " ('hipv4-amdgcn-amd-amdhsa--gfx90a') is broken";
+  f.fields["offset"] = offset;
+  f.fields["reason"] = f.message;
+  return f;
+}
+
+TEST(FindingBounds, FindingsAlikeButForAnIndexFoldIntoOne) {
+  FindingSink sink(5000, kRules);
+  for (int i = 0; i < 4096; ++i) sink.Add(EntryFinding(i, 0));
+  sink.Add(EntryFinding(7, 4096));           // another bundle: another key
+  sink.Add(EntryFinding(3, 0, "other.so"));  // another file
+  std::vector<Finding> kept = std::move(sink).SortedWithinLimit();
+  ASSERT_EQ(kept.size(), 3u);
+  ASSERT_TRUE(kept[0].repeated);
+  EXPECT_EQ(kept[0].repeated->count, 4096u);
+  EXPECT_EQ(kept[0].repeated->numbers, (std::vector<uint64_t>{0, 1, 2, 3, 4}));
+  EXPECT_EQ(kept[0].message,
+            "file+0x0: entry 0 ('hipv4-amdgcn-amd-amdhsa--gfx90a') is broken [4096 alike, differing only in "
+            "number 1 of this message: 0, 1, 2, 3, 4, ...]");
+  EXPECT_FALSE(kept[1].repeated);
+  EXPECT_FALSE(kept[2].repeated);
+  EXPECT_EQ(sink.left_out, 0u);
+}
+
+TEST(FindingBounds, FindingsDifferingInTwoNumbersOrWithoutRulesStayApart) {
+  FindingSink sink(5000, kRules);
+  Finding a = EntryFinding(1, 0), b = EntryFinding(2, 0), c = EntryFinding(3, 0);
+  c.message += " at 9";  // another shape
+  Finding d = a;
+  d.message = "file+0x0: entry 5 ('x') is broken after 6";
+  Finding e = d;
+  e.message = "file+0x0: entry 6 ('x') is broken after 7";  // two numbers differ
+  for (const Finding& f : {a, b, c, d, e}) sink.Add(f);
+  std::vector<Finding> kept = std::move(sink).SortedWithinLimit();
+  ASSERT_EQ(kept.size(), 4u);
+  EXPECT_EQ(kept[0].repeated->count, 2u);
+  // A key field that is not UTF-8 is compared by its bytes (BadInput's seeded corruption).
+  FindingSink bytes(5000, kRules);
+  Finding x = EntryFinding(1, 0), y = EntryFinding(2, 0), z = EntryFinding(3, 0);
+  x.fields["offset"] = y.fields["offset"] = std::string("\xfe");
+  z.fields["offset"] = std::string("\xff");
+  for (const Finding& f : {x, y, z}) bytes.Add(f);
+  EXPECT_EQ(std::move(bytes).SortedWithinLimit().size(), 2u);
+  FindingSink plain(5000);  // a sink without rules folds nothing
+  for (int i = 0; i < 10; ++i) plain.Add(EntryFinding(i, 0));
+  EXPECT_EQ(std::move(plain).SortedWithinLimit().size(), 10u);
 }
 
 }  // namespace
