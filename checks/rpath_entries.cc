@@ -163,7 +163,8 @@ std::string BuildDirReason(const std::string& entry, const CheckOptions& options
     if (fnmatch(glob.c_str(), entry.c_str(), 0) == 0) return "matches --forbid-rpath " + glob;
   std::string_view previous;
   for (std::string_view part : PathComponents(entry)) {
-    if (IsBuildTreeComponent(part, previous)) return "a build directory (" + std::string(part) + ")";
+    if (IsBuildTreeComponent(part, previous))
+      return "a build directory (" + std::string(part == "tmp" ? "debian/tmp" : part) + ")";
     previous = part;
   }
   for (std::string_view tmp : {"/tmp", "/var/tmp", "/nix/var", "/dev/shm"})

@@ -89,8 +89,11 @@ TEST(RpathEntries, PackagingBuildTreesAreReported) {
               UnorderedElementsAre("/home/me/src/foo-1.0/obj-x86_64-linux-gnu/lib",
                                    "/home/me/src/foo-1.0/debian/tmp/usr/lib", "/root/src/foo/builddir/lib",
                                    "/home/me/src/foo/.libs", "/home/me/rpmbuild/BUILD/foo-1.0/lib"));
-  for (const Finding& f : FindingsOf(r, "rpath-build-dir"))
+  for (const Finding& f : FindingsOf(r, "rpath-build-dir")) {
     EXPECT_EQ(f.severity, Severity::kError) << f.message;
+    if (f.message.find("/debian/tmp/") != std::string::npos)
+      EXPECT_THAT(f.message, HasSubstr("(debian/tmp)"));
+  }
   // An installed directory whose name only resembles one: absolute and outside the prefix.
   EXPECT_THAT(Entries(r, "rpath-absolute-outside"),
               UnorderedElementsAre("/opt/obj-store/lib", "/usr/share/debian/tmpl", "/opt/Build/lib"));
