@@ -21,13 +21,14 @@ constexpr Rule kRules[] = {
         .id = "rpath-build-dir",
         .severity = Severity::kError,
         .title = "an RPATH/RUNPATH entry pointing into a build tree (/build/, *-build, build-*, _build, "
-                 "cmake-build-*) or a temporary directory",
+                 "cmake-build-*, builddir, obj-<triplet>, debian/tmp, .libs, BUILD) or a temporary directory",
         .fix = "drop the entry (CMAKE_SKIP_INSTALL_RPATH, chrpath -d, patchelf --remove-rpath) or replace "
                "it with $ORIGIN-relative paths",
         .key_fields = "tag entry",
         .explanation = "An RPATH or RUNPATH entry that the loader uses for the file points into a directory "
                        "that exists only while the package is built: a build tree (a path component named "
-                       "build, _build, build-*, build_*, *-build, *_build or cmake-build-*), a temporary "
+                       "build, _build, build-*, build_*, *-build, *_build, cmake-build-*, builddir, .libs, "
+                       "BUILD (rpmbuild), obj-<GNU triplet> or debian/tmp (debhelper)), a temporary "
                        "directory (/tmp, /var/tmp, /dev/shm, /nix/var, $TMPDIR), or a path matching "
                        "--forbid-rpath. On the user's machine the loader searches it before the right "
                        "directories on every start, so whoever can create that directory (for /tmp, any "
@@ -141,16 +142,31 @@ const Rule& kMissingDir = kRules[1];
 const Rule& kAbsoluteOutside = kRules[2];
 const Rule& kRelative = kRules[3];
 
+// A path component that names a build tree: /build/ (Nix, Debian, Arch chroots), the usual
+// CMake/IDE names, debhelper's out-of-tree build directory obj-<GNU triplet> and its staging
+// directory debian/tmp, meson's builddir, libtool's uninstalled .libs and rpmbuild's BUILD.
+// Matched case-sensitively: an installed directory named Build or Obj is not a build tree.
+bool IsBuildTreeComponent(std::string_view part, std::string_view previous) {
+  if (part == "build" || part == "_build" || part.starts_with("build-") || part.starts_with("build_") ||
+      part.ends_with("-build") || part.ends_with("_build") || part.starts_with("cmake-build"))
+    return true;
+  if (part == "builddir" || part == ".libs" || part == "BUILD") return true;
+  // obj-x86_64-linux-gnu: "obj-" then a triplet, which has a '-' of its own.
+  if (part.starts_with("obj-") && part.find('-', 4) != std::string_view::npos) return true;
+  return previous == "debian" && part == "tmp";
+}
+
 // Directories that exist only on the build machine: a loader searching them at run time
 // is at best wasted work and at worst a hijack (anyone can create /tmp/...).
 std::string BuildDirReason(const std::string& entry, const CheckOptions& options) {
   for (const auto& glob : options.forbid_rpath)
     if (fnmatch(glob.c_str(), entry.c_str(), 0) == 0) return "a directory matching --forbid-rpath " + glob;
-  // Build trees: /build/ (Nix, Debian, Arch chroots) and the usual CMake/IDE names.
-  for (std::string_view part : PathComponents(entry))
-    if (part == "build" || part == "_build" || part.starts_with("build-") || part.starts_with("build_") ||
-        part.ends_with("-build") || part.ends_with("_build") || part.starts_with("cmake-build"))
-      return "a build directory (" + std::string(part) + ")";
+  std::string_view previous;
+  for (std::string_view part : PathComponents(entry)) {
+    if (IsBuildTreeComponent(part, previous))
+      return "a build directory (" + std::string(part == "tmp" ? "debian/tmp" : part) + ")";
+    previous = part;
+  }
   for (std::string_view tmp : {"/tmp", "/var/tmp", "/nix/var", "/dev/shm"})
     if (IsUnderDirectory(entry, tmp)) return "a temporary directory";
   if (!options.tmpdir.empty() && IsUnderDirectory(entry, options.tmpdir)) return "inside $TMPDIR";

@@ -255,7 +255,7 @@ const Option kOptions[] = {
      "200000): a package-limit finding",
      [](S& v, O* o, std::string* error) {
        if (!ParseSize(v, &o->audit.unpack.max_members))
-         return Fail(error, "--max-members needs a number, not '" + v + "'");
+         return Fail(error, "--max-members needs a number of 1 or more, not '" + v + "'");
        return true;
      }},
     {kPackages, "", "--max-ratio", "", "N",
@@ -263,7 +263,7 @@ const Option kOptions[] = {
      "N times its compressed size (default 200)",
      [](S& v, O* o, std::string* error) {
        if (!ParseSize(v, &o->audit.unpack.max_ratio))
-         return Fail(error, "--max-ratio needs a number, not '" + v + "'");
+         return Fail(error, "--max-ratio needs a number of 1 or more, not '" + v + "'");
        return true;
      }},
     {kPolicy, "", "--enable", "", "IDS",
@@ -430,7 +430,8 @@ const Option kOptions[] = {
      "(default 5000); one finding-limit finding counts the rest",
      [](S& v, O* o, std::string* error) {
        uint64_t n = 0;
-       if (!ParseSize(v, &n)) return Fail(error, "--max-findings-per-file needs a number, not '" + v + "'");
+       if (!ParseSize(v, &n))
+         return Fail(error, "--max-findings-per-file needs a number of 1 or more, not '" + v + "'");
        o->audit.max_findings_per_file = static_cast<size_t>(n);
        return true;
      }},

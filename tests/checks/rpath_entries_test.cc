@@ -76,6 +76,29 @@ TEST(RpathEntries, CMakeStyleBuildTreesAreReported) {
   EXPECT_THAT(Entries(r, "rpath-absolute-outside"), ElementsAre("/opt/rocm/lib/builder"));
 }
 
+// The build trees of Debian (debhelper's obj-<triplet> and debian/tmp, when dpkg-buildpackage
+// runs in a home directory rather than an sbuild chroot's /build), meson, libtool and rpmbuild.
+TEST(RpathEntries, PackagingBuildTreesAreReported) {
+  TempDir t;
+  Report r =
+      AuditRunpath(t,
+                   "/home/me/src/foo-1.0/obj-x86_64-linux-gnu/lib:/home/me/src/foo-1.0/debian/tmp/usr/lib:"
+                   "/root/src/foo/builddir/lib:/home/me/src/foo/.libs:/home/me/rpmbuild/BUILD/foo-1.0/lib:"
+                   "/opt/obj-store/lib:/usr/share/debian/tmpl:/opt/Build/lib");
+  EXPECT_THAT(Entries(r, "rpath-build-dir"),
+              UnorderedElementsAre("/home/me/src/foo-1.0/obj-x86_64-linux-gnu/lib",
+                                   "/home/me/src/foo-1.0/debian/tmp/usr/lib", "/root/src/foo/builddir/lib",
+                                   "/home/me/src/foo/.libs", "/home/me/rpmbuild/BUILD/foo-1.0/lib"));
+  for (const Finding& f : FindingsOf(r, "rpath-build-dir")) {
+    EXPECT_EQ(f.severity, Severity::kError) << f.message;
+    if (f.message.find("/debian/tmp/") != std::string::npos)
+      EXPECT_THAT(f.message, HasSubstr("(debian/tmp)"));
+  }
+  // An installed directory whose name only resembles one: absolute and outside the prefix.
+  EXPECT_THAT(Entries(r, "rpath-absolute-outside"),
+              UnorderedElementsAre("/opt/obj-store/lib", "/usr/share/debian/tmpl", "/opt/Build/lib"));
+}
+
 TEST(RpathEntries, MissingBuildDirectoryIsAlsoAMissingDirectory) {
   TempDir t;
   Report r = AuditRunpath(t, "/build/miopen/lib");

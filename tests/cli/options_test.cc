@@ -40,6 +40,17 @@ TEST(Options, ParsesRepeatableAndColonSeparatedOptions) {
   EXPECT_EQ(o.audit.paths, (std::vector<std::string>{"p1", "-p2"}));
 }
 
+// A count of 0 is a number the option refuses: the message says which numbers it takes.
+TEST(Options, CountsOfZeroAreRefusedByTheRangeTheyMiss) {
+  for (const char* option : {"--max-members", "--max-ratio", "--max-findings-per-file"}) {
+    CliOptions o;
+    std::string error;
+    EXPECT_FALSE(ParseArguments({option, "0", "p"}, &o, &error)) << option;
+    EXPECT_EQ(error, std::string(option) + " needs a number of 1 or more, not '0'");
+    EXPECT_TRUE(ParseArguments({option, "3", "p"}, &o, &error)) << error;
+  }
+}
+
 TEST(Options, SpillDirIsADirectoryOrNone) {
   CliOptions dir, none, bare;
   std::string error;
