@@ -377,15 +377,15 @@ TEST(HostileInput, BundlesListedPerFileAreCappedAndCounted) {
 #endif
 #endif
 
+// Not built with AddressSanitizer, which reserves terabytes of address space: no limit
+// applies there (the plain build runs it).
+#ifndef ROCM_AUDIT_ASAN
 // Memory that runs out after a file was read (its closure copies its 100 MB DT_NEEDED) is that
 // file's finding; the other file of the tree is audited and reported, and the run ends with
 // its own exit status, never an abort (134). The address space is limited as `prlimit --as`
 // does: the run needs ~60 MB, the mapping of the file 100 MB more; its copy is refused
 // (before issue 34's fix: exit 134 at every limit from 150 to 400 MB).
 TEST(HostileInput, MemoryThatRunsOutForOneFileIsThatFilesFinding) {
-#ifdef ROCM_AUDIT_ASAN
-  GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space: no limit applies";
-#endif
   TempDir t;
   const std::string tree = t / "tree";
   ASSERT_EQ(RunCommand("mkdir '" + tree +
@@ -416,6 +416,7 @@ TEST(HostileInput, MemoryThatRunsOutForOneFileIsThatFilesFinding) {
   }
   ADD_FAILURE() << "no limit left room for the report";
 }
+#endif
 
 }  // namespace
 }  // namespace rocm_audit::testing
