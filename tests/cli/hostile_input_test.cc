@@ -345,7 +345,7 @@ TEST(HostileInput, NamesNoOpenCanTakeAreDecidedOnceWithoutCopies) {
   struct stat st;
   ASSERT_EQ(stat(huge.c_str(), &st), 0);
   // The mapping of the file, the one copy the closure keeps, one transient copy, and what the
-  // run needs at all: 305 MB measured for the 100 MB name (988 MB before the fix).
+  // run needs at all: 305 MB measured for the 100 MB name.
 #if defined(__SANITIZE_ADDRESS__)
   // AddressSanitizer keeps freed blocks in its quarantine (256 MB) and adds its shadow.
   constexpr long kSanitizerFactor = 2;
@@ -389,8 +389,7 @@ TEST(HostileInput, BundlesListedPerFileAreCappedAndCounted) {
 // Memory that runs out after a file was read (its closure copies its 100 MB DT_NEEDED) is that
 // file's finding; the other file of the tree is audited and reported, and the run ends with
 // its own exit status, never an abort (134). The address space is limited as `prlimit --as`
-// does: the run needs ~60 MB, the mapping of the file 100 MB more; its copy is refused
-// (before issue 34's fix: exit 134 at every limit from 150 to 400 MB).
+// does: the run needs ~60 MB, the mapping of the file 100 MB more.
 TEST(HostileInput, MemoryThatRunsOutForOneFileIsThatFilesFinding) {
   TempDir t;
   const std::string tree = t / "tree";
