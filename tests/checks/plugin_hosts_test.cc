@@ -295,16 +295,20 @@ std::string Wheel(const std::string& whl, const std::string& tag) {
          "rm -r pkg\n";
 }
 
+// The undefined-symbol findings of wheel `name` (its WHEEL file's tag `tag`), audited alone.
+std::vector<Finding> WheelUndefinedSymbols(const TempDir& t, const std::string& name,
+                                           const std::string& tag) {
+  EXPECT_TRUE(BuildTree(t.path(), Wheel(name, tag)));
+  AuditRequest request;
+  request.paths = {t / name};
+  return FindingsOf(AuditWith(request), "undefined-symbol");
+}
+
 // The wheel's cp311 tag names python3.11: Debian's /usr/bin/python3.11 (the base) binds
 // PyLong_FromLong, and PyNotAThing stays an error.
 TEST(PluginHosts, AWheelsModuleBindsAgainstThePythonOfItsTag) {
   TempDir t;
-  const std::string whl = "pkg-1.0-cp311-cp311-linux_x86_64.whl";
-  ASSERT_TRUE(BuildTree(t.path(), Wheel(whl, "cp311-cp311-linux_x86_64")));
-  AuditRequest request;
-  request.paths = {t / whl};
-  Report r = AuditWith(request);
-  auto f = FindingsOf(r, "undefined-symbol");
+  auto f = WheelUndefinedSymbols(t, "pkg-1.0-cp311-cp311-linux_x86_64.whl", "cp311-cp311-linux_x86_64");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].fields["symbol"], "PyNotAThing");
   EXPECT_EQ(f[0].severity, Severity::kError);
@@ -316,12 +320,8 @@ TEST(PluginHosts, AWheelsModuleBindsAgainstThePythonOfItsTag) {
 // name what it needs.
 TEST(PluginHosts, AWheelForAnotherPythonIsANoteNamingIt) {
   TempDir t;
-  const std::string whl = "pkg-1.0-cp312-cp312-linux_x86_64.whl";
-  ASSERT_TRUE(BuildTree(t.path(), Wheel(whl, "cp312-cp312-manylinux_2_17_x86_64")));
-  AuditRequest request;
-  request.paths = {t / whl};
-  Report r = AuditWith(request);
-  auto f = FindingsOf(r, "undefined-symbol");
+  auto f =
+      WheelUndefinedSymbols(t, "pkg-1.0-cp312-cp312-linux_x86_64.whl", "cp312-cp312-manylinux_2_17_x86_64");
   EXPECT_THAT(Symbols(f), UnorderedElementsAre("PyLong_FromLong", "PyNotAThing"));
   for (const Finding& x : f) {
     EXPECT_EQ(x.severity, Severity::kNote);
@@ -333,12 +333,8 @@ TEST(PluginHosts, AWheelForAnotherPythonIsANoteNamingIt) {
 // A PyPy wheel binds to PyPy's libpypy, never CPython's python3.11.
 TEST(PluginHosts, APyPyWheelNamesPyPy) {
   TempDir t;
-  const std::string whl = "pkg-1.0-pp310-pypy310_pp73-linux_x86_64.whl";
-  ASSERT_TRUE(BuildTree(t.path(), Wheel(whl, "pp310-pypy310_pp73-manylinux_2_17_x86_64")));
-  AuditRequest request;
-  request.paths = {t / whl};
-  Report r = AuditWith(request);
-  auto f = FindingsOf(r, "undefined-symbol");
+  auto f = WheelUndefinedSymbols(t, "pkg-1.0-pp310-pypy310_pp73-linux_x86_64.whl",
+                                 "pp310-pypy310_pp73-manylinux_2_17_x86_64");
   EXPECT_THAT(Symbols(f), UnorderedElementsAre("PyLong_FromLong", "PyNotAThing"));
   for (const Finding& x : f) {
     EXPECT_EQ(x.fields["host"], "pypy3.10");

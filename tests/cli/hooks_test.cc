@@ -231,6 +231,26 @@ TEST(Hooks, NixSetupHookRunsAfterFixupOnEveryOutput) {
   EXPECT_THAT(said3, ::testing::Not(HasSubstr("has findings"))) << said3;
 }
 
+// A derivation named `name` with `outputs` (Nix strings), built by t/builder.sh with the
+// setup hook at t/hook.sh and `attributes` (Nix lines) added: nix-build's exit status and
+// output. No sandbox and no build users, so that it runs as the test's user in a chroot.
+std::pair<int, std::string> NixBuild(const TempDir& t, const std::string& name, const std::string& outputs,
+                                     const std::string& attributes) {
+  WriteAll(t / "default.nix", "derivation {\n  name = \"" + name +
+                                  "\";\n  system = builtins.currentSystem;\n  builder = \"/bin/bash\";\n"
+                                  "  args = [ \"" +
+                                  t / "builder.sh" + "\" ];\n  outputs = [ " + outputs +
+                                  " ];\n  PATH = \"/usr/bin:/bin\";\n  hook = \"" + t / "hook.sh" + "\";\n" +
+                                  attributes + "}\n");
+  std::string out;
+  int status = RunCommand(
+      "nix-build --no-out-link --option sandbox false --option build-users-group '' --option substituters "
+      "'' " +
+          t / "default.nix" + " 2>&1",
+      &out);
+  return {status, out};
+}
+
 // The same hook in a real nix-build (Debian's nix-bin) of a derivation with two outputs and
 // no nixpkgs: without stdenv, the builder runs the fixup hooks as stdenv's fixupPhase does
 // (runHook postFixup). Built without the sandbox and without build users (a container has
@@ -251,21 +271,9 @@ TEST(Hooks, NixBuildRunsTheSetupHookOnEveryOutput) {
            "source \"$hook\"\n"
            "runHook postFixup\n");
   auto build = [&](const std::string& suppress) {
-    WriteAll(t / "default.nix",
-             "derivation {\n  name = \"roc-f-" + std::to_string(suppress.size()) +
-                 "\";\n  system = builtins.currentSystem;\n  builder = \"/bin/bash\";\n  args = [ \"" +
-                 t / "builder.sh" +
-                 "\" ];\n  outputs = [ \"out\" \"dev\" ];\n  PATH = \"/usr/bin:/bin\";\n"
-                 "  planted = \"" +
-                 t / "planted/lib/libroc-f.so.1" + "\";\n  hook = \"" + t / "hook.sh" +
-                 "\";\n  rocmAuditSuppress = \"" + suppress + "\";\n}\n");
-    std::string out;
-    int status = RunCommand(
-        "nix-build --no-out-link --option sandbox false --option build-users-group '' "
-        "--option substituters '' " +
-            t / "default.nix" + " 2>&1",
-        &out);
-    return std::make_pair(status, out);
+    return NixBuild(t, "roc-f-" + std::to_string(suppress.size()), "\"out\" \"dev\"",
+                    "  planted = \"" + t / "planted/lib/libroc-f.so.1" + "\";\n  rocmAuditSuppress = \"" +
+                        suppress + "\";\n");
   };
   auto [failed, said] = build("");
   EXPECT_NE(failed, 0) << said;
@@ -305,20 +313,8 @@ TEST(Hooks, NixOutputsOfOneDerivationAreSiblings) {
            "source \"$hook\"\n"
            "runHook postFixup\n");
   auto build = [&](const std::string& library) {
-    WriteAll(t / "default.nix",
-             "derivation {\n  name = \"roc-outputs-" + library.substr(7, 1) +
-                 "\";\n  system = builtins.currentSystem;\n  builder = \"/bin/bash\";\n  args = [ \"" +
-                 t / "builder.sh" +
-                 "\" ];\n  outputs = [ \"out\" \"dev\" \"lib\" ];\n  PATH = \"/usr/bin:/bin\";\n"
-                 "  library = \"" +
-                 library + "\";\n  hook = \"" + t / "hook.sh" + "\";\n}\n");
-    std::string out;
-    int status = RunCommand(
-        "nix-build --no-out-link --option sandbox false --option build-users-group '' "
-        "--option substituters '' " +
-            t / "default.nix" + " 2>&1",
-        &out);
-    return std::make_pair(status, out);
+    return NixBuild(t, "roc-outputs-" + library.substr(7, 1), "\"out\" \"dev\" \"lib\"",
+                    "  library = \"" + library + "\";\n");
   };
   auto [passed, said] = build("libroc-n.so.1");
   EXPECT_EQ(passed, 0) << said;
