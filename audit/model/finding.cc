@@ -127,8 +127,7 @@ bool FindingSink::Fold(const Finding& f) {
   if (rule == key_fields_.end()) return false;
   MessageNumbers mine = SplitNumbers(f.message);
   if (mine.numbers.empty()) return false;
-  const std::string shape = ShapeOf(f, mine.shape, rule->second);
-  auto [it, fresh] = alike_.try_emplace(Fnv1a(shape));
+  auto [it, fresh] = alike_.try_emplace(ShapeOf(f, mine.shape, rule->second));
   if (fresh) {
     // The caller appends `f` next: it is the first of its shape.
     it->second = {findings.size(), std::move(mine.numbers)};
@@ -136,8 +135,6 @@ bool FindingSink::Fold(const Finding& f) {
   }
   Alike& first = it->second;
   Finding& kept = findings[first.index];
-  // Two shapes with one hash: the first keeps its slot, this one stands alone.
-  if (ShapeOf(kept, SplitNumbers(kept.message).shape, rule->second) != shape) return false;
   size_t differ = 0, differing = 0;
   for (size_t i = 0; i < mine.numbers.size(); ++i)
     if (mine.numbers[i] != first.numbers[i]) differ = i, ++differing;

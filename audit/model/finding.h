@@ -103,7 +103,7 @@ class FindingSink {
     size_t index;                   ///< into findings
     std::vector<uint64_t> numbers;  ///< of its message
   };
-  std::unordered_map<uint64_t, Alike> alike_;  ///< by the hash of their shape (finding.cc, ShapeOf)
+  std::unordered_map<std::string, Alike> alike_;  ///< by their shape (finding.cc, ShapeOf)
 };
 
 /// The most numbers a folded finding names.
