@@ -173,3 +173,72 @@ check_skips() {
   done <<<"$skipped"
   [ "$bad" = 0 ] || die "a test skipped for a reason other than the absent corpus or needing root"
 }
+
+# The CI snippets of hooks/ci/ as scripts, for a fresh root that has no YAML parser. They are
+# read in the subset of YAML they are written in, and anything else is refused (exit 1):
+#   - a variable: `KEY: value` one level below a top-level `env:` (GitHub) or the job's
+#     `variables:` (GitLab), the value a plain scalar (no quote, no ` #`, no `: `);
+#   - GitHub: each `run: |` literal block (its lines, less the first line's indentation, with
+#     one final newline as `|` keeps) or `run: value` on one line; `uses:` steps are actions, and a `run:` that
+#     opens a mapping (`defaults: run: shell:`) is no step;
+#   - GitLab: the job's `script:` items, `- command` on one line each, run in one shell.
+# Docs.CiSnippetsExtractAsYamlReadsThem holds the result to a YAML parser's reading.
+#
+# extract_github_steps WORKFLOW PREFIX: PREFIX.env (`export KEY='value'` lines) and
+# PREFIX.1 ... PREFIX.N, the run steps in order; prints N.
+extract_github_steps() {
+  awk -v out="$2" '
+    function fail(why) { print "ci: " FILENAME ":" FNR ": " why > "/dev/stderr"; bad = 1; exit 1 }
+    function indent(s) { match(s, /^ */); return RLENGTH }
+    function variable(s) {
+      sub(/^ +/, "", s)
+      key = s; sub(/:.*/, "", key); value = s; sub(/^[A-Za-z_][A-Za-z0-9_]*: */, "", value)
+      if (key !~ /^[A-Za-z_][A-Za-z0-9_]*$/ || value ~ /^["\047|>&*!]/ || value ~ / #|: /) fail("not a plain variable: " s)
+      print "export " key "=\047" value "\047" > (out ".env")
+    }
+    block && ($0 ~ /^ *$/ || indent($0) > key_indent) {
+      if ($0 ~ /^ *$/) { blanks = blanks "\n"; next }
+      if (strip < 0) strip = indent($0)
+      printf "%s%s\n", blanks, substr($0, strip + 1) > (out "." n); blanks = ""; next
+    }
+    block { block = 0 }
+    env && /^  [^ ]/ { variable($0); next }
+    env && /^[^ ]/ { env = 0 }
+    /^env:[ ]*$/ { env = 1; printf "" > (out ".env"); next }
+    /^ *(- )?run: *\|[ ]*$/ {
+      n++; block = 1; strip = -1; blanks = ""; key_indent = indent($0); if ($0 ~ /- run:/) key_indent += 2
+      printf "" > (out "." n); next
+    }
+    /^ *(- )?run: *$/ { next }
+    /^ *(- )?run:/ {
+      value = $0; sub(/^ *(- )?run: */, "", value)
+      if (value ~ /^["\047|>&*!]/ || value ~ / #/) fail("run: in a form this reader does not take")
+      n++; print value > (out "." n); next
+    }
+    END { if (!bad) print n + 0 }' "$1"
+}
+
+# extract_gitlab_script CI_FILE JOB PREFIX: PREFIX.env (the job's variables) and PREFIX.1,
+# the job's script items, one line each.
+extract_gitlab_script() {
+  awk -v out="$3" -v job="$2" '
+    function fail(why) { print "ci: " FILENAME ":" FNR ": " why > "/dev/stderr"; bad = 1; exit 1 }
+    /^[^ #]/ { in_job = ($0 == job ":"); section = ""; next }
+    !in_job { next }
+    /^  [a-z_]+:[ ]*$/ { section = $1; if (section == "variables:") printf "" > (out ".env"); if (section == "script:") { printf "" > (out ".1"); found = 1 } next }
+    /^  [^ ]/ { section = ""; next }
+    section == "variables:" && /^    [^ ]/ {
+      s = $0; sub(/^ +/, "", s)
+      key = s; sub(/:.*/, "", key); value = s; sub(/^[A-Za-z_][A-Za-z0-9_]*: */, "", value)
+      if (key !~ /^[A-Za-z_][A-Za-z0-9_]*$/ || value ~ /^["\047|>&*!]/ || value ~ / #|: /) fail("not a plain variable: " s)
+      print "export " key "=\047" value "\047" > (out ".env"); next
+    }
+    section == "script:" && /^    - / {
+      s = $0; sub(/^    - /, "", s)
+      if (s ~ /^["\047|>&*!]/ || s ~ / #|: /) fail("a script item in a form this reader does not take: " s)
+      print s > (out ".1"); next
+    }
+    section == "script:" && /^ *#/ { next }
+    section == "script:" && !/^ *$/ { fail("a script line this reader does not take: " $0) }
+    END { if (bad) exit 1; if (!found) { print "ci: " FILENAME ": no script for job " job > "/dev/stderr"; exit 1 } }' "$1"
+}

@@ -1,10 +1,20 @@
 # A Spack mixin: audit the install prefix with rocm-audit after `install`, as Spack's own
-# install-time checks do. Spack imports a recipe's helpers from package repositories: put this
-# file in a repository of your own as packages/rocm-audit-mixin/package.py (a repository of
-# Spack's `packages/` layout, namespace `local` in its repo.yaml, added with `spack repo add`),
-# and Spack loads it as the module spack.pkg.local.rocm_audit_mixin. In a package recipe:
+# install-time checks do. Spack imports a recipe's helpers from a package repository of your
+# own (namespace `local` below, added with `spack repo add`); where this file goes depends on
+# the repository's package API:
 #
-#   from spack.pkg.local.rocm_audit_mixin import RocmAuditMixin
+# - API v2 (`spack repo create` of Spack 1.0 and later; the builtin repository
+#   spack_repo.builtin is one): the repository is <root>/spack_repo/local/ and Spack puts
+#   <root> on the Python path, so a module beside packages/ is importable as the builtin
+#   repository's build_systems/ modules are. Put this file at
+#   <root>/spack_repo/local/rocm_audit.py and, in a recipe:
+#       from spack_repo.local.rocm_audit import RocmAuditMixin
+# - API v1 (Spack 0.x, and v1 repositories Spack 1.x still reads): only package directories
+#   are importable, as spack.pkg.<namespace>.<directory with - as _>. Put this file at
+#   packages/rocm-audit-mixin/package.py of the repository and, in a recipe:
+#       from spack.pkg.local.rocm_audit_mixin import RocmAuditMixin
+#
+# Then:
 #   class Rocblas(CMakePackage, RocmAuditMixin):
 #       rocm_audit_flags = ["--require-arch", "gfx906,gfx90a"]
 #       rocm_audit_suppress = "rocm-audit.suppress"   # in the recipe's directory

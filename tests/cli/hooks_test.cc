@@ -379,63 +379,132 @@ TEST(Hooks, SpackMixinBuildsTheAuditCommand) {
       << out;
 }
 
-// The mixin as Spack loads it: its file is a repository's packages/rocm-audit-mixin/package.py,
-// imported as spack.pkg.<namespace>.rocm_audit_mixin by Spack's RepoLoader, which prepends
-// `from spack.package import *` to the source. spack.package is stubbed with what the mixin
-// uses (run_after, which, Executable with fail_on_error and returncode, InstallError); the
-// audit is the real rocm-audit on a prefix with a planted defect.
-TEST(Hooks, SpackMixinImportedAsSpackLoadsItFailsTheInstall) {
-  TempDir t;
-  PlantDefect(t / "prefix");
-  WriteAll(t / "recipe/rocm-audit.suppress", kWaiver);
-  WriteAll(
-      t / "load.py",
-      "import importlib.machinery, importlib.util, subprocess, sys, types\n"
-      "source, binary, prefix, recipe = sys.argv[1:5]\n"
-      "class InstallError(Exception):\n    pass\n"
-      "class Executable:\n"
-      "    def __init__(self, path):\n        self.path, self.returncode = path, None\n"
-      "    def __call__(self, *args, fail_on_error=True):\n"
-      "        self.returncode = subprocess.call([self.path, *args], stdout=sys.stderr)\n"
-      "        if fail_on_error and self.returncode:\n            raise RuntimeError('ProcessError')\n"
-      "def which(name, required=False):\n    return Executable(binary) if name == 'rocm-audit' else None\n"
-      "def run_after(phase):\n    return lambda f: f\n"
-      "api = types.ModuleType('spack.package')\n"
-      "api.__all__ = ['Executable', 'InstallError', 'run_after', 'which']\n"
-      "for name in api.__all__:\n    setattr(api, name, globals()[name])\n"
-      "for name in ('spack', 'spack.pkg', 'spack.pkg.local'):\n"
-      "    sys.modules[name] = types.ModuleType(name)\n    sys.modules[name].__path__ = []\n"
-      "sys.modules['spack.package'] = api\n"
-      "class RepoLoader(importlib.machinery.SourceFileLoader):\n"
-      "    def get_data(self, path):\n"
-      "        return b'from spack.package import *\\n' + super().get_data(path)\n"
-      "name = 'spack.pkg.local.rocm_audit_mixin'\n"
-      "spec = importlib.util.spec_from_loader(name, RepoLoader(name, source + "
-      "'/hooks/spack/rocm_audit.py'))\n"
-      "module = importlib.util.module_from_spec(spec)\nsys.modules[name] = module\n"
-      "spec.loader.exec_module(module)\n"
-      "from spack.pkg.local.rocm_audit_mixin import RocmAuditMixin\n"
-      "class Roctest(RocmAuditMixin):\n"
-      "    spec = types.SimpleNamespace(name='roctest')\n"
-      "    module = types.SimpleNamespace(__file__=recipe + '/package.py')\n"
-      "    def __init__(self, suppress):\n        self.prefix, self.rocm_audit_suppress = prefix, suppress\n"
-      "for suppress in (None, 'rocm-audit.suppress', 'absent.suppress'):\n"
-      "    try:\n        Roctest(suppress).rocm_audit()\n        print(suppress, 'passed')\n"
-      "    except InstallError as e:\n        print(suppress, 'InstallError:', e)\n");
-  std::string out;
-  ASSERT_EQ(RunCommand(std::string(ROCM_AUDIT_DEBIAN_PYTHON3) + " -B " + t / "load.py" + " " + kSource + " " +
-                           kBin + " " + t / "prefix" + " " + t / "recipe" + " 2>/dev/null",
-                       &out),
-            0)
-      << out;
-  EXPECT_THAT(out, HasSubstr("rocm-audit: auditing roctest (its install prefix " + t / "prefix" + ")\n"))
-      << out;
+// spack.package as the mixin and a recipe use it (run_after, which, Executable with
+// fail_on_error and returncode, InstallError; PackageBase's `module`, the recipe's module),
+// then Roctest, a recipe class using the mixin, audited with the real rocm-audit for no
+// waiver, a waiver file beside the recipe, and an absent waiver file. LOAD is the Python that
+// defines Roctest as Spack would load it.
+std::string SpackLoadScript(const std::string& load) {
+  return "import importlib, importlib.machinery, importlib.util, subprocess, sys, types\n"
+         "source, binary, prefix, root = sys.argv[1:5]\n"
+         "class InstallError(Exception):\n    pass\n"
+         "class Executable:\n"
+         "    def __init__(self, path):\n        self.path, self.returncode = path, None\n"
+         "    def __call__(self, *args, fail_on_error=True):\n"
+         "        self.returncode = subprocess.call([self.path, *args], stdout=sys.stderr)\n"
+         "        if fail_on_error and self.returncode:\n            raise RuntimeError('ProcessError')\n"
+         "def which(name, required=False):\n    return Executable(binary) if name == 'rocm-audit' else None\n"
+         "def run_after(phase):\n    return lambda f: f\n"
+         "api = types.ModuleType('spack.package')\n"
+         "api.__all__ = ['Executable', 'InstallError', 'run_after', 'which']\n"
+         "for name in api.__all__:\n    setattr(api, name, globals()[name])\n"
+         "sys.modules['spack'] = types.ModuleType('spack')\nsys.modules['spack'].__path__ = []\n"
+         "sys.modules['spack.package'] = api\n" +
+         load +
+         "class Audited(Roctest):\n"
+         "    spec = types.SimpleNamespace(name='roctest')\n"
+         "    module = sys.modules[Roctest.__module__]\n"
+         "    def __init__(self, suppress):\n        self.prefix, self.rocm_audit_suppress = prefix, "
+         "suppress\n"
+         "print('recipe module', Roctest.__module__, 'mixin module', Roctest.__mro__[1].__module__)\n"
+         "for suppress in (None, 'rocm-audit.suppress', 'absent.suppress'):\n"
+         "    try:\n        Audited(suppress).rocm_audit()\n        print(suppress, 'passed')\n"
+         "    except InstallError as e:\n        print(suppress, 'InstallError:', e)\n";
+}
+
+// What the mixin does once loaded: its heading, the install failed on findings, passed with
+// the waiver beside the recipe, failed as a tool error with an absent waiver file.
+void ExpectSpackMixinVerdicts(const std::string& out, const std::string& prefix) {
+  EXPECT_THAT(out, HasSubstr("rocm-audit: auditing roctest (its install prefix " + prefix + ")\n")) << out;
   EXPECT_THAT(out, HasSubstr("None InstallError: rocm-audit: roctest has findings")) << out;
   EXPECT_THAT(out, HasSubstr("rocm-audit.suppress passed\n")) << out;
   EXPECT_THAT(out,
               HasSubstr("absent.suppress InstallError: rocm-audit could not audit roctest (exit 2): a tool "
                         "error, not findings"))
       << out;
+}
+
+// Package API v1 (spack.pkg.<namespace>): the mixin's file is a repository's
+// packages/rocm-audit-mixin/package.py, imported as spack.pkg.local.rocm_audit_mixin by
+// Spack's loader, which prepends an import to the source: `from spack.package import *` in
+// Spack 0.x, `from spack_repo.builtin.build_systems._package_api_v1 import *` in Spack 1.x
+// (lib/spack/spack/repo.py, _PrependFileLoader). Both are run.
+TEST(Hooks, SpackMixinFromAnApiV1RepositoryFailsTheInstall) {
+  for (const std::string prepend :
+       {"from spack.package import *", "from spack_repo.builtin.build_systems._package_api_v1 import *"}) {
+    TempDir t;
+    PlantDefect(t / "prefix");
+    ASSERT_EQ(RunCommand("mkdir -p " + t / "repo/packages/rocm-audit-mixin " + t / "repo/packages/roctest" +
+                         " && cp " + kSource + "/hooks/spack/rocm_audit.py " +
+                         t / "repo/packages/rocm-audit-mixin/package.py"),
+              0);
+    WriteAll(t / "repo/packages/roctest/rocm-audit.suppress", kWaiver);
+    WriteAll(t / "repo/packages/roctest/package.py",
+             "from spack.pkg.local.rocm_audit_mixin import RocmAuditMixin\n"
+             "class Roctest(RocmAuditMixin):\n    pass\n");
+    WriteAll(t / "load.py",
+             SpackLoadScript(
+                 "for name in ('spack.pkg', 'spack.pkg.local', 'spack_repo', 'spack_repo.builtin',\n"
+                 "             'spack_repo.builtin.build_systems'):\n"
+                 "    sys.modules[name] = types.ModuleType(name)\n    sys.modules[name].__path__ = []\n"
+                 "sys.modules['spack_repo.builtin.build_systems._package_api_v1'] = api\n"
+                 "class PrependFileLoader(importlib.machinery.SourceFileLoader):\n"
+                 "    def get_data(self, path):\n"
+                 "        return b'" +
+                 prepend +
+                 "\\n' + super().get_data(path)\n"
+                 "def load(name, directory):\n"
+                 "    spec = importlib.util.spec_from_loader(name, PrependFileLoader(name, root + "
+                 "'/packages/' + directory + '/package.py'))\n"
+                 "    module = importlib.util.module_from_spec(spec)\n    sys.modules[name] = module\n"
+                 "    spec.loader.exec_module(module)\n    return module\n"
+                 "load('spack.pkg.local.rocm_audit_mixin', 'rocm-audit-mixin')\n"
+                 "Roctest = load('spack.pkg.local.roctest', 'roctest').Roctest\n"));
+    std::string out;
+    ASSERT_EQ(RunCommand(std::string(ROCM_AUDIT_DEBIAN_PYTHON3) + " -B " + t / "load.py" + " " + kSource +
+                             " " + kBin + " " + t / "prefix" + " " + t / "repo" + " 2>/dev/null",
+                         &out),
+              0)
+        << prepend << "\n"
+        << out;
+    EXPECT_THAT(out, HasSubstr("recipe module spack.pkg.local.roctest mixin module "
+                               "spack.pkg.local.rocm_audit_mixin\n"))
+        << out;
+    ExpectSpackMixinVerdicts(out, t / "prefix");
+  }
+}
+
+// Package API v2 (Spack 1.0 and later): the repository is <root>/spack_repo/local/, Spack puts
+// <root> on sys.path (RepoPath.enable) and imports a recipe as
+// spack_repo.local.packages.<name>.package with importlib.import_module, no source prepended
+// (Repo.get_pkg_class); the mixin is the module spack_repo/local/rocm_audit.py beside
+// packages/, as the builtin repository's build_systems/ modules are. Nothing else is stubbed:
+// spack_repo and its repositories are namespace packages on the path.
+TEST(Hooks, SpackMixinFromAnApiV2RepositoryFailsTheInstall) {
+  TempDir t;
+  PlantDefect(t / "prefix");
+  ASSERT_EQ(RunCommand("mkdir -p " + t / "root/spack_repo/local/packages/roctest" + " && cp " + kSource +
+                       "/hooks/spack/rocm_audit.py " + t / "root/spack_repo/local/rocm_audit.py"),
+            0);
+  WriteAll(t / "root/spack_repo/local/repo.yaml", "repo:\n  namespace: local\n  api: v2.0\n");
+  WriteAll(t / "root/spack_repo/local/packages/roctest/rocm-audit.suppress", kWaiver);
+  WriteAll(t / "root/spack_repo/local/packages/roctest/package.py",
+           "from spack_repo.local.rocm_audit import RocmAuditMixin\n\n"
+           "from spack.package import *\n\n\n"
+           "class Roctest(RocmAuditMixin):\n    pass\n");
+  WriteAll(t / "load.py", SpackLoadScript("sys.path.insert(0, root)\n"
+                                          "Roctest = importlib.import_module("
+                                          "'spack_repo.local.packages.roctest.package').Roctest\n"));
+  std::string out;
+  ASSERT_EQ(RunCommand(std::string(ROCM_AUDIT_DEBIAN_PYTHON3) + " -B " + t / "load.py" + " " + kSource + " " +
+                           kBin + " " + t / "prefix" + " " + t / "root" + " 2>/dev/null",
+                       &out),
+            0)
+      << out;
+  EXPECT_THAT(out, HasSubstr("recipe module spack_repo.local.packages.roctest.package mixin module "
+                             "spack_repo.local.rocm_audit\n"))
+      << out;
+  ExpectSpackMixinVerdicts(out, t / "prefix");
 }
 
 TEST(Hooks, CiFilesAreWhatGithubAndGitlabRead) {
@@ -447,6 +516,8 @@ TEST(Hooks, CiFilesAreWhatGithubAndGitlabRead) {
       kSource +
       "/hooks/ci/github-workflow.yml'))\n"
       "assert gh['permissions']['security-events'] == 'write'\n"
+      "assert gh['jobs']['audit']['container'] == 'debian:12'\n"
+      "assert gh['jobs']['audit']['defaults']['run']['shell'] == 'bash'\n"
       "steps = gh['jobs']['audit']['steps']\n"
       "upload = [s for s in steps if s.get('uses', '').startswith('github/codeql-action/upload-sarif@')]\n"
       "assert upload and upload[0]['with']['sarif_file'] == 'rocm-audit.sarif', upload\n"
@@ -455,6 +526,7 @@ TEST(Hooks, CiFilesAreWhatGithubAndGitlabRead) {
       kSource +
       "/hooks/ci/gitlab-ci.yml'))\n"
       "job = gl['rocm-audit']\n"
+      "assert job['image'] == 'debian:12'\n"
       "assert job['artifacts']['reports']['codequality'] == 'gl-code-quality-report.json'\n"
       "assert any('--format gitlab' in line for line in job['script'])\n"
       "print('ok')\n"
@@ -463,10 +535,10 @@ TEST(Hooks, CiFilesAreWhatGithubAndGitlabRead) {
   EXPECT_EQ(RunCommand(check, &out), 0) << out;
 }
 
-// The CI snippets' audit steps, run as the runners run them (GitHub: `shell: bash`; GitLab: each
-// script line by sh) in a project directory with a staged tree: the waiver file is optional.
-// Without one the step still writes its report (exit 1: the planted finding, not 2); with
-// one it is used.
+// The CI snippets' audit steps, run as the runners run them (GitHub: `shell: bash`; GitLab: its
+// script lines from the waiver choice on, by sh) in a project directory with a staged tree: the waiver file
+// is optional. Without one the step still writes its report (exit 1: the planted finding, not 2); with one it
+// is used.
 TEST(Hooks, CiAuditStepsRunWithAndWithoutAWaiverFile) {
   TempDir t;
   PlantDefect(t / "project/stage/usr");
@@ -476,10 +548,11 @@ TEST(Hooks, CiAuditStepsRunWithAndWithoutAWaiverFile) {
       "source, out = sys.argv[1:3]\n"
       "gh = yaml.safe_load(open(source + '/hooks/ci/github-workflow.yml'))\n"
       "step = [s for s in gh['jobs']['audit']['steps'] if s.get('name') == 'Audit'][0]\n"
-      "assert step['shell'] == 'bash'\n"
+      "assert gh['jobs']['audit']['defaults']['run']['shell'] == 'bash'\n"
       "open(out + '.github', 'w').write(step['run'])\n"
       "gl = yaml.safe_load(open(source + '/hooks/ci/gitlab-ci.yml'))\n"
-      "lines = [l for l in gl['rocm-audit']['script'] if 'apt-get' not in l and 'cmake --install' not in l]\n"
+      "script = gl['rocm-audit']['script']\n"
+      "lines = script[[l.startswith('policy=') for l in script].index(True):]\n"
       "open(out + '.gitlab', 'w').write('set -e\\n' + '\\n'.join(lines) + '\\n')\n"
       "PY";
   ASSERT_EQ(RunCommand(steps), 0);
@@ -501,6 +574,102 @@ TEST(Hooks, CiAuditStepsRunWithAndWithoutAWaiverFile) {
       << "github";
   EXPECT_THAT(run("sh", "steps.gitlab", "gl-code-quality-report.json"), HasSubstr("exit 0\nwritten"))
       << "gitlab";
+}
+
+// .ci/run-snippets reads the snippets without a YAML parser (a fresh debian:12 root has none):
+// its extraction must be what a YAML parser reads, the GitHub run steps in order and the
+// GitLab script items, with their variables, and a form outside the subset it reads is refused.
+TEST(Hooks, CiSnippetStepsExtractAsAYamlParserReadsThem) {
+  TempDir t;
+  const std::string extract = "bash -c 'source " + kSource + "/.ci/lib.sh && ";
+  std::string steps;
+  ASSERT_EQ(RunCommand(extract + "extract_github_steps " + kSource + "/hooks/ci/github-workflow.yml " +
+                           t / "gh" + " && extract_gitlab_script " + kSource +
+                           "/hooks/ci/gitlab-ci.yml rocm-audit " + t / "gl" + "'",
+                       &steps),
+            0)
+      << steps;
+  EXPECT_EQ(steps, "3\n");
+  const std::string compare =
+      std::string(ROCM_AUDIT_DEBIAN_PYTHON3) + " - " + kSource + " " + t.path() + " 2>&1 <<'PY'\n" +
+      "import subprocess, sys, yaml\n"
+      "source, out = sys.argv[1:3]\n"
+      "def env(path):\n"
+      "    script = 'set -e; . ' + path + '; env -0'\n"
+      "    pairs = subprocess.run(['env', '-i', 'bash', '-c', script], capture_output=True, "
+      "check=True).stdout\n"
+      "    return {k: v for k, _, v in (p.decode().partition('=') for p in pairs.split(b'\\0') if p)\n"
+      "            if k.startswith('ROCM_AUDIT_')}\n"
+      "gh = yaml.safe_load(open(source + '/hooks/ci/github-workflow.yml'))\n"
+      "runs = [s['run'] for s in gh['jobs']['audit']['steps'] if 'run' in s]\n"
+      "got = [open(out + '/gh.%d' % (n + 1)).read() for n in range(len(runs))]\n"
+      "assert got == runs, (got, runs)\n"
+      "assert env(out + '/gh.env') == gh['env'], (env(out + '/gh.env'), gh['env'])\n"
+      "job = yaml.safe_load(open(source + '/hooks/ci/gitlab-ci.yml'))['rocm-audit']\n"
+      "assert open(out + '/gl.1').read() == '\\n'.join(job['script']) + '\\n'\n"
+      "assert env(out + '/gl.env') == job['variables'], env(out + '/gl.env')\n"
+      "print('same')\n"
+      "PY";
+  std::string out;
+  EXPECT_EQ(RunCommand(compare, &out), 0) << out;
+  EXPECT_EQ(out, "same\n");
+  // Outside the subset: a folded block, a quoted variable, a block script item.
+  WriteAll(t / "folded.yml", "env:\n  A: b\njobs:\n  j:\n    steps:\n      - run: >\n          echo x\n");
+  WriteAll(t / "quoted.yml", "env:\n  A: \"b c\"\njobs:\n  j:\n    steps:\n      - run: echo x\n");
+  WriteAll(t / "block.yml", "job:\n  script:\n    - |\n      echo x\n");
+  EXPECT_NE(RunCommand(extract + "extract_github_steps " + t / "folded.yml " + t / "f' 2>&1", &out), 0)
+      << out;
+  EXPECT_THAT(out, HasSubstr("run: in a form this reader does not take"));
+  EXPECT_NE(RunCommand(extract + "extract_github_steps " + t / "quoted.yml " + t / "q' 2>&1", &out), 0)
+      << out;
+  EXPECT_THAT(out, HasSubstr("not a plain variable"));
+  EXPECT_NE(RunCommand(extract + "extract_gitlab_script " + t / "block.yml job " + t / "b' 2>&1", &out), 0)
+      << out;
+  EXPECT_THAT(out, HasSubstr("a script item in a form this reader does not take"));
+}
+
+// Each snippet builds rocm-audit from its source with exactly the README's first command: the
+// same package list and the same configure flags (one list, not a second one to keep), plus
+// git and ca-certificates to fetch the source; from ROCM_AUDIT_GIT, named once, at the
+// release tag of this version; in the image the README's commands are proven in. And CI
+// runs the snippets (.ci/run-snippets, from .ci/run).
+TEST(Hooks, CiSnippetsBuildRocmAuditAsTheReadmeDoes) {
+  const std::string check =
+      std::string(ROCM_AUDIT_DEBIAN_PYTHON3) + " - " + kSource + " 2>&1 <<'PY'\n" +
+      "import re, sys, yaml\n"
+      "source = sys.argv[1]\n"
+      "readme = open(source + '/README.md').read()\n"
+      "first = readme[readme.index('## Two commands'):]\n"
+      "first = first[first.index('```sh\\n') + 6:].split('\\n')[0]\n"
+      "packages = re.search(r'apt-get install -y --no-install-recommends ([^&]*) &&', "
+      "first).group(1).split()\n"
+      "flags = re.search(r'cmake -S \\. -B build ([^&]*) &&', first).group(1).split()\n"
+      "version = re.search(r'project\\(rocm-audit VERSION ([0-9.]+)', open(source + "
+      "'/CMakeLists.txt').read()).group(1)\n"
+      "gh = yaml.safe_load(open(source + '/hooks/ci/github-workflow.yml'))\n"
+      "gl = yaml.safe_load(open(source + '/hooks/ci/gitlab-ci.yml'))['rocm-audit']\n"
+      "snippets = {'github-workflow.yml': ('\\n'.join(s.get('run', '') for s in "
+      "gh['jobs']['audit']['steps']), gh['env']),\n"
+      "            'gitlab-ci.yml': ('\\n'.join(gl['script']), gl['variables'])}\n"
+      "for name, (script, variables) in snippets.items():\n"
+      "    lines = script.split('\\n')\n"
+      "    installs = [l.split('--no-install-recommends ')[1].split() for l in lines if 'apt-get install' in "
+      "l]\n"
+      "    assert installs == [['git', 'ca-certificates'], packages], (name, installs, packages)\n"
+      "    configures = [l.split('-B \"$src/build\" ')[1].split() for l in lines if l.startswith('cmake -S "
+      "\"$src\"')]\n"
+      "    assert configures == [flags], (name, configures, flags)\n"
+      "    assert variables['ROCM_AUDIT_REF'] == 'v' + version, (name, variables)\n"
+      "    text = open(source + '/hooks/ci/' + name).read()\n"
+      "    assert text.count(variables['ROCM_AUDIT_GIT']) == 1, name\n"
+      "    assert '\"$ROCM_AUDIT_GIT\" \"$ROCM_AUDIT_REF\"' in script, name\n"
+      "assert gh['jobs']['audit']['container'] == 'debian:12' and gl['image'] == 'debian:12'\n"
+      "assert '\"$ci/run-snippets\"' in open(source + '/.ci/run').read()\n"
+      "print('same')\n"
+      "PY";
+  std::string out;
+  EXPECT_EQ(RunCommand(check, &out), 0) << out;
+  EXPECT_EQ(out, "same\n");
 }
 
 TEST(Hooks, CpackMakesADebWithTheToolTheManPageTheSchemaAndTheHooks) {

@@ -1,0 +1,2 @@
+int good(void);
+int bad(void) { return good() + 1; }
