@@ -59,6 +59,31 @@ constinit const Rule kSonameChangedRule{
     .fields = "old_soname:string new_soname:string old_still_provided:bool hit:[path]",
 };
 
+// Error when a file of NEW or of the base still links the SONAME (set per finding): it fails
+// to load at the update, as ld.so reports "cannot open shared object file". Warning when no
+// file that the run sees needs it: programs built elsewhere against it still break, and
+// the package manager, seeing no SONAME change, schedules no rebuild.
+constinit const Rule kLibraryRemovedRule{
+    .id = "library-removed",
+    .severity = Severity::kError,
+    .title = "a shared library of OLD that no file of NEW provides, without a successor",
+    .fix = "keep providing the SONAME (a compatibility package), or rebuild what links it",
+    .key_fields = "soname",
+    .explanation =
+        "A shared library of OLD whose SONAME no file of NEW provides, and that no library of "
+        "NEW succeeds under another SONAME (no soname-changed pair accounts for it). Every "
+        "program and library linked against it fails to load once the update removes it. "
+        "The finding names the installed files that still link the SONAME (`hit`): files of "
+        "NEW, and files of the base NEW is installed over; with any of them it is an error, "
+        "without, a warning.",
+    .example =
+        "lib/libgone.so.1\n"
+        "  error[library-removed]: libgone.so.1 is no longer provided and has no successor; 1 "
+        "installed file(s) still link it\n"
+        "    fix: keep providing the SONAME (a compatibility package), or rebuild what links it",
+    .fields = "soname:string hit:[path]",
+};
+
 // Warning: whether losing a processor breaks anyone depends on which GPUs the package is
 // meant to serve (ROCm drops processors on purpose), which the comparison cannot see; the
 // users of that GPU lose the library at the update. missing-arch rates the same gap of one
@@ -97,15 +122,19 @@ constinit const Rule kProcessorsLostRule{
 constinit const Rule kCMakeInterfaceRemovedRule{
     .id = "cmake-interface-removed",
     .severity = Severity::kError,
-    .title = "a CMake package config lost imported targets or components, or raised a dependency version",
+    .title =
+        "a CMake package config lost imported targets, components or result variables, or raised a dependency "
+        "version",
     .fix =
         "keep the targets and components (an ALIAS or INTERFACE target for a renamed one), "
         "or announce the break and bump the package's major version",
     .key_fields = "package",
     .explanation =
-        "The package config of NEW (matched by package name) no longer defines imported targets "
-        "or components that the one of OLD did. A consumer project that links such a target "
-        "fails at generate time, one that asks for the component fails in find_package(). A "
+        "The package config of NEW (matched by package name) no longer defines imported targets, "
+        "components or <Name>_* result variables (`removed_variables`: <Name>_INCLUDE_DIRS, "
+        "<Name>_LIBRARIES, ...) that the one of OLD did. A consumer project that links such a "
+        "target fails at generate time, one that asks for the component fails in "
+        "find_package(), one that reads the variable gets an empty value. A "
         "dependency asked for with a higher version than before (`raised_dependencies`) fails "
         "configuring where that dependency is older; alone it makes the finding a warning. "
         "The finding names the package configs of NEW that depend on the package (`hit`).",
@@ -115,7 +144,7 @@ constinit const Rule kCMakeInterfaceRemovedRule{
         "pkg::extra\n"
         "    fix: keep the targets and components, or announce the break",
     .fields =
-        "package:string removed_targets:[string] removed_components:[string] "
+        "package:string removed_targets:[string] removed_components:[string] removed_variables:[string] "
         "raised_dependencies:[{dependency:string old_version:string new_version:string}] hit:[path]",
 };
 

@@ -10,6 +10,7 @@ namespace rocm_audit {
 
 extern const Rule kSymbolsRemovedRule;
 extern const Rule kSonameChangedRule;
+extern const Rule kLibraryRemovedRule;
 extern const Rule kProcessorsLostRule;
 extern const Rule kCMakeInterfaceRemovedRule;
 extern const Rule kNewFindingRule;

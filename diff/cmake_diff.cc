@@ -76,8 +76,10 @@ void ComparePackage(const Side& new_side, const FileFacts& old_file, const FileF
   const CMakePackageFacts& after = *new_file.cmake;
   const std::vector<std::string> targets = Missing(TargetNames(before), TargetNames(after));
   const std::vector<std::string> components = Missing(before.components, after.components);
+  const std::vector<std::string> variables = Missing(before.result_variables, after.result_variables);
   nlohmann::ordered_json raised = Raised(before, after);
-  if (targets.empty() && components.empty() && raised.empty()) return;
+  const bool removed = !targets.empty() || !components.empty() || !variables.empty();
+  if (!removed && raised.empty()) return;
   std::vector<std::string> hits;
   for (const FileFacts& f : new_side.files)
     if (f.cmake && &f != &new_file &&
@@ -86,19 +88,21 @@ void ComparePackage(const Side& new_side, const FileFacts& old_file, const FileF
       hits.push_back(f.path);
   Finding f = MakeFinding(kCMakeInterfaceRemovedRule, new_file.path);
   std::vector<std::string> parts;
-  for (const std::string& s : {Listed("the imported target", targets), Listed("the component", components)})
+  for (const std::string& s : {Listed("the imported target", targets), Listed("the component", components),
+                               Listed("the result variable", variables)})
     if (!s.empty()) parts.push_back(s);
   f.message = "package " + after.package;
-  if (!parts.empty())
-    f.message += " no longer defines " + parts[0] + (parts.size() > 1 ? " and " + parts[1] : "");
+  for (size_t i = 0; i < parts.size(); ++i)
+    f.message += (i == 0 ? " no longer defines " : i + 1 == parts.size() ? " and " : ", ") + parts[i];
   for (const auto& r : raised)
     f.message += std::string(parts.empty() ? " " : "; ") + "asks for " + r["dependency"].get<std::string>() +
                  " " + r["new_version"].get<std::string>() + " (was " + r["old_version"].get<std::string>() +
                  ")";
-  if (targets.empty() && components.empty()) f.severity = Severity::kWarning;
+  if (!removed) f.severity = Severity::kWarning;
   f.fields = {{"package", after.package},
               {"removed_targets", targets},
               {"removed_components", components},
+              {"removed_variables", variables},
               {"raised_dependencies", std::move(raised)},
               {"hit", hits}};
   out.Add(std::move(f));

@@ -1,24 +1,28 @@
 // The comparison of two audited sides (side.h): what the update from OLD to NEW broke, as
-// findings of the comparison rules (checks/comparison_rules.h), each naming the files of NEW
-// it hits. Each kind of break is one function, in a file of its own.
+// findings of the comparison rules (checks/comparison_rules.h), each naming the files it hits:
+// files of NEW by their path below NEW, files of the base NEW is installed over
+// (Side::base) by their absolute installed path. Each kind of break is one function, in a file of its own.
 #pragma once
 
 #include <vector>
 
 #include "audit/model/finding.h"
+#include "diff/base_consumers.h"
 #include "diff/side.h"
 
 namespace rocm_audit {
 
-/// Every finding, in this order: libraries (symbols-removed, soname-changed), device code
+/// Every finding, in this order: libraries (symbols-removed, soname-changed,
+/// library-removed), device code
 /// (processors-lost), CMake (cmake-interface-removed), audit findings (new-finding,
 /// fixed-finding).
 std::vector<Finding> CompareSides(const Side& old_side, const Side& new_side);
 
 /// Shared libraries matched by SONAME (a SONAME that changed: by its name before ".so").
-void CompareLibraries(const Side& old_side, const Side& new_side, FindingSink& out);
+/// `base`: who else links a changed library (base_consumers.h).
+void CompareLibraries(const Side& old_side, const Side& new_side, BaseConsumers& base, FindingSink& out);
 /// Device code and Tensile/hipBLASLt data: per library (by SONAME) and per directory.
-void CompareProcessors(const Side& old_side, const Side& new_side, FindingSink& out);
+void CompareProcessors(const Side& old_side, const Side& new_side, BaseConsumers& base, FindingSink& out);
 /// Package configs matched by package name.
 void CompareCMakePackages(const Side& old_side, const Side& new_side, FindingSink& out);
 /// Audit findings matched by key.

@@ -30,7 +30,10 @@ bool ReadReportText(const std::string& input, std::string* text) {
 
 bool LoadSide(const AuditRequest& request, const std::string& input, Side* side, std::string* error) {
   std::string text;
-  if (ReadReportText(input, &text)) return SideOfJsonReport(input, text, side, error);
+  if (ReadReportText(input, &text)) {
+    side->base = request.roots;
+    return SideOfJsonReport(input, text, side, error);
+  }
   AuditRequest one = request;
   one.paths = {input};
   one.symbol_facts = true;

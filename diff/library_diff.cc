@@ -56,9 +56,9 @@ std::set<std::string> Versions(const std::vector<std::string>& exports) {
   return out;
 }
 
-// The files of NEW other than the library that link its SONAME and import a removed symbol:
-// an unversioned import is bound by any version of its name.
-nlohmann::ordered_json Hits(const Side& new_side, const FileFacts& lib,
+// The files of NEW other than the library, then of the base, that link its SONAME and import
+// a removed symbol: an unversioned import is bound by any version of its name.
+nlohmann::ordered_json Hits(const Side& new_side, BaseConsumers& base, const FileFacts& lib,
                             const std::vector<std::string>& removed) {
   std::set<std::pair<std::string_view, std::string_view>> gone;
   std::set<std::string_view> gone_names;
@@ -68,8 +68,7 @@ nlohmann::ordered_json Hits(const Side& new_side, const FileFacts& lib,
     gone_names.insert(e.name);
   }
   nlohmann::ordered_json hits = nlohmann::ordered_json::array();
-  for (const FileFacts& f : new_side.files) {
-    if (&f == &lib || !f.elf || !Links(*f.elf, lib.elf->soname)) continue;
+  auto add = [&](const FileFacts& f) {
     std::vector<std::string> symbols;
     for (const std::string& s : f.elf->imports) {
       const Export e = Split(s);
@@ -77,12 +76,15 @@ nlohmann::ordered_json Hits(const Side& new_side, const FileFacts& lib,
         symbols.push_back(s);
     }
     if (!symbols.empty()) hits.push_back({{"file", f.path}, {"symbols", symbols}});
-  }
+  };
+  for (const FileFacts& f : new_side.files)
+    if (&f != &lib && f.elf && Links(*f.elf, lib.elf->soname)) add(f);
+  for (const FileFacts& f : base.Linking(lib.elf->soname)) add(f);
   return hits;
 }
 
-void SymbolsRemoved(const Side& new_side, const FileFacts& old_lib, const FileFacts& new_lib,
-                    FindingSink& out) {
+void SymbolsRemoved(const Side& new_side, BaseConsumers& base, const FileFacts& old_lib,
+                    const FileFacts& new_lib, FindingSink& out) {
   if (!old_lib.elf->has_symbols || !new_lib.elf->has_symbols) return;
   const std::vector<std::string> removed = RemovedExports(*old_lib.elf, *new_lib.elf);
   if (removed.empty()) return;
@@ -98,8 +100,8 @@ void SymbolsRemoved(const Side& new_side, const FileFacts& old_lib, const FileFa
   if (!versions_removed.empty())
     f.message += "; version node" + std::string(versions_removed.size() > 1 ? "s " : " ") +
                  versions_removed[0] + (versions_removed.size() > 1 ? ", ..." : "") + " removed";
-  nlohmann::ordered_json hits = Hits(new_side, new_lib, removed);
-  if (!hits.empty()) f.message += "; " + std::to_string(hits.size()) + " installed file(s) of NEW use them";
+  nlohmann::ordered_json hits = Hits(new_side, base, new_lib, removed);
+  if (!hits.empty()) f.message += "; " + std::to_string(hits.size()) + " installed file(s) use them";
   f.fields = {{"soname", soname},
               {"old_file", old_lib.path},
               {"count", removed.size()},
@@ -109,18 +111,19 @@ void SymbolsRemoved(const Side& new_side, const FileFacts& old_lib, const FileFa
   out.Add(std::move(f));
 }
 
-void SonameChanged(const Side& new_side, const FileFacts& old_lib, const FileFacts& new_lib,
-                   FindingSink& out) {
+void SonameChanged(const Side& new_side, BaseConsumers& base, const FileFacts& old_lib,
+                   const FileFacts& new_lib, FindingSink& out) {
   const std::string& old_soname = old_lib.elf->soname;
   const bool still = !SharedLibraries(new_side).BySoname(old_soname).empty();
   std::vector<std::string> hits;
   for (const FileFacts& f : new_side.files)
     if (f.elf && Links(*f.elf, old_soname)) hits.push_back(f.path);
+  for (const FileFacts& f : base.Linking(old_soname)) hits.push_back(f.path);
   Finding f = MakeFinding(kSonameChangedRule, new_lib.path);
   f.message = old_soname + " became " + new_lib.elf->soname +
               (still ? "" : "; no file provides " + old_soname + " any more");
   if (!hits.empty())
-    f.message += "; " + std::to_string(hits.size()) + " installed file(s) of NEW still link it";
+    f.message += "; " + std::to_string(hits.size()) + " installed file(s) still link it";
   f.fields = {{"old_soname", old_soname},
               {"new_soname", new_lib.elf->soname},
               {"old_still_provided", still},
@@ -128,18 +131,37 @@ void SonameChanged(const Side& new_side, const FileFacts& old_lib, const FileFac
   out.Add(std::move(f));
 }
 
+// No file of NEW provides the SONAME and none succeeds it: whoever still links it fails to load.
+void LibraryRemoved(const Side& new_side, BaseConsumers& base, const FileFacts& old_lib, FindingSink& out) {
+  const std::string& soname = old_lib.elf->soname;
+  std::vector<std::string> hits;
+  for (const FileFacts& f : new_side.files)
+    if (f.elf && Links(*f.elf, soname)) hits.push_back(f.path);
+  for (const FileFacts& f : base.Linking(soname)) hits.push_back(f.path);
+  Finding f = MakeFinding(kLibraryRemovedRule, old_lib.path);
+  f.message = soname + " is no longer provided and has no successor";
+  if (!hits.empty()) f.message += "; " + std::to_string(hits.size()) + " installed file(s) still link it";
+  if (hits.empty()) f.severity = Severity::kWarning;
+  f.fields = {{"soname", soname}, {"hit", hits}};
+  out.Add(std::move(f));
+}
+
 }  // namespace
 
-void CompareLibraries(const Side& old_side, const Side& new_side, FindingSink& out) {
+void CompareLibraries(const Side& old_side, const Side& new_side, BaseConsumers& base, FindingSink& out) {
   const SharedLibraries now(new_side);
   const SharedLibraries was(old_side);
+  std::set<std::string_view> seen;
   for (const FileFacts* old_lib : was.All()) {
+    if (!seen.insert(old_lib->elf->soname).second) continue;
     if (const FileFacts* same = now.First(old_lib->elf->soname)) {
-      SymbolsRemoved(new_side, *old_lib, *same, out);
+      SymbolsRemoved(new_side, base, *old_lib, *same, out);
       continue;
     }
     if (const FileFacts* renamed = now.SameStem(old_lib->elf->soname))
-      SonameChanged(new_side, *old_lib, *renamed, out);
+      SonameChanged(new_side, base, *old_lib, *renamed, out);
+    else
+      LibraryRemoved(new_side, base, *old_lib, out);
   }
 }
 

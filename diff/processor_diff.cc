@@ -1,6 +1,7 @@
 // processors-lost: the GPU processors a library (matched by SONAME), its Tensile/hipBLASLt
 // data, or a directory of device code (matched by installed path) served in OLD and no
 // longer serves natively in NEW.
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -71,10 +72,19 @@ void AddLost(const std::string& file, const std::string& scope, const std::strin
   out.Add(std::move(f));
 }
 
-std::vector<std::string> Linking(const Side& side, const std::string& soname) {
+// The files of NEW that load `lib`, directly (DT_NEEDED) or through their closure: a
+// program loses the processor with any library it maps; then the base's files linking it.
+std::vector<std::string> Loading(const Side& side, BaseConsumers& base, const FileFacts& lib) {
+  const std::string& soname = lib.elf->soname;
   std::vector<std::string> out;
-  for (const FileFacts& f : side.files)
-    if (f.elf && Links(*f.elf, soname)) out.push_back(f.path);
+  for (const FileFacts& f : side.files) {
+    if (&f == &lib) continue;
+    const bool loads = (f.elf && Links(*f.elf, soname)) ||
+                       (f.closure && std::find(f.closure->objects.begin(), f.closure->objects.end(),
+                                               lib.path) != f.closure->objects.end());
+    if (loads) out.push_back(f.path);
+  }
+  for (const FileFacts& f : base.Linking(soname)) out.push_back(f.path);
   return out;
 }
 
@@ -94,7 +104,7 @@ std::map<std::string, Processors> ByDirectory(const Side& side) {
 
 }  // namespace
 
-void CompareProcessors(const Side& old_side, const Side& new_side, FindingSink& out) {
+void CompareProcessors(const Side& old_side, const Side& new_side, BaseConsumers& base, FindingSink& out) {
   const SharedLibraries now(new_side);
   const SharedLibraries was(old_side);
   for (const FileFacts* old_lib : was.All()) {
@@ -105,7 +115,7 @@ void CompareProcessors(const Side& old_side, const Side& new_side, FindingSink& 
     if (old_lib->device) {
       const Processors after = new_lib->device ? OfTargets(new_lib->device->targets) : Processors{};
       AddLost(new_lib->path, "library", soname, OfTargets(old_lib->device->targets), after,
-              Linking(new_side, soname), out);
+              Loading(new_side, base, *new_lib), out);
     }
     if (old_lib->arch_data && !old_lib->arch_data->processors.empty()) {
       const Processors before(old_lib->arch_data->processors.begin(), old_lib->arch_data->processors.end());
@@ -115,7 +125,7 @@ void CompareProcessors(const Side& old_side, const Side& new_side, FindingSink& 
       const std::string dir =
           new_lib->arch_data && !new_lib->arch_data->dir.empty() ? new_lib->arch_data->dir : new_lib->path;
       AddLost(dir, "data", old_lib->arch_data->library + " data of " + soname, before, after,
-              Linking(new_side, soname), out);
+              Loading(new_side, base, *new_lib), out);
     }
   }
   const std::map<std::string, Processors> after = ByDirectory(new_side);

@@ -35,6 +35,7 @@ CMakePackageFacts CMakeOfJson(const Json& c) {
     for (const Json& dep : *d)
       if (dep.is_object()) out.dependencies.push_back({String(dep, "name"), String(dep, "version"), {}});
   out.components = Strings(c, "components");
+  out.result_variables = Strings(c, "result_variables");
   return out;
 }
 
@@ -59,6 +60,11 @@ FileFacts FileOfJson(const Json& j) {
     f.arch_data =
         ArchDataFacts{String(*a, "library"), InstalledPath(String(*a, "dir")), Strings(*a, "processors")};
   if (auto c = j.find("cmake"); c != j.end() && c->is_object()) f.cmake = CMakeOfJson(*c);
+  if (j.contains("closure")) {
+    ClosureFacts closure;
+    for (const std::string& o : Strings(j, "closure")) closure.objects.push_back(InstalledPath(o));
+    f.closure = std::move(closure);
+  }
   return f;
 }
 
@@ -92,10 +98,17 @@ Side SideOfReport(std::string input, Report&& report) {
   if (!report.inputs.unpacked_into.empty()) inputs.push_back(report.inputs.unpacked_into);
   auto below = [&](const std::string& path) { return InstalledPath(PathBelowInput(path, inputs)); };
   side.files_audited = report.FilesAudited();
+  side.base = report.inputs.installed_world ? report.inputs.base : report.inputs.roots;
   for (FileFacts& f : report.files) {
     f.path = below(f.path);
     if (f.arch_data && !f.arch_data->dir.empty()) f.arch_data->dir = below(f.arch_data->dir);
-    f.closure = {};
+    // The closure's objects (below the input like the files) say who loads a library
+    // indirectly; its load graph is for --tree only.
+    if (f.closure) {
+      for (std::string& o : f.closure->objects) o = below(o);
+      f.closure->nodes = {};
+      f.closure->unresolved = {};
+    }
     side.files.push_back(std::move(f));
   }
   for (Finding& f : report.findings) {

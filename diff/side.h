@@ -23,6 +23,9 @@ struct Side {
   /// their input.
   std::vector<Finding> findings;
   size_t files_audited = 0;
+  /// The layers of the base the side is installed over (host directories, top first): the
+  /// installed world's base, else the --root layers; empty when there is none.
+  std::vector<std::string> base;
 };
 
 /// The side of a finished audit (its facts kept, AuditRequest::symbol_facts set).

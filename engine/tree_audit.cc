@@ -224,7 +224,7 @@ class TreeAudit {
       per_file_[i] =
           CheckFile(file, load, loader_, request_.checks, run_, enabled_, request_.max_findings_per_file);
       facts = CollectFacts(file, load, loader_, request_.checks.arch.isa_compat, request_.symbol_facts);
-      if (package_of_[i]) facts.cmake = ProjectCMakeFacts(package_of_[i]->package);
+      if (package_of_[i]) facts.cmake = ProjectCMakeFacts(package_of_[i]->package, request_.symbol_facts);
     } catch (const std::bad_alloc&) {
       per_file_[i] = {};
       facts = FileFacts{};

@@ -96,6 +96,7 @@ Json CMakeToJson(const CMakePackageFacts& c) {
             {"dependencies", std::move(dependencies)},
             {"missing", std::move(missing)}};
   if (!c.components.empty()) j["components"] = c.components;
+  if (!c.result_variables.empty()) j["result_variables"] = c.result_variables;
   return j;
 }
 

@@ -13,6 +13,7 @@
 #include "audit/model/byte_text.h"
 #include "audit/model/target_order.h"
 #include "reports/device_rows.h"
+#include "reports/diff_sides.h"
 #include "reports/root_causes.h"
 #include "reports/urgency_order.h"
 
@@ -422,7 +423,7 @@ std::string RenderHtml(const Report& report) {
   out +=
       "<title>" + HtmlEscape(title) + "</title>\n<style>" + std::string(kCss) + "</style>\n</head>\n<body>\n";
   out += Header(report);
-  out += "<main>\n" + Causes(report) + FindingsTable(report) + ArchMatrix(report) + "</main>\n";
+  out += "<main>\n" + Causes(report) + FindingsTable(report) + DiffSidesSection(report) + ArchMatrix(report) + "</main>\n";
   out += "<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";
   return out;
 }

@@ -1,7 +1,8 @@
 // The report as one self-contained HTML page, for a person opening a CI artifact: the
 // summary (the text report's summary line, as figures), the root causes most severe first,
 // every finding in a table that filters by check, severity and file (accepted findings
-// marked with why, shown on request), and the GPU arch coverage matrix. Its CSS and script
+// marked with why, shown on request), for `diff` what OLD had and NEW has side by side
+// (diff_sides.h), and the GPU arch coverage matrix. Its CSS and script
 // are inline and its Content-Security-Policy admits only those two (by hash), so it loads
 // nothing; the filter can be set from the URL fragment
 // (report.html#check=undefined-symbol&severity=error&file=libMIOpen&accepted=1).

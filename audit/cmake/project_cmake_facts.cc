@@ -5,7 +5,7 @@
 
 namespace rocm_audit {
 
-CMakePackageFacts ProjectCMakeFacts(const CMakePackage& package) {
+CMakePackageFacts ProjectCMakeFacts(const CMakePackage& package, bool with_result_variables) {
   CMakePackageFacts f;
   f.package = package.name;
   f.version = package.version;
@@ -28,6 +28,12 @@ CMakePackageFacts ProjectCMakeFacts(const CMakePackage& package) {
   for (const CMakeReference& r : package.evaluation.references)
     if (!r.exists && !r.optional)
       f.missing.push_back({r.path, r.via, r.site.file, r.site.line, r.undecided.empty()});
+  if (with_result_variables) {
+    const std::string prefix = package.name + "_";
+    for (const auto& [name, value] : package.evaluation.variables)  // a std::map: sorted
+      if (name.size() > prefix.size() && name.starts_with(prefix) && !name.starts_with(prefix + "FIND_"))
+        f.result_variables.push_back(name);
+  }
   return f;
 }
 

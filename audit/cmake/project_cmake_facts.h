@@ -6,6 +6,7 @@
 
 namespace rocm_audit {
 
-CMakePackageFacts ProjectCMakeFacts(const CMakePackage& package);
+/// `with_result_variables`: list CMakePackageFacts::result_variables.
+CMakePackageFacts ProjectCMakeFacts(const CMakePackage& package, bool with_result_variables = false);
 
 }  // namespace rocm_audit

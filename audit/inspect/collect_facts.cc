@@ -39,25 +39,6 @@ std::string VersionedName(const ElfModel& m, const DynamicSymbol& s) {
   return name + (defined_default ? "@@" : "@") + it->second;
 }
 
-// What another object can bind to (exports) and what this one asks for (imports).
-void CollectSymbols(const ElfModel& m, ElfFacts* f) {
-  f->has_symbols = true;
-  for (uint32_t i = 1; i < m.symbol_count(); ++i) {
-    const DynamicSymbol s = m.SymbolAt(i);
-    if (m.NameOf(s).empty() || s.binding == llvm::ELF::STB_LOCAL) continue;
-    if (!s.defined()) {
-      f->imports.push_back(VersionedName(m, s));
-      continue;
-    }
-    if (s.visibility == llvm::ELF::STV_HIDDEN || s.visibility == llvm::ELF::STV_INTERNAL) continue;
-    f->exports.push_back(VersionedName(m, s));
-  }
-  for (auto* list : {&f->exports, &f->imports}) {
-    std::sort(list->begin(), list->end());
-    list->erase(std::unique(list->begin(), list->end()), list->end());
-  }
-}
-
 // Each object's DT_NEEDED names, matched as ld.so matches them (closure.h): by name or
 // soname, else by the file the search found.
 std::vector<ClosureNode> ClosureGraph(const LoadClosure& closure, const SymbolBinding& binding,
@@ -101,6 +82,24 @@ ClosureFacts ToClosureFacts(const LoadFacts& load, const LoaderConfig& loader) {
 }
 
 }  // namespace
+
+void CollectSymbols(const ElfModel& m, ElfFacts* f) {
+  f->has_symbols = true;
+  for (uint32_t i = 1; i < m.symbol_count(); ++i) {
+    const DynamicSymbol s = m.SymbolAt(i);
+    if (m.NameOf(s).empty() || s.binding == llvm::ELF::STB_LOCAL) continue;
+    if (!s.defined()) {
+      f->imports.push_back(VersionedName(m, s));
+      continue;
+    }
+    if (s.visibility == llvm::ELF::STV_HIDDEN || s.visibility == llvm::ELF::STV_INTERNAL) continue;
+    f->exports.push_back(VersionedName(m, s));
+  }
+  for (auto* list : {&f->exports, &f->imports}) {
+    std::sort(list->begin(), list->end());
+    list->erase(std::unique(list->begin(), list->end()), list->end());
+  }
+}
 
 FileFacts CollectFacts(const InspectedFile& file, const LoadFacts* load, const LoaderConfig& loader,
                        IsaCompat compat, bool with_symbols) {

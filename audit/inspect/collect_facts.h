@@ -15,4 +15,8 @@ namespace rocm_audit {
 FileFacts CollectFacts(const InspectedFile& file, const LoadFacts* load, const LoaderConfig& loader,
                        IsaCompat compat = IsaCompat::kNone, bool with_symbols = false);
 
+/// What another object can bind to (ElfFacts::exports) and what this one asks for
+/// (imports), as `nm -D` names them; sets has_symbols.
+void CollectSymbols(const ElfModel& m, ElfFacts* f);
+
 }  // namespace rocm_audit

@@ -38,6 +38,10 @@ struct CMakePackageFacts {
   std::vector<CMakeDependencyFacts> dependencies;
   std::vector<CMakeMissingFacts> missing;  ///< files it needs that do not exist, in order met
   std::vector<std::string> components{};   ///< components a consumer may ask for, each evaluated
+  /// Only when the request asks for symbols (what `diff` compares): the <Name>_* variables
+  /// the config leaves set for its consumer (<Name>_INCLUDE_DIRS, <Name>_LIBRARIES, ...),
+  /// sorted; find_package's own inputs (<Name>_FIND_*) left out.
+  std::vector<std::string> result_variables{};
 };
 
 }  // namespace rocm_audit

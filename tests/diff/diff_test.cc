@@ -22,9 +22,11 @@ using Json = nlohmann::ordered_json;
 const std::string kPairs = ROCM_AUDIT_DIFF_PAIRS;
 const std::string kBin = ROCM_AUDIT_BINARY;
 
-Report DiffTrees(const std::string& pair, const std::string& from = "old", const std::string& to = "new") {
+Report DiffTrees(const std::string& pair, const std::string& from = "old", const std::string& to = "new",
+                 const std::vector<std::string>& roots = {}) {
   AuditRequest request;
   request.ld_so_conf = "/nonexistent";
+  request.roots = roots;
   Report report;
   std::string error;
   EXPECT_TRUE(
@@ -84,6 +86,44 @@ TEST(Diff, ProcessorDroppedFromAFatBinaryIsLost) {
   EXPECT_EQ(found[0]->fields["new_processors"], Json::array({"gfx906"}));
 }
 
+// The base NEW is installed over (--root diff/base) is scanned, not audited: its programs
+// and libraries that link a changed library are hit, by their absolute installed path.
+TEST(Diff, FilesOfTheBaseThatBindARemovedSymbolOrLinkAGoneSonameAreHit) {
+  const Report r = DiffTrees("diff", "old", "new", {kPairs + "/diff/base"});
+  const auto dropped = Of(r, "symbols-removed", "lib/libdrop.so.1");
+  ASSERT_EQ(dropped.size(), 1u);
+  // basebystander links libdrop.so.1 and binds keep() only.
+  EXPECT_EQ(dropped[0]->fields["hit"], Json::parse(R"([{"file": "bin/consumer", "symbols": ["drop_me"]},
+                                                       {"file": "/usr/bin/baseconsumer", "symbols": ["drop_me"]}])"));
+  const auto renamed = Of(r, "soname-changed", "lib/libren.so.2");
+  ASSERT_EQ(renamed.size(), 1u);
+  EXPECT_EQ(renamed[0]->fields["hit"], Json::array({"bin/renuser", "/usr/lib/libbaseren.so.1"}));
+  const auto gone = Of(r, "library-removed", "lib/libgone.so.1");
+  ASSERT_EQ(gone.size(), 1u);
+  EXPECT_EQ(gone[0]->severity, Severity::kError);
+  EXPECT_EQ(gone[0]->fields["hit"], Json::array({"/usr/bin/baseconsumer"}));
+}
+
+TEST(Diff, LibraryRemovedWithoutSuccessorIsAWarningWhenNothingLinksIt) {
+  const Report r = DiffTrees("diff");
+  const auto gone = Of(r, "library-removed", "lib/libgone.so.1");
+  ASSERT_EQ(gone.size(), 1u);
+  EXPECT_EQ(gone[0]->severity, Severity::kWarning);
+  EXPECT_EQ(gone[0]->fields["soname"], "libgone.so.1");
+  EXPECT_THAT(gone[0]->fields["hit"], IsEmpty());
+  // A renamed library has a successor: soname-changed, not library-removed.
+  EXPECT_TRUE(Of(r, "library-removed", "lib/libren.so.1").empty());
+}
+
+// kernuser links libwrap, which links libkern: it loses gfx90a with libkern.
+TEST(Diff, ProgramsReachingALibraryThroughTheirClosureAreHitForItsLostProcessors) {
+  const Report r = DiffTrees("diff");
+  const auto found = Of(r, "processors-lost", "lib/libkern.so.1");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_THAT(found[0]->fields["hit"].get<std::vector<std::string>>(),
+              ::testing::UnorderedElementsAre("lib/libwrap.so.1", "bin/kernuser"));
+}
+
 TEST(Diff, CMakeTargetAndComponentRemovedNamingTheConfigsThatDependOnIt) {
   const Report r = DiffTrees("diff");
   const auto found = Of(r, "cmake-interface-removed", "lib/cmake/Pkg/PkgConfig.cmake");
@@ -91,6 +131,8 @@ TEST(Diff, CMakeTargetAndComponentRemovedNamingTheConfigsThatDependOnIt) {
   EXPECT_EQ(found[0]->severity, Severity::kError);
   EXPECT_EQ(found[0]->fields["removed_targets"], Json::array({"Pkg::extra"}));
   EXPECT_EQ(found[0]->fields["removed_components"], Json::array({"extra"}));
+  // Pkg_SUPPORTED_COMPONENTS stays; find_package's own Pkg_FIND_* inputs are no result.
+  EXPECT_EQ(found[0]->fields["removed_variables"], Json::array({"Pkg_LIBRARIES"}));
   EXPECT_EQ(found[0]->fields["hit"], Json::array({"lib/cmake/User/UserConfig.cmake"}));
 }
 
@@ -128,7 +170,7 @@ TEST(Diff, EveryFindingHasItsDeclaredFieldsInOrder) {
     }
     EXPECT_EQ(names, declared) << f.check;
   }
-  EXPECT_THAT(seen, ::testing::IsSupersetOf({"symbols-removed", "soname-changed", "processors-lost",
+  EXPECT_THAT(seen, ::testing::IsSupersetOf({"symbols-removed", "soname-changed", "library-removed", "processors-lost",
                                              "cmake-interface-removed", "new-finding"}));
 }
 

@@ -1,0 +1,115 @@
+#include "diff/base_consumers.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "audit/elf/elf_reader.h"
+#include "audit/inspect/collect_facts.h"
+#include "audit/support/parallel.h"
+
+namespace rocm_audit {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Where programs and the libraries they load are installed (FHS, and /opt for vendor
+// trees such as /opt/rocm). Separate debug files under usr/lib/debug load nothing.
+constexpr const char* kScannedDirs[] = {"usr/bin", "usr/sbin", "usr/lib", "usr/lib64", "usr/libexec",
+                                        "usr/local", "opt", "bin", "sbin", "lib", "lib64"};
+constexpr std::string_view kDebugDir = "usr/lib/debug";
+
+// Regular files below the layers' scanned directories, by installed path, the top layer's
+// copy of each; symbolic links are not followed (a link to a library names a file the walk
+// meets at its own path, a linked directory a tree met elsewhere: merged /usr).
+std::vector<std::pair<std::string, std::string>> BaseFiles(const std::vector<std::string>& layers,
+                                                            const std::set<std::string>& own) {
+  std::set<std::string> seen;
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const std::string& layer : layers) {
+    const std::string root = layer == "/" ? "" : layer;
+    for (const char* dir : kScannedDirs) {
+      std::error_code ec;
+      const fs::path top = root + "/" + dir;
+      if (!fs::is_directory(fs::symlink_status(top, ec))) continue;
+      for (fs::recursive_directory_iterator it(top, fs::directory_options::skip_permission_denied, ec), end;
+           !ec && it != end; it.increment(ec)) {
+        const fs::file_status st = it->symlink_status(ec);
+        if (ec) break;
+        const std::string host = it->path().string();
+        std::string installed = host.substr(root.size() + 1);
+        if (fs::is_directory(st) && installed == kDebugDir) it.disable_recursion_pending();
+        if (!fs::is_regular_file(st) || own.count(installed) || !seen.insert(installed).second) continue;
+        out.emplace_back("/" + std::move(installed), host);
+      }
+    }
+  }
+  return out;
+}
+
+bool StartsAsElf(const std::string& host) {
+  const int fd = open(host.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+  if (fd < 0) return false;
+  char magic[4] = {};
+  const bool elf = pread(fd, magic, 4, 0) == 4 && std::string_view(magic, 4) == "\x7f" "ELF";
+  close(fd);
+  return elf;
+}
+
+// A file the reader refuses is no consumer: ld.so would refuse it too.
+bool ReadModel(const std::string& host, ElfModel* model, std::shared_ptr<llvm::MemoryBuffer>* keep) {
+  std::string error;
+  *keep = MapFile(host, &error);
+  return *keep && ReadElf(*keep, host, model, &error) && model->has_dynamic;
+}
+
+}  // namespace
+
+BaseConsumers::BaseConsumers(std::vector<std::string> layers, std::set<std::string> own)
+    : layers_(std::move(layers)), own_(std::move(own)) {}
+
+void BaseConsumers::Scan() {
+  scanned_ = true;
+  const auto files = BaseFiles(layers_, own_);
+  cost_.files = files.size();
+  std::vector<Scanned> read(files.size());
+  ParallelFor(files.size(), std::thread::hardware_concurrency(), [&](size_t i) {
+    const auto& [path, host] = files[i];
+    if (!StartsAsElf(host)) return;
+    std::shared_ptr<llvm::MemoryBuffer> keep;
+    ElfModel model;
+    if (!ReadModel(host, &model, &keep)) return;
+    read[i] = {path, host, {model.needed.begin(), model.needed.end()}};
+  });
+  for (Scanned& s : read)
+    if (!s.host.empty()) elf_.push_back(std::move(s));
+  cost_.elf_files = elf_.size();
+}
+
+const std::vector<FileFacts>& BaseConsumers::Linking(const std::string& soname) {
+  if (auto it = linking_.find(soname); it != linking_.end()) return it->second;
+  if (!scanned_ && !layers_.empty()) Scan();
+  std::vector<FileFacts>& out = linking_[soname];
+  for (const Scanned& s : elf_) {
+    if (std::find(s.needed.begin(), s.needed.end(), soname) == s.needed.end()) continue;
+    std::shared_ptr<llvm::MemoryBuffer> keep;
+    ElfModel model;
+    if (!ReadModel(s.host, &model, &keep)) continue;
+    FileFacts f;
+    f.path = s.path;
+    f.kind = "elf";
+    ElfFacts elf;
+    elf.soname = model.soname;
+    elf.needed = s.needed;
+    elf.has_dynamic = true;
+    CollectSymbols(model, &elf);
+    ++cost_.symbol_tables;
+    f.elf = std::move(elf);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+}  // namespace rocm_audit

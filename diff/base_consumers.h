@@ -1,0 +1,54 @@
+// Who outside the compared sides an update hits: the ELF files of the base the updated
+// packages are installed over (the installed world's base, or the --root layers) that link
+// a library the update changed. Auditing the base would cost an audit of the whole system;
+// instead one scan per run reads the dynamic section of each ELF file in the base's program
+// and library directories, and the dynamic symbol tables only of those that DT_NEEDED a
+// changed SONAME, when a rule asks who binds a removed symbol.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "audit/model/file_facts.h"
+
+namespace rocm_audit {
+
+/// What the base scan read, for the cost the documentation states.
+struct BaseScanCost {
+  size_t files = 0;          ///< regular files looked at
+  size_t elf_files = 0;      ///< of them ELF files whose dynamic section was read
+  size_t symbol_tables = 0;  ///< dynamic symbol tables read (files linking a changed SONAME)
+};
+
+class BaseConsumers {
+ public:
+  /// `layers`: host directories, top first (a path shows the first layer's file); none: no
+  /// base, nobody is hit there. `own`: installed paths ("usr/lib/libx.so.1") the compared
+  /// sides ship: the base's copies of them are what the update replaces, not consumers.
+  BaseConsumers(std::vector<std::string> layers, std::set<std::string> own);
+
+  /// The base's ELF files whose DT_NEEDED names `soname`, by the path the installed system
+  /// shows ("/usr/bin/prog"), with their imported symbols (ElfFacts::imports). The first
+  /// call scans the base.
+  const std::vector<FileFacts>& Linking(const std::string& soname);
+  const BaseScanCost& cost() const { return cost_; }
+
+ private:
+  struct Scanned {
+    std::string path;  ///< installed path, "/usr/bin/prog"
+    std::string host;  ///< where it is read
+    std::vector<std::string> needed;
+  };
+  void Scan();
+
+  std::vector<std::string> layers_;
+  std::set<std::string> own_;
+  bool scanned_ = false;
+  std::vector<Scanned> elf_;
+  std::map<std::string, std::vector<FileFacts>, std::less<>> linking_;
+  BaseScanCost cost_;
+};
+
+}  // namespace rocm_audit

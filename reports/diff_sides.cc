@@ -1,0 +1,73 @@
+#include "reports/diff_sides.h"
+
+#include <nlohmann/json.hpp>
+
+#include "reports/html_report.h"
+
+namespace rocm_audit {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string Field(const Finding& f, const char* name) {
+  auto it = f.fields.find(name);
+  return it != f.fields.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// A list field as one line of code items; `none` when it is empty.
+std::string Items(const Finding& f, const char* name, const char* none = "none") {
+  auto it = f.fields.find(name);
+  if (it == f.fields.end() || !it->is_array() || it->empty()) return "<span class=\"hint\">" + std::string(none) + "</span>";
+  std::string out;
+  for (const Json& v : *it)
+    if (v.is_string()) out += (out.empty() ? "" : " ") + ("<code>" + HtmlEscape(v.get<std::string>()) + "</code>");
+  return out;
+}
+
+std::string Code(const std::string& text) { return "<code>" + HtmlEscape(text) + "</code>"; }
+
+std::string Row(const Finding& f, const std::string& what, const std::string& old_side,
+                const std::string& new_side) {
+  return "<tr><td class=\"file\">" + Code(f.file) + "</td><td>" + HtmlEscape(what) + "</td><td>" + old_side +
+         "</td><td>" + new_side + "</td></tr>\n";
+}
+
+// The rows of one finding: OLD's value and NEW's, as its fields state them.
+std::string Rows(const Finding& f) {
+  if (f.check == "symbols-removed")
+    return Row(f, "exports of " + Field(f, "soname"), Items(f, "removed"),
+               "<span class=\"hint\">without these " + std::to_string(f.fields.value("count", 0)) +
+                   "</span>");
+  if (f.check == "soname-changed")
+    return Row(f, "SONAME", Code(Field(f, "old_soname")), Code(Field(f, "new_soname")));
+  if (f.check == "library-removed")
+    return Row(f, "library", Code(Field(f, "soname")), "<span class=\"hint\">not provided</span>");
+  if (f.check == "processors-lost")
+    return Row(f, "processors (" + Field(f, "scope") + ")", Items(f, "old_processors"),
+               Items(f, "new_processors"));
+  if (f.check != "cmake-interface-removed") return "";
+  std::string out;
+  if (auto it = f.fields.find("removed_targets"); it != f.fields.end() && !it->empty())
+    out += Row(f, "imported targets", Items(f, "removed_targets"), "<span class=\"hint\">not defined</span>");
+  if (auto it = f.fields.find("removed_components"); it != f.fields.end() && !it->empty())
+    out += Row(f, "components", Items(f, "removed_components"), "<span class=\"hint\">not accepted</span>");
+  if (auto it = f.fields.find("raised_dependencies"); it != f.fields.end() && it->is_array())
+    for (const Json& d : *it)
+      out += Row(f, "requires " + d.value("dependency", ""), Code(d.value("old_version", "")),
+                 Code(d.value("new_version", "")));
+  return out;
+}
+
+}  // namespace
+
+std::string DiffSidesSection(const Report& report) {
+  std::string rows;
+  for (const Finding& f : report.findings)
+    if (!f.suppressed) rows += Rows(f);
+  if (rows.empty()) return "";
+  return "<section id=\"sides-section\">\n<h2>OLD and NEW</h2>\n<table class=\"findings sides\">\n"
+         "<thead><tr><th>File</th><th>What</th><th>OLD</th><th>NEW</th></tr></thead>\n<tbody>\n" +
+         rows + "</tbody>\n</table>\n</section>\n";
+}
+
+}  // namespace rocm_audit
