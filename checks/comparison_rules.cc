@@ -123,7 +123,8 @@ constinit const Rule kCMakeInterfaceRemovedRule{
     .id = "cmake-interface-removed",
     .severity = Severity::kError,
     .title =
-        "a CMake package config lost imported targets, components or result variables, or raised a dependency "
+        "a CMake package config lost imported targets, components or result variables, or raised a "
+        "dependency "
         "version",
     .fix =
         "keep the targets and components (an ALIAS or INTERFACE target for a renamed one), "

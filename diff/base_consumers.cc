@@ -17,15 +17,16 @@ namespace fs = std::filesystem;
 
 // Where programs and the libraries they load are installed (FHS, and /opt for vendor
 // trees such as /opt/rocm). Separate debug files under usr/lib/debug load nothing.
-constexpr const char* kScannedDirs[] = {"usr/bin", "usr/sbin", "usr/lib", "usr/lib64", "usr/libexec",
-                                        "usr/local", "opt", "bin", "sbin", "lib", "lib64"};
+constexpr const char* kScannedDirs[] = {"usr/bin",     "usr/sbin",  "usr/lib", "usr/lib64",
+                                        "usr/libexec", "usr/local", "opt",     "bin",
+                                        "sbin",        "lib",       "lib64"};
 constexpr std::string_view kDebugDir = "usr/lib/debug";
 
 // Regular files below the layers' scanned directories, by installed path, the top layer's
 // copy of each; symbolic links are not followed (a link to a library names a file the walk
 // meets at its own path, a linked directory a tree met elsewhere: merged /usr).
 std::vector<std::pair<std::string, std::string>> BaseFiles(const std::vector<std::string>& layers,
-                                                            const std::set<std::string>& own) {
+                                                           const std::set<std::string>& own) {
   std::set<std::string> seen;
   std::vector<std::pair<std::string, std::string>> out;
   for (const std::string& layer : layers) {
@@ -53,7 +54,9 @@ bool StartsAsElf(const std::string& host) {
   const int fd = open(host.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
   if (fd < 0) return false;
   char magic[4] = {};
-  const bool elf = pread(fd, magic, 4, 0) == 4 && std::string_view(magic, 4) == "\x7f" "ELF";
+  const bool elf = pread(fd, magic, 4, 0) == 4 && std::string_view(magic, 4) ==
+                                                      "\x7f"
+                                                      "ELF";
   close(fd);
   return elf;
 }

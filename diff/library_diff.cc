@@ -122,8 +122,7 @@ void SonameChanged(const Side& new_side, BaseConsumers& base, const FileFacts& o
   Finding f = MakeFinding(kSonameChangedRule, new_lib.path);
   f.message = old_soname + " became " + new_lib.elf->soname +
               (still ? "" : "; no file provides " + old_soname + " any more");
-  if (!hits.empty())
-    f.message += "; " + std::to_string(hits.size()) + " installed file(s) still link it";
+  if (!hits.empty()) f.message += "; " + std::to_string(hits.size()) + " installed file(s) still link it";
   f.fields = {{"old_soname", old_soname},
               {"new_soname", new_lib.elf->soname},
               {"old_still_provided", still},

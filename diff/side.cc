@@ -1,7 +1,9 @@
 #include "diff/side.h"
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "audit/fs/path.h"
 #include "audit/model/severity.h"
 #include "policy/finding_key.h"
 
@@ -91,12 +93,49 @@ std::string InstalledPath(std::string_view shown) {
   return std::string(shown);
 }
 
+namespace {
+
+// The paths of a finished audit as the JSON report written of it shows them
+// (cli/path_display.cc), so that a tree side and a report side of the same tree give the
+// same files and closures: absolute and lexically normalised, then below the input (as
+// given, or with its symlinks resolved) that holds them. The loader names a library it
+// finds through "$ORIGIN/../lib" as "new/bin/../lib/libx.so.1", the report as
+// "lib/libx.so.1". A relative path outside every input stays as written, as it is shown.
+class BelowInputs {
+ public:
+  explicit BelowInputs(const std::vector<std::string>& inputs) {
+    std::error_code ec;
+    cwd_ = std::filesystem::current_path(ec).string();
+    for (const std::string& in : inputs) {
+      forms_.push_back(Absolute(in));
+      std::filesystem::path real = std::filesystem::canonical(in, ec);
+      if (!ec && real.string() != forms_.back()) forms_.push_back(real.string());
+    }
+  }
+
+  std::string operator()(const std::string& path) const {
+    const std::string absolute = Absolute(path);
+    const std::string below = PathBelowInput(absolute, forms_);
+    return InstalledPath(below == absolute && !path.starts_with('/') ? path : below);
+  }
+
+ private:
+  std::string Absolute(const std::string& path) const {
+    return NormalizePath(path.starts_with('/') ? path : cwd_ + "/" + path);
+  }
+
+  std::string cwd_;
+  std::vector<std::string> forms_;
+};
+
+}  // namespace
+
 Side SideOfReport(std::string input, Report&& report) {
   Side side;
   side.input = std::move(input);
   std::vector<std::string> inputs = report.inputs.paths;
   if (!report.inputs.unpacked_into.empty()) inputs.push_back(report.inputs.unpacked_into);
-  auto below = [&](const std::string& path) { return InstalledPath(PathBelowInput(path, inputs)); };
+  const BelowInputs below(inputs);
   side.files_audited = report.FilesAudited();
   side.base = report.inputs.installed_world ? report.inputs.base : report.inputs.roots;
   for (FileFacts& f : report.files) {

@@ -17,10 +17,12 @@ std::string Field(const Finding& f, const char* name) {
 // A list field as one line of code items; `none` when it is empty.
 std::string Items(const Finding& f, const char* name, const char* none = "none") {
   auto it = f.fields.find(name);
-  if (it == f.fields.end() || !it->is_array() || it->empty()) return "<span class=\"hint\">" + std::string(none) + "</span>";
+  if (it == f.fields.end() || !it->is_array() || it->empty())
+    return "<span class=\"hint\">" + std::string(none) + "</span>";
   std::string out;
   for (const Json& v : *it)
-    if (v.is_string()) out += (out.empty() ? "" : " ") + ("<code>" + HtmlEscape(v.get<std::string>()) + "</code>");
+    if (v.is_string())
+      out += (out.empty() ? "" : " ") + ("<code>" + HtmlEscape(v.get<std::string>()) + "</code>");
   return out;
 }
 
@@ -36,8 +38,7 @@ std::string Row(const Finding& f, const std::string& what, const std::string& ol
 std::string Rows(const Finding& f) {
   if (f.check == "symbols-removed")
     return Row(f, "exports of " + Field(f, "soname"), Items(f, "removed"),
-               "<span class=\"hint\">without these " + std::to_string(f.fields.value("count", 0)) +
-                   "</span>");
+               "<span class=\"hint\">not exported</span>");
   if (f.check == "soname-changed")
     return Row(f, "SONAME", Code(Field(f, "old_soname")), Code(Field(f, "new_soname")));
   if (f.check == "library-removed")
@@ -51,6 +52,8 @@ std::string Rows(const Finding& f) {
     out += Row(f, "imported targets", Items(f, "removed_targets"), "<span class=\"hint\">not defined</span>");
   if (auto it = f.fields.find("removed_components"); it != f.fields.end() && !it->empty())
     out += Row(f, "components", Items(f, "removed_components"), "<span class=\"hint\">not accepted</span>");
+  if (auto it = f.fields.find("removed_variables"); it != f.fields.end() && !it->empty())
+    out += Row(f, "result variables", Items(f, "removed_variables"), "<span class=\"hint\">not set</span>");
   if (auto it = f.fields.find("raised_dependencies"); it != f.fields.end() && it->is_array())
     for (const Json& d : *it)
       out += Row(f, "requires " + d.value("dependency", ""), Code(d.value("old_version", "")),

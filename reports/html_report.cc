@@ -423,7 +423,8 @@ std::string RenderHtml(const Report& report) {
   out +=
       "<title>" + HtmlEscape(title) + "</title>\n<style>" + std::string(kCss) + "</style>\n</head>\n<body>\n";
   out += Header(report);
-  out += "<main>\n" + Causes(report) + FindingsTable(report) + DiffSidesSection(report) + ArchMatrix(report) + "</main>\n";
+  out += "<main>\n" + Causes(report) + FindingsTable(report) + DiffSidesSection(report) + ArchMatrix(report) +
+         "</main>\n";
   out += "<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";
   return out;
 }

@@ -170,8 +170,8 @@ TEST(Diff, EveryFindingHasItsDeclaredFieldsInOrder) {
     }
     EXPECT_EQ(names, declared) << f.check;
   }
-  EXPECT_THAT(seen, ::testing::IsSupersetOf({"symbols-removed", "soname-changed", "library-removed", "processors-lost",
-                                             "cmake-interface-removed", "new-finding"}));
+  EXPECT_THAT(seen, ::testing::IsSupersetOf({"symbols-removed", "soname-changed", "library-removed",
+                                             "processors-lost", "cmake-interface-removed", "new-finding"}));
 }
 
 // Backwards, NEW's defects are OLD's: fixed, notes only, each keyed as before.
