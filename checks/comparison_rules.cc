@@ -144,8 +144,10 @@ constinit const Rule kCMakeInterfaceRemovedRule{
         "  error[cmake-interface-removed]: package pkg no longer defines the imported target "
         "pkg::extra\n"
         "    fix: keep the targets and components, or announce the break",
+    // removed_variables may be absent: reports of diff written before it compared result
+    // variables lack it, and the schema (version 1) still describes them.
     .fields =
-        "package:string removed_targets:[string] removed_components:[string] removed_variables:[string] "
+        "package:string removed_targets:[string] removed_components:[string] removed_variables?:[string] "
         "raised_dependencies:[{dependency:string old_version:string new_version:string}] hit:[path]",
 };
 
