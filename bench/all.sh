@@ -13,11 +13,13 @@
 #                     and the CMake find_package probes: no warm-up run, as the rocm-audit
 #                     commands just read the same files (default 2)
 #   SECTIONS="..."    which sections, in order (default "loader device cmake scaling";
-#                     "packages" is run only when named)
+#                     "packages" and "diff" are run only when named)
 #   DEB=FILE          the .deb of the packages section (default: sid's librocsolver0 in
 #                     $CORPUS/debs/sid, 530 MB, a multi-block data.tar.xz)
 #   SET="NAME..."     the packages section's set, from $CORPUS/debs/bookworm (default: the
 #                     six of tests/cli/corpus_packages_test.cc, rocminfo to libamd-comgr2)
+#   DIFF_PACKAGE=NAME the diff section's package, bookworm's and sid's .deb in $CORPUS/debs
+#                     (default librocrand1: 5.3.3 to 6.4.3, 149 symbols removed)
 #   SCALES="1 2 4"    the rows k of the scaling table: the tree holds SCALE_PART k times
 #   SCALE_PART="P..." what the scaling table repeats: files or directories below sid-root
 #                     (default: the Tensile directories of hipBLASLt and rocBLAS and the
@@ -50,6 +52,9 @@
 #            --root / D), and rocm-audit of that tree alone (unpacked once beforehand): what
 #            auditing packages costs beside unpacking them. Wall time is the best of RUNS
 #            (the first runs pay the page cache of a 2 GB tree); CPU the mean.
+#   diff     `rocm-audit diff` of bookworm's and sid's .deb of DIFF_PACKAGE against the two
+#            audits it replaces (each .deb, with --symbols, one after the other), and the diff
+#            of the two JSON reports those audits wrote.
 #   scaling  rocm-audit (all checks) on the whole tree at SCALES x: a hard-linked copy of
 #            sid-root (the 1x tree, no data copied) plus k-1 real copies (distinct inodes:
 #            rocm-audit, like glibc, treats hard links as one object) of SCALE_PART, each under
@@ -67,7 +72,7 @@ RUNS=${RUNS:-5}
 SLOW_RUNS=${SLOW_RUNS:-2}
 SECTIONS=${SECTIONS:-loader device cmake scaling}
 for s in $SECTIONS; do
-  case $s in loader | device | cmake | scaling | packages) ;; *) echo "SECTIONS: loader device cmake scaling packages, not $s" >&2; exit 2 ;; esac
+  case $s in loader | device | cmake | scaling | packages | diff) ;; *) echo "SECTIONS: loader device cmake scaling packages diff, not $s" >&2; exit 2 ;; esac
 done
 SCALES=$(tr ' ' '\n' <<<"${SCALES:-1 2 4}" | grep . | sort -n | uniq | tr '\n' ' ')
 [[ $SCALES =~ ^([1-9][0-9]*\ )+$ ]] || { echo "SCALES: positive integers" >&2; exit 2; }
@@ -85,6 +90,7 @@ if has loader; then need libtree libtree; need lddtree pax-utils; fi
 if has device; then need zstd zstd; need clang-offload-bundler-19 clang-tools-19; need llvm-objcopy-19 llvm-19; fi
 if has cmake; then need cmake cmake; fi
 if has packages; then need dpkg-deb dpkg; need bc bc; fi
+if has diff; then need bc bc; fi
 need "$PY" python3
 need /usr/bin/time time
 if ((${#missing[@]})); then echo "missing tools: apt-get install ${missing[*]}" >&2; exit 2; fi
@@ -206,6 +212,23 @@ for section in $SECTIONS; do
     bench "$WORK/packages.json" "$RUNS" "${rows[@]}"
     table times --best "${pairs[@]}" "$WORK/packages.json"
     rm -rf "$WORK"/dpkg-x-* "$WORK"/tree-*
+    ;;
+  diff)
+    name=${DIFF_PACKAGE:-librocrand1}
+    old=$(ls "$CORPUS"/debs/bookworm/"${name}"_*_amd64.deb 2>/dev/null | head -1)
+    new=$(ls "$CORPUS"/debs/sid/"${name}"_*_amd64.deb 2>/dev/null | head -1)
+    [ -f "$old" ] && [ -f "$new" ] || { echo "no $name in $CORPUS/debs/bookworm and sid (DIFF_PACKAGE=NAME)" >&2; exit 2; }
+    echo "== diff: $(basename "$old") to $(basename "$new")"
+    echo "   + $(gb "$(stat -c %s "$old" "$new" | paste -sd+ | bc)") of .deb"
+    opts="--no-progress --format json --fail-on none"
+    echo "$AUDIT diff $opts -o /dev/null $old $new" > "$WORK/diff-debs.sh"
+    echo "$AUDIT $opts --symbols -o $WORK/old.json $old && $AUDIT $opts --symbols -o $WORK/new.json $new" > "$WORK/audits.sh"
+    bash "$WORK/audits.sh"
+    echo "$AUDIT diff $opts -o /dev/null $WORK/old.json $WORK/new.json" > "$WORK/diff-reports.sh"
+    bench "$WORK/diff.json" "$RUNS" "rocm-audit diff, the two .debs" "$WORK/diff-debs.sh" \
+      "rocm-audit of each .deb (--symbols)" "$WORK/audits.sh" \
+      "rocm-audit diff, their two JSON reports" "$WORK/diff-reports.sh"
+    table times --best --pair "rocm-audit of each .deb (--symbols)=rocm-audit diff, the two .debs" "$WORK/diff.json"
     ;;
   scaling)
     read -r -a parts <<<"$SCALE_PART"

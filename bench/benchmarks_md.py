@@ -89,7 +89,7 @@ class Run:
             if line.startswith("times: "):
                 self.method = line[len("times: "):]
                 continue
-            m = re.match(r"== (loader|device code|cmake|scaling|packages): (.*)", line)
+            m = re.match(r"== (loader|device code|cmake|scaling|packages|diff): (.*)", line)
             if m:
                 section = m.group(1).split()[0]
                 self.sections[section] = [m.group(2), []]
@@ -220,6 +220,24 @@ def packages_section(runs):
     return "\n".join(out)
 
 
+def diff_section(runs):
+    with_diff = [r for r in runs if "diff" in r.sections]
+    if not with_diff:
+        return ""
+    out = ["## `rocm-audit diff` against the two audits\n",
+           "`SECTIONS=diff bench/all.sh`: `rocm-audit diff` of bookworm's and sid's `.deb` of one "
+           "package against the two audits it replaces (each `.deb` with `--symbols`, one after "
+           "the other), and the diff of the two JSON reports those audits wrote; wall time the best "
+           "of the runs, CPU the mean. Every run, oldest first:\n"]
+    for r in with_diff:
+        title, rows = r.sections["diff"]
+        out.append(f"`bench/results/{r.name}` ({r.when}, {r.machine}): {title}\n")
+        out.append(table(["", "command", "best wall s", "±", "CPU s", "other / rocm-audit diff"],
+                         [[f"[{n}]", name, wall, sd, cpu, ratio_text(ratios)] for n, name, wall, sd, cpu, ratios in rows]))
+        out.append("")
+    return "\n".join(out)
+
+
 def every_run_section(runs):
     out = ["## Every run\n",
            "Every results file of `bench/all.sh`, oldest first. Each names the rocm-audit commit "
@@ -299,6 +317,8 @@ def generate(results):
         parts.append(peak_memory_section(peaks))
     if packages_section(runs):
         parts.append(packages_section(runs))
+    if diff_section(runs):
+        parts.append(diff_section(runs))
     parts.append(every_run_section(runs))
     if earlier:
         parts.append(earlier.rstrip("\n") + "\n")
