@@ -1,14 +1,16 @@
-// cmake-missing-target, cmake-no-location: imported targets a consumer gets from
-// find_package() but cannot use. CMake loads the config without complaint and fails when
+// cmake-missing-target, cmake-no-location, cmake-missing-library: imported targets a consumer
+// gets from find_package() but cannot use. CMake loads the config without complaint and fails when
 // the consumer links the target: at generate, for a link interface naming a target nobody
 // defines (policy CMP0028) or a library target with no location for any configuration
 // (CMP0111); at build, under the old behaviour of CMP0111, on "<target>-NOTFOUND".
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <set>
 
 #include "audit/cmake/dependency_locator.h"
 #include "audit/cmake/genex.h"
+#include "audit/cmake/linker_search.h"
 #include "audit/cmake/lists.h"
 #include "checks/cmake_package_site.h"
 #include "checks/registry.h"
@@ -80,6 +82,45 @@ constexpr Rule kRules[] = {
         .cause_fields = "package",
         .cause = "{package}: {n} imported targets without a location ({files})",
         .fields = "package:string line:integer in:path cmake_stage:string target:string type:string "
+                  "asked_component?:string undecided?:string",
+    },
+    // Error: the consumer configures and generates, and its build fails when it links the target ("cannot
+    // find -l<name>"); only a world with a base answers where the linker looks. lintian, auditwheel: none.
+    {
+        .id = "cmake-missing-library",
+        .severity = Severity::kError,
+        .title = "an imported target's link interface names a library (-l<name>) that the linker finds in "
+                 "none of the installed system's library directories",
+        .fix = "find_dependency() the package that provides the library, link it by target or full path, or "
+               "drop it from the link interface",
+        .key_fields = "package target library",
+        .explanation =
+            "An imported target of the package lists a plain name (or -l<name>) in "
+            "INTERFACE_LINK_LIBRARIES that is no target a consumer has from find_package(<Name>). "
+            "CMake passes such an item to the linker as -l<name>, and GNU ld looks for "
+            "lib<name>.so, then lib<name>.a, in the compiler's and its own built-in directories "
+            "(the consumer's build adds no -L for an imported target). When the installed system "
+            "has neither in any of them, the consumer configures and generates, and its build "
+            "fails when it links the target: \"cannot find -l<name>\". The usual cause is a "
+            "dependency exported by its target name whose package defines no such target on the "
+            "consumer's machine (a header-only library exported as \"xtl\" that the distribution "
+            "does not ship), or a library of the build machine. Make the package depend on the "
+            "one that installs the library, export the dependency by target with "
+            "find_dependency(), or drop the item. Only a world that is a whole system (the host or "
+            "--root layers, not --no-base) answers where the linker looks. An item that starts with "
+            "'$' or '`' and names a path (an unexpanded qmake $$[QT_HOST_LIBS]/libQt5Core.so) is no "
+            "variable CMake expands: CMake takes it for a linker option and passes it verbatim, the "
+            "linker opens it as a file, and none has that name.",
+        .example = "/usr/lib/x86_64-linux-gnu/cmake/xsimd/xsimdConfig.cmake\n"
+                   "  error[cmake-missing-library]: xsimdTargets.cmake:69: INTERFACE_LINK_LIBRARIES of xsimd "
+                   "names xtl, which CMake passes to the linker as -lxtl; no libxtl.so or libxtl.a in the "
+                   "linker's directories of the installed system: the consumer's build fails when it links "
+                   "xsimd\n"
+                   "    fix: make xsimd's package depend on the one that installs libxtl, or drop xtl from "
+                   "the link interface",
+        .cause_fields = "package library",
+        .cause = "{package}: {n} libraries the linker finds nowhere: {library*} ({files})",
+        .fields = "package:string line:integer in:path cmake_stage:string target:string library:string "
                   "asked_component?:string undecided?:string",
     },
 };
@@ -160,6 +201,39 @@ ConsumerDependencies ForConsumer(const CMakePackage& p, const std::string& compo
   return out;
 }
 
+// A plain name no target answers is -l<name> to the linker, which finds it nowhere in the world.
+// An item starting with '$' or '`' is a linker option to cmComputeLinkInformation, passed
+// verbatim: one that names a path (an unexpanded qmake variable) is a file no one has.
+void MissingLibrary(const CMakePackage& p, const CMakeTarget& t, const std::string& item,
+                    const std::string& file, FindingSink& sink,
+                    const std::string& property = "INTERFACE_LINK_LIBRARIES") {
+  const bool verbatim = (item.starts_with("$") || item.starts_with("`")) &&
+                        item.find('/') != std::string::npos && !item.starts_with("$<");
+  const std::string name = verbatim ? item : LinkedLibraryName(item);
+  auto found = p.linked_libraries.find(name);
+  if (!verbatim && (name.empty() || found == p.linked_libraries.end() || !found->second.empty())) return;
+  Finding f = MakeFinding(kRules[2], file);
+  auto site = t.set_at.find(property);
+  const CMakeSite& at = site == t.set_at.end() ? t.defined_at : site->second;
+  f.message = SiteText(at) + ": " + property + " of " + t.name + " names " + item +
+              (verbatim ? ", which CMake passes to the linker verbatim, as a linker option; the linker opens "
+                          "it as a file, which no one has: the consumer's build fails when it links "
+                        : ", which CMake passes to the linker as -l" + name + "; no lib" + name +
+                              ".so or lib" + name +
+                              ".a in the linker's directories of the installed system: the consumer's build "
+                              "fails when it links ") +
+              t.name;
+  f.hint = verbatim ? "export the path the variable stands for (the installed library, or its target)"
+                    : "make " + p.name + "'s package depend on the one that installs lib" + name +
+                          ", or drop " + item + " from the link interface";
+  AddSiteFields(f, p.name, at);
+  SetCMakeStage(f, "build");
+  f.fields["target"] = t.name;
+  f.fields["library"] = name;
+  MarkAskedComponent(f, t.asked_component);
+  sink.Add(std::move(f));
+}
+
 void MissingTargets(const AuditedPackage& ap, const std::string& file, FindingSink& sink) {
   const CMakePackage& p = ap.package;
   if (p.evaluation.stopped) return;
@@ -182,8 +256,11 @@ void MissingTargets(const AuditedPackage& ap, const std::string& file, FindingSi
     const ConsumerDependencies& deps = at_consumer->second;
     std::set<std::string> seen;
     for (const std::string& item : InstallInterfaceItems(links->second.text)) {
-      if (item.find("::") == std::string::npos || deps.defined.count(item) || !seen.insert(item).second)
+      if (deps.defined.count(item) || !seen.insert(item).second) continue;
+      if (item.find("::") == std::string::npos) {
+        if (deps.complete) MissingLibrary(p, t, item, file, sink);
         continue;
+      }
       if (!deps.complete && deps.unknown_namespaces.count(Namespace(item))) continue;
       Finding f = MakeFinding(kRules[0], file);
       auto site = t.set_at.find("INTERFACE_LINK_LIBRARIES");
@@ -206,10 +283,33 @@ void MissingTargets(const AuditedPackage& ap, const std::string& file, FindingSi
   }
 }
 
+// INTERFACE_LINK_OPTIONS reach the linker as they are ("SHELL:" split into words): a word
+// that is no option and starts with '$' or '`' is a file name no one has (Qt 5's configs put
+// the .prl entries they cannot place, an unexpanded $$[QT_HOST_LIBS]/libQt5Core.so, there).
+void VerbatimLinkOptions(const AuditedPackage& ap, const std::string& file, FindingSink& sink) {
+  for (const CMakeTarget& t : ap.package.evaluation.targets) {
+    auto options = t.properties.find("INTERFACE_LINK_OPTIONS");
+    if (!t.imported || options == t.properties.end() || !options->second.known) continue;
+    std::set<std::string> seen;
+    for (std::string item : InstallInterfaceItems(options->second.text)) {
+      if (item.starts_with("SHELL:")) item = item.substr(6);
+      size_t at = 0;
+      while ((at = item.find_first_not_of(" \t", at)) != std::string::npos) {
+        const size_t end = std::min(item.find_first_of(" \t", at), item.size());
+        const std::string word = item.substr(at, end - at);
+        at = end;
+        if ((word.starts_with("$") || word.starts_with("`")) && seen.insert(word).second)
+          MissingLibrary(ap.package, t, word, file, sink, "INTERFACE_LINK_OPTIONS");
+      }
+    }
+  }
+}
+
 void Run(const TreeInput& in, FindingSink& sink) {
   for (const AuditedPackage& ap : in.cmake_packages) {
     const std::string& file = in.files[ap.file]->walked.path;
     MissingTargets(ap, file, sink);
+    if (!ap.package.evaluation.stopped) VerbatimLinkOptions(ap, file, sink);
     NoLocation(ap, file, sink);
   }
 }

@@ -1,9 +1,10 @@
-// file(): a subcommand table. Lookups (GLOB, REAL_PATH) go through InstalledFiles; reads of
-// file contents give unknown values; every operation that would change files is recorded
-// and never run.
+// file(): a subcommand table. Lookups (GLOB, REAL_PATH) and the lines of a text file
+// (STRINGS) go through InstalledFiles; other reads of file contents give unknown values; every operation that
+// would change files is recorded and never run.
 #include <algorithm>
 #include <filesystem>
 
+#include "audit/cmake/cmake_regex.h"
 #include "audit/cmake/commands.h"
 #include "audit/cmake/lists.h"
 #include "audit/cmake/name_table.h"
@@ -99,10 +100,62 @@ bool RelativePath(Interpreter& in, const std::string&, const Args& a) {
   return true;
 }
 
-// READ, STRINGS, SIZE, the hashes, ...: <file> <var>; the contents are not read.
+// READ, SIZE, the hashes, ...: <file> <var>; the contents are not read.
 bool ReadContents(Interpreter& in, const std::string& op, const Args& a) {
   if (a.size() < 3) return false;
   in.Set(a[2].value.text, CMakeValue::Unknown("file(" + op + "), which rocm-audit does not read"));
+  return true;
+}
+
+// STRINGS <file> <var> [REGEX <regex>] [LIMIT_COUNT <n>]: the installed file's lines, as
+// cmFileCommand reads a text file: a line ends at '\n', '\r' is dropped, an empty line is an
+// item, each ';' is escaped as "\;", and REGEX keeps the lines it finds a match in. A file
+// with bytes outside printable ASCII and tab (where CMake splits strings differently), one
+// larger than 1 MiB, or another option gives an unknown value.
+bool Strings(Interpreter& in, const std::string& op, const Args& a) {
+  if (a.size() < 3) return false;
+  const std::string& var = a[2].value.text;
+  auto unknown = [&](const std::string& why) {
+    in.Set(var, CMakeValue::Unknown("file(STRINGS) " + why));
+    return true;
+  };
+  if (!a[1].value.known) return unknown("of a file not known here");
+  std::unique_ptr<CMakeRegex> re;
+  size_t limit = SIZE_MAX;
+  for (size_t k = 3; k < a.size(); ++k) {
+    const bool has_value = k + 1 < a.size() && a[k + 1].value.known;
+    if (a[k].value.text == "REGEX" && has_value) {
+      std::string error;
+      if (!(re = CMakeRegex::Compile(a[++k].value.text, &error)))
+        return unknown("with a regex not evaluated here");
+    } else if (a[k].value.text == "LIMIT_COUNT" && has_value) {
+      limit = std::strtoull(a[++k].value.text.c_str(), nullptr, 10);
+    } else {
+      return unknown("with " + a[k].value.text + ", which rocm-audit does not evaluate");
+    }
+  }
+  std::optional<std::string> text = in.files().Read(a[1].value.text, 1 << 20);
+  if (!text) return unknown("of " + a[1].value.text + ", which cannot be read or is larger than 1 MiB");
+  for (unsigned char c : *text)
+    if (c != '\n' && c != '\r' && c != '\t' && (c < 0x20 || c >= 0x7F))
+      return unknown("of a file that is not plain ASCII text");
+  std::vector<std::string> lines;
+  std::string line;
+  auto take = [&] {
+    if (lines.size() < limit && (!re || re->Find(line))) lines.push_back(std::move(line));
+    line.clear();
+  };
+  for (char c : *text) {
+    if (c == '\n')
+      take();
+    else if (c == ';')
+      line += "\\;";
+    else if (c != '\r')
+      line += c;
+  }
+  if (!line.empty()) take();
+  in.Charge(text->size());
+  in.Set(var, {JoinList(lines)});
   return true;
 }
 
@@ -118,7 +171,7 @@ constexpr NameEntry<FileOp> kFileOps[] = {
     {"SHA256", ReadContents},
     {"SHA512", ReadContents},
     {"SIZE", ReadContents},
-    {"STRINGS", ReadContents},
+    {"STRINGS", Strings},
     {"TIMESTAMP", ReadContents},
     {"TO_CMAKE_PATH", ToPath},
     {"TO_NATIVE_PATH", ToPath},

@@ -1,7 +1,8 @@
 // list(): two subcommand tables, the reads (LENGTH, GET, FIND, JOIN, SUBLIST: a result
 // variable) and the edits (APPEND, REMOVE_ITEM, TRANSFORM, ...: the list in place). An
 // unknown list gives unknown results; list(APPEND) to a generated Targets file's
-// import-check list records the files it names.
+// import-check list records the files it names. A list keeps its empty elements ("a;;b" has
+// three), as under policy CMP0007 NEW, which every cmake_minimum_required() since 2.6 sets.
 #include <algorithm>
 #include <memory>
 
@@ -221,7 +222,7 @@ void Edit(const ListCall& c, const CMakeValue& list) {
     c.in.Set(c.var, !list.known ? list : args);
     return;
   }
-  std::vector<std::string> v = SplitList(list.text);
+  std::vector<std::string> v = SplitList(list.text, /*keep_empty=*/true);
   ListEdit edit = FindIn(kListEdits, c.op);
   Edited done = edit ? edit(c, v, SplitList(args.text)) : Edited::kNotEvaluated;
   if (done == Edited::kList) c.in.Set(c.var, {JoinList(v)});
@@ -243,7 +244,7 @@ Flow ListCommand(Interpreter& in, const std::string&, const Args& a) {
     if (!list.known)
       in.Set(out, list);
     else
-      read(c, SplitList(list.text), out);
+      read(c, SplitList(list.text, /*keep_empty=*/true), out);
     return Flow::kNormal;
   }
   Edit(c, list);

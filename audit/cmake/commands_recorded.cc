@@ -7,6 +7,7 @@
 
 #include "audit/cmake/commands.h"
 #include "audit/cmake/lists.h"
+#include "audit/cmake/pkg_config_world.h"
 #include "audit/fs/path.h"
 
 namespace rocm_audit {
@@ -42,6 +43,29 @@ Flow MessageCommand(Interpreter& in, const std::string&, const Args& a) {
   return mode == "FATAL_ERROR" ? Flow::kStop : Flow::kNormal;
 }
 
+// A dependency whose own evaluation left <Dep>_FOUND false (decided: FindMtdev's pkg-config
+// answer from the world; a config whose find_dependency() failed, or whose Targets file
+// misses a target it references) fails the find_package(), as cmFindPackageCommand takes a
+// config that "set <Dep>_FOUND to FALSE" as not found; find_dependency() then does what
+// CMakeFindDependencyMacro does: <Name>_NOT_FOUND_MESSAGE, <Name>_FOUND False and return().
+// An unknown <Dep>_FOUND stays as found: what the consumer's machine has is not known here.
+bool DependencySaysNotFound(Interpreter& in, const std::string& n, const CMakeDependency& d,
+                            const Interpreter::ForeignTargets::Package& module) {
+  auto found = module.variables.find(d.name + "_FOUND");
+  if (found == module.variables.end() || !found->second.known || !IsFalseConstant(found->second.text))
+    return false;
+  in.Set(d.name + "_FOUND", {"FALSE"});
+  auto& answers = in.rec().Out().world_answers;
+  answers.insert(answers.end(), module.world_answers.begin(), module.world_answers.end());
+  if (n != "find_dependency") return false;
+  const CMakeValue* name = in.Get("CMAKE_FIND_PACKAGE_NAME");
+  if (!name || !name->known) return false;
+  in.Set(name->text + "_NOT_FOUND_MESSAGE",
+         {name->text + " could not be found because dependency " + d.name + " could not be found."});
+  in.Set(name->text + "_FOUND", {"False"});
+  return true;
+}
+
 Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
   if (a.empty() || !a[0].value.known) return Flow::kNormal;
   CMakeDependency d;
@@ -64,7 +88,7 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
                t == "GLOBAL") {
       collecting.clear();
     } else if (collecting == "HINTS" || collecting == "PATHS") {
-      if (a[k].value.known) d.hints.push_back(t);
+      if (a[k].value.known) (collecting == "HINTS" ? d.hints : d.paths).push_back(t);
     } else if (k == 1 && collecting.empty() && !t.empty() && std::isdigit(static_cast<unsigned char>(t[0]))) {
       d.version = t;
     }
@@ -104,6 +128,7 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
       in.Set(variable, value);
     }
     in.Set(d.name + "_FOUND", {"1"});
+    if (DependencySaysNotFound(in, n, d, it->second)) return Flow::kReturn;
     if (!it->second.config.empty()) {  // "" for a Find module, which sets what it sets
       for (auto& [variable, value] : FoundVersionVariables(d.name + "_VERSION", it->second.version))
         in.Set(variable, {value});
@@ -115,15 +140,79 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
   return Flow::kNormal;
 }
 
+namespace {
+
+// FindPkgConfig's checks answered by the world's .pc files: <prefix>_FOUND and, for each
+// module found, <prefix>[_<module>]_VERSION and _MODULE_NAME; a module not found is recorded
+// as the world's answer, which the failure it leads to names.
+bool AskWorldPkgConfig(Interpreter& in, const std::string& n, const std::string& prefix,
+                       const std::vector<std::string>& modules) {
+  const std::vector<std::string> path = PkgConfigDefaultPath();
+  std::vector<std::pair<std::string, PkgConfigAnswer>> found;
+  std::string missing;
+  for (const std::string& m : modules) {
+    PkgConfigAnswer answer = PkgConfigExists(m, path, in.files());
+    if (answer.found) {
+      found.emplace_back(m.substr(0, m.find_first_of("<>=! ")), std::move(answer));
+      if (n == "pkg_search_module") break;
+    } else {
+      missing += (missing.empty() ? "" : "; ") + answer.why;
+      if (n == "pkg_check_modules") found.clear();
+    }
+  }
+  const bool ok = n == "pkg_search_module" ? !found.empty() : missing.empty();
+  in.Set(prefix + "_FOUND", ok ? CMakeValue{"1"} : CMakeValue{""});
+  if (!ok) {
+    in.rec().Out().world_answers.push_back("pkg-config of the audited world: " + missing);
+    return false;
+  }
+  for (const auto& [module, answer] : found) {
+    const std::string at = found.size() == 1 ? prefix : prefix + "_" + module;
+    in.Set(at + "_VERSION", {answer.version});
+    in.Set(at + "_MODULE_NAME", {module});
+  }
+  return true;
+}
+
+}  // namespace
+
 // pkg_check_modules(<prefix> [REQUIRED] [QUIET] [IMPORTED_TARGET [GLOBAL]] <module>...) and
-// pkg_search_module: whether pkg-config finds the modules is the consumer's; with
-// IMPORTED_TARGET, FindPkgConfig defines PkgConfig::<prefix> when it does.
+// pkg_search_module: FindPkgConfig asks `pkg-config --exists` for each module (all of them,
+// or the first that exists). A world that is a whole system answers from its .pc files, as
+// pkg-config on that machine would; packages installed into no base leave it unknown. With
+// IMPORTED_TARGET, FindPkgConfig defines PkgConfig::<prefix> when the modules are found.
 Flow PkgCheckModulesCommand(Interpreter& in, const std::string& n, const Args& a) {
   if (a.empty() || !a[0].value.known) return Flow::kNormal;
   const std::string prefix = a[0].value.text;
-  in.Set(prefix + "_FOUND", in.UnknownResult(n));
-  bool imported = false;
-  for (size_t k = 1; k < a.size(); ++k) imported |= !a[k].quoted && a[k].value.text == "IMPORTED_TARGET";
+  bool imported = false, required = false;
+  std::vector<std::string> modules;
+  bool modules_known = true;
+  for (size_t k = 1; k < a.size(); ++k) {
+    const std::string& t = a[k].value.text;
+    imported |= !a[k].quoted && t == "IMPORTED_TARGET";
+    required |= !a[k].quoted && t == "REQUIRED";
+    if (t == "IMPORTED_TARGET" || t == "REQUIRED" || t == "QUIET" || t == "GLOBAL" || t == "NO_CMAKE_PATH" ||
+        t == "NO_CMAKE_ENVIRONMENT_PATH")
+      continue;
+    modules_known &= a[k].value.known;
+    modules.push_back(t);
+  }
+  if (!in.files().has_base() || !modules_known || modules.empty()) {
+    in.Set(prefix + "_FOUND", in.UnknownResult(n));
+  } else {
+    const bool found = AskWorldPkgConfig(in, n, prefix, modules);
+    if (!found && required) {
+      in.Fail((n == "pkg_search_module" ? "None of the required '" + JoinList(modules) + "' found"
+                                        : std::string("A required package was not found")) +
+              " (" + in.rec().Out().world_answers.back() + ")");
+      // pkg_check_modules stops with FATAL_ERROR; pkg_search_module's SEND_ERROR goes on.
+      if (n == "pkg_check_modules") return Flow::kStop;
+    }
+    if (!found) {
+      if (imported) in.MarkTargetAbsent("PkgConfig::" + prefix);
+      return Flow::kNormal;
+    }
+  }
   if (imported && !in.targets().Find("PkgConfig::" + prefix)) {
     CMakeTarget t;
     t.name = "PkgConfig::" + prefix;

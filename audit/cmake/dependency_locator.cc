@@ -30,10 +30,14 @@ const std::optional<std::string>& ConfigSearch::Under(const std::string& prefix,
 }
 
 DependencyLocator::DependencyLocator(std::vector<CMakePackage*> audited, std::vector<std::string> prefixes,
-                                     bool system, const InstalledFiles& files, ConfigSearch& configs)
-    : audited_(std::move(audited)), search_(std::move(prefixes)), files_(files), configs_(configs) {
-  if (system)
-    for (const char* p : {"/usr/local", "/usr", "/"}) search_.push_back(p);
+                                     size_t given, bool system, const InstalledFiles& files,
+                                     ConfigSearch& configs)
+    : audited_(std::move(audited)),
+      prefix_path_(std::move(prefixes)),
+      given_prefixes_(std::min(given, prefix_path_.size())),
+      files_(files),
+      configs_(configs) {
+  if (system) system_ = {"/usr/local", "/usr", "/"};
 }
 
 DependencyLocator::~DependencyLocator() = default;
@@ -47,6 +51,7 @@ void DependencyLocator::Locate(const std::vector<CMakePackage*>& packages) {
       l.targets_known = false;
       l.definitions.clear();
       l.variables.clear();
+      l.world_answers.clear();
       const CMakePackage* q = PackageAt(l.found);
       if (!q) {
         l.targets_known = ModuleTargets(l, l.targets);
@@ -54,6 +59,7 @@ void DependencyLocator::Locate(const std::vector<CMakePackage*>& packages) {
       }
       l.version = q->version;
       l.variables = q->evaluation.variables;
+      l.world_answers = q->evaluation.world_answers;
       std::set<const CMakePackage*> visiting{p};
       l.targets_known = TargetsOf(q, visiting, l.targets);
       // Commands are global in CMake: those of the dependency's own dependencies too, and
@@ -94,22 +100,31 @@ LocatedDependency DependencyLocator::Locate(const CMakeDependency& d, int depth)
                          ")");
     return false;
   };
+  auto search = [&](const std::vector<std::string>& prefixes) {
+    for (const std::string& prefix : prefixes) {
+      if (!l.found.empty()) return;
+      l.searched.push_back(prefix);
+      if (const std::optional<std::string>& f = configs_.Under(prefix, d.name);
+          f && std::find_if(l.rejected.begin(), l.rejected.end(), [&](const std::string& r) {
+                 return r.starts_with(*f + ",");
+               }) == l.rejected.end())
+        accept(*f);
+    }
+  };
   // A Find module of CMAKE_MODULE_PATH is what find_package() loads: it is evaluated as the
   // package's own code is, and judges the version itself.
   if (!d.module.empty()) l.found = d.module;
+  // find_package()'s order (cmFindPackageCommand, 3.25): CMAKE_PREFIX_PATH (--cmake-prefix-path,
+  // then the audited packages and their prefixes), HINTS, the system prefixes, PATHS. LLVM 14's
+  // ClangConfig asks for LLVM with HINTS its own prefix, and a consumer whose prefix path
+  // holds another LLVM gets that one.
+  search(std::vector<std::string>(prefix_path_.begin(), prefix_path_.begin() + given_prefixes_));
   for (const CMakePackage* other : audited_)
     if (l.found.empty() && ToLower(other->name) == ToLower(d.name) && accept(other->config)) break;
-  std::vector<std::string> order = d.hints;
-  if (!l.found.empty()) order.clear();
-  order.insert(order.end(), search_.begin(), search_.end());
-  for (const std::string& prefix : order) {
-    if (!l.found.empty()) break;
-    l.searched.push_back(prefix);
-    if (const std::optional<std::string>& f = configs_.Under(prefix, d.name);
-        f && std::find_if(l.rejected.begin(), l.rejected.end(),
-                          [&](const std::string& r) { return r.starts_with(*f + ","); }) == l.rejected.end())
-      accept(*f);
-  }
+  search(std::vector<std::string>(prefix_path_.begin() + given_prefixes_, prefix_path_.end()));
+  search(d.hints);
+  search(system_);
+  search(d.paths);
   if (l.found.empty() && l.rejected.empty() && module) l.found = "Find" + d.name + ".cmake of CMake";
   if (!l.found.empty() && !PackageAt(l.found) && l.found.starts_with("/") && depth < kMaxDependencyDepth &&
       evaluated_.size() < kMaxEvaluatedDependencies) {
@@ -166,7 +181,7 @@ DependencyTargets TargetsOfDependencies(const CMakePackage& package) {
     out.names.insert(l.targets.begin(), l.targets.end());
     if (!l.found.empty() && l.found.starts_with("/"))
       out.packages[ToLower(l.request.name)] = {l.version, l.request.module.empty() ? l.found : "",
-                                               l.definitions, l.variables};
+                                               l.definitions, l.variables, l.world_answers};
     out.complete &= l.targets_known && l.request.undecided.empty();
   }
   return out;

@@ -37,11 +37,14 @@ class ConfigSearch {
 
 class DependencyLocator {
  public:
-  /// `prefixes`: --cmake-prefix-path and the audited prefixes, in find_package()'s order;
-  /// `system`: the installed system's /usr/local, /usr and / are searched after them;
+  /// `prefixes`: the consumer's CMAKE_PREFIX_PATH, as rocm-audit models it: --cmake-prefix-path,
+  /// then the audited prefixes (ROCm's documentation has consumers put its install prefix
+  /// there); `system`: the installed system's /usr/local, /usr and / (CMAKE_SYSTEM_PREFIX_PATH)
+  /// are searched too, `given` the number of the prefixes from --cmake-prefix-path.
+  /// find_package()'s order: CMAKE_PREFIX_PATH, HINTS, the system, PATHS;
   /// `configs`: the search of the prefixes, shared with whoever searched them before.
-  DependencyLocator(std::vector<CMakePackage*> audited, std::vector<std::string> prefixes, bool system,
-                    const InstalledFiles& files, ConfigSearch& configs);
+  DependencyLocator(std::vector<CMakePackage*> audited, std::vector<std::string> prefixes, size_t given,
+                    bool system, const InstalledFiles& files, ConfigSearch& configs);
   ~DependencyLocator();
 
   /// Fills `dependencies` of each of `packages` (audited ones, perhaps re-evaluated since an
@@ -61,7 +64,9 @@ class DependencyLocator {
                      std::map<std::string, CMakeDefinition>& out);
 
   std::vector<CMakePackage*> audited_;
-  std::vector<std::string> search_;
+  std::vector<std::string> prefix_path_;  ///< the consumer's CMAKE_PREFIX_PATH
+  size_t given_prefixes_;                 ///< its first ones, from --cmake-prefix-path
+  std::vector<std::string> system_;       ///< CMAKE_SYSTEM_PREFIX_PATH, when an installed system is given
   const InstalledFiles& files_;
   ConfigSearch& configs_;
   std::map<std::string, std::unique_ptr<CMakePackage>> evaluated_;  ///< by config path

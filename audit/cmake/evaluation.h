@@ -44,7 +44,8 @@ struct CMakeReference {
 struct CMakeDependency {
   std::string name;
   std::string version;
-  std::vector<std::string> hints;  ///< HINTS and PATHS
+  std::vector<std::string> hints;  ///< HINTS: searched after the consumer's CMAKE_PREFIX_PATH
+  std::vector<std::string> paths;  ///< PATHS: searched after the system prefixes
   bool required = true;            ///< find_dependency, or find_package(... REQUIRED)
   bool exact = false;              ///< EXACT: the version file must call the version exact
   CMakeSite site;
@@ -104,6 +105,9 @@ struct CMakeEvaluation {
   std::map<std::string, CMakeValue> variables;           ///< the top scope at the end
   bool stopped = false;                                  ///< a decided FATAL_ERROR ended the evaluation
   std::map<std::string, CMakeDefinition> definitions{};  ///< by lower-case name
+  /// What the consumer's machine lacks by the audited world's answer, which a failure it leads
+  /// to names ("pkg-config of the audited world: no mtdev.pc in pkg-config's path").
+  std::vector<std::string> world_answers{};
 };
 
 }  // namespace rocm_audit

@@ -57,13 +57,41 @@ std::string Expression(std::string_view s, size_t* at, int depth, bool* ok) {
   return {};
 }
 
+// The items of a property value before its expressions are evaluated: a ';' inside "$<...>"
+// belongs to the expression ($<1:a;b> is two items once evaluated, as CMake evaluates the
+// whole value first and then splits it).
+std::vector<std::string> TopLevelItems(std::string_view value) {
+  std::vector<std::string> out;
+  std::string item;
+  int depth = 0, brackets = 0;
+  for (size_t i = 0; i < value.size(); ++i) {
+    if (value.substr(i, 2) == "$<") {
+      ++depth;
+      item += "$<";
+      ++i;
+      continue;
+    }
+    if (value[i] == '>' && depth > 0) --depth;
+    if (value[i] == '[') ++brackets;  // as SplitList: a ';' inside [...] separates nothing
+    if (value[i] == ']' && brackets > 0) --brackets;
+    if (value[i] == ';' && depth == 0 && brackets == 0) {
+      if (!item.empty()) out.push_back(std::move(item));
+      item.clear();
+      continue;
+    }
+    item += value[i];
+  }
+  if (!item.empty()) out.push_back(std::move(item));
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> InstallInterfaceItems(std::string_view value) {
   std::vector<std::string> out;
-  for (const std::string& item : SplitList(value)) {
+  for (const std::string& item : TopLevelItems(value)) {
     if (item.find("$<") == std::string::npos) {
-      out.push_back(item);
+      for (std::string& part : SplitList(item)) out.push_back(std::move(part));
       continue;
     }
     bool ok = true;

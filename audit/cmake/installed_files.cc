@@ -68,12 +68,12 @@ std::optional<std::string> InstalledFiles::RealPath(const std::string& path) con
   return InstalledPath(*host);
 }
 
-std::vector<std::string> InstalledFiles::Glob(const std::string& pattern, bool* cut) const {
+std::vector<std::string> InstalledFiles::Glob(const std::string& pattern, bool* cut, GlobOrder order) const {
   std::vector<std::string> out;
   if (cut) *cut = false;
   if (pattern.empty() || pattern[0] != '/') return out;
-  if (Outside(NormalizePath(pattern))) return RootedFs().Glob(pattern, cut);
-  for (const std::string& host : fs_.Glob(pattern, cut)) out.push_back(InstalledPath(host));
+  if (Outside(NormalizePath(pattern))) return RootedFs().Glob(pattern, cut, order);
+  for (const std::string& host : fs_.Glob(pattern, cut, order)) out.push_back(InstalledPath(host));
   return out;
 }
 

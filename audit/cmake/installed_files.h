@@ -17,9 +17,13 @@ namespace rocm_audit {
 
 class InstalledFiles {
  public:
-  /// `outside` are host paths (audited prefixes) that no layer holds.
-  InstalledFiles(const RootedFs& fs, std::vector<std::string> outside)
-      : fs_(fs), outside_(std::move(outside)) {}
+  /// `outside` are host paths (audited prefixes) that no layer holds; `has_base`: the world
+  /// is a whole system (the host, or --root layers), not packages installed into an empty one
+  /// (--no-base), so what it lacks a consumer on that machine lacks too.
+  InstalledFiles(const RootedFs& fs, std::vector<std::string> outside, bool has_base = true)
+      : fs_(fs), outside_(std::move(outside)), has_base_(has_base) {}
+
+  bool has_base() const { return has_base_; }
 
   Tri Exists(const std::string& path) const;
   Tri IsDirectory(const std::string& path) const;
@@ -28,7 +32,8 @@ class InstalledFiles {
   std::optional<std::string> RealPath(const std::string& path) const;
   /// Installed paths matching an absolute wildcard pattern ('*', '?', '[...]'); `cut` when
   /// the pattern read more than kMaxGlobEntries directory entries (the result is partial).
-  std::vector<std::string> Glob(const std::string& pattern, bool* cut = nullptr) const;
+  std::vector<std::string> Glob(const std::string& pattern, bool* cut = nullptr,
+                                GlobOrder order = GlobOrder::kByPath) const;
   /// The file's text, at most `cap` bytes; nullopt when it cannot be read or is larger.
   std::optional<std::string> Read(const std::string& path, size_t cap) const;
 
@@ -44,6 +49,7 @@ class InstalledFiles {
 
   const RootedFs& fs_;
   std::vector<std::string> outside_;
+  bool has_base_;
 };
 
 }  // namespace rocm_audit

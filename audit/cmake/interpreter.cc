@@ -119,7 +119,9 @@ Args Interpreter::Expand(const ListFileCommand& cmd) {
 
 Tri Interpreter::TargetExists(std::string_view name) {
   if (targets_.Find(std::string(name))) return Tri::kTrue;
-  if (!dependency_seen_ || foreign_targets_.own.count(std::string(name))) return Tri::kFalse;
+  if (!dependency_seen_ || foreign_targets_.own.count(std::string(name)) ||
+      absent_targets_.count(std::string(name)))
+    return Tri::kFalse;
   if (foreign_targets_.dependencies.count(std::string(name))) return Tri::kTrue;
   if (foreign_targets_.complete) return Tri::kFalse;
   // <Package>::x belongs to the package being loaded, not to a dependency.
@@ -376,13 +378,13 @@ std::vector<std::string> Interpreter::ForeachItems(const Args& args, std::string
   std::vector<std::string> items;
   // An argument is one item, as cmForEachCommand takes them: an unquoted one was split when
   // it was expanded, so an escaped ';' in it ("Bar\;1.0") stays inside the item. Only a
-  // variable's value (IN LISTS) is split here.
+  // variable's value (IN LISTS) is split here, keeping its empty elements as CMake does.
   auto take_list = [&](const CMakeValue& v) {
     if (!v.known) {
       if (unknown->empty()) *unknown = v.why;
       return;
     }
-    for (std::string& item : SplitList(v.text)) items.push_back(std::move(item));
+    for (std::string& item : SplitList(v.text, /*keep_empty=*/true)) items.push_back(std::move(item));
   };
   auto take = [&](const CMakeValue& v) {
     if (!v.known) {

@@ -104,12 +104,17 @@ class Interpreter {
       std::map<std::string, CMakeDefinition> definitions;
       /// What its list files left set: find_package() runs them in the caller's scope.
       std::map<std::string, CMakeValue> variables{};
+      std::vector<std::string> world_answers{};  ///< what its evaluation asked the audited world
     };
     std::map<std::string, Package> packages;
     bool located = false;  ///< the dependencies were located: `packages` holds every one found
   };
   ForeignTargets& foreign_targets() { return foreign_targets_; }
   const ForeignTargets& foreign_targets() const { return foreign_targets_; }
+  /// `name` is a target no dependency can define: the command that alone defines it decided
+  /// not to (pkg_check_modules(IMPORTED_TARGET) of a module the world lacks), so
+  /// if(TARGET name) is false however incomplete the dependencies' targets are.
+  void MarkTargetAbsent(const std::string& name) { absent_targets_.insert(name); }
 
  private:
   using Definition = CMakeDefinition;
@@ -157,6 +162,7 @@ class Interpreter {
   bool dependency_seen_ = false;
   std::vector<std::string> policy_versions_{""};
   ForeignTargets foreign_targets_;
+  std::set<std::string> absent_targets_;
 };
 
 }  // namespace rocm_audit

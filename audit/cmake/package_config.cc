@@ -13,8 +13,6 @@
 namespace rocm_audit {
 namespace {
 
-constexpr std::string_view kLibraryArchitecture = "x86_64-linux-gnu";
-
 bool StartsWithNoCase(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && ToLower(s.substr(0, prefix.size())) == ToLower(prefix);
 }
@@ -123,7 +121,8 @@ std::optional<std::string> Known(const CMakeEvaluation& e, const std::string& na
 CMakeEvaluation EvaluateConfig(const std::string& name, const std::string& config,
                                const InstalledFiles& files, const EvaluatorLimits& limits,
                                const DependencyTargets& dependencies, const std::string& component,
-                               const std::string& version, bool* asked) {
+                               const std::string& version, bool* asked,
+                               const std::set<std::string>& known_own = {}) {
   auto evaluate = [&](const std::set<std::string>& own) {
     CMakeEvaluator e(files, limits);
     DefineFindPackageVariables(e, name, config);
@@ -145,11 +144,11 @@ CMakeEvaluation EvaluateConfig(const std::string& name, const std::string& confi
     *asked = e.asked_dependency_targets();
     return e.Take();
   };
-  CMakeEvaluation result = evaluate({});
+  CMakeEvaluation result = evaluate(known_own);
   if (*asked) {
     // Generated Targets files test whether their own targets exist before defining them;
     // once the package's own targets are known, those tests are decided.
-    std::set<std::string> own;
+    std::set<std::string> own = known_own;
     for (const CMakeTarget& t : result.targets) own.insert(t.name);
     result = evaluate(own);
   }
@@ -167,6 +166,7 @@ void AddFoundFalse(const std::string& name, const std::string& config, const std
   std::string message = "the config sets " + name + "_FOUND to FALSE";
   if (auto m = e.variables.find(name + "_NOT_FOUND_MESSAGE"); m != e.variables.end())
     message += ": " + (m->second.known ? m->second.text : "a reason not known here");
+  for (const std::string& answer : e.world_answers) message += " (" + answer + ")";
   CMakeFailure f{message, {config, 0}, {}};
   f.asked_component = component;
   // Those whose RESULT_VARIABLE still says NOTFOUND when the config ends are what it tested;
@@ -430,10 +430,11 @@ std::optional<std::string> FindConfigUnder(const std::string& prefix, const std:
       if (files.Exists(f) == Tri::kTrue) return NormalizePath(f);
     return std::nullopt;
   };
-  // Directories below `dir` whose name starts with <name>, case-insensitively.
+  // Directories below `dir` whose name starts with <name>, case-insensitively, in the order
+  // the directory lists them: CMake 3.25 takes the first that holds a config, unsorted.
   auto named = [&](const std::string& dir) {
     std::vector<std::string> out;
-    for (const std::string& d : files.Glob(dir + "/*"))
+    for (const std::string& d : files.Glob(dir + "/*", nullptr, GlobOrder::kAsListed))
       if (StartsWithNoCase(BaseName(d), name) && files.IsDirectory(d) == Tri::kTrue) out.push_back(d);
     return out;
   };
@@ -511,7 +512,8 @@ void AddSonameReferences(CMakePackage& p, const std::string& config, const Insta
 std::vector<CMakePass> EvaluatePasses(const std::string& name, const std::string& config,
                                       const InstalledFiles& files, const EvaluatorLimits& limits,
                                       const DependencyTargets& dependencies,
-                                      const std::vector<CMakePass>& previous) {
+                                      const std::vector<CMakePass>& previous,
+                                      const std::set<std::string>& own) {
   std::string version;
   if (std::string v = VersionFileOf(config, files); !v.empty())
     version = Known(EvaluateVersionFile(name, config, v, "", files, limits), "PACKAGE_VERSION").value_or("");
@@ -520,7 +522,7 @@ std::vector<CMakePass> EvaluatePasses(const std::string& name, const std::string
       if (old.component == component && !old.asked_dependency_targets) return old;
     CMakePass pass{component, {}, false};
     pass.evaluation = EvaluateConfig(name, config, files, limits, dependencies, component, version,
-                                     &pass.asked_dependency_targets);
+                                     &pass.asked_dependency_targets, own);
     AddFoundFalse(name, config, component, pass.evaluation);
     return pass;
   };
@@ -571,6 +573,7 @@ CMakePackage Assemble(const std::string& name, const std::string& config, const 
     merger.Merge(keep ? CMakeEvaluation(passes[i].evaluation) : std::move(passes[i].evaluation),
                  passes[i].component);
   }
+  for (const CMakeTarget& t : p.evaluation.targets) p.own_targets.insert(t.name);
   if (keep) p.passes = std::move(passes);
   FindComponentLibraries(p, files);
   AddSonameReferences(p, config, files);
@@ -581,15 +584,18 @@ CMakePackage Assemble(const std::string& name, const std::string& config, const 
 
 CMakePackage EvaluatePackage(const std::string& name, const std::string& config, const InstalledFiles& files,
                              const EvaluatorLimits& limits, const DependencyTargets& dependencies) {
-  return Assemble(name, config, files, limits, EvaluatePasses(name, config, files, limits, dependencies, {}),
-                  true);
+  return Assemble(name, config, files, limits,
+                  EvaluatePasses(name, config, files, limits, dependencies, {}, {}), true);
 }
 
 CMakePackage ReevaluatePackage(const CMakePackage& package, const InstalledFiles& files,
                                const DependencyTargets& dependencies, const EvaluatorLimits& limits) {
-  return Assemble(package.name, package.config, files, limits,
-                  EvaluatePasses(package.name, package.config, files, limits, dependencies, package.passes),
-                  false);
+  CMakePackage again = Assemble(package.name, package.config, files, limits,
+                                EvaluatePasses(package.name, package.config, files, limits, dependencies,
+                                               package.passes, package.own_targets),
+                                false);
+  again.own_targets.insert(package.own_targets.begin(), package.own_targets.end());
+  return again;
 }
 
 }  // namespace rocm_audit

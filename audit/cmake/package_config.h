@@ -16,6 +16,10 @@
 
 namespace rocm_audit {
 
+/// CMAKE_LIBRARY_ARCHITECTURE of the consumer, as Debian and Ubuntu on x86-64 set it: where
+/// find_package() and pkg-config look below lib/.
+constexpr std::string_view kLibraryArchitecture = "x86_64-linux-gnu";
+
 /// "<Name>Config.cmake" -> Name, "<name>-config.cmake" -> name; nullopt for other files.
 std::optional<std::string> ConfigPackageName(std::string_view file_name);
 
@@ -75,6 +79,7 @@ struct LocatedDependency {
   std::map<std::string, CMakeDefinition> definitions{};
   /// The variables the found config left set (its evaluation's top scope).
   std::map<std::string, CMakeValue> variables{};
+  std::vector<std::string> world_answers{};  ///< the found config's (CMakeEvaluation::world_answers)
 };
 
 /// One evaluation of a config, before the package is assembled from them: the plain
@@ -101,6 +106,13 @@ struct CMakePackage {
   /// its dependencies' targets (some pass asked for them): ReevaluatePackage() takes the
   /// passes that did not ask as they are.
   std::vector<CMakePass> passes{};
+  /// Every target an evaluation of the package defined: a later one that returns before its
+  /// Targets file (a dependency not found) decides if(TARGET <own>) false, as nothing else
+  /// defines them.
+  std::set<std::string> own_targets{};
+  /// The -l<name> its targets' link interfaces ask the linker for (LinkedLibraryName), each
+  /// with where the world's linker finds it ("" nowhere); none when the world has no base.
+  std::map<std::string, std::string> linked_libraries{};
 };
 
 /// Targets a consumer has from the package's dependencies before it loads the package.

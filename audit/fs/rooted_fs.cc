@@ -238,7 +238,8 @@ bool RootedFs::NeverEnds(std::string cur, std::deque<std::string> todo, bool in_
   return false;
 }
 
-std::vector<std::string> RootedFs::Glob(const std::string& absolute_pattern, bool* cut) const {
+std::vector<std::string> RootedFs::Glob(const std::string& absolute_pattern, bool* cut,
+                                        GlobOrder order) const {
   std::vector<std::string> out;
   std::vector<std::string> seen;  // virtual paths already taken from a higher layer
   std::unordered_set<std::string> taken;
@@ -253,7 +254,8 @@ std::vector<std::string> RootedFs::Glob(const std::string& absolute_pattern, boo
     g.gl_closedir = GlobCloseDir;
     g.gl_stat = stat;
     g.gl_lstat = lstat;
-    if (glob((layer + NormalizePath(absolute_pattern)).c_str(), GLOB_ALTDIRFUNC, nullptr, &g) == 0) {
+    const int flags = GLOB_ALTDIRFUNC | (order == GlobOrder::kAsListed ? GLOB_NOSORT : 0);
+    if (glob((layer + NormalizePath(absolute_pattern)).c_str(), flags, nullptr, &g) == 0) {
       for (size_t i = 0; i < g.gl_pathc; ++i) {
         std::string host = g.gl_pathv[i];
         std::string virt = host.substr(layer.size());
@@ -265,12 +267,13 @@ std::vector<std::string> RootedFs::Glob(const std::string& absolute_pattern, boo
     globfree(&g);
   }
   if (cut) *cut = glob_entries_left == 0;
-  std::vector<size_t> order(out.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return seen[a] < seen[b]; });
+  if (order == GlobOrder::kAsListed) return out;
+  std::vector<size_t> by_path(out.size());
+  for (size_t i = 0; i < by_path.size(); ++i) by_path[i] = i;
+  std::sort(by_path.begin(), by_path.end(), [&](size_t a, size_t b) { return seen[a] < seen[b]; });
   std::vector<std::string> sorted;
   sorted.reserve(out.size());
-  for (size_t i : order) sorted.push_back(std::move(out[i]));
+  for (size_t i : by_path) sorted.push_back(std::move(out[i]));
   return sorted;
 }
 

@@ -23,6 +23,12 @@ namespace rocm_audit {
 /// The directory entries one RootedFs::Glob may read.
 constexpr size_t kMaxGlobEntries = 100000;
 
+/// The order of RootedFs::Glob's matches: by path, or as each directory lists its entries
+/// (readdir(3)), layer by layer, which is find_package()'s order for the directories its
+/// `<name>*` patterns match (CMake 3.25 sorts them only when CMAKE_FIND_PACKAGE_SORT_ORDER
+/// is set, and a consumer seldom sets it).
+enum class GlobOrder { kByPath, kAsListed };
+
 /// Why a resolution failed (the `why` of RootedFs's resolutions), in the words messages use.
 /// A component is missing (ENOENT, ENOTDIR).
 inline constexpr std::string_view kNoSuchPath = "does not exist";
@@ -97,10 +103,12 @@ class RootedFs {
   bool IsDirectory(const std::string& host_path) const;
 
   /// Host paths matching an absolute glob pattern in any layer (the top layer wins for a
-  /// path that several hold), sorted by their path in the installed system. A pattern may
-  /// read at most kMaxGlobEntries directory entries (a/*/*/... over links to "." doubles
-  /// them at every level); past that the result is cut short and `cut` says so.
-  std::vector<std::string> Glob(const std::string& absolute_pattern, bool* cut = nullptr) const;
+  /// path that several hold), in `order` (by their path in the installed system unless
+  /// asked otherwise). A pattern may read at most kMaxGlobEntries directory entries
+  /// (a/*/*/... over links to "." doubles them at every level); past that the result is cut
+  /// short and `cut` says so.
+  std::vector<std::string> Glob(const std::string& absolute_pattern, bool* cut = nullptr,
+                                GlobOrder order = GlobOrder::kByPath) const;
 
  private:
   /// The virtual (installed-system) path of a host path, if it lies in a layer.

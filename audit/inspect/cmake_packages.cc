@@ -4,6 +4,8 @@
 #include <filesystem>
 
 #include "audit/cmake/dependency_locator.h"
+#include "audit/cmake/genex.h"
+#include "audit/cmake/linker_search.h"
 #include "audit/fs/path.h"
 #include "audit/support/parallel.h"
 
@@ -39,10 +41,73 @@ std::string FoundAs(const std::string& name, const std::string& config,
   return config;
 }
 
+// What a package's evaluation read of its dependencies, as one string: when it is the same,
+// evaluating the package again gives the same result.
+std::string InputsOf(const DependencyTargets& d) {
+  std::string s = d.complete ? "complete\n" : "partial\n";
+  for (const std::string& n : d.names) s += n + '\n';
+  for (const auto& [name, p] : d.packages) {
+    s += '\n' + name + ' ' + p.version + ' ' + p.config + '\n';
+    for (const auto& [command, definition] : p.definitions) s += command + ' ';
+    for (const auto& [variable, value] : p.variables)
+      s += variable + (value.known ? "=" + value.text : "?") + '\n';
+    for (const std::string& answer : p.world_answers) s += answer + '\n';
+  }
+  return s;
+}
+
+// An if(TARGET dep::x) left undecided, a command or a version a dependency defines, is decided
+// by the dependency's own evaluation, which may itself wait for its dependencies (Qt5WebKit
+// returns at its first dependency whose version it cannot read; Qt5WebKitWidgets reads
+// Qt5WebKit's targets). Each package that asked is evaluated again whenever what it reads of
+// its dependencies changed, until nothing does: a fixed point, reached in dependency order
+// (a package waits one round per level below it). A cycle that never settles stops at the
+// bound.
+void ReevaluateToFixedPoint(const std::vector<CMakePackage*>& all, DependencyLocator& locator,
+                            const InstalledFiles& installed, unsigned jobs) {
+  constexpr int kMaxRounds = 16;
+  std::vector<CMakePackage*> asked;
+  for (CMakePackage* p : all)
+    if (p->asked_dependency_targets) asked.push_back(p);
+  std::vector<std::string> read(asked.size(), InputsOf({}));  // the first evaluation read nothing
+  for (int round = 0; round < kMaxRounds; ++round) {
+    std::vector<size_t> changed;
+    std::vector<DependencyTargets> inputs;
+    for (size_t k = 0; k < asked.size(); ++k) {
+      DependencyTargets d = TargetsOfDependencies(*asked[k]);
+      std::string now = InputsOf(d);
+      if (now == read[k]) continue;
+      read[k] = std::move(now);
+      changed.push_back(k);
+      inputs.push_back(std::move(d));
+    }
+    if (changed.empty()) return;
+    ParallelFor(changed.size(), jobs, [&](size_t i) {
+      CMakePackage& p = *asked[changed[i]];
+      p = ReevaluatePackage(p, installed, inputs[i]);
+    });
+    std::vector<CMakePackage*> evaluated;
+    for (size_t k : changed) evaluated.push_back(asked[k]);
+    locator.Locate(evaluated);
+  }
+}
+
+// Where the world's linker finds each -l<name> of the package's link interfaces.
+void FindLinkedLibraries(CMakePackage& p, const std::vector<std::string>& dirs, const InstalledFiles& files) {
+  for (const CMakeTarget& t : p.evaluation.targets) {
+    auto links = t.properties.find("INTERFACE_LINK_LIBRARIES");
+    if (!t.imported || links == t.properties.end() || !links->second.known) continue;
+    for (const std::string& item : InstallInterfaceItems(links->second.text))
+      if (std::string name = LinkedLibraryName(item); !name.empty() && !p.linked_libraries.count(name))
+        p.linked_libraries[name] = FindLinkedLibrary(name, dirs, files);
+  }
+}
+
 }  // namespace
 
 std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, const RootedFs& fs,
-                                                  const std::vector<std::string>& prefixes, unsigned jobs) {
+                                                  const std::vector<std::string>& prefixes, unsigned jobs,
+                                                  bool has_base) {
   // Audited prefixes no root layer holds are read where they are.
   std::vector<std::string> outside, audited;
   for (const std::string& walked_prefix : files.prefixes()) {
@@ -51,7 +116,7 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, cons
     audited.push_back(prefix);
     if (fs.DisplayPath(prefix) == prefix) outside.push_back(prefix);
   }
-  InstalledFiles installed(fs, outside);
+  InstalledFiles installed(fs, outside, has_base);
 
   std::vector<std::string> search = prefixes;
   for (const std::string& a : audited) search.push_back(installed.InstalledPath(a));
@@ -84,34 +149,12 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, cons
 
   std::vector<CMakePackage*> all;
   for (AuditedPackage& p : packages) all.push_back(&p.package);
-  DependencyLocator locator(all, search, fs.has_root(), installed, search_configs);
+  DependencyLocator locator(all, search, prefixes.size(), fs.has_root(), installed, search_configs);
   locator.Locate(all);
-  // An if(TARGET dep::x) left undecided is decided by the dependency's own evaluation; only
-  // the passes that asked run again, and only the packages evaluated again have their
-  // dependencies located again.
-  std::vector<CMakePackage*> asked;
-  for (CMakePackage* p : all)
-    if (p->asked_dependency_targets) asked.push_back(p);
-  // A config evaluated with its dependencies may get further (Qt5WebKit returns at the first
-  // dependency whose version it cannot read) and ask for more, and a dependency evaluated
-  // again may define more targets (Qt5WebKit's, for Qt5WebKitWidgets): it runs again, a
-  // bounded number of times.
-  constexpr int kMaxRounds = 4;
-  for (int round = 0; round < kMaxRounds && !asked.empty(); ++round) {
-    std::vector<size_t> had(asked.size());
-    ParallelFor(asked.size(), jobs, [&](size_t k) {
-      CMakePackage& p = *asked[k];
-      DependencyTargets dependencies = TargetsOfDependencies(p);
-      had[k] = dependencies.packages.size() + dependencies.names.size();
-      p = ReevaluatePackage(p, installed, dependencies);
-    });
-    locator.Locate(asked);
-    std::vector<CMakePackage*> again;
-    for (size_t k = 0; k < asked.size(); ++k) {
-      DependencyTargets now = TargetsOfDependencies(*asked[k]);
-      if (now.packages.size() + now.names.size() > had[k]) again.push_back(asked[k]);
-    }
-    asked = std::move(again);
+  ReevaluateToFixedPoint(all, locator, installed, jobs);
+  if (has_base) {
+    const std::vector<std::string> linker_dirs = LinkerDefaultDirectories(installed);
+    for (CMakePackage* p : all) FindLinkedLibraries(*p, linker_dirs, installed);
   }
   return packages;
 }

@@ -17,8 +17,10 @@ struct AuditedPackage {
   CMakePackage package;
 };
 
-/// `prefixes` are --cmake-prefix-path entries (paths of the installed system).
+/// `prefixes` are --cmake-prefix-path entries (paths of the installed system); `has_base`:
+/// `fs` is a whole system (not --no-base), whose pkg-config answers for the consumer's.
 std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, const RootedFs& fs,
-                                                  const std::vector<std::string>& prefixes, unsigned jobs);
+                                                  const std::vector<std::string>& prefixes, unsigned jobs,
+                                                  bool has_base = true);
 
 }  // namespace rocm_audit

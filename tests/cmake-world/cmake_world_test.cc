@@ -64,6 +64,12 @@ std::string Earlier(const std::string& a, const std::string& b) {
   return StageOrder(a) <= StageOrder(b) ? a : b;
 }
 
+std::string Canonical(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::path p = std::filesystem::weakly_canonical(path, ec);
+  return ec ? path : p.string();
+}
+
 std::map<std::string, Verdict> AuditVerdicts(const std::set<std::string>& dirs, const std::string& binary) {
   std::string args;
   for (const std::string& d : dirs) args += " " + Quote(d);
@@ -75,11 +81,15 @@ std::map<std::string, Verdict> AuditVerdicts(const std::set<std::string>& dirs, 
   auto report = nlohmann::json::parse(json);
   std::map<std::string, std::string> package_of, stage_of;  // by config
   std::map<std::string, std::vector<std::string>> found;    // a config's dependencies found
+  // A dependency is found where CMake finds it (/usr/lib/llvm-19/cmake/ for LLVM, through the
+  // cmake -> lib/cmake/llvm symlink); the report's files are named by the walked path.
+  std::map<std::string, std::string> canonical_config;
   for (const auto& f : report["files"]) {
     if (!f.contains("cmake")) continue;
     package_of[f["path"]] = f["cmake"]["package"];
+    canonical_config[Canonical(f["path"])] = f["path"];
     for (const auto& d : f["cmake"].value("dependencies", nlohmann::json::array()))
-      if (d.contains("found") && d["found"].is_string()) found[f["path"]].push_back(d["found"]);
+      if (d.contains("found") && d["found"].is_string()) found[f["path"]].push_back(Canonical(d["found"]));
   }
   for (const auto& f : report["findings"]) {
     std::string check = f["check"];
@@ -98,7 +108,7 @@ std::map<std::string, Verdict> AuditVerdicts(const std::set<std::string>& dirs, 
     std::set<std::string> seen{config};
     std::vector<std::string> todo = found[config];
     while (!todo.empty() && stage != "configure") {
-      std::string d = todo.back();
+      std::string d = canonical_config.count(todo.back()) ? canonical_config[todo.back()] : todo.back();
       todo.pop_back();
       if (!seen.insert(d).second || !package_of.count(d)) continue;
       if (stage_of[d] != "configure") stage = Earlier(stage, stage_of[d]);

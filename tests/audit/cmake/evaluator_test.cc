@@ -374,6 +374,44 @@ TEST_F(Evaluator, ForeachKeepsEscapedSemicolonsInAnItem) {
   EXPECT_TRUE(r.failures.empty());
 }
 
+// Empty list elements are elements, as cmake 3.25.1 -P counts them (policy CMP0007 NEW): Qt 6's
+// third-party dependency lists ("Mtdev\;FALSE\;\;\;") are read by list(GET <item> 4), and
+// foreach(IN LISTS) visits an empty element; an empty value is an empty list, and foreach over
+// an expanded ${var} drops empty arguments.
+TEST_F(Evaluator, ListsKeepTheirEmptyElements) {
+  auto r = Run(Write("a.cmake",
+                     "set(deps \"Libudev\\;FALSE\\;\\;\\;;Mtdev\\;FALSE\\;\\;7\\;;;X\")\n"
+                     "foreach(d IN LISTS deps)\n  list(LENGTH d n)\n  list(APPEND lens ${n})\nendforeach()\n"
+                     "foreach(d ${deps})\n  math(EXPR plain \"${plain}+1\")\nendforeach()\n"
+                     "set(one \"Mtdev;FALSE;;7;\")\nlist(GET one 3 4 got)\nlist(LENGTH one len)\n"
+                     "set(none \"\")\nlist(LENGTH none zero)\nlist(APPEND one z)\n"));
+  EXPECT_EQ(Var(r, "lens"), "5;5;0;1");
+  EXPECT_EQ(Var(r, "plain"), "3");
+  EXPECT_EQ(Var(r, "got"), "7;");
+  EXPECT_EQ(Var(r, "len"), "5");
+  EXPECT_EQ(Var(r, "zero"), "0");
+  EXPECT_EQ(Var(r, "one"), "Mtdev;FALSE;;7;;z");
+  EXPECT_TRUE(r.failures.empty());
+  EXPECT_TRUE(r.skipped.empty());
+}
+
+// file(STRINGS) reads the lines of an installed text file as cmake 3.25.1 -P does (Qt 5's
+// configs read their .prl files so): CR dropped, empty lines kept, ';' escaped, REGEX and
+// LIMIT_COUNT; a binary file or another option is unknown.
+TEST_F(Evaluator, FileStringsReadsTheLinesOfAnInstalledTextFile) {
+  const std::string text = Write("s.txt", "a;b=1\n\nX = 2\r\nfoo");
+  const std::string binary = Write("b.bin", std::string("ab\0cd\n", 6));
+  auto r = Run(Write("a.cmake", "file(STRINGS " + text + " all)\nfile(STRINGS " + text +
+                                    " re REGEX \"=\")\nfile(STRINGS " + text + " lim LIMIT_COUNT 1)\n" +
+                                    "file(STRINGS " + binary + " bin)\nfile(STRINGS " + text +
+                                    " hex NO_HEX_CONVERSION)\n"));
+  EXPECT_EQ(Var(r, "all"), "a\\;b=1;;X = 2;foo");
+  EXPECT_EQ(Var(r, "re"), "a\\;b=1;X = 2");
+  EXPECT_EQ(Var(r, "lim"), "a\\;b=1");
+  EXPECT_EQ(Var(r, "bin"), "<unknown>");
+  EXPECT_EQ(Var(r, "hex"), "<unknown>");
+}
+
 // string(REPEAT) as CMake: the whole count (it stopped at 4,096), an error for a count that
 // is not a non-negative integer, and a result past the value bound unknown, never built.
 TEST_F(Evaluator, StringRepeatAsCMakeDoes) {
@@ -609,7 +647,7 @@ TEST_F(Evaluator, AMissingDependencyOnlyAComponentAsksForLeavesTheDependencyTarg
   ASSERT_TRUE(plain.asked_dependency_targets);
   std::vector<CMakePackage*> all{&asked, &plain};
   ConfigSearch configs(files_);
-  DependencyLocator locator(all, {(dir_ / "prefix").string()}, false, files_, configs);
+  DependencyLocator locator(all, {(dir_ / "prefix").string()}, 1, false, files_, configs);
   locator.Locate(all);
   ASSERT_EQ(asked.dependencies.size(), 2u);
   EXPECT_EQ(asked.dependencies[0].found, (dir_ / "prefix/lib/cmake/Dep/DepConfig.cmake").string());
@@ -635,6 +673,11 @@ TEST(Genex, InstallInterfaceItems) {
   EXPECT_EQ(InstallInterfaceItems("$<$<CONFIG:Debug>:/dbg>;$<TARGET_FILE:t>"),
             std::vector<std::string>{"/dbg"});
   EXPECT_EQ(InstallInterfaceItems("$<LINK_ONLY:/x/libz.a>"), std::vector<std::string>{"/x/libz.a"});
+  // CMake evaluates the whole value, then splits it: a list inside an expression is items
+  // (Qt 5's static dependencies, $<1:/l/libQt5Qml.so;Threads::Threads>), and a ';' of an
+  // expression whose condition is false takes nothing with it.
+  EXPECT_EQ(InstallInterfaceItems("a;$<1:/l/libQt5Qml.so;Threads::Threads>;$<0:x;y>;b"),
+            (std::vector<std::string>{"a", "/l/libQt5Qml.so", "Threads::Threads", "b"}));
 }
 
 TEST(PackageConfig, NamesAndPrefixes) {
@@ -669,7 +712,8 @@ TEST(MathExpression, PrecedenceWrapAndErrors) {
 // find_package() of the same files): the dependency's functions and macros (global once
 // defined), its <Dep>_VERSION* from its version file, <Dep>_DIR; the config's own
 // <Name>_VERSION*; a Find module it ships in CMAKE_MODULE_PATH, evaluated, and the targets
-// of CMake's own Find modules (FindThreads) and of pkg_check_modules(IMPORTED_TARGET).
+// of CMake's own Find modules (FindThreads) and of pkg_check_modules(IMPORTED_TARGET) of a
+// module the machine has (zlib.pc, from zlib1g-dev).
 TEST_F(Evaluator, ADependencyLeavesItsCommandsVersionAndFindModules) {
   Write("lib/cmake/Dep/DepConfigVersion.cmake",
         "set(PACKAGE_VERSION 5.15.8)\nset(PACKAGE_VERSION_COMPATIBLE TRUE)\n");
@@ -682,7 +726,7 @@ TEST_F(Evaluator, ADependencyLeavesItsCommandsVersionAndFindModules) {
   Write("lib/cmake/Con/ConConfigVersion.cmake",
         "set(PACKAGE_VERSION 2.1)\nset(PACKAGE_VERSION_COMPATIBLE TRUE)\n");
   Write("lib/cmake/Con/FindShipped.cmake",
-        "find_package(PkgConfig)\npkg_check_modules(SHIP IMPORTED_TARGET ship)\n"
+        "find_package(PkgConfig)\npkg_check_modules(SHIP IMPORTED_TARGET zlib)\n"
         "add_library(Shipped::Shipped INTERFACE IMPORTED)\n"
         "target_link_libraries(Shipped::Shipped INTERFACE PkgConfig::SHIP)\nset(Shipped_FOUND TRUE)\n");
   const std::string con =
@@ -700,7 +744,7 @@ TEST_F(Evaluator, ADependencyLeavesItsCommandsVersionAndFindModules) {
   EXPECT_TRUE(c.asked_dependency_targets);  // the call of dep_helper found no command
   ConfigSearch search(files_);
   std::vector<CMakePackage*> all{&d, &c};
-  DependencyLocator locator(all, {dir_.string()}, false, files_, search);
+  DependencyLocator locator(all, {dir_.string()}, 1, false, files_, search);
   locator.Locate(all);
   c = ReevaluatePackage(c, files_, TargetsOfDependencies(c));
   locator.Locate({&c});
