@@ -17,7 +17,7 @@ constexpr Rule kRules[] = {
                  "sizes past the end, corrupt compression, hash mismatch, bad wrapper",
         .fix = "rebuild the device code (clang --offload-arch ... [--offload-compress]); a stripped or "
                "patched file may have cut the .hip_fatbin section",
-        .key_fields = "section member offset",
+        .key_fields = "section member offset entry",
         .explanation = "Device code the HIP runtime would read is damaged: an offload bundle whose entry "
                        "table or entries run past its end or overlap, a compressed bundle (CCOB) whose "
                        "sizes run past its container, whose zstd or zlib stream is truncated or corrupt, or "
@@ -40,7 +40,7 @@ constexpr Rule kRules[] = {
                    "stripped or patched file may have cut the .hip_fatbin section",
         .cause_fields = "",
         .cause = "malformed offload bundles in {files}: {reason}",
-        .fields = "section?:string member?:string offset?:integer format?:string reason:string",
+        .fields = "section?:string member?:string offset?:integer format?:string entry?:string reason:string",
     },
     // Error: the runtime hands the device code built for another target, which the loader refuses as an
     // incompatible ISA or which runs in the wrong xnack/sramecc mode. lintian, auditwheel: none.
@@ -49,7 +49,7 @@ constexpr Rule kRules[] = {
         .severity = Severity::kError,
         .title = "a bundle entry whose code object is for another processor or feature mode than its ID says",
         .fix = "rebuild the bundle with clang-offload-bundler from the matching code objects",
-        .key_fields = "section member offset",
+        .key_fields = "section member offset entry",
         .explanation = "Each entry of an offload bundle says in its ID which processor and xnack/sramecc "
                        "mode its code object is for, and here the code object's own e_flags say otherwise: "
                        "another processor, or xnack or sramecc on where the ID says off (or the reverse). "
@@ -66,7 +66,7 @@ constexpr Rule kRules[] = {
                    "    fix: rebuild the bundle with clang-offload-bundler from the matching code objects",
         .cause_fields = "",
         .cause = "bundle entries naming another target than their code object, in {files}",
-        .fields = "section?:string member?:string offset?:integer format?:string reason:string",
+        .fields = "section?:string member?:string offset?:integer format?:string entry?:string reason:string",
     },
     // Warning: no runtime of its toolchain's era loads the code object, so its kernels are missing on every
     // device; but the processor may only be newer than rocm-audit's table (LLVM 19's and the processors it
@@ -78,7 +78,7 @@ constexpr Rule kRules[] = {
                  "version is unknown",
         .fix = "rebuild with a toolchain whose targets the shipped runtime knows; if the processor is newer "
                "than rocm-audit's table, this warning is rocm-audit's to fix",
-        .key_fields = "section member offset",
+        .key_fields = "section member offset entry",
         .explanation = "A code object's e_flags carry an EF_AMDGPU_MACH value that names no AMDGPU "
                        "processor rocm-audit knows (LLVM 19's table plus the newer processors rocm-audit "
                        "adds), or its EI_ABIVERSION is no code object version the loaders know. A runtime "
@@ -96,7 +96,7 @@ constexpr Rule kRules[] = {
                    "processor is newer than rocm-audit's table, this warning is rocm-audit's to fix",
         .cause_fields = "",
         .cause = "code objects for GPU targets no runtime knows, in {files}",
-        .fields = "section?:string member?:string offset?:integer format?:string reason:string",
+        .fields = "section?:string member?:string offset?:integer format?:string entry?:string reason:string",
     },
 };
 const Rule& kMalformedBundle = kRules[0];
@@ -130,6 +130,9 @@ void Emit(const std::string& file, const BundleProblem& p, const Bundle* b, Find
     f.fields["offset"] = b->offset;
     f.fields["format"] = std::string(BundleFormatName(b->format));
   }
+  // Two entries of one bundle are two findings with two keys: a waiver for one is not one
+  // for the other.
+  if (p.entry) f.fields["entry"] = *p.entry;
   f.fields["reason"] = p.message;
   sink.Add(std::move(f));
 }

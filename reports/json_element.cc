@@ -25,8 +25,8 @@ bool NeedsLossless(const Json& j) {
 std::string DumpJson(const nlohmann::ordered_json& j) {
   // Strict: after LosslessText every string is UTF-8, and a byte that is not would be a bug.
   constexpr auto kStrict = Json::error_handler_t::strict;
-  if (!NeedsLossless(j)) return j.dump(2, ' ', false, kStrict);  // every name of a normal tree
-  return MapJsonStrings(j, LosslessText).dump(2, ' ', false, kStrict);
+  if (!NeedsLossless(j)) return EscapeMisreadInJson(j.dump(2, ' ', false, kStrict));  // a normal tree
+  return EscapeMisreadInJson(MapJsonStrings(j, LosslessText).dump(2, ' ', false, kStrict));
 }
 
 // JSON strings hold no raw newline, so every '\n' of a dump starts one of its lines.

@@ -12,7 +12,8 @@ namespace rocm_audit {
 
 /// The dump of every JSON document rocm-audit writes (the report, SARIF, GitLab): two-space
 /// indent; every string and member name as LosslessText (audit/model/byte_text.h), so that
-/// names that are not UTF-8 stay distinct and byte-exact.
+/// names that are not UTF-8 stay distinct and byte-exact; characters a reader misreads
+/// (EscapeMisreadInJson) as \uNNNN.
 std::string DumpJson(const nlohmann::ordered_json& j);
 
 /// Appends `dumped` (a dump()) to `out` with `indent` before each of its lines.

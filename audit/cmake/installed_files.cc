@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "audit/fs/open_file.h"
 #include "audit/fs/path.h"
 
 namespace rocm_audit {
@@ -77,30 +78,46 @@ std::vector<std::string> InstalledFiles::Glob(const std::string& pattern, bool* 
   return out;
 }
 
-std::optional<std::string> InstalledFiles::Read(const std::string& path, size_t cap) const {
+std::optional<std::string> InstalledFiles::Read(const std::string& path, size_t cap, std::string* why) const {
+  std::string reason;
+  std::optional<std::string> text = ReadRegular(path, cap, &reason);
+  if (why) *why = std::move(reason);
+  return text;
+}
+
+std::optional<std::string> InstalledFiles::ReadRegular(const std::string& path, size_t cap,
+                                                       std::string* why) const {
   auto physical = Physical(path);
-  if (!physical) return std::nullopt;
-  auto host = fs_.Resolve(HostOf(*physical));
-  if (!host) return std::nullopt;
+  auto host = physical ? fs_.Resolve(HostOf(*physical)) : std::nullopt;
+  if (!host) {
+    *why = "does not exist";
+    return std::nullopt;
+  }
   // Regular files only, never blocking: the type before the open (a device may act on
-  // open), O_NONBLOCK (a FIFO waits for a writer), the type again on the descriptor.
-  struct stat st;
-  if (stat(host->c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
-  int fd = open(host->c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-  if (fd < 0) return std::nullopt;
+  // open), O_NONBLOCK (a FIFO waits for a writer), the type again on the descriptor. A
+  // file of another type is named as the walk names it.
+  OpenedFile opened = OpenNonBlocking(*host);
+  if (opened.fd < 0) {
+    *why = !opened.special.empty() ? "is not a regular file (" + opened.special + ")"
+           : opened.error.empty()  ? "cannot be opened"
+                                   : "cannot be opened: " + opened.error;
+    return std::nullopt;
+  }
   std::optional<std::string> text;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) <= cap) {
-    std::string buf(static_cast<size_t>(st.st_size), '\0');
+  if (static_cast<uint64_t>(opened.st.st_size) > cap) {
+    *why = "is larger than " + std::to_string(cap) + " bytes";
+  } else {
+    std::string buf(static_cast<size_t>(opened.st.st_size), '\0');
     size_t got = 0;
     while (got < buf.size()) {
-      ssize_t n = read(fd, buf.data() + got, buf.size() - got);
+      ssize_t n = read(opened.fd, buf.data() + got, buf.size() - got);
       if (n <= 0) break;
       got += static_cast<size_t>(n);
     }
     buf.resize(got);
     text = std::move(buf);
   }
-  close(fd);
+  close(opened.fd);
   return text;
 }
 

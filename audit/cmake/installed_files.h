@@ -34,13 +34,16 @@ class InstalledFiles {
   /// the pattern read more than kMaxGlobEntries directory entries (the result is partial).
   std::vector<std::string> Glob(const std::string& pattern, bool* cut = nullptr,
                                 GlobOrder order = GlobOrder::kByPath) const;
-  /// The file's text, at most `cap` bytes; nullopt when it cannot be read or is larger.
-  std::optional<std::string> Read(const std::string& path, size_t cap) const;
+  /// The file's text, at most `cap` bytes; nullopt when it cannot be read or is larger,
+  /// and then `why` (when given) says which, as the walk would name it: "is not a regular
+  /// file (a FIFO)", "is larger than N bytes", "does not exist", "cannot be opened: ...".
+  std::optional<std::string> Read(const std::string& path, size_t cap, std::string* why = nullptr) const;
 
   /// The installed path of a host path (the layer prefix removed).
   std::string InstalledPath(const std::string& host_path) const;
 
  private:
+  std::optional<std::string> ReadRegular(const std::string& path, size_t cap, std::string* why) const;
   std::string HostOf(const std::string& path) const;
   /// `path` with every ".." taken physically (an installed path without ".."); nullopt when
   /// a ".." follows something that is not an existing directory.

@@ -175,9 +175,10 @@ Flow Interpreter::RunFile(const std::string& path, std::string* failure) {
   if (auto it = programs_.find(path); it != programs_.end()) {
     program = it->second;
   } else {
-    auto text = files_.Read(path, limits_.max_file_bytes);
+    std::string why;
+    auto text = files_.Read(path, limits_.max_file_bytes, &why);
     if (!text) {
-      *failure = "cannot be read, or larger than " + std::to_string(limits_.max_file_bytes) + " bytes";
+      *failure = why;
       return Flow::kNormal;
     }
     program = programs_[path] = ParseProgram(path, *text);

@@ -104,6 +104,22 @@ std::optional<std::string> RootedFs::VirtualPath(const std::string& host_path) c
   return rest.empty() ? "/" : rest;
 }
 
+std::optional<std::string> RootedFs::TextBelowLayer(const std::string& host_path) const {
+  const std::string* best = nullptr;
+  for (const auto& l : layers_)
+    if (host_path.starts_with(l) && (host_path.size() == l.size() || host_path[l.size()] == '/') &&
+        (!best || l.size() > best->size()))
+      best = &l;
+  if (!best) return std::nullopt;
+  std::string rest = host_path.substr(best->size());
+  return rest.empty() ? "/" : rest;
+}
+
+size_t RootedFs::InstalledLength(const std::string& host_path) const {
+  if (auto below = TextBelowLayer(host_path)) return below->size();
+  return host_path.size();
+}
+
 std::string RootedFs::DisplayPath(const std::string& host_path) const {
   if (layers_.empty()) return host_path;
   auto v = VirtualPath(host_path);
@@ -123,8 +139,12 @@ std::optional<RootedFs::Resolved> RootedFs::ResolveFully(const std::string& host
     std::error_code ec;
     absolute = std::filesystem::absolute(host_path, ec).string();
   }
-  // Outside every layer (or no root): the kernel's own view, one layer, the host.
-  auto virtual_path = VirtualPath(absolute);
+  // Outside every layer (or no root): the kernel's own view, one layer, the host. Below a
+  // layer, the path as written: Follow takes each ".." in the directory it reaches, as the
+  // kernel does (after a symlinked directory, the parent of its target), where normalising
+  // the text first would take the parent of the link.
+  auto virtual_path = TextBelowLayer(absolute);
+  if (!virtual_path) virtual_path = VirtualPath(absolute);
   return Follow("", Components(virtual_path ? *virtual_path : absolute), virtual_path.has_value(), 0, why);
 }
 

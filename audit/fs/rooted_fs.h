@@ -71,6 +71,9 @@ class RootedFs {
   std::string HostPath(std::string_view absolute) const;
   /// The path as the installed system sees it (layer prefix removed), for messages.
   std::string DisplayPath(const std::string& host_path) const;
+  /// The length of the path the installed system's open() is given for `host_path` (a layer
+  /// prefix removed, nothing normalised): what the kernel holds to PATH_MAX.
+  size_t InstalledLength(const std::string& host_path) const;
 
   /// Follows every symlink (re-rooting absolute targets) and returns the host path of the
   /// final object. nullopt when it does not exist or loops; `why` then says which (one of
@@ -113,6 +116,9 @@ class RootedFs {
  private:
   /// The virtual (installed-system) path of a host path, if it lies in a layer.
   std::optional<std::string> VirtualPath(const std::string& host_path) const;
+  /// `host_path` below the longest layer it starts with, as written ("..", "." kept), or
+  /// nothing when it starts with none.
+  std::optional<std::string> TextBelowLayer(const std::string& host_path) const;
   /// Resolves `todo`'s components from `cur` (a resolved path of the installed system).
   std::optional<Resolved> Follow(std::string cur, std::deque<std::string> todo, bool in_layers, int links,
                                  std::string* why) const;

@@ -24,6 +24,9 @@ struct BundleProblem {
     kOverstatedSize,  ///< a CCOB header claims more than its stream holds: read at the real size
   } kind;
   std::string message;
+  /// The ID of the entry it is about, as stored; none for the bundle as a whole. Findings
+  /// about two entries of one bundle differ in it, and so do their keys.
+  std::optional<std::string> entry;
 };
 
 struct BundleEntry {

@@ -366,10 +366,10 @@ bool StartsWithBundleMagic(std::string_view bytes) {
   return bytes.starts_with(kBundleMagic) || bytes.starts_with(kCcobMagic);
 }
 
-// `index` is the entry's place in the table: entries alike (4,096 pointing at one broken
-// code object) differ in it, and their findings fold into one naming the first few.
-void InspectEntry(BundleEntry* e, size_t index, std::string_view prefix, std::vector<BundleProblem>* problems,
-                  CodeObjectMemo* memo) {
+namespace {
+
+void InspectEntryCode(BundleEntry* e, size_t index, std::string_view prefix,
+                      std::vector<BundleProblem>* problems, CodeObjectMemo* memo) {
   // The runtime finds its entry by comparing the whole ID with its own target ID string
   // (clr's CodeObject::extractCodeObjectFromFatBinary), which has no control character: an
   // ID with one serves no processor, whatever it names around it.
@@ -428,6 +428,17 @@ void InspectEntry(BundleEntry* e, size_t index, std::string_view prefix, std::ve
       e->target->sramecc = FeatureSetting::kOff;
   }
   if (e->target) CompareWithCode(*e, problems);
+}
+
+}  // namespace
+
+// `index` is the entry's place in the table: entries alike (4,096 pointing at one broken
+// code object) differ in it, and their findings fold into one naming the first few.
+void InspectEntry(BundleEntry* e, size_t index, std::string_view prefix, std::vector<BundleProblem>* problems,
+                  CodeObjectMemo* memo) {
+  const size_t before = problems->size();
+  InspectEntryCode(e, index, prefix, problems, memo);
+  for (size_t i = before; i < problems->size(); ++i) (*problems)[i].entry = e->id;
 }
 
 std::optional<uint64_t> ReadBundleAt(std::string_view bytes, uint64_t offset, const BundleContainer& where,

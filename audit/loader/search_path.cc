@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <filesystem>
 
 #include <llvm/BinaryFormat/ELF.h>
 
@@ -168,7 +169,19 @@ const char* TooLongToOpen(std::string_view name) {
   return nullptr;
 }
 
+constexpr std::string_view kCandidateTooLong =
+    "cannot open: the path is longer than PATH_MAX (4,096 bytes; ENAMETOOLONG)";
+
 }  // namespace
+
+size_t LibrarySearch::OpenedLength(const std::string& candidate) const {
+  // ld.so's $ORIGIN is absolute (a relative path is taken from the working directory).
+  static const std::string cwd = std::filesystem::current_path().string();
+  const bool relative = candidate.empty() || candidate[0] != '/';
+  const size_t host_length = relative ? cwd.size() + 1 + candidate.size() : candidate.size();
+  if (host_length < PATH_MAX) return host_length;  // a layer's prefix only shortens it
+  return config_.fs.InstalledLength(relative ? cwd + "/" + candidate : candidate);
+}
 
 Resolution FindLibrary(const std::string& name, const std::vector<RpathLink>& chain,
                        const LoaderConfig& config) {
@@ -250,6 +263,13 @@ bool LibrarySearch::Try(const std::string& dir, const std::string& source, std::
   }
   std::string candidate = dir.empty() || dir.back() == '/' ? dir : dir + "/";
   candidate += name;
+  // glibc's open_path passes the directory and the name joined as written, ".." and all; the
+  // kernel refuses a path of PATH_MAX bytes or more (ENAMETOOLONG) however short the
+  // directory it names is, and ld.so searches on. A chain of RUNPATH $ORIGIN/../dN grows it.
+  if (OpenedLength(candidate) >= PATH_MAX) {
+    out->searched.push_back({dir, source, std::string(kCandidateTooLong)});
+    return false;
+  }
   const Candidate& c = Look(dir, name, candidate);
   using State = Candidate::State;
   switch (c.state) {

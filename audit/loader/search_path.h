@@ -131,6 +131,8 @@ class LibrarySearch {
   };
 
   const Candidate& Look(const std::string& dir, std::string_view name, const std::string& candidate);
+  /// The length of the path ld.so's open() is given for `candidate`.
+  size_t OpenedLength(const std::string& candidate) const;
   /// Tries `dir/name`. Returns true when the search is over (found, or a loader error).
   bool Try(const std::string& dir, const std::string& source, std::string_view name,
            const ObjectIdentity& want, Resolution* out);

@@ -49,6 +49,13 @@ bool IsBidiControl(uint32_t cp) {
          (cp >= 0x2066 && cp <= 0x2069);
 }
 
+// Characters a reader misreads although they are printable text to a parser: DEL, the C1
+// controls (U+009B is the 8-bit CSI that starts a terminal escape), the bidirectional
+// controls and the noncharacters U+FFFE/U+FFFF.
+bool IsMisread(uint32_t cp) {
+  return cp == 0x7F || (cp >= 0x80 && cp < 0xA0) || IsBidiControl(cp) || cp == 0xFFFE || cp == 0xFFFF;
+}
+
 enum class Form { kLossless, kDisplay };
 
 // How `unit` is written: "" when as it is, else its escape.
@@ -147,6 +154,27 @@ std::string BytesOfLosslessText(std::string_view text) {
     } else {
       out += '\\';
     }
+  }
+  return out;
+}
+
+std::string EscapeMisreadInJson(std::string json) {
+  size_t i = 0;
+  // Every such character is at least one byte from 0x7F up: plain ASCII text is passed by.
+  while (i < json.size() && static_cast<unsigned char>(json[i]) < 0x7F) ++i;
+  if (i == json.size()) return json;
+  std::string out(json, 0, i);
+  out.reserve(json.size() + 16);
+  while (i < json.size()) {
+    const Unit unit = NextUnit(json, i);
+    if (unit.valid && IsMisread(unit.code_point)) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", unit.code_point);
+      out += buf;
+    } else {
+      out.append(json, i, unit.length);
+    }
+    i += unit.length;
   }
   return out;
 }

@@ -34,6 +34,13 @@ bool NeedsLosslessText(std::string_view bytes);
 /// when text[i..i+3] is not one.
 std::optional<char> EscapedByteAt(std::string_view text, size_t i);
 
+/// `json`, the UTF-8 text of a JSON document, with DEL, C1 controls, bidirectional controls
+/// and U+FFFE/U+FFFF written as \uNNNN escapes. These are valid in a JSON string, but a
+/// terminal or a reviewer's eye misreads them (U+009B starts a terminal escape, U+202E
+/// reverses the text after it); escaped, the document decodes to the same bytes. Outside
+/// strings JSON text is ASCII, so every such character is inside a string.
+std::string EscapeMisreadInJson(std::string json);
+
 /// Whether a newline and a tab stay as they are (a document's own line structure: JUnit's
 /// failure text, a message of several lines) or are escaped like other controls (a name).
 enum class Newlines { kEscape, kKeep };

@@ -4,6 +4,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "tests/support/audit_support.h"
 #include "tests/support/gpu_fixtures.h"
 #include "tests/support/test_support.h"
@@ -22,6 +24,30 @@ TEST(BundleIntegrity, MislabelledEntryIsAnIdMismatch) {
   EXPECT_EQ(f[0].fields["offset"], 0);
   EXPECT_THAT(f[0].fields["reason"].get<std::string>(), HasSubstr("gfx906")) << f[0].message;
   EXPECT_TRUE(FindingsOf(r, "malformed-bundle").empty());
+}
+
+// Two broken entries of one bundle are two findings with two keys (the entry's ID is a key
+// field): a waiver or baseline for one does not accept the other.
+TEST(BundleIntegrity, FindingsAboutTwoEntriesHaveTwoKeys) {
+  TempDir t;
+  auto u64 = [](uint64_t v) { return std::string(reinterpret_cast<const char*>(&v), 8); };
+  const std::vector<std::string> ids = {"hipv4-amdgcn-amd-amdhsa--gfx90a", "hipv4-amdgcn-amd-amdhsa--gfx942"};
+  std::string table = "__CLANG_OFFLOAD_BUNDLE__" + u64(ids.size());
+  const uint64_t data_at = 4096, junk = 64;
+  for (size_t i = 0; i < ids.size(); ++i)
+    table += u64(data_at + i * junk) + u64(junk) + u64(ids[i].size()) + ids[i];
+  WriteAll(t / "two.hsaco", table + std::string(data_at - table.size(), '\0') + std::string(2 * junk, 'J'));
+  Report r = Audit({t / "two.hsaco"}, "");
+  auto f = FindingsOf(r, "malformed-bundle");
+  ASSERT_EQ(f.size(), 2u) << (f.empty() ? "" : f[0].message);
+  std::set<std::string> entries, keys;
+  for (const Finding& x : f) {
+    entries.insert(x.fields.value("entry", ""));
+    keys.insert(x.key);
+    EXPECT_THAT(x.key, HasSubstr("|entry=" + x.fields.value("entry", ""))) << x.key;
+  }
+  EXPECT_EQ(entries, std::set<std::string>(ids.begin(), ids.end()));
+  EXPECT_EQ(keys.size(), 2u);
 }
 
 TEST(BundleIntegrity, JunkBetweenBundlesIsMalformed) {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <climits>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -281,6 +282,40 @@ TEST(HostileInput, ClosuresOf10000LibrariesAreBuiltInLinearTime) {
     }
   EXPECT_TRUE(head);
   EXPECT_TRUE(ChecksOf(r).empty());
+}
+
+// ".." in a RUNPATH is taken as the kernel takes it, not normalised away: after a directory
+// symlink it is the parent of the link's target (app/link -> ../real/inner, so app/link/..
+// is real/, which holds libdep.so; app/ does not), with or without --root.
+TEST(HostileInput, DotDotInARunpathIsTheKernels) {
+  for (const std::string& root : std::vector<std::string>{"", "--root {tree}/tree/dotdot"}) {
+    TempDir t;
+    nlohmann::json r = AuditQuickly("tree/dotdot/app/libmain.so", root, t);
+    ASSERT_EQ(r["files"].size(), 1u) << root;
+    EXPECT_EQ(r["files"][0]["closure"].size(), 1u) << root;
+    EXPECT_EQ(r["files"][0]["unresolved"], nlohmann::json::array()) << root;
+    EXPECT_TRUE(ChecksOf(r).empty()) << root;
+  }
+}
+
+// A chain of 600 libraries, each with RUNPATH $ORIGIN/../d<next>: the path ld.so opens grows
+// by 8 bytes a library ("/../d001"), and the first that reaches PATH_MAX cannot be opened
+// (ENAMETOOLONG), however short the directory it names is.
+TEST(HostileInput, ADotDotChainPastPathMaxCannotBeOpened) {
+  TempDir t;
+  nlohmann::json r = AuditQuickly("tree/dirchain/d000/libe000.so", "", t);
+  ASSERT_EQ(r["files"].size(), 1u);
+  const nlohmann::json& closure = r["files"][0]["closure"];
+  const nlohmann::json& unresolved = r["files"][0]["unresolved"];
+  ASSERT_EQ(unresolved.size(), 1u);
+  const std::string missing = unresolved[0];
+  EXPECT_LT(closure.size(), 599u);  // stopped before the end of the chain
+  EXPECT_GT(closure.size(), 400u);
+  EXPECT_NE(missing, "libe600.so");
+  RecordProperty("found_before_path_max", std::to_string(closure.size()));
+  std::vector<std::string> outcomes = OutcomesFor(r, missing);  // RUNPATH first, then the defaults
+  ASSERT_GE(outcomes.size(), 1u);
+  EXPECT_EQ(outcomes[0], "cannot open: the path is longer than PATH_MAX (4,096 bytes; ENAMETOOLONG)");
 }
 
 // Memory follows the input, not how often it points at one thing: the 4,096 entries of the

@@ -179,6 +179,48 @@ std::map<std::string, std::string> SuppressedByFile(const Json& report) {
   return out;
 }
 
+// Valid UTF-8 that a terminal or a reviewer's eye misreads: U+009B (the 8-bit CSI), U+202E
+// (right-to-left override) and DEL. JSON writes each as a \uNNNN escape, so that the raw
+// report holds none of them and still decodes to the file's bytes; the text report shows
+// them escaped as well.
+TEST(HostileOutput, JsonEscapesCharactersAReaderMisreads) {
+  TempDir t;
+  std::filesystem::create_directories(t / "tree/lib");
+  const std::vector<std::string> names = {
+      "lib/lib\xc2\x9b"
+      "31m.so",
+      "lib/lib\xe2\x80\xaegp.so", "lib/lib\x7f.so"};
+  for (const std::string& n : names) WriteAll(t / "tree/" + n, "\177ELF broken");
+  Output o = RunAudit("--format json " + t / "tree");
+  ASSERT_EQ(o.status, 1) << o.err;
+  for (const char* raw : {"\xc2\x9b", "\xe2\x80\xae", "\x7f"})
+    EXPECT_THAT(o.out, Not(HasSubstr(raw))) << "raw bytes of " << ::testing::PrintToString(std::string(raw));
+  EXPECT_THAT(o.out, HasSubstr("lib/lib\\u009b31m.so"));
+  EXPECT_THAT(o.out, HasSubstr("lib/lib\\u202egp.so"));
+  EXPECT_THAT(o.out, HasSubstr("lib/lib\\u007f.so"));
+  std::set<std::string> paths, keys;
+  const Json report = Json::parse(o.out);
+  for (const Json& f : report["findings"])
+    if (f["check"] == "malformed-file") {
+      paths.insert(f["file"]);
+      keys.insert(f["key"]);
+    }
+  EXPECT_EQ(paths, std::set<std::string>(names.begin(), names.end()));  // decoded: the bytes
+  EXPECT_EQ(keys.size(), 3u);
+  // The report read back as a baseline accepts each of the three findings.
+  WriteAll(t / "baseline.json", o.out);
+  Output again = RunAudit("--format json --baseline " + t / "baseline.json " + t / "tree");
+  EXPECT_EQ(SuppressedByFile(Json::parse(again.out)),
+            (std::map<std::string, std::string>{
+                {names[0], "baseline"}, {names[1], "baseline"}, {names[2], "baseline"}}));
+  Output text = RunAudit("--color always " + t / "tree");
+  EXPECT_EQ(ControlIn(text.out, /*sgr=*/true), "");
+  EXPECT_THAT(text.out, Not(HasSubstr("\xe2\x80\xae")));
+  EXPECT_THAT(text.out, HasSubstr("lib/lib\\u009b31m.so"));
+  EXPECT_THAT(text.out, HasSubstr("lib/lib\\u202egp.so"));
+  EXPECT_THAT(text.out, HasSubstr("lib/lib\\x7f.so"));
+}
+
 TEST(HostileOutput, ABaselineOrWaiverForOneNameDoesNotAcceptTheOther) {
   TempDir t;
   std::filesystem::create_directories(t / "tree/lib");

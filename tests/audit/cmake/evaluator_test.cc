@@ -201,6 +201,20 @@ TEST_F(Evaluator, CyclesLoopsAndHostileInputsAreBounded) {
   EXPECT_THAT(bad.failures[0].message, HasSubstr("parse error"));
 }
 
+// An include() of a FIFO is never opened for reading (it would wait for a writer) and the
+// failure says what the file is, as the walk says it.
+TEST_F(Evaluator, IncludeOfAFifoSaysItIsAFifo) {
+  const std::string fifo = (dir_ / "pipe.cmake").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0644), 0);
+  auto r = Run(Write("a.cmake", "include(${CMAKE_CURRENT_LIST_DIR}/pipe.cmake)\nset(after 1)\n"));
+  ASSERT_EQ(r.failures.size(), 1u);
+  EXPECT_THAT(r.failures[0].message, HasSubstr("pipe.cmake): the file is not a regular file (a FIFO)"));
+  EXPECT_EQ(Var(r, "after"), "1");  // evaluation goes on after it
+  auto direct = Run(fifo);
+  ASSERT_EQ(direct.failures.size(), 1u);
+  EXPECT_THAT(direct.failures[0].message, HasSubstr("pipe.cmake: the file is not a regular file (a FIFO)"));
+}
+
 // string(REGEX MATCHALL/REPLACE) search again where the last match ended, with ^ matching
 // there (cmake 3.25.1 gives "xxx" and "a;a;a"); an empty match stops CMake.
 TEST_F(Evaluator, RegexSearchesContinueAsCMakesDo) {
