@@ -11,27 +11,13 @@
 
 #include "audit/cmake/dependency_locator.h"
 #include "audit/cmake/package_config.h"
+#include "tests/support/scratch_dir_test.h"
 
 namespace rocm_audit {
 namespace {
 
-class DependencySearch : public ::testing::Test {
+class DependencySearch : public testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("rocm-audit-search-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  std::string Write(const std::string& name, const std::string& text) {
-    std::filesystem::path p = dir_ / name;
-    std::filesystem::create_directories(p.parent_path());
-    std::ofstream(p) << text;
-    return p.string();
-  }
   // A config of Dep under `prefix`, whose version file says `version`.
   std::string Dep(const std::string& prefix, const std::string& version) {
     Write(prefix + "/lib/cmake/Dep/DepConfigVersion.cmake",
@@ -57,7 +43,6 @@ class DependencySearch : public ::testing::Test {
     return c.dependencies.empty() ? "<none>" : c.dependencies[0].found;
   }
 
-  std::filesystem::path dir_;
   RootedFs fs_;
   InstalledFiles files_{fs_, {}};
 };

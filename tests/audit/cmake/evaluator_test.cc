@@ -16,6 +16,7 @@
 #include "audit/cmake/genex.h"
 #include "audit/cmake/math_expression.h"
 #include "audit/cmake/package_config.h"
+#include "tests/support/scratch_dir_test.h"
 
 namespace rocm_audit {
 namespace {
@@ -25,23 +26,8 @@ using ::testing::Contains;
 using ::testing::Field;
 using ::testing::HasSubstr;
 
-class Evaluator : public ::testing::Test {
+class Evaluator : public testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("rocm-audit-eval-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  std::string Write(const std::string& name, const std::string& text) {
-    std::filesystem::path p = dir_ / name;
-    std::filesystem::create_directories(p.parent_path());
-    std::ofstream(p) << text;
-    return p.string();
-  }
   CMakeEvaluation Run(const std::string& file) {
     CMakeEvaluator e(files_);
     e.Run(file);
@@ -58,7 +44,6 @@ class Evaluator : public ::testing::Test {
     return nullptr;
   }
 
-  std::filesystem::path dir_;
   RootedFs fs_;
   InstalledFiles files_{fs_, {}};
 };

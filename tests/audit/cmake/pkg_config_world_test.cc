@@ -11,34 +11,18 @@
 #include <fstream>
 
 #include "audit/cmake/package_config.h"
+#include "tests/support/scratch_dir_test.h"
 #include "tests/support/test_support.h"
 
 namespace rocm_audit {
 namespace {
 
-class PkgConfigWorld : public ::testing::Test {
+class PkgConfigWorld : public testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("rocm-audit-pc-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
-  std::string Write(const std::string& name, const std::string& text) {
-    std::filesystem::path p = dir_ / name;
-    std::filesystem::create_directories(p.parent_path());
-    std::ofstream(p) << text;
-    return p.string();
-  }
   void Pc(const std::string& name, const std::string& version, const std::string& more = "") {
     Write("usr/lib/pkgconfig/" + name + ".pc",
           "prefix=/usr\nmajor=1\nName: " + name + "\nDescription: x\nVersion: " + version + "\n" + more);
   }
-
-  std::filesystem::path dir_;
 };
 
 TEST(PkgConfigVersions, CompareAsPkgconf) {
