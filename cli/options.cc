@@ -477,7 +477,7 @@ library majors, and the GPU code: offload bundles (plain and compressed), their 
 objects, and which GPU targets each file, each load closure and each Tensile data
 directory serves.
 
-diff compares two versions (each a tree, package(s), store path, or a JSON report written
+diff compares two versions (each a tree, one package, a store path, or a JSON report written
 with --symbols): exported symbols removed without a SONAME change, SONAME changes, GPU
 processors lost, CMake targets and components removed, new and fixed findings, and the
 files of NEW each break hits.
