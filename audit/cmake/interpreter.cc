@@ -353,8 +353,12 @@ Flow Interpreter::ExecUndecided(const ProgramPtr& p, const std::vector<Branch>& 
     vars_.Merge(normal[k].vars, why);
     targets_.Merge(std::move(normal[k].targets));
   }
-  // A branch that returned: the rest of this file or function runs only on the others.
-  if (!ended.empty()) rec_.PushUndecided(unknown_so_far);
+  // A branch that returned: the rest of this file or function runs only on the others. A
+  // branch that stopped the configure (FATAL_ERROR) leaves the rest to every consumer that
+  // configures: what it finds there is no less certain (CapnProto's Targets file, after
+  // if(FOUND_LIBATOMIC) ... else() message(FATAL_ERROR)).
+  if (std::any_of(ended.begin(), ended.end(), [](Flow f) { return f != Flow::kStop; }))
+    rec_.PushUndecided(unknown_so_far);
   return Flow::kNormal;
 }
 

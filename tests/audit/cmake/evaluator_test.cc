@@ -411,6 +411,25 @@ TEST_F(Evaluator, FileStringsReadsTheLinesOfAnInstalledTextFile) {
   EXPECT_EQ(Var(r, "hex"), "<unknown>");
 }
 
+// After an undecided if() one branch of which stops the configure (FATAL_ERROR), the rest
+// runs for every consumer that configures: what it includes is decided (CapnProto's Targets
+// file after its libatomic check). After a branch that returns, the rest is undecided.
+TEST_F(Evaluator, AfterABranchThatStopsTheConfigureTheRestIsDecided) {
+  auto r =
+      Run(Write("a.cmake",
+                "if(DEFINED ENV{HAVE_IT})\n  set(x 1)\nelse()\n  message(FATAL_ERROR \"none\")\nendif()\n"
+                "include(${CMAKE_CURRENT_LIST_DIR}/after-stop.cmake)\n"
+                "if(DEFINED ENV{OTHER})\n  return()\nendif()\n"
+                "include(${CMAKE_CURRENT_LIST_DIR}/after-return.cmake)\n"));
+  const CMakeReference* stop = Ref(r, "after-stop.cmake");
+  const CMakeReference* ret = Ref(r, "after-return.cmake");
+  ASSERT_NE(stop, nullptr);
+  ASSERT_NE(ret, nullptr);
+  EXPECT_TRUE(stop->undecided.empty()) << stop->undecided;
+  EXPECT_FALSE(ret->undecided.empty());
+  EXPECT_FALSE(r.stopped);
+}
+
 // string(REPEAT) as CMake: the whole count (it stopped at 4,096), an error for a count that
 // is not a non-negative integer, and a result past the value bound unknown, never built.
 TEST_F(Evaluator, StringRepeatAsCMakeDoes) {
