@@ -28,8 +28,10 @@ void ShowPaths(const PathDisplay& display, FileFacts& f) {
       ShowAll(display, t.locations);
       ShowAll(display, t.include_dirs);
     }
-    for (CMakeDependencyFacts& d : f.cmake->dependencies)
+    for (CMakeDependencyFacts& d : f.cmake->dependencies) {
       if (!d.found.empty()) d.found = display.Show(d.found);
+      if (!d.via.empty()) d.via = display.Show(d.via);
+    }
     for (CMakeMissingFacts& m : f.cmake->missing) {
       m.path = display.Show(m.path);
       m.file = display.Show(m.file);

@@ -70,6 +70,7 @@ void Escape(CMakePackageFacts& c) {
     Escape(d.name);
     Escape(d.version);
     Escape(d.found);
+    Escape(d.via);
   }
   for (CMakeMissingFacts& m : c.missing) {
     Escape(m.path);

@@ -52,7 +52,9 @@ std::string Size(uint64_t bytes) {
 
 // "hip 6.4.2: 4 targets, 2 dependencies, OK", or the first missing file and where it is named.
 std::string CMakeSummary(const CMakePackageFacts& c) {
-  const size_t deps = c.dependencies.size();
+  // The config's own find_package() calls; those of a Find module it ships are counted there.
+  const size_t deps = std::count_if(c.dependencies.begin(), c.dependencies.end(),
+                                    [](const CMakeDependencyFacts& d) { return d.via.empty(); });
   std::string out = c.package + (c.version.empty() ? "" : " " + c.version) + ": " +
                     Plural(c.targets.size(), "target") + ", " + std::to_string(deps) +
                     (deps == 1 ? " dependency" : " dependencies");

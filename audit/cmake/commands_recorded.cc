@@ -78,6 +78,7 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
     const std::string& t = a[k].value.text;
     if (t == "REQUIRED") {
       d.required = true;
+      collecting = "COMPONENTS";  // cmFindPackageCommand: words after REQUIRED are components
     } else if (t == "HINTS" || t == "PATHS" || t == "COMPONENTS" || t == "OPTIONAL_COMPONENTS" ||
                t == "NAMES" || t == "CONFIGS" || t == "PATH_SUFFIXES") {
       collecting = t;
@@ -89,6 +90,9 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
       collecting.clear();
     } else if (collecting == "HINTS" || collecting == "PATHS") {
       if (a[k].value.known) (collecting == "HINTS" ? d.hints : d.paths).push_back(t);
+    } else if (collecting == "COMPONENTS" || collecting == "OPTIONAL_COMPONENTS") {
+      if (a[k].value.known && !t.empty())
+        (collecting == "COMPONENTS" ? d.components : d.optional_components).push_back(t);
     } else if (k == 1 && collecting.empty() && !t.empty() && std::isdigit(static_cast<unsigned char>(t[0]))) {
       d.version = t;
     }
@@ -278,10 +282,15 @@ Flow UnknownResultCommand(Interpreter& in, const std::string& n, const Args& a) 
   return Flow::kNormal;
 }
 
-// Sets <Name>_FOUND from the variables it is given; the configs here give known ones.
+// Sets <Name>_FOUND and <NAME>_FOUND, as FindPackageHandleStandardArgs.cmake does (a Find
+// module tests either: VTK's FindFreetype.cmake defines Freetype::Freetype under
+// if(Freetype_FOUND)). Its required variables come from find_library() and the like, whose
+// results are the consumer's: unknown here.
 Flow HandleStandardArgsCommand(Interpreter& in, const std::string&, const Args& a) {
-  if (!a.empty())
-    in.Set(ToUpper(a[0].value.text) + "_FOUND", CMakeValue::Unknown("find_package_handle_standard_args"));
+  if (a.empty() || !a[0].value.known) return Flow::kNormal;
+  const std::string& name = a[0].value.text;
+  in.Set(name + "_FOUND", CMakeValue::Unknown("find_package_handle_standard_args"));
+  in.Set(ToUpper(name) + "_FOUND", CMakeValue::Unknown("find_package_handle_standard_args"));
   return Flow::kNormal;
 }
 

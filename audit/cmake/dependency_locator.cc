@@ -20,6 +20,13 @@ bool ModuleTargets(const LocatedDependency& l, std::set<std::string>& out) {
   return true;
 }
 
+// Where the evaluation of a dependency asked with components is kept: what Qt5Config.cmake
+// defines depends on them (it loads Qt5<Component>Config.cmake for each).
+std::string EvaluatedKey(const std::string& config, const CMakeDependency& d) {
+  if (d.components.empty() && d.optional_components.empty()) return config;
+  return config + "\n" + JoinList(d.components) + "\n" + JoinList(d.optional_components);
+}
+
 }  // namespace
 
 const std::optional<std::string>& ConfigSearch::Under(const std::string& prefix, const std::string& name) {
@@ -52,11 +59,15 @@ void DependencyLocator::Locate(const std::vector<CMakePackage*>& packages) {
       l.definitions.clear();
       l.variables.clear();
       l.world_answers.clear();
-      const CMakePackage* q = PackageAt(l.found);
+      l.through_module.clear();
+      const CMakePackage* q = PackageAt(EvaluatedKey(l.found, l.request));
       if (!q) {
         l.targets_known = ModuleTargets(l, l.targets);
         continue;
       }
+      if (!l.request.module.empty())
+        for (const LocatedDependency& m : q->dependencies)
+          l.through_module.push_back({m.request.name, m.request.version, m.found});
       l.version = q->version;
       l.variables = q->evaluation.variables;
       l.world_answers = q->evaluation.world_answers;
@@ -126,21 +137,26 @@ LocatedDependency DependencyLocator::Locate(const CMakeDependency& d, int depth)
   search(system_);
   search(d.paths);
   if (l.found.empty() && l.rejected.empty() && module) l.found = "Find" + d.name + ".cmake of CMake";
-  if (!l.found.empty() && !PackageAt(l.found) && l.found.starts_with("/") && depth < kMaxDependencyDepth &&
+  // A config asked for components is evaluated for that request, audited or not.
+  const std::string key = EvaluatedKey(l.found, d);
+  if (!l.found.empty() && !PackageAt(key) && l.found.starts_with("/") && depth < kMaxDependencyDepth &&
       evaluated_.size() < kMaxEvaluatedDependencies) {
-    auto q = std::make_unique<CMakePackage>(EvaluatePackage(d.name, l.found, files_));
+    auto q = std::make_unique<CMakePackage>(
+        key == l.found
+            ? EvaluatePackage(d.name, l.found, files_)
+            : EvaluatePackageAsked(d.name, l.found, {d.components, d.optional_components}, files_));
     q->passes.clear();  // a config outside the audited ones is evaluated once
     CMakePackage* raw = q.get();
-    evaluated_[l.found] = std::move(q);
+    evaluated_[key] = std::move(q);
     LocateAll(raw, depth + 1);
   }
   return l;
 }
 
-const CMakePackage* DependencyLocator::PackageAt(const std::string& config) const {
+const CMakePackage* DependencyLocator::PackageAt(const std::string& key) const {
   for (const CMakePackage* p : audited_)
-    if (p->config == config) return p;
-  auto it = evaluated_.find(config);
+    if (p->config == key) return p;
+  auto it = evaluated_.find(key);
   return it == evaluated_.end() ? nullptr : it->second.get();
 }
 
@@ -154,7 +170,7 @@ bool DependencyLocator::TargetsOf(const CMakePackage* p, std::set<const CMakePac
     // An optional one it does without; one only a component asks for, a plain consumer too.
     if (l.found.empty() && (!l.request.required || !l.request.asked_component.empty())) continue;
     known &= l.request.undecided.empty();
-    const CMakePackage* q = PackageAt(l.found);
+    const CMakePackage* q = PackageAt(EvaluatedKey(l.found, l.request));
     if (!q) {
       known &= ModuleTargets(l, out);
       continue;
@@ -168,7 +184,8 @@ void DependencyLocator::DefinitionsOf(const CMakePackage* p, std::set<const CMak
                                       std::map<std::string, CMakeDefinition>& out) {
   visiting.insert(p);
   for (const LocatedDependency& l : p->dependencies)
-    if (const CMakePackage* q = PackageAt(l.found); q && !visiting.count(q)) DefinitionsOf(q, visiting, out);
+    if (const CMakePackage* q = PackageAt(EvaluatedKey(l.found, l.request)); q && !visiting.count(q))
+      DefinitionsOf(q, visiting, out);
   for (const auto& [name, d] : p->evaluation.definitions) out[name] = d;
 }
 

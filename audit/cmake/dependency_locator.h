@@ -57,7 +57,8 @@ class DependencyLocator {
   void LocateAll(CMakePackage* p, int depth);
   LocatedDependency Locate(const CMakeDependency& d, int depth);
   const VersionVerdict& Verdict(const CMakeDependency& d, const std::string& config, bool module);
-  const CMakePackage* PackageAt(const std::string& config) const;
+  /// The package evaluated at `key`: a config path, or EvaluatedKey() of one asked with components.
+  const CMakePackage* PackageAt(const std::string& key) const;
   bool TargetsOf(const CMakePackage* p, std::set<const CMakePackage*>& visiting, std::set<std::string>& out);
   /// The functions and macros `p` and its dependencies define.
   void DefinitionsOf(const CMakePackage* p, std::set<const CMakePackage*>& visiting,
@@ -69,7 +70,7 @@ class DependencyLocator {
   std::vector<std::string> system_;       ///< CMAKE_SYSTEM_PREFIX_PATH, when an installed system is given
   const InstalledFiles& files_;
   ConfigSearch& configs_;
-  std::map<std::string, std::unique_ptr<CMakePackage>> evaluated_;  ///< by config path
+  std::map<std::string, std::unique_ptr<CMakePackage>> evaluated_;  ///< by EvaluatedKey()
   /// (name, config, version, exact) -> what the config's version file says of it
   std::map<std::tuple<std::string, std::string, std::string, bool>, VersionVerdict> verdicts_;
 };

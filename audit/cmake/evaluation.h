@@ -52,6 +52,10 @@ struct CMakeDependency {
   std::string undecided;
   std::string asked_component{};  ///< asked for only when a consumer asks for this component
   std::string module{};           ///< the Find<Name>.cmake of CMAKE_MODULE_PATH it loads, if any
+  /// COMPONENTS (and the words after REQUIRED) and OPTIONAL_COMPONENTS it asks for: what a
+  /// config defines may depend on them (Qt5Config.cmake loads Qt5<Component>Config.cmake).
+  std::vector<std::string> components{};
+  std::vector<std::string> optional_components{};
 };
 
 /// Where the package would stop or fail a consumer's configure, other than a missing file.

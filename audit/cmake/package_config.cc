@@ -116,23 +116,26 @@ std::optional<std::string> Known(const CMakeEvaluation& e, const std::string& na
   return it->second.text;
 }
 
-// One evaluation of `config` as find_package(<name> [COMPONENTS <component>] CONFIG
-// REQUIRED) loads it; `asked`: an if(TARGET) was undecided for want of dependency targets.
+// One evaluation of `config` as find_package(<name> [COMPONENTS <components>]
+// [OPTIONAL_COMPONENTS <optional>] CONFIG REQUIRED) loads it, `components` a list;
+// `asked`: an if(TARGET) was undecided for want of dependency targets.
 CMakeEvaluation EvaluateConfig(const std::string& name, const std::string& config,
                                const InstalledFiles& files, const EvaluatorLimits& limits,
-                               const DependencyTargets& dependencies, const std::string& component,
+                               const DependencyTargets& dependencies, const std::string& components,
                                const std::string& version, bool* asked,
-                               const std::set<std::string>& known_own = {}) {
+                               const std::set<std::string>& known_own = {},
+                               const std::vector<std::string>& optional = {}) {
   auto evaluate = [&](const std::set<std::string>& own) {
     CMakeEvaluator e(files, limits);
     DefineFindPackageVariables(e, name, config);
     // find_package() stores the version its version file gave before it loads the config.
     for (auto& [variable, value] : FoundVersionVariables(name + "_VERSION", version))
       e.Define(variable, value);
-    if (!component.empty()) {
-      e.Define(name + "_FIND_COMPONENTS", component);
-      e.Define(name + "_FIND_REQUIRED_" + component, "1");
-    }
+    std::vector<std::string> all = SplitList(components);
+    for (const std::string& c : all) e.Define(name + "_FIND_REQUIRED_" + c, "1");
+    for (const std::string& c : optional) e.Define(name + "_FIND_REQUIRED_" + c, "0");
+    all.insert(all.end(), optional.begin(), optional.end());
+    if (!all.empty()) e.Define(name + "_FIND_COMPONENTS", JoinList(all));
     for (std::string compiler : {"C", "CXX", "HIP"}) {
       for (std::string suffix : {"_COMPILER", "_COMPILER_ID", "_COMPILER_VERSION"})
         e.DefineUnknown("CMAKE_" + compiler + suffix, "the consumer's " + compiler + " compiler");
@@ -513,7 +516,7 @@ std::vector<CMakePass> EvaluatePasses(const std::string& name, const std::string
                                       const InstalledFiles& files, const EvaluatorLimits& limits,
                                       const DependencyTargets& dependencies,
                                       const std::vector<CMakePass>& previous,
-                                      const std::set<std::string>& own) {
+                                      const std::set<std::string>& own, const AskedComponents& asked = {}) {
   std::string version;
   if (std::string v = VersionFileOf(config, files); !v.empty())
     version = Known(EvaluateVersionFile(name, config, v, "", files, limits), "PACKAGE_VERSION").value_or("");
@@ -522,11 +525,16 @@ std::vector<CMakePass> EvaluatePasses(const std::string& name, const std::string
       if (old.component == component && !old.asked_dependency_targets) return old;
     CMakePass pass{component, {}, false};
     pass.evaluation = EvaluateConfig(name, config, files, limits, dependencies, component, version,
-                                     &pass.asked_dependency_targets, own);
+                                     &pass.asked_dependency_targets, own, asked.optional);
     AddFoundFalse(name, config, component, pass.evaluation);
     return pass;
   };
   std::vector<CMakePass> passes;
+  if (!asked.required.empty() || !asked.optional.empty()) {
+    // One consumer's request, as a dependency asks for it: that pass alone.
+    passes.push_back(evaluate(JoinList(asked.required)));
+    return passes;
+  }
   passes.push_back(evaluate(""));  // not an initializer list, which would copy the evaluation
   // What a consumer that asks for each component gets besides (MIOpen asks for all of
   // composable_kernel's): a Targets file included only then hides from a plain evaluation.
@@ -586,6 +594,13 @@ CMakePackage EvaluatePackage(const std::string& name, const std::string& config,
                              const EvaluatorLimits& limits, const DependencyTargets& dependencies) {
   return Assemble(name, config, files, limits,
                   EvaluatePasses(name, config, files, limits, dependencies, {}, {}), true);
+}
+
+CMakePackage EvaluatePackageAsked(const std::string& name, const std::string& config,
+                                  const AskedComponents& asked, const InstalledFiles& files,
+                                  const EvaluatorLimits& limits) {
+  return Assemble(name, config, files, limits, EvaluatePasses(name, config, files, limits, {}, {}, {}, asked),
+                  false);
 }
 
 CMakePackage ReevaluatePackage(const CMakePackage& package, const InstalledFiles& files,

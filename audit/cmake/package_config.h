@@ -80,6 +80,12 @@ struct LocatedDependency {
   /// The variables the found config left set (its evaluation's top scope).
   std::map<std::string, CMakeValue> variables{};
   std::vector<std::string> world_answers{};  ///< the found config's (CMakeEvaluation::world_answers)
+  /// When `found` is a Find module the package ships: the find_package() calls the module
+  /// makes, as found (VTK's FindTBB.cmake loads TBB's config: a consumer of VTK loads it).
+  struct Through {
+    std::string name, version, found;
+  };
+  std::vector<Through> through_module{};
 };
 
 /// One evaluation of a config, before the package is assembled from them: the plain
@@ -129,6 +135,19 @@ struct DependencyTargets {
 /// component the config offers.
 CMakePackage EvaluatePackage(const std::string& name, const std::string& config, const InstalledFiles& files,
                              const EvaluatorLimits& limits = {}, const DependencyTargets& dependencies = {});
+
+/// The components a find_package() call asks for.
+struct AskedComponents {
+  std::vector<std::string> required;
+  std::vector<std::string> optional;
+};
+
+/// Evaluates the config as find_package(<name> COMPONENTS <asked.required>
+/// OPTIONAL_COMPONENTS <asked.optional> CONFIG) loads it for the package that asks so: one
+/// evaluation, no other components.
+CMakePackage EvaluatePackageAsked(const std::string& name, const std::string& config,
+                                  const AskedComponents& asked, const InstalledFiles& files,
+                                  const EvaluatorLimits& limits = {});
 
 /// `package` evaluated again now that its dependencies' targets are known: only the passes
 /// whose if(TARGET) was undecided for want of them run again. The result keeps no passes.

@@ -20,6 +20,7 @@ struct CMakeDependencyFacts {
   std::string name;
   std::string version;  ///< "" when none is asked for
   std::string found;    ///< where its config is, "" when it was not found
+  std::string via{};    ///< the Find module of the package that asks for it; "" when the config does
 };
 
 struct CMakeMissingFacts {

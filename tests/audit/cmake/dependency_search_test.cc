@@ -43,6 +43,17 @@ class DependencySearch : public testing::ScratchDirTest {
     return c.dependencies.empty() ? "<none>" : c.dependencies[0].found;
   }
 
+  // The dependencies of a consumer config `body` finds, located in the scratch directory.
+  CMakePackage Consumer(const std::string& body) {
+    CMakePackage c = EvaluatePackage("Con", Write("con/lib/cmake/Con/ConConfig.cmake", body), files_);
+    std::vector<CMakePackage*> all{&c};
+    std::vector<std::string> prefixes{dir_.string()};
+    ConfigSearch search(files_);
+    DependencyLocator locator(all, prefixes, prefixes.size(), false, files_, search);
+    locator.Locate(all);
+    return c;
+  }
+
   RootedFs fs_;
   InstalledFiles files_{fs_, {}};
 };
@@ -78,6 +89,44 @@ TEST_F(DependencySearch, NamedDirectoriesAreSearchedAsTheDirectoryListsThem) {
   closedir(listing);
   EXPECT_EQ(FindConfigUnder((dir_ / "prefix").string(), "Dep", files_).value_or(""),
             (dir_ / "prefix/lib" / first / "cmake/DepConfig.cmake").string());
+}
+
+// What a config defines may depend on the components asked of it: Qt5Config.cmake loads
+// Qt5<Component>Config.cmake for each of Qt5_FIND_COMPONENTS. A dependency asked for
+// components (after COMPONENTS or REQUIRED; OPTIONAL_COMPONENTS with _FIND_REQUIRED_ 0) is
+// evaluated for that request (cmake 3.25.1: find_package(Qt5 5.15 COMPONENTS Widgets)
+// defines Qt5::Widgets, find_package(Qt5 5.15) does not).
+TEST_F(DependencySearch, ADependencyAskedForComponentsIsEvaluatedForThem) {
+  Write("lib/cmake/Dep/DepConfig.cmake",
+        "foreach(c IN LISTS Dep_FIND_COMPONENTS)\n"
+        "  if(Dep_FIND_REQUIRED_${c})\n    add_library(Dep::${c} INTERFACE IMPORTED)\n"
+        "  else()\n    add_library(Dep::optional_${c} INTERFACE IMPORTED)\n  endif()\n"
+        "endforeach()\nadd_library(Dep::core INTERFACE IMPORTED)\n");
+  CMakePackage c = Consumer(
+      "include(CMakeFindDependencyMacro)\nfind_dependency(Dep COMPONENTS Widgets OPTIONAL_COMPONENTS Gl)\n"
+      "find_package(Dep REQUIRED Sql)\nfind_dependency(Dep)\n");
+  ASSERT_EQ(c.dependencies.size(), 3u);
+  EXPECT_EQ(c.dependencies[0].targets,
+            (std::set<std::string>{"Dep::Widgets", "Dep::optional_Gl", "Dep::core"}));
+  EXPECT_EQ(c.dependencies[1].targets, (std::set<std::string>{"Dep::Sql", "Dep::core"}));
+  EXPECT_EQ(c.dependencies[2].targets, (std::set<std::string>{"Dep::core"}));
+  EXPECT_TRUE(c.dependencies[0].targets_known);
+}
+
+// A Find module the package ships is what find_package() loads; the find_package() calls it
+// makes are what a consumer loads through it (VTK's FindTBB.cmake loads TBB's config).
+TEST_F(DependencySearch, WhatAShippedFindModuleFindsIsListedThroughIt) {
+  const std::string dep =
+      Write("lib/cmake/Dep/DepConfig.cmake", "add_library(Dep::dep INTERFACE IMPORTED)\n");
+  const std::string module = Write("con/lib/cmake/Con/FindBar.cmake", "find_package(Dep CONFIG)\n");
+  CMakePackage c = Consumer(
+      "list(APPEND CMAKE_MODULE_PATH ${CMAKE_CURRENT_LIST_DIR})\n"
+      "include(CMakeFindDependencyMacro)\nfind_dependency(Bar)\n");
+  ASSERT_EQ(c.dependencies.size(), 1u);
+  EXPECT_EQ(c.dependencies[0].found, module);
+  ASSERT_EQ(c.dependencies[0].through_module.size(), 1u);
+  EXPECT_EQ(c.dependencies[0].through_module[0].name, "Dep");
+  EXPECT_EQ(c.dependencies[0].through_module[0].found, dep);
 }
 
 }  // namespace

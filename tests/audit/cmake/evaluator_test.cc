@@ -432,6 +432,20 @@ TEST_F(Evaluator, AfterABranchThatStopsTheConfigureTheRestIsDecided) {
 
 // string(REPEAT) as CMake: the whole count (it stopped at 4,096), an error for a count that
 // is not a non-negative integer, and a result past the value bound unknown, never built.
+// find_package_handle_standard_args() sets <Name>_FOUND and <NAME>_FOUND (CMake 3.25's
+// FindPackageHandleStandardArgs.cmake), from find_library() results that are the consumer's:
+// a target a Find module defines under if(Freetype_FOUND) is defined, never absent.
+TEST_F(Evaluator, HandleStandardArgsSetsBothSpellingsOfFound) {
+  auto r = Run(Write("FindFreetype.cmake",
+                     "find_library(FREETYPE_LIBRARY NAMES freetype)\n"
+                     "find_package_handle_standard_args(Freetype REQUIRED_VARS FREETYPE_LIBRARY)\n"
+                     "if(Freetype_FOUND)\n  add_library(Freetype::Freetype UNKNOWN IMPORTED)\nendif()\n"));
+  EXPECT_EQ(Var(r, "Freetype_FOUND"), "<unknown>");
+  EXPECT_EQ(Var(r, "FREETYPE_FOUND"), "<unknown>");
+  ASSERT_EQ(r.targets.size(), 1u);
+  EXPECT_EQ(r.targets[0].name, "Freetype::Freetype");
+}
+
 TEST_F(Evaluator, StringRepeatAsCMakeDoes) {
   auto r = Run(Write("a.cmake",
                      "string(REPEAT ab 5000 long)\nstring(LENGTH \"${long}\" n)\n"
