@@ -44,7 +44,9 @@ constexpr Rule kRules[] = {
             "libpython3.so for the stable ABI; a PyPy module NAME.pypy310-pp73-x86_64-linux-gnu.so against "
             "pypy3.10 or libpypy3.10-c.so; an untagged or abi3 module against the interpreter its wheel's "
             "tag names, as auditwheel reads it: cp311-cp311 python3.11, pp310-pypy310_pp73 pypy3.10), a "
-            "library that only such plugins of one host need against that host, a Perl XS module (NAME.so "
+            "library that only such plugins of one host need against that host, a library that calls the "
+            "Python C API (Py*, _Py*) without linking libpython and that no program or other library "
+            "needs against python3 or libpython3.so (libboost_python), a Perl XS module (NAME.so "
             "below an auto/ directory "
             "defining boot_*) against perl or libperl.so.5.N, and the modules a --plugin-host "
             "MODULE-GLOB=PROGRAM matches against PROGRAM, each with its closure, found in the "
@@ -52,7 +54,8 @@ constexpr Rule kRules[] = {
             "one neither the plugin's closure nor its host defines is this error. A shared object "
             "with no soname (or its own NAME.so file name as soname, as libtool writes for modules) in a "
             "subdirectory of a library directory that ld.so does not search, which no audited "
-            "object links (Open MPI's lib/openmpi3/mca_*.so), is a plugin whose host is not known; "
+            "object links (Open MPI's lib/openmpi3/mca_*.so), is a plugin whose host is not known, "
+            "as is a library only such plugins need (libmca_common_*.so); "
             "a plugin whose host is not in the audited world has its unbound symbols reported as "
             "notes that name the host it expects.",
         .example = "/usr/lib/x86_64-linux-gnu/libamdhip64.so.6.2.60200\n"
@@ -126,7 +129,8 @@ void DescribePlugin(const PluginFacts& plugin, const LoaderConfig& loader, Findi
       : plugin.kind == PluginKind::kPerlXs        ? "a Perl XS module"
       : plugin.kind == PluginKind::kPluginLibrary
           ? "a library that only plugins load (" + loader.fs.DisplayPath(plugin.needed_by) + ")"
-          : "a plugin";
+      : plugin.kind == PluginKind::kPythonApiLibrary ? "a library of the Python C API"
+                                                     : "a plugin";
   if (!plugin.host_path.empty()) {
     f->message += ", nor does its host " + loader.fs.DisplayPath(plugin.host_path) + " (" +
                   std::to_string(plugin.host_scope_size) + " objects with its closure)";
@@ -134,7 +138,7 @@ void DescribePlugin(const PluginFacts& plugin, const LoaderConfig& loader, Findi
   }
   f->severity = Severity::kNote;
   if (plugin.host.empty()) {
-    f->message += "; it is " + what + " in " + plugin.directory +
+    f->message += "; it is " + what + (plugin.directory.empty() ? "" : " in " + plugin.directory) +
                   ", loaded by a program the audit cannot name, so it is not judged";
     f->hint =
         "name the program that loads it with --plugin-host GLOB=PROGRAM to judge it against that "

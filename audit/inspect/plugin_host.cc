@@ -11,9 +11,10 @@ namespace {
 // One loadable audited object as InheritHosts sees it.
 struct Node {
   std::string path;
-  std::optional<PluginRole> role;  ///< its own plugin role, or the inherited one once decided
-  bool program = false;            ///< an executable: a host of its own, never a plugin's library
-  std::vector<size_t> dependents;  ///< audited objects that name it in DT_NEEDED
+  std::optional<PluginRole> role;          ///< its own plugin role, or the inherited one once decided
+  bool program = false;                    ///< an executable: a host of its own, never a plugin's library
+  std::optional<PluginRole> python_api{};  ///< PythonApiLibraryRole, for a file with no role of its own
+  std::vector<size_t> dependents;          ///< audited objects that name it in DT_NEEDED
 };
 
 bool SameHost(const PluginRole& a, const PluginRole& b) {
@@ -24,13 +25,15 @@ bool SameHost(const PluginRole& a, const PluginRole& b) {
 }
 
 // The role `node` inherits from its dependents, once every one of them is decided with the
-// same named host; nullopt while one is undecided, a program, or of another host.
+// same host (a named one, or none known: Open MPI's libmca_common_*.so, which only its
+// lib/openmpi3/mca_*.so plugins need); nullopt while one is undecided, a program, or of
+// another host.
 std::optional<PluginRole> Inherit(const Node& node, const std::vector<Node>& nodes) {
   if (node.program || node.dependents.empty()) return std::nullopt;
   const PluginRole* first = nullptr;
   for (size_t d : node.dependents) {
     const Node& dep = nodes[d];
-    if (dep.program || !dep.role || dep.role->host.empty()) return std::nullopt;
+    if (dep.program || !dep.role) return std::nullopt;
     if (first && !SameHost(*first, *dep.role)) return std::nullopt;
     if (!first) first = &*dep.role;
   }
@@ -39,6 +42,18 @@ std::optional<PluginRole> Inherit(const Node& node, const std::vector<Node>& nod
   role.directory.clear();
   if (role.needed_by.empty()) role.needed_by = nodes[node.dependents.front()].path;
   return role;
+}
+
+// Whether a library of Python's C API lives only in Python processes: every audited object
+// that needs it is decided to be of a Python host (a module, or a library of one), or none
+// needs it. A program or another library that links it loads it outside any interpreter.
+bool OnlyInPython(const Node& node, const std::vector<Node>& nodes) {
+  for (size_t d : node.dependents) {
+    const Node& dep = nodes[d];
+    if (dep.program || !dep.role) return false;
+    if (!dep.role->host.starts_with("python") && !dep.role->host.starts_with("pypy")) return false;
+  }
+  return true;
 }
 
 std::vector<Node> DependencyNodes(const std::vector<Boxed<InspectedFile>>& files,
@@ -53,6 +68,7 @@ std::vector<Node> DependencyNodes(const std::vector<Boxed<InspectedFile>>& files
     node.path = f->walked.path;
     node.program = m.has_interpreter;
     node.role = ClassifyPlugin(m, loader.fs.DisplayPath(node.path), node.path, context, loader);
+    if (!node.role) node.python_api = PythonApiLibraryRole(m);
     std::string name(BaseName(node.path));
     by_name[name].push_back(nodes.size());
     if (!m.soname.empty() && m.soname != name) by_name[m.soname].push_back(nodes.size());
@@ -84,7 +100,12 @@ std::unordered_map<std::string, PluginRole> InheritHosts(const std::vector<Boxed
     changed = false;
     for (size_t i = 0; i < nodes.size(); ++i) {
       if (plugin[i] || nodes[i].role) continue;
-      if (auto role = Inherit(nodes[i], nodes)) {
+      std::optional<PluginRole> role = Inherit(nodes[i], nodes);
+      // A library of the C API that only other such libraries need is one itself; one an
+      // extension module needs keeps the module's more precise host (python3.11).
+      const std::optional<PluginRole>& api = nodes[i].python_api;
+      if (api && (role ? SameHost(*role, *api) : OnlyInPython(nodes[i], nodes))) role = api;
+      if (role) {
         out[nodes[i].path] = *role;
         nodes[i].role = std::move(role);
         changed = true;

@@ -80,9 +80,11 @@ class PluginHosts {
 
 /// The libraries among `files` that live in a plugin host's process only: a shared object
 /// (not a plugin, not an executable) that at least one audited object needs and whose every
-/// audited dependent is a plugin of one named host or such a library of the same host. A
-/// dependent is an audited object whose DT_NEEDED names the library's SONAME or file name.
-/// Keyed by host path; each role is kPluginLibrary with the host's candidates.
+/// audited dependent is a plugin of one host (named, or none known) or such a library of the
+/// same host: kPluginLibrary with the host's candidates. Else a library of the Python C API
+/// (PythonApiLibraryRole) that no audited object needs, or that only objects of a Python
+/// host need: kPythonApiLibrary. A dependent is an audited object whose DT_NEEDED names the
+/// library's SONAME or file name. Keyed by host path.
 std::unordered_map<std::string, PluginRole> InheritHosts(const std::vector<Boxed<InspectedFile>>& files,
                                                          const PluginContext& context,
                                                          const LoaderConfig& loader);

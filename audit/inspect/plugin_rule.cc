@@ -123,6 +123,35 @@ std::optional<PluginRole> PerlXs(const ElfModel& model, const std::vector<std::s
   return role;
 }
 
+// A name of CPython's C API: Py or _Py, then an upper-case letter or '_' (PyExc_ValueError,
+// Py_InitializeEx, _Py_NoneStruct, _PyObject_GetDictPtr).
+bool PythonApiName(std::string_view name) {
+  if (name.starts_with('_')) name.remove_prefix(1);
+  return name.size() > 2 && name.starts_with("Py") &&
+         (std::isupper(static_cast<unsigned char>(name[2])) || name[2] == '_');
+}
+
+}  // namespace
+
+std::optional<PluginRole> PythonApiLibraryRole(const ElfModel& model) {
+  if (model.type != llvm::ELF::ET_DYN || model.has_interpreter) return std::nullopt;
+  for (std::string_view n : model.needed) {
+    std::string_view base = BaseName(n);
+    if (base.starts_with("libpython") || base.starts_with("libpypy")) return std::nullopt;
+  }
+  for (uint32_t i = 1; i < model.symbol_count(); ++i) {
+    const DynamicSymbol s = model.SymbolAt(i);
+    if (s.defined() || s.binding == llvm::ELF::STB_WEAK || s.binding == llvm::ELF::STB_LOCAL) continue;
+    if (!PythonApiName(model.NameOf(s))) continue;
+    PluginRole role = Python("3");
+    role.kind = PluginKind::kPythonApiLibrary;
+    return role;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
 bool LibraryDirectory(std::string_view component, std::string_view parent) {
   if (component == "lib" || component == "lib32" || component == "lib64" || component == "libx32")
     return true;
@@ -171,6 +200,7 @@ std::string_view PluginKindName(PluginKind kind) {
     case PluginKind::kPerlXs: return "perl-xs";
     case PluginKind::kPluginDirectory: return "plugin-directory";
     case PluginKind::kPluginLibrary: return "plugin-library";
+    case PluginKind::kPythonApiLibrary: return "python-api-library";
   }
   return "";
 }

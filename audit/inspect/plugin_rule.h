@@ -18,6 +18,8 @@
 //      in DT_NEEDED. Open MPI's lib/openmpi3/mca_*.so is one. Its host is not known.
 // Never a plugin: an executable (PT_INTERP), a file with a versioned SONAME (a library
 // consumers link, such as libMIOpen.so.1), or a file other objects of the tree need.
+// A library of Python's C API (PythonApiLibraryRole) is no plugin, but may be judged against
+// a Python host all the same (plugin_host.h, InheritHosts).
 #pragma once
 
 #include <memory>
@@ -49,7 +51,14 @@ bool PluginHostMatches(const std::string& glob, const std::string& system_path, 
 
 // kPluginLibrary: a library with a SONAME that only plugins of one host need (transitively),
 // which lives in that host's process (plugin_host.h, InheritHosts).
-enum class PluginKind { kGiven, kPythonExtension, kPerlXs, kPluginDirectory, kPluginLibrary };
+enum class PluginKind {
+  kGiven,
+  kPythonExtension,
+  kPerlXs,
+  kPluginDirectory,
+  kPluginLibrary,
+  kPythonApiLibrary
+};
 std::string_view PluginKindName(PluginKind kind);  ///< "plugin-host", "python-extension", ...
 
 /// One name a host may be found by, in the order the rule prefers them.
@@ -73,6 +82,13 @@ struct PluginContext {
   std::vector<PluginHostOption> given;
   std::shared_ptr<const WheelIndex> wheels;  ///< the wheels of untagged and abi3 modules; may be null
 };
+
+/// A library of Python's C API: a shared object (not an executable) with a non-weak undefined
+/// symbol of CPython's API (Py<Upper>..., Py_..., _Py<Upper>..., _Py_...) and no DT_NEEDED
+/// on a libpython or libpypy, as the C API's users are linked (libboost_python.so.1.74.0,
+/// libvtkWrappingPythonCore): the interpreter of the process defines those symbols. Its role
+/// names python3, then libpython3.so; nullopt for any other file.
+std::optional<PluginRole> PythonApiLibraryRole(const ElfModel& model);
 
 /// `system_path` is the file as the installed system names it (LoaderConfig::fs's
 /// DisplayPath), `host_path` where the walk found it. nullopt for anything but a plugin.

@@ -253,6 +253,79 @@ TEST(PluginHosts, ALibraryOnlyPluginsNeedIsANoteWithoutTheirHost) {
   }
 }
 
+// A library only plugins of no known host need (Open MPI's libmca_common_*.so, linked only
+// by its mca_*.so modules) is in the same unknown process: its unbound symbols are notes.
+TEST(PluginHosts, ALibraryOnlyHostlessPluginsNeedIsANote) {
+  TempDir t;
+  const std::string common = "usr/lib/x86_64-linux-gnu/openmpi/lib/libmca_common_x.so.40";
+  ASSERT_TRUE(
+      BuildTree(t.path(), "mklib " + common +
+                              " libmca_common_x.so.40 'int opal_list_t_class(void);"
+                              " int c(void) { return opal_list_t_class(); }' -nostdlib\n"
+                              "mklib usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/mca_io_x.so mca_io_x.so "
+                              "'int c(void); int m(void) { return c(); }' -nostdlib -Wl,--no-as-needed "
+                              "-Lusr/lib/x86_64-linux-gnu/openmpi/lib -l:libmca_common_x.so.40\n"));
+  Report r = Audit({t.path()}, t.path());
+  auto f = FindingsOf(r, "undefined-symbol", t / common);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::kNote);
+  EXPECT_EQ(f[0].fields["plugin"], "plugin-library");
+  EXPECT_TRUE(f[0].fields["host"].is_null());
+  EXPECT_THAT(f[0].message,
+              HasSubstr("a library that only plugins load (/usr/lib/x86_64-linux-gnu/openmpi/lib/"
+                        "openmpi3/mca_io_x.so), loaded by a program the audit cannot name"));
+}
+
+constexpr const char* kBoostPython = "usr/lib/x86_64-linux-gnu/libboost_pyx.so.1.74.0";
+
+// A library of the Python C API, linked as Debian links libboost_python: PyLong_FromLong and
+// a PyNotAThing no Python has, no libpython in DT_NEEDED; libboost_numpyx needs it and is one
+// too. -nostdlib: every symbol is the host's to bind.
+std::string BoostPythonTree() {
+  return std::string("mklib ") + kBoostPython +
+         " libboost_pyx.so.1.74.0 'long PyLong_FromLong(long); long PyNotAThing(void);"
+         " long b(void) { return PyLong_FromLong(1) + PyNotAThing(); }' -nostdlib\n"
+         "mklib usr/lib/x86_64-linux-gnu/libboost_numpyx.so.1.74.0 libboost_numpyx.so.1.74.0 "
+         "'long b(void); long PyLong_FromLong(long); long n(void) { return b() + PyLong_FromLong(2); }' "
+         "-nostdlib -Wl,--no-as-needed -Lusr/lib/x86_64-linux-gnu -l:libboost_pyx.so.1.74.0\n";
+}
+
+// python3 of the audited world binds what it defines; what no Python defines stays an error.
+TEST(PluginHosts, ALibraryOfThePythonCApiBindsAgainstPython3) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), BoostPythonTree() +
+                                      "mkexe usr/bin/python3 'long PyLong_FromLong(long x) { return x; } "
+                                      "int main(void) { return 0; }' -rdynamic\n"));
+  Report r = Audit({t.path()}, t.path());
+  auto f = FindingsOf(r, "undefined-symbol", t / kBoostPython);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fields["symbol"], "PyNotAThing");
+  EXPECT_EQ(f[0].severity, Severity::kError);
+  EXPECT_EQ(f[0].fields["plugin"], "python-api-library");
+  EXPECT_EQ(f[0].fields["host_path"], t / "usr/bin/python3");
+  EXPECT_TRUE(
+      FindingsOf(r, "undefined-symbol", t / "usr/lib/x86_64-linux-gnu/libboost_numpyx.so.1.74.0").empty());
+  const FileFacts* facts = FactsOf(r, t / kBoostPython);
+  ASSERT_TRUE(facts && facts->plugin);
+  EXPECT_EQ(facts->plugin->rule, "python-api-library");
+  EXPECT_EQ(facts->plugin->bound_by_host, 1u);
+}
+
+// Without python3 in the audited world its symbols are notes naming it.
+TEST(PluginHosts, ALibraryOfThePythonCApiWithoutPythonIsANote) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), BoostPythonTree()));
+  Report r = Audit({t.path()}, t.path());
+  auto f = FindingsOf(r, "undefined-symbol", t / kBoostPython);
+  EXPECT_THAT(Symbols(f), UnorderedElementsAre("PyLong_FromLong", "PyNotAThing"));
+  for (const Finding& x : f) {
+    EXPECT_EQ(x.severity, Severity::kNote);
+    EXPECT_THAT(x.message,
+                HasSubstr("it is a library of the Python C API for python3, and neither python3 nor "
+                          "libpython3.so is in the audited world"));
+  }
+}
+
 // A program that links the helper too loads it outside any interpreter: ldd -r's verdict.
 TEST(PluginHosts, ALibraryAProgramNeedsKeepsItsErrors) {
   TempDir t;
