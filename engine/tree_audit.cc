@@ -249,9 +249,8 @@ class TreeAudit {
     try {
       per_file_[i] =
           CheckFile(file, load, loader_, request_.checks, run_, enabled_, request_.max_findings_per_file);
-      // The load graph is the tree view's, and only a report that keeps the facts draws it.
       facts = CollectFacts(file, load, loader_, request_.checks.arch.isa_compat, request_.symbol_facts,
-                           /*with_load_graph=*/!facts_to_sink_);
+                           sinks_.DrawsLoadGraph());
       if (package_of_[i]) facts.cmake = ProjectCMakeFacts(package_of_[i]->package, request_.symbol_facts);
     } catch (const std::bad_alloc&) {
       per_file_[i] = {};

@@ -59,8 +59,8 @@ struct ClosureFacts {
   std::vector<std::string> objects;  ///< load order, the file itself excluded (display paths); the first 512
   std::vector<std::string> unresolved;  ///< DT_NEEDED names
   /// The load graph, for the tree view (--tree): nodes[0] is the file itself, then the
-  /// objects in load order. Not part of the JSON report; made only for a report that keeps
-  /// the files' facts (AuditSinks), since only the text report's --tree draws it.
+  /// objects in load order. Not part of the JSON report; made only when the sink draws it
+  /// (AuditSinks::DrawsLoadGraph: the command line's --tree).
   std::vector<ClosureNode> nodes;
   uint64_t objects_left_out = 0;  ///< objects of the closure past kMaxClosureObjectsListed
 };
