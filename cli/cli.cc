@@ -120,6 +120,7 @@ class CliSinks : public AuditSinks {
     display_ = ShownPaths(o_, inputs);
     return streams_;
   }
+  bool DrawsLoadGraph() const override { return !o_.tree.empty(); }  // only --tree draws it
   void FileFactsReady(size_t index, FileFacts&& facts) override {
     if (!stage_) return;  // counted by the report, rendered nowhere
     ShowPaths(*display_, facts);

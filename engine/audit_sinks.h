@@ -29,6 +29,10 @@ class AuditSinks {
     (void)inputs;
     return false;
   }
+  /// Whether the load graph (ClosureFacts::nodes: an edge per DT_NEEDED of every object of
+  /// every closure, the tree view's) is made into the files' facts. A report that never
+  /// draws it says no: kept for every file of a tree, it grows with the sum of the closures.
+  virtual bool DrawsLoadGraph() const { return true; }
   /// One audited file's facts, with its index in walk order (only when TakesFileFacts).
   virtual void FileFactsReady(size_t index, FileFacts&& facts) {
     (void)index;

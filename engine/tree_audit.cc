@@ -151,7 +151,12 @@ class TreeAudit {
   }
 
   // The loader's view of each loadable file, then the run's one symbol index. Closure
-  // members outside the audited paths have their device code read on first use.
+  // members outside the audited paths have their device code read on first use. Each
+  // closure is cut to what the whole-tree checks read (DirectNeedsOf) as soon as the
+  // symbol binding and the device stack are made of it, and made again for the file's own
+  // checks (FinishLoadableFiles): N libraries each loading the next would otherwise hold
+  // N closures of up to N objects at once. The run's search memo makes the second
+  // closure without probing the filesystem again.
   void MakeLoadFacts() {
     std::vector<Boxed<InspectedFile>>& files = tree_->files;
     DeviceOfferCache offers(bundles_);
@@ -175,18 +180,38 @@ class TreeAudit {
     InspectedFile& file = *tree_->files[i];
     Boxed<LoadFacts>& load = tree_->loads[i];
     try {
-      load = InspectLoad(file, loader_, tree_->store, offers, request_.checks.arch, &plugins);
+      load = InspectLoad(file, loader_, tree_->store, offers, request_.checks.arch, &plugins, &search_memo_);
       sinks_.LoadFactsReady(i, file, *load, loader_);
+      load->closure = DirectNeedsOf(std::move(load->closure));
     } catch (const std::bad_alloc&) {
       load = {};
       file.problems.push_back({ParseProblem::kUnparsable, std::string(kOutOfMemoryInLoad)});
     }
   }
 
+  // Each loadable file's checks and facts, on its whole closure made again; then the
+  // closure is cut as before.
   void FinishLoadableFiles() {
     ParallelFor(total_, jobs_, [&](size_t i) {
-      if (!finished_[i]) Finish(i, *tree_->files[i], tree_->loads[i] ? &*tree_->loads[i] : nullptr);
+      if (finished_[i]) return;
+      Boxed<LoadFacts>& load = tree_->loads[i];
+      if (load) RestoreClosure(i);
+      Finish(i, *tree_->files[i], load ? &*load : nullptr);
+      if (load) load->closure = DirectNeedsOf(std::move(load->closure));
     });
+  }
+
+  // File i's whole closure, as MakeLoadFactsOf made it. Memory that runs out is the file's
+  // finding there too: its loader facts are let go, and its file checks still run.
+  void RestoreClosure(size_t i) {
+    InspectedFile& file = *tree_->files[i];
+    Boxed<LoadFacts>& load = tree_->loads[i];
+    try {
+      load->closure = ClosureOf(file, loader_, tree_->store, &search_memo_);
+    } catch (const std::bad_alloc&) {
+      load = {};
+      file.problems.push_back({ParseProblem::kUnparsable, std::string(kOutOfMemoryInLoad)});
+    }
   }
 
   // The whole-tree checks, then every finding into the report: each file's in walk order,
@@ -224,7 +249,8 @@ class TreeAudit {
     try {
       per_file_[i] =
           CheckFile(file, load, loader_, request_.checks, run_, enabled_, request_.max_findings_per_file);
-      facts = CollectFacts(file, load, loader_, request_.checks.arch.isa_compat, request_.symbol_facts);
+      facts = CollectFacts(file, load, loader_, request_.checks.arch.isa_compat, request_.symbol_facts,
+                           sinks_.DrawsLoadGraph());
       if (package_of_[i]) facts.cmake = ProjectCMakeFacts(package_of_[i]->package, request_.symbol_facts);
     } catch (const std::bad_alloc&) {
       per_file_[i] = {};
@@ -259,6 +285,7 @@ class TreeAudit {
   AuditSinks& sinks_;
   Report& report_;
   LoaderConfig loader_;
+  SearchMemo search_memo_;  // loader_'s, once ConfigureLoader has made it final
   const unsigned jobs_;
   unsigned needs_ = 0;
   DecodeMemory decode_memory_;

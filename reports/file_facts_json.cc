@@ -142,6 +142,7 @@ Json FileFactsToJson(const FileFacts& f, bool with_bundles) {
                          {"common_targets", f.device_stack->common_targets}};
   if (f.closure) {
     j["closure"] = f.closure->objects;
+    if (f.closure->objects_left_out) j["closure_left_out"] = f.closure->objects_left_out;
     j["unresolved"] = f.closure->unresolved;
   }
   if (f.plugin)

@@ -71,13 +71,15 @@ std::vector<ClosureNode> ClosureGraph(const LoadClosure& closure, const SymbolBi
   return nodes;
 }
 
-ClosureFacts ToClosureFacts(const LoadFacts& load, const LoaderConfig& loader) {
+ClosureFacts ToClosureFacts(const LoadFacts& load, const LoaderConfig& loader, bool with_graph) {
   const LoadClosure& closure = load.closure;
   ClosureFacts f;
-  for (size_t i = 1; i < closure.objects.size(); ++i)
-    f.objects.push_back(loader.fs.DisplayPath(closure.objects[i].path));
+  const size_t members = closure.objects.empty() ? 0 : closure.objects.size() - 1;
+  const size_t listed = std::min(members, kMaxClosureObjectsListed);
+  for (size_t i = 1; i <= listed; ++i) f.objects.push_back(loader.fs.DisplayPath(closure.objects[i].path));
+  f.objects_left_out = members - listed;
   for (const auto& u : closure.unresolved) f.unresolved.push_back(BoundedView(u.name));
-  f.nodes = ClosureGraph(closure, load.binding, loader);
+  if (with_graph) f.nodes = ClosureGraph(closure, load.binding, loader);
   return f;
 }
 
@@ -102,7 +104,7 @@ void CollectSymbols(const ElfModel& m, ElfFacts* f) {
 }
 
 FileFacts CollectFacts(const InspectedFile& file, const LoadFacts* load, const LoaderConfig& loader,
-                       IsaCompat compat, bool with_symbols) {
+                       IsaCompat compat, bool with_symbols, bool with_load_graph) {
   FileFacts out;
   out.path = file.walked.path;
   out.kind = file.kind;
@@ -121,7 +123,7 @@ FileFacts CollectFacts(const InspectedFile& file, const LoadFacts* load, const L
   if (load) {
     if (!load->device_stack.libraries.empty())
       out.device_stack = DeviceStackFacts{load->device_stack.libraries, load->device_stack.CommonTargets()};
-    out.closure = ToClosureFacts(*load, loader);
+    out.closure = ToClosureFacts(*load, loader, with_load_graph);
     if (const auto& p = load->plugin)
       out.plugin = PluginFileFacts{std::string(PluginKindName(p->kind)), p->host, p->host_path,
                                    load->binding.bound_by_host};

@@ -11,9 +11,11 @@ namespace rocm_audit {
 /// `load` is null for files that are not loadable.
 /// `compat`: whether the distro's ISA compatibility counts as serving a processor (the arch
 /// matrix's marks). `with_symbols`: list the ELF file's exported and imported dynamic
-/// symbols (ElfFacts::exports, imports).
+/// symbols (ElfFacts::exports, imports). `with_load_graph`: make ClosureFacts::nodes, the
+/// tree view's graph (one node per closure object, each with its DT_NEEDED edges).
 FileFacts CollectFacts(const InspectedFile& file, const LoadFacts* load, const LoaderConfig& loader,
-                       IsaCompat compat = IsaCompat::kNone, bool with_symbols = false);
+                       IsaCompat compat = IsaCompat::kNone, bool with_symbols = false,
+                       bool with_load_graph = true);
 
 /// What another object can bind to (ElfFacts::exports) and what this one asks for
 /// (imports), as `nm -D` names them; sets has_symbols.

@@ -2,11 +2,17 @@
 
 namespace rocm_audit {
 
+LoadClosure ClosureOf(const InspectedFile& file, const LoaderConfig& loader, ObjectStore& store,
+                      SearchMemo* memo) {
+  return BuildClosure(*file.model(), file.walked.path, file.walked.real_path, loader, store, memo);
+}
+
 LoadFacts InspectLoad(const InspectedFile& file, const LoaderConfig& loader, ObjectStore& store,
-                      DeviceOfferCache& offers, const ArchRequirement& requirement, PluginHosts* plugins) {
+                      DeviceOfferCache& offers, const ArchRequirement& requirement, PluginHosts* plugins,
+                      SearchMemo* memo) {
   LoadFacts out;
   const ElfModel& model = *file.model();
-  out.closure = BuildClosure(model, file.walked.path, file.walked.real_path, loader, store);
+  out.closure = ClosureOf(file, loader, store, memo);
   std::optional<PluginRole> role;
   if (plugins)
     role = ClassifyPlugin(model, loader.fs.DisplayPath(file.walked.path), file.walked.path,

@@ -28,7 +28,8 @@ namespace {
 // where rebuilding the chain and scanning the objects for every DT_NEEDED cost O(N^2).
 class ClosureBuilder {
  public:
-  ClosureBuilder(const LoaderConfig& config, ObjectStore& store) : search_(config), store_(store) {}
+  ClosureBuilder(const LoaderConfig& config, ObjectStore& store, SearchMemo* memo)
+      : search_(config, memo), store_(store) {}
 
   void Add(LoadedObject obj) {
     int index = static_cast<int>(closure_.objects.size());
@@ -139,8 +140,9 @@ class ClosureBuilder {
 }  // namespace
 
 LoadClosure BuildClosure(const ElfModel& main, const std::string& main_path,
-                         const std::string& main_real_path, const LoaderConfig& config, ObjectStore& store) {
-  ClosureBuilder builder(config, store);
+                         const std::string& main_real_path, const LoaderConfig& config, ObjectStore& store,
+                         SearchMemo* memo) {
+  ClosureBuilder builder(config, store, memo);
   LoadedObject root;
   root.model = &main;
   root.path = main_path;
@@ -150,6 +152,26 @@ LoadClosure BuildClosure(const ElfModel& main, const std::string& main_path,
   builder.Add(std::move(root));
   for (size_t next = 0; next < builder.size(); ++next) builder.Resolve(static_cast<int>(next));
   return builder.Take();
+}
+
+LoadClosure DirectNeedsOf(LoadClosure&& closure) {
+  LoadClosure kept;
+  if (closure.objects.empty()) return kept;
+  std::unordered_map<int, int> kept_as;  // index in `closure` -> index in `kept`
+  auto keep = [&](int index) {
+    auto [it, fresh] = kept_as.try_emplace(index, static_cast<int>(kept.objects.size()));
+    if (!fresh) return it->second;
+    if (index > 0) kept.keep_alive.push_back(std::move(closure.keep_alive[index - 1]));
+    kept.objects.push_back(std::move(closure.objects[index]));
+    return it->second;
+  };
+  // Each name matched before any object is moved out.
+  std::vector<std::pair<std::string_view, int>> matched;
+  for (std::string_view name : closure.objects[0].model->needed)
+    if (int found = closure.FindByName(name); found >= 0) matched.emplace_back(name, found);
+  keep(0);
+  for (const auto& [name, found] : matched) kept.by_name.emplace(name, keep(found));
+  return kept;
 }
 
 }  // namespace rocm_audit

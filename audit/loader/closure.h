@@ -34,7 +34,8 @@ struct UnresolvedLibrary {
 struct LoadClosure {
   std::vector<LoadedObject> objects;  ///< [0] is the main object; breadth-first order
   std::vector<UnresolvedLibrary> unresolved;
-  /// Keeps the models alive for as long as the closure is used.
+  /// Keeps the models alive for as long as the closure is used: keep_alive[i - 1] holds
+  /// objects[i]'s (the main object's is the caller's).
   std::vector<std::shared_ptr<const StoredObject>> keep_alive;
 
   /// Index of the loaded object ld.so would match to `name` (DT_NEEDED name or soname).
@@ -50,7 +51,17 @@ struct LoadClosure {
   std::unordered_map<std::string, int, NameHash, std::equal_to<>> by_name;
 };
 
+/// `memo`: the run's search memo for `config` (search_memo.h), shared by every closure of
+/// the run; null searches with one of the closure's own.
 LoadClosure BuildClosure(const ElfModel& main, const std::string& main_path,
-                         const std::string& main_real_path, const LoaderConfig& config, ObjectStore& store);
+                         const std::string& main_real_path, const LoaderConfig& config, ObjectStore& store,
+                         SearchMemo* memo = nullptr);
+
+/// What is left of a closure once the main object's own checks have read it: the main
+/// object and what its own DT_NEEDED names matched, each name matched as in the whole
+/// closure (FindByName). The whole-tree checks read no more of it (mixed-soname's tree
+/// form), and a tree of N libraries each loading the next no longer holds N closures of
+/// up to N objects at once. Unresolved names are dropped.
+LoadClosure DirectNeedsOf(LoadClosure&& closure);
 
 }  // namespace rocm_audit

@@ -190,37 +190,48 @@ Resolution FindLibrary(const std::string& name, const std::vector<RpathLink>& ch
   return search.Find(name, chain.front(), *chain.back().model, up);
 }
 
-const LibrarySearch::Candidate& LibrarySearch::Look(const std::string& dir, std::string_view name,
-                                                    const std::string& candidate) {
+const ProbedCandidate& LibrarySearch::Look(const std::string& dir, std::string_view name,
+                                           const std::string& candidate) {
   std::string key = dir + '\0';
   key += name;
-  auto [it, fresh] = candidates_.try_emplace(std::move(key));
-  Candidate& c = it->second;
-  if (!fresh) return c;
+  if (const ProbedCandidate* known = memo_->FindCandidate(key)) return *known;
+  return memo_->KeepCandidate(std::move(key), Probe(dir, name, candidate));
+}
+
+const ProbedDirectory& LibrarySearch::ResolveDirectory(const std::string& dir) {
+  if (const ProbedDirectory* known = memo_->FindDirectory(dir)) return *known;
+  ProbedDirectory d;
+  d.resolved = config_.fs.ResolveFully(dir, &d.why);
+  return memo_->KeepDirectory(dir, std::move(d));
+}
+
+ProbedCandidate LibrarySearch::Probe(const std::string& dir, std::string_view name,
+                                     const std::string& candidate) {
+  ProbedCandidate c;
   // The directory is resolved once, then the name in it: the same lstat() calls as one
   // resolution of the whole path, without repeating the directory's for every name.
   std::string why;
   std::optional<RootedFs::Resolved> real;
   if (!dir.empty() && PlainName(name)) {
-    auto [d, new_dir] = directories_.try_emplace(dir);
-    if (new_dir) d->second.resolved = config_.fs.ResolveFully(dir, &d->second.why);
-    if (d->second.resolved)
-      real = config_.fs.ResolveChild(*d->second.resolved, std::string(name), &why);
+    const ProbedDirectory& d = ResolveDirectory(dir);
+    if (d.resolved)
+      real = config_.fs.ResolveChild(*d.resolved, std::string(name), &why);
     else
-      why = d->second.why;
+      why = d.why;
   } else {
     real = config_.fs.ResolveFully(candidate, &why);
   }
+  using State = ProbedCandidate::State;
   if (!real) {
     // ld.so's open() fails with ELOOP or ENAMETOOLONG there, and it searches on.
     if (why == kSymlinkCycle || why == kTooManySymlinks) {
-      c.state = Candidate::State::kSymlinkLoop;
+      c.state = State::kSymlinkLoop;
       c.detail = why == kSymlinkCycle ? "symlink loop" : "more than 40 symbolic links (ELOOP)";
     } else if (why == kPathTooLong) {
-      c.state = Candidate::State::kCannotOpen;
+      c.state = State::kCannotOpen;
       c.detail = "cannot open: " + why;
     } else {
-      c.state = Candidate::State::kMissing;
+      c.state = State::kMissing;
     }
     return c;
   }
@@ -229,26 +240,26 @@ const LibrarySearch::Candidate& LibrarySearch::Look(const std::string& dir, std:
   // opened (ld.so opens it too, and fails to read it).
   OpenedFile f = OpenNonBlocking(c.real, /*directory_ok=*/true);
   if (!f.special.empty()) {
-    c.state = Candidate::State::kSpecial;
+    c.state = State::kSpecial;
     c.detail = f.special;
     return c;
   }
   if (f.fd < 0) {
     // ld.so then tries the next directory.
-    c.state = Candidate::State::kCannotOpen;
+    c.state = State::kCannotOpen;
     c.detail = "cannot open: " + f.error;
     return c;
   }
   char head[64];
   ssize_t n = pread(f.fd, head, sizeof head, 0);
   close(f.fd);
-  c.state = Candidate::State::kNotLoadable;
+  c.state = State::kNotLoadable;
   if (n < 0) {
     c.detail = "cannot read";
     return c;
   }
   if (!ReadElfIdentity(std::string_view(head, static_cast<size_t>(n)), &c.id, &c.detail)) return c;
-  c.state = Candidate::State::kElf;
+  c.state = State::kElf;
   c.file = {static_cast<uint64_t>(f.st.st_dev), static_cast<uint64_t>(f.st.st_ino)};
   return c;
 }
@@ -270,8 +281,8 @@ bool LibrarySearch::Try(const std::string& dir, const std::string& source, std::
     out->searched.push_back({dir, source, std::string(kCandidateTooLong)});
     return false;
   }
-  const Candidate& c = Look(dir, name, candidate);
-  using State = Candidate::State;
+  const ProbedCandidate& c = Look(dir, name, candidate);
+  using State = ProbedCandidate::State;
   switch (c.state) {
     case State::kMissing: out->searched.push_back({dir, source, "not found"}); return false;
     case State::kSymlinkLoop: out->searched.push_back({dir, source, c.detail}); return false;

@@ -16,12 +16,12 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "audit/elf/elf_model.h"
 #include "audit/elf/elf_reader.h"
 #include "audit/fs/rooted_fs.h"
+#include "audit/loader/search_memo.h"
 
 namespace rocm_audit {
 
@@ -65,14 +65,6 @@ struct SearchStep {
   std::string outcome;    ///< "not found", "skipped: wrong ELF class", ...
 };
 
-/// A file as ld.so tells one object from another (_dl_file_id_match_p): its device and
-/// inode, so that a hard link or a bind-mounted copy is the object already loaded.
-struct FileId {
-  uint64_t dev = 0, ino = 0;
-  bool operator==(const FileId&) const = default;
-  bool known() const { return dev != 0 || ino != 0; }
-};
-
 /// The device and inode of a host path (symlinks followed); unknown when it cannot be stat()ed.
 FileId FileIdOf(const std::string& host_path);
 
@@ -106,10 +98,13 @@ class RpathWalk {
 
 /// FindLibrary for every search of one closure, each as FindLibrary would make it, without
 /// doing the same work twice: a search directory is resolved once, and a name is looked at
-/// once in each directory (the files do not change while the audit runs).
+/// once in each directory (the files do not change while the audit runs). With a run's
+/// SearchMemo, once for the whole run.
 class LibrarySearch {
  public:
-  explicit LibrarySearch(const LoaderConfig& config) : config_(config) {}
+  /// `memo`: the run's, shared by every closure of `config`; null keeps one of its own.
+  explicit LibrarySearch(const LoaderConfig& config, SearchMemo* memo = nullptr)
+      : config_(config), memo_(memo ? memo : &own_memo_) {}
 
   /// `requester` is the object whose DT_NEEDED names `name`, `main` the main object.
   /// `name` is read where it lies (a view into the requester's model): a name no open()
@@ -117,20 +112,9 @@ class LibrarySearch {
   Resolution Find(std::string_view name, const RpathLink& requester, const ElfModel& main, RpathWalk& up);
 
  private:
-  /// What a directory holds under one name, as far as a search looks.
-  struct Candidate {
-    enum class State { kMissing, kSymlinkLoop, kSpecial, kCannotOpen, kNotLoadable, kElf } state;
-    std::string real;    ///< the host file, symlinks resolved
-    std::string detail;  ///< kSpecial: its kind; kCannotOpen, kNotLoadable: the error
-    ElfIdentity id;      ///< kElf
-    FileId file;         ///< kElf
-  };
-  struct Directory {
-    std::optional<RootedFs::Resolved> resolved;
-    std::string why;  ///< when it does not resolve
-  };
-
-  const Candidate& Look(const std::string& dir, std::string_view name, const std::string& candidate);
+  const ProbedCandidate& Look(const std::string& dir, std::string_view name, const std::string& candidate);
+  ProbedCandidate Probe(const std::string& dir, std::string_view name, const std::string& candidate);
+  const ProbedDirectory& ResolveDirectory(const std::string& dir);
   /// The length of the path ld.so's open() is given for `candidate`.
   size_t OpenedLength(const std::string& candidate) const;
   /// Tries `dir/name`. Returns true when the search is over (found, or a loader error).
@@ -138,8 +122,8 @@ class LibrarySearch {
            const ObjectIdentity& want, Resolution* out);
 
   const LoaderConfig& config_;
-  std::unordered_map<std::string, Directory> directories_;
-  std::unordered_map<std::string, Candidate> candidates_;  ///< by directory + '\0' + name
+  SearchMemo own_memo_;
+  SearchMemo* memo_;
 };
 
 }  // namespace rocm_audit

@@ -48,13 +48,21 @@ struct ClosureNode {
   std::vector<NeededEdge> needed;
 };
 
+/// The most objects ClosureFacts::objects lists for one file; objects_left_out counts the
+/// rest. The largest closure of the Debian ROCm corpus has 27 objects (migraphx-driver), a
+/// whole ROCm install's a few hundred; a crafted tree of N libraries each loading the next
+/// has N closures of up to N objects, N^2/2 paths in all.
+inline constexpr size_t kMaxClosureObjectsListed = 512;
+
 /// The objects ld.so would map for a loadable file, and the names it would not find.
 struct ClosureFacts {
-  std::vector<std::string> objects;     ///< load order, the file itself excluded (display paths)
+  std::vector<std::string> objects;  ///< load order, the file itself excluded (display paths); the first 512
   std::vector<std::string> unresolved;  ///< DT_NEEDED names
   /// The load graph, for the tree view (--tree): nodes[0] is the file itself, then the
-  /// objects in load order. Not part of the JSON report.
+  /// objects in load order. Not part of the JSON report; made only when the sink draws it
+  /// (AuditSinks::DrawsLoadGraph: the command line's --tree).
   std::vector<ClosureNode> nodes;
+  uint64_t objects_left_out = 0;  ///< objects of the closure past kMaxClosureObjectsListed
 };
 
 /// A plugin: a module its host program dlopens (audit/inspect/plugin_rule.h), and the host

@@ -120,5 +120,69 @@ TEST(Closure, ANameBelongsToTheFirstObjectThatHasIt) {
   EXPECT_EQ(l->closure.FindByName("libZ.so"), -1);
 }
 
+// libM -> libB -> libC, each found by RUNPATH /r in the root.
+void BuildChainOfThree(const TempDir& t) {
+  ASSERT_TRUE(BuildTree(
+      t.path(),
+      "mklib r/libC.so libC.so 'int c(void) { return 1; }' -nostdlib\n"
+      "mklib r/libB.so libB.so 'int b(void) { return 1; }' -nostdlib -Wl,--no-as-needed -Lr -l:libC.so "
+      "-Wl,--enable-new-dtags,-rpath,/r\n"
+      "mklib m/libM.so libM.so 'int m(void) { return 1; }' -nostdlib -Wl,--no-as-needed -Lr -l:libB.so "
+      "-Wl,--enable-new-dtags,-rpath,/r"));
+}
+
+LoadClosure ClosureWith(const std::string& path, ObjectStore& store, const LoaderConfig& config,
+                        SearchMemo* memo) {
+  std::shared_ptr<const StoredObject> main = store.Get(path, path);
+  EXPECT_TRUE(main->model) << main->error;
+  if (!main->model) return {};
+  return BuildClosure(*main->model, path, path, config, store, memo);
+}
+
+std::vector<std::string> Paths(const LoadClosure& c) {
+  std::vector<std::string> out;
+  for (const LoadedObject& o : c.objects) out.push_back(o.path);
+  return out;
+}
+
+// The run's memo answers for every closure: what one main object's search learned of a
+// directory, another's search reads without looking again. libC removed after libM's
+// closure found it is still found for libB with the run's memo, and missing with a new one.
+TEST(Closure, TheRunsSearchMemoAnswersEveryClosureOfTheRun) {
+  TempDir t;
+  BuildChainOfThree(t);
+  ObjectStore store;
+  const LoaderConfig config{RootedFs(t.path()), {}, {}, ""};
+  SearchMemo memo;
+  EXPECT_EQ(Paths(ClosureWith(t / "m/libM.so", store, config, &memo)),
+            (std::vector<std::string>{t / "m/libM.so", t / "r/libB.so", t / "r/libC.so"}));
+  ASSERT_TRUE(BuildTree(t.path(), "rm r/libC.so"));
+  LoadClosure shared = ClosureWith(t / "r/libB.so", store, config, &memo);
+  EXPECT_EQ(Paths(shared), (std::vector<std::string>{t / "r/libB.so", t / "r/libC.so"}));
+  EXPECT_TRUE(shared.unresolved.empty());
+  LoadClosure fresh = ClosureWith(t / "r/libB.so", store, config, nullptr);
+  EXPECT_EQ(Paths(fresh), std::vector<std::string>{t / "r/libB.so"});
+  ASSERT_EQ(fresh.unresolved.size(), 1u);
+  EXPECT_EQ(fresh.unresolved[0].name, "libC.so");
+}
+
+// What the whole-tree checks keep of a closure: the main object and what its own DT_NEEDED
+// names matched, at the same names, with their models kept alive; nothing further down.
+TEST(Closure, DirectNeedsKeepWhatTheMainObjectsOwnNamesMatched) {
+  TempDir t;
+  BuildChainOfThree(t);
+  ObjectStore store;
+  const LoaderConfig config{RootedFs(t.path()), {}, {}, ""};
+  LoadClosure whole = ClosureWith(t / "m/libM.so", store, config, nullptr);
+  ASSERT_EQ(whole.objects.size(), 3u);
+  LoadClosure kept = DirectNeedsOf(std::move(whole));
+  EXPECT_EQ(Paths(kept), (std::vector<std::string>{t / "m/libM.so", t / "r/libB.so"}));
+  EXPECT_EQ(kept.FindByName("libB.so"), 1);
+  EXPECT_EQ(kept.FindByName("libC.so"), -1);
+  ASSERT_EQ(kept.keep_alive.size(), 1u);
+  EXPECT_EQ(kept.keep_alive[0]->model.get(), kept.objects[1].model);
+  EXPECT_EQ(kept.objects[1].model->soname, "libB.so");
+}
+
 }  // namespace
 }  // namespace rocm_audit::testing
