@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -28,30 +29,41 @@ bool ReadReportText(const std::string& input, std::string* text) {
   return IsJsonReport(*text);
 }
 
-bool LoadSide(const AuditRequest& request, const std::string& input, Side* side, std::string* error) {
+bool LoadSide(const AuditRequest& request, const std::vector<std::string>& inputs, Side* side,
+              std::string* error) {
   std::string text;
-  if (ReadReportText(input, &text)) {
+  for (const std::string& input : inputs) {
+    if (!ReadReportText(input, &text)) continue;
+    if (inputs.size() > 1) {
+      *error = input + ": a JSON report is a side of diff alone, not one of a set";
+      return false;
+    }
     side->base = request.roots;
     return SideOfJsonReport(input, text, side, error);
   }
   AuditRequest one = request;
-  one.paths = {input};
+  one.paths = inputs;
   one.symbol_facts = true;
   one.release_at_exit = false;  // a second audit follows in this process
   Report report;
   if (!Audit(one, &report, error)) return false;
-  *side = SideOfReport(input, std::move(report));
+  *side = SideOfReport(inputs, std::move(report));
   return true;
 }
 
 }  // namespace
 
-bool Diff(const AuditRequest& request, const std::string& old_input, const std::string& new_input,
-          Report* report, std::string* error) {
+bool Diff(const AuditRequest& request, std::vector<std::string> old_inputs,
+          std::vector<std::string> new_inputs, Report* report, std::string* error) {
+  // A set has no order: its packages are installed in one operation, and the report of a
+  // set given in any order is the same.
+  std::sort(old_inputs.begin(), old_inputs.end());
+  std::sort(new_inputs.begin(), new_inputs.end());
   Side old_side, new_side;
-  if (!LoadSide(request, old_input, &old_side, error) || !LoadSide(request, new_input, &new_side, error))
+  if (!LoadSide(request, old_inputs, &old_side, error) || !LoadSide(request, new_inputs, &new_side, error))
     return false;
-  report->inputs.paths = {old_input, new_input};
+  report->inputs.paths = old_inputs;
+  report->inputs.paths.insert(report->inputs.paths.end(), new_inputs.begin(), new_inputs.end());
   report->inputs.roots = request.roots;
   report->inputs.library_path = request.library_path;
   report->inputs.suppress_files = request.suppress_files;

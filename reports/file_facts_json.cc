@@ -81,10 +81,12 @@ Json CMakeToJson(const CMakePackageFacts& c) {
     targets.push_back(
         {{"name", t.name}, {"type", t.type}, {"locations", t.locations}, {"include_dirs", t.include_dirs}});
   Json dependencies = Json::array();
-  for (const CMakeDependencyFacts& d : c.dependencies)
+  for (const CMakeDependencyFacts& d : c.dependencies) {
     dependencies.push_back({{"name", d.name},
                             {"version", d.version.empty() ? Json(nullptr) : Json(d.version)},
                             {"found", d.found.empty() ? Json(nullptr) : Json(d.found)}});
+    if (!d.targets.empty()) dependencies.back()["targets"] = d.targets;
+  }
   Json missing = Json::array();
   for (const CMakeMissingFacts& m : c.missing)
     missing.push_back(

@@ -23,8 +23,10 @@ CMakePackageFacts ProjectCMakeFacts(const CMakePackage& package, bool with_resul
   }
   f.includes = package.evaluation.included;
   f.components = package.components;
-  for (const LocatedDependency& d : package.dependencies)
+  for (const LocatedDependency& d : package.dependencies) {
     f.dependencies.push_back({d.request.name, d.request.version, d.found});
+    if (with_result_variables) f.dependencies.back().targets.assign(d.targets.begin(), d.targets.end());
+  }
   for (const CMakeReference& r : package.evaluation.references)
     if (!r.exists && !r.optional)
       f.missing.push_back({r.path, r.via, r.site.file, r.site.line, r.undecided.empty()});

@@ -20,6 +20,10 @@ struct CMakeDependencyFacts {
   std::string name;
   std::string version;  ///< "" when none is asked for
   std::string found;    ///< where its config is, "" when it was not found
+  /// Only when the request asks for symbols (what `diff` compares): the imported targets the
+  /// found dependency makes available to the consumer, those of its own dependencies
+  /// included, sorted (a consumer of the package may link them after find_package()).
+  std::vector<std::string> targets{};
 };
 
 struct CMakeMissingFacts {
