@@ -16,7 +16,8 @@ namespace rocm_audit {
 /// library-removed), device code
 /// (processors-lost), CMake (cmake-interface-removed, cmake-dependency-dropped), audit
 /// findings (new-finding, fixed-finding).
-std::vector<Finding> CompareSides(const Side& old_side, const Side& new_side);
+/// `base`: the base NEW is installed over (made of new_side.base; its scan may be under way).
+std::vector<Finding> CompareSides(const Side& old_side, const Side& new_side, BaseConsumers& base);
 
 /// Shared libraries matched by SONAME (a SONAME that changed: by its name before ".so").
 /// `base`: who else links a changed library (base_consumers.h).

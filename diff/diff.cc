@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "diff/base_consumers.h"
 #include "diff/compare.h"
 #include "diff/side.h"
 #include "engine/audit.h"
@@ -59,9 +60,13 @@ bool Diff(const AuditRequest& request, std::vector<std::string> old_inputs,
   // set given in any order is the same.
   std::sort(old_inputs.begin(), old_inputs.end());
   std::sort(new_inputs.begin(), new_inputs.end());
+  // NEW first: its audit says which base it is installed over, and the base is scanned for
+  // consumers while OLD is audited (a report side is read at once: nothing to hide it behind).
   Side old_side, new_side;
-  if (!LoadSide(request, old_inputs, &old_side, error) || !LoadSide(request, new_inputs, &new_side, error))
-    return false;
+  if (!LoadSide(request, new_inputs, &new_side, error)) return false;
+  BaseConsumers base(new_side.base);
+  if (!new_side.from_report) base.ScanInBackground();
+  if (!LoadSide(request, old_inputs, &old_side, error)) return false;
   report->inputs.paths = old_inputs;
   report->inputs.paths.insert(report->inputs.paths.end(), new_inputs.begin(), new_inputs.end());
   report->inputs.roots = request.roots;
@@ -71,7 +76,7 @@ bool Diff(const AuditRequest& request, std::vector<std::string> old_inputs,
   report->rules = KnownRules();
   // The summary counts the files of NEW, the side the findings are about.
   for (const FileFacts& f : new_side.files) ++report->streamed_by_kind[f.kind];
-  report->findings = CompareSides(old_side, new_side);
+  report->findings = CompareSides(old_side, new_side, base);
   ApplyPolicy(request.policy, report);
   ArrangeDeclaredFields(report);
   return true;

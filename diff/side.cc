@@ -189,6 +189,7 @@ bool SideOfJsonReport(std::string input, std::string_view text, Side* side, std:
     return false;
   }
   side->inputs = {input};
+  side->from_report = true;
   for (const Json& f : j["files"])
     if (f.is_object()) side->files.push_back(FileOfJson(f));
   if (auto it = j.find("findings"); it != j.end() && it->is_array())

@@ -23,6 +23,7 @@ struct Side {
   /// their input.
   std::vector<Finding> findings;
   size_t files_audited = 0;
+  bool from_report = false;  ///< read from a JSON report, not audited
   /// The layers of the base the side is installed over (host directories, top first): the
   /// installed world's base, else the --root layers; empty when there is none.
   std::vector<std::string> base;
