@@ -151,6 +151,42 @@ constinit const Rule kCMakeInterfaceRemovedRule{
         "raised_dependencies:[{dependency:string old_version:string new_version:string}] hit:[path]",
 };
 
+// Warning, not error: the targets a consumer got from a dependency's config were never the
+// package's own interface; a project that links them after find_package(<Pkg>) without
+// finding <Dep> itself relies on how <Pkg> is implemented, as a program that calls a library's
+// own dependencies through it without linking them does (GNU ld stopped resolving such
+// symbols from indirect dependencies by default with --no-copy-dt-needed-entries, binutils
+// 2.22, and called the consumer's link line wrong). It still stops those projects configuring
+// (generate time: no such target), hence more than a note.
+constinit const Rule kCMakeDependencyDroppedRule{
+    .id = "cmake-dependency-dropped",
+    .severity = Severity::kWarning,
+    .title = "a CMake package config no longer loads a dependency whose targets its consumers got",
+    .fix =
+        "keep loading the dependency (find_dependency) while consumers may rely on it, or "
+        "announce that consumers must find_package() it themselves",
+    .key_fields = "package dependency",
+    .explanation =
+        "The package config of OLD loaded a dependency (find_dependency or find_package), which "
+        "made that dependency's imported targets, and those of its own dependencies, available "
+        "to every project after find_package(<Pkg>). The config of NEW (matched by package name) "
+        "no longer asks for it, and no dependency it still loads brings those targets. A "
+        "consumer that linked one of them without finding the dependency itself stops at "
+        "generate time: the target does not exist. Relying on another package's dependencies "
+        "is relying on how it is implemented, so this is a warning. One finding per dependency "
+        "dropped, with its targets now gone (`count`; `targets` lists the first 100 in order, "
+        "`left_out` the rest) and the package configs of NEW that depend on the package (`hit`).",
+    .example =
+        "usr/lib/x86_64-linux-gnu/cmake/hip/hip-config.cmake\n"
+        "  warning[cmake-dependency-dropped]: package hip no longer loads AMDDeviceLibs (it asks for "
+        "it and finds it nowhere): 51 imported targets its consumers got are gone (asanrtl, ...)\n"
+        "    fix: keep loading the dependency (find_dependency) while consumers may rely on it, or "
+        "announce that consumers must find_package() it themselves",
+    .cause_fields = "package dependency",
+    .cause = "package {package} no longer loads {dependency}, whose targets its consumers got",
+    .fields = "package:string dependency:string count:integer targets:[string] left_out:integer hit:[path]",
+};
+
 // As severe as the finding NEW has (set per finding): a defect the update brought in is the
 // same defect as in an audit. The default, error, is the worst it can be.
 constinit const Rule kNewFindingRule{

@@ -13,6 +13,7 @@ extern const Rule kSonameChangedRule;
 extern const Rule kLibraryRemovedRule;
 extern const Rule kProcessorsLostRule;
 extern const Rule kCMakeInterfaceRemovedRule;
+extern const Rule kCMakeDependencyDroppedRule;
 extern const Rule kNewFindingRule;
 extern const Rule kFixedFindingRule;
 

@@ -10,9 +10,9 @@
 #include <optional>
 
 #include "audit/fs/path.h"
+#include "audit/fs/path_display.h"
 #include "audit/model/byte_text.h"
 #include "cli/options.h"
-#include "cli/path_display.h"
 #include "cli/progress_line.h"
 #include "cli/shown_report.h"
 #include "diff/diff.h"
@@ -145,29 +145,31 @@ class CliSinks : public AuditSinks {
 
 // A dashboard (SARIF, GitLab) opens the file a finding names, so there each finding names
 // the file on this machine: below the directory of the side it is about (OLD for a fixed
-// finding, NEW for the rest). A package's members or a report's files have no such place,
-// and keep their installed paths.
-void PlaceOnThisMachine(const std::string& old_side, const std::string& new_side, Report* report) {
+// finding, NEW for the rest). A package's members, a set's or a report's files have no such
+// place, and keep their installed paths.
+void PlaceOnThisMachine(const std::vector<std::string>& old_side, const std::vector<std::string>& new_side,
+                        Report* report) {
   std::error_code ec;
-  const bool old_dir = std::filesystem::is_directory(old_side, ec);
-  const bool new_dir = std::filesystem::is_directory(new_side, ec);
+  const bool old_dir = old_side.size() == 1 && std::filesystem::is_directory(old_side[0], ec);
+  const bool new_dir = new_side.size() == 1 && std::filesystem::is_directory(new_side[0], ec);
   for (Finding& f : report->findings) {
     const bool fixed = f.check == "fixed-finding";
     if (f.file.empty() || f.file[0] == '/' || !(fixed ? old_dir : new_dir)) continue;
-    f.file = (std::filesystem::path(fixed ? old_side : new_side) / f.file).lexically_normal().string();
+    f.file = (std::filesystem::path(fixed ? old_side[0] : new_side[0]) / f.file).lexically_normal().string();
   }
 }
 
-// `diff OLD NEW`: the comparison's report, its paths already below each side's input.
+// `diff OLD NEW` or `diff --from OLD... --to NEW...`: the comparison's report, its paths
+// already below each side's input.
 int RunDiff(const CliOptions& o) {
   Report report;
   std::string error;
-  if (!Diff(o.audit, o.audit.paths[0], o.audit.paths[1], &report, &error)) {
+  if (!Diff(o.audit, o.diff_old, o.diff_new, &report, &error)) {
     std::cerr << "rocm-audit: error: " << error << "\n";
     return 2;
   }
   if (o.format == OutputFormat::kSarif || o.format == OutputFormat::kGitlab)
-    PlaceOnThisMachine(o.audit.paths[0], o.audit.paths[1], &report);
+    PlaceOnThisMachine(o.diff_old, o.diff_new, &report);
   const int status = !o.fail_on_none && report.HasFindingsAtOrAbove(o.fail_on) ? 1 : 0;
   std::ofstream file;
   if (!o.output.empty()) file.open(o.output, std::ios::binary);

@@ -52,6 +52,7 @@ constexpr std::string_view kPackages = "Packages (.deb, .rpm, wheel, conda, tar,
 constexpr std::string_view kCMake = "CMake packages";
 constexpr std::string_view kPolicy = "Policy";
 constexpr std::string_view kOutput = "Output";
+constexpr std::string_view kDiff = "Comparison (diff)";
 
 // "a,b c;d" -> {a, b, c, d}
 std::vector<std::string> SplitList(const std::string& s) {
@@ -312,6 +313,18 @@ const Option kOptions[] = {
        return true;
      }},
 
+    {kDiff, "", "--from", "", "",
+     "diff: the PATHs that follow, up to --to, are OLD: a set of\n"
+     "packages (or trees) installed together",
+     [](S&, O* o, std::string*) {
+       o->diff_side = O::DiffSide::kOld;
+       return true;
+     }},
+    {kDiff, "", "--to", "", "", "diff: the PATHs that follow are NEW, installed together",
+     [](S&, O* o, std::string*) {
+       o->diff_side = O::DiffSide::kNew;
+       return true;
+     }},
     {kOutput, "", "--tree", "", "FILE",
      "draw FILE's load closure as a tree (how the loader finds\n"
      "each library, what is not found) instead of the report",
@@ -469,6 +482,7 @@ const Option* Find(std::string_view name) {
 
 constexpr std::string_view kDescription = R"(usage: rocm-audit [options] PATH...
        rocm-audit diff [options] OLD NEW
+       rocm-audit diff [options] --from OLD... --to NEW...
 
 Audits the ELF files under each PATH (a file, an install prefix, a store path, a staging
 directory) without running them: dependency resolution as glibc's ld.so does it, the
@@ -477,10 +491,10 @@ library majors, and the GPU code: offload bundles (plain and compressed), their 
 objects, and which GPU targets each file, each load closure and each Tensile data
 directory serves.
 
-diff compares two versions (each a tree, one package, a store path, or a JSON report written
-with --symbols): exported symbols removed without a SONAME change, SONAME changes, GPU
-processors lost, CMake targets and components removed, new and fixed findings, and the
-files of NEW each break hits.
+diff compares two versions (each a tree, one package, a set of packages installed together,
+a store path, or a JSON report written with --symbols): exported symbols removed without a
+SONAME change, SONAME changes, GPU processors lost, CMake targets and components removed,
+new and fixed findings, and the files of NEW each break hits.
 )";
 
 constexpr size_t kHelpColumn = 25;
@@ -511,16 +525,50 @@ std::string HelpText() {
   return out;
 }
 
+namespace {
+
+// A PATH goes to the side of `diff` that --from or --to opened, else to the audited PATHs.
+void AddPath(const std::string& path, CliOptions* o) {
+  if (o->diff_side == CliOptions::DiffSide::kOld)
+    o->diff_old.push_back(path);
+  else if (o->diff_side == CliOptions::DiffSide::kNew)
+    o->diff_new.push_back(path);
+  else
+    o->audit.paths.push_back(path);
+}
+
+// `diff OLD NEW`, or debdiff's `diff --from OLD... --to NEW...`: never both forms, never an
+// empty side; --from and --to belong to diff alone.
+bool SidesOfDiff(CliOptions* o, std::string* error) {
+  const bool sets = o->diff_side != CliOptions::DiffSide::kNone;
+  if (!o->diff) return !sets || Fail(error, "--from and --to belong to diff (see --help)");
+  if (!o->tree.empty()) return Fail(error, "diff takes no --tree (see --help)");
+  if (!sets) {
+    if (o->audit.paths.size() != 2) return Fail(error, "diff takes two PATHs, OLD and NEW (see --help)");
+    o->diff_old = {o->audit.paths[0]};
+    o->diff_new = {o->audit.paths[1]};
+    return true;
+  }
+  if (!o->audit.paths.empty() || o->diff_old.empty() || o->diff_new.empty())
+    return Fail(error,
+                "diff --from OLD... --to NEW...: each side at least one PATH, and every PATH on a side");
+  o->audit.paths = o->diff_old;
+  o->audit.paths.insert(o->audit.paths.end(), o->diff_new.begin(), o->diff_new.end());
+  return true;
+}
+
+}  // namespace
+
 bool ParseArguments(const std::vector<std::string>& args, CliOptions* o, std::string* error) {
   o->diff = !args.empty() && args[0] == "diff";
   for (size_t i = o->diff ? 1 : 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--") {
-      for (++i; i < args.size(); ++i) o->audit.paths.push_back(args[i]);
+      for (++i; i < args.size(); ++i) AddPath(args[i], o);
       break;
     }
     if (a.size() < 2 || a[0] != '-') {
-      o->audit.paths.push_back(a);
+      AddPath(a, o);
       continue;
     }
     std::string name = a, value;
@@ -549,10 +597,7 @@ bool ParseArguments(const std::vector<std::string>& args, CliOptions* o, std::st
     if (!opt->apply(value, o, error)) return false;
   }
   if (!CheckPolicyNames(o->audit.policy, KnownRules(), error)) return false;
-  if (o->diff && (o->audit.paths.size() != 2 || !o->tree.empty())) {
-    *error = "diff takes two PATHs, OLD and NEW, and no --tree (see --help)";
-    return false;
-  }
+  if (!SidesOfDiff(o, error)) return false;
   if (!o->tree.empty() && o->audit.paths.empty()) o->audit.paths.push_back(o->tree);
   if (!o->show_help && !o->show_version && !o->list_checks && o->explain.empty() && o->audit.paths.empty()) {
     *error = "no PATH given (see --help)";

@@ -36,7 +36,12 @@ struct CliOptions {
   std::string tree;                        ///< --tree FILE: draw its load closure instead of the report
   bool spill_dir_given = false;            ///< --spill-dir given (else $TMPDIR or /tmp, /var/tmp)
   bool absolute_paths = false;             ///< --absolute-paths: host paths instead of PATH-relative ones
-  bool diff = false;                       ///< `diff OLD NEW`: the two PATHs compared instead of audited
+  bool diff = false;                       ///< `diff`: two sides compared instead of audited
+  /// `diff --from OLD... --to NEW...` (debdiff's form): each side a set of PATHs installed
+  /// together; `diff OLD NEW` fills one PATH each.
+  std::vector<std::string> diff_old, diff_new;
+  /// The side that PATHs go to as they are met: after --from OLD's, after --to NEW's.
+  enum class DiffSide { kNone, kOld, kNew } diff_side = DiffSide::kNone;
 };
 
 struct Option {

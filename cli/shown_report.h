@@ -3,8 +3,8 @@
 // policy has keyed the findings before this, from the host paths.
 #pragma once
 
+#include "audit/fs/path_display.h"
 #include "audit/model/report.h"
-#include "cli/path_display.h"
 
 namespace rocm_audit {
 

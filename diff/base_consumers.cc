@@ -25,8 +25,7 @@ constexpr std::string_view kDebugDir = "usr/lib/debug";
 // Regular files below the layers' scanned directories, by installed path, the top layer's
 // copy of each; symbolic links are not followed (a link to a library names a file the walk
 // meets at its own path, a linked directory a tree met elsewhere: merged /usr).
-std::vector<std::pair<std::string, std::string>> BaseFiles(const std::vector<std::string>& layers,
-                                                           const std::set<std::string>& own) {
+std::vector<std::pair<std::string, std::string>> BaseFiles(const std::vector<std::string>& layers) {
   std::set<std::string> seen;
   std::vector<std::pair<std::string, std::string>> out;
   for (const std::string& layer : layers) {
@@ -42,7 +41,7 @@ std::vector<std::pair<std::string, std::string>> BaseFiles(const std::vector<std
         const std::string host = it->path().string();
         std::string installed = host.substr(root.size() + 1);
         if (fs::is_directory(st) && installed == kDebugDir) it.disable_recursion_pending();
-        if (!fs::is_regular_file(st) || own.count(installed) || !seen.insert(installed).second) continue;
+        if (!fs::is_regular_file(st) || !seen.insert(installed).second) continue;
         out.emplace_back("/" + std::move(installed), host);
       }
     }
@@ -70,12 +69,20 @@ bool ReadModel(const std::string& host, ElfModel* model, std::shared_ptr<llvm::M
 
 }  // namespace
 
-BaseConsumers::BaseConsumers(std::vector<std::string> layers, std::set<std::string> own)
-    : layers_(std::move(layers)), own_(std::move(own)) {}
+BaseConsumers::BaseConsumers(std::vector<std::string> layers) : layers_(std::move(layers)) {}
+
+BaseConsumers::~BaseConsumers() {
+  if (scanning_.valid()) scanning_.wait();
+}
+
+void BaseConsumers::ScanInBackground() {
+  if (scanned_ || layers_.empty()) return;
+  scanned_ = true;
+  scanning_ = std::async(std::launch::async, [this] { Scan(); });
+}
 
 void BaseConsumers::Scan() {
-  scanned_ = true;
-  const auto files = BaseFiles(layers_, own_);
+  const auto files = BaseFiles(layers_);
   cost_.files = files.size();
   std::vector<Scanned> read(files.size());
   ParallelFor(files.size(), std::thread::hardware_concurrency(), [&](size_t i) {
@@ -93,10 +100,15 @@ void BaseConsumers::Scan() {
 
 const std::vector<FileFacts>& BaseConsumers::Linking(const std::string& soname) {
   if (auto it = linking_.find(soname); it != linking_.end()) return it->second;
-  if (!scanned_ && !layers_.empty()) Scan();
+  if (scanning_.valid()) scanning_.get();
+  if (!scanned_ && !layers_.empty()) {
+    scanned_ = true;
+    Scan();
+  }
   std::vector<FileFacts>& out = linking_[soname];
   for (const Scanned& s : elf_) {
-    if (std::find(s.needed.begin(), s.needed.end(), soname) == s.needed.end()) continue;
+    if (std::find(s.needed.begin(), s.needed.end(), soname) == s.needed.end() || own_.count(s.path.substr(1)))
+      continue;
     std::shared_ptr<llvm::MemoryBuffer> keep;
     ElfModel model;
     if (!ReadModel(s.host, &model, &keep)) continue;

@@ -6,6 +6,7 @@
 // changed SONAME, when a rule asks who binds a removed symbol.
 #pragma once
 
+#include <future>
 #include <map>
 #include <set>
 #include <string>
@@ -25,13 +26,21 @@ struct BaseScanCost {
 class BaseConsumers {
  public:
   /// `layers`: host directories, top first (a path shows the first layer's file); none: no
-  /// base, nobody is hit there. `own`: installed paths ("usr/lib/libx.so.1") the compared
-  /// sides ship: the base's copies of them are what the update replaces, not consumers.
-  BaseConsumers(std::vector<std::string> layers, std::set<std::string> own);
+  /// base, nobody is hit there.
+  explicit BaseConsumers(std::vector<std::string> layers);
+  ~BaseConsumers();
+
+  /// Scans the base on a thread of its own, while the caller audits the other side: the scan
+  /// reads tens of thousands of files of the host, mostly in the kernel (open, read, map),
+  /// and an audit unpacking one package leaves a core idle. Linking() waits for it.
+  void ScanInBackground();
+  /// `own`: installed paths ("usr/lib/libx.so.1") the compared sides ship: the base's copies
+  /// of them are what the update replaces, not consumers. Before the first Linking().
+  void Exclude(std::set<std::string> own) { own_ = std::move(own); }
 
   /// The base's ELF files whose DT_NEEDED names `soname`, by the path the installed system
   /// shows ("/usr/bin/prog"), with their imported symbols (ElfFacts::imports). The first
-  /// call scans the base.
+  /// call scans the base, or waits for the scan ScanInBackground() started.
   const std::vector<FileFacts>& Linking(const std::string& soname);
   const BaseScanCost& cost() const { return cost_; }
 
@@ -46,6 +55,7 @@ class BaseConsumers {
   std::vector<std::string> layers_;
   std::set<std::string> own_;
   bool scanned_ = false;
+  std::future<void> scanning_;  ///< the scan ScanInBackground() started, until Linking() waits
   std::vector<Scanned> elf_;
   std::map<std::string, std::vector<FileFacts>, std::less<>> linking_;
   BaseScanCost cost_;

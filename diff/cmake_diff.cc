@@ -1,8 +1,10 @@
-// cmake-interface-removed: package configs of OLD and NEW matched by package name; the
-// imported targets and components a consumer could use that are gone, and the dependencies
-// now asked for at a higher version.
+// cmake-interface-removed and cmake-dependency-dropped: package configs of OLD and NEW
+// matched by package name; the imported targets and components a consumer could use that are
+// gone, the dependencies now asked for at a higher version, and those no longer loaded whose
+// targets a consumer got.
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <set>
 
 #include "checks/comparison_rules.h"
@@ -70,6 +72,20 @@ std::string Listed(const char* what, const std::vector<std::string>& names) {
   return s;
 }
 
+// The targets a finding lists; `count` says how many there are.
+constexpr size_t kListedTargets = 100;
+
+// The package configs of NEW that depend on the package of `config` (they find_dependency it).
+std::vector<std::string> DependentConfigs(const Side& new_side, const FileFacts& config) {
+  std::vector<std::string> out;
+  for (const FileFacts& f : new_side.files)
+    if (f.cmake && &f != &config &&
+        std::any_of(f.cmake->dependencies.begin(), f.cmake->dependencies.end(),
+                    [&](const CMakeDependencyFacts& d) { return d.name == config.cmake->package; }))
+      out.push_back(f.path);
+  return out;
+}
+
 void ComparePackage(const Side& new_side, const FileFacts& old_file, const FileFacts& new_file,
                     FindingSink& out) {
   const CMakePackageFacts& before = *old_file.cmake;
@@ -80,12 +96,6 @@ void ComparePackage(const Side& new_side, const FileFacts& old_file, const FileF
   nlohmann::ordered_json raised = Raised(before, after);
   const bool removed = !targets.empty() || !components.empty() || !variables.empty();
   if (!removed && raised.empty()) return;
-  std::vector<std::string> hits;
-  for (const FileFacts& f : new_side.files)
-    if (f.cmake && &f != &new_file &&
-        std::any_of(f.cmake->dependencies.begin(), f.cmake->dependencies.end(),
-                    [&](const CMakeDependencyFacts& d) { return d.name == after.package; }))
-      hits.push_back(f.path);
   Finding f = MakeFinding(kCMakeInterfaceRemovedRule, new_file.path);
   std::vector<std::string> parts;
   for (const std::string& s : {Listed("the imported target", targets), Listed("the component", components),
@@ -104,8 +114,57 @@ void ComparePackage(const Side& new_side, const FileFacts& old_file, const FileF
               {"removed_components", components},
               {"removed_variables", variables},
               {"raised_dependencies", std::move(raised)},
-              {"hit", hits}};
+              {"hit", DependentConfigs(new_side, new_file)}};
   out.Add(std::move(f));
+}
+
+// The targets a consumer of `c` gets from it: its own and those each dependency it loads
+// brings.
+std::set<std::string> Available(const CMakePackageFacts& c) {
+  std::set<std::string> out;
+  for (const CMakeTargetFacts& t : c.targets) out.insert(t.name);
+  for (const CMakeDependencyFacts& d : c.dependencies) out.insert(d.targets.begin(), d.targets.end());
+  return out;
+}
+
+// cmake-dependency-dropped: each dependency OLD's config loaded and NEW's no longer loads (it
+// no longer asks for it, or asks and finds it nowhere: an optional one is left out without a
+// word), with the targets it brought that nothing NEW's config loads still defines.
+void CompareDependencies(const Side& new_side, const FileFacts& old_file, const FileFacts& new_file,
+                         FindingSink& out) {
+  const CMakePackageFacts& before = *old_file.cmake;
+  const CMakePackageFacts& after = *new_file.cmake;
+  // A dependency asked for more than once (per component, or in branches) brought the union.
+  std::map<std::string, std::set<std::string>> dropped;
+  auto asked = [&](const std::string& name, bool loaded) {
+    return std::any_of(
+        after.dependencies.begin(), after.dependencies.end(),
+        [&](const CMakeDependencyFacts& a) { return a.name == name && (!loaded || !a.found.empty()); });
+  };
+  for (const CMakeDependencyFacts& d : before.dependencies)
+    if (!d.found.empty() && !asked(d.name, true)) dropped[d.name].insert(d.targets.begin(), d.targets.end());
+  if (dropped.empty()) return;
+  const std::set<std::string> still = Available(after);
+  for (const auto& [dependency, brought] : dropped) {
+    std::vector<std::string> gone;
+    for (const std::string& t : brought)
+      if (!still.count(t)) gone.push_back(t);
+    if (gone.empty()) continue;
+    const size_t count = gone.size();
+    Finding f = MakeFinding(kCMakeDependencyDroppedRule, new_file.path);
+    f.message = "package " + after.package + " no longer loads " + dependency +
+                (asked(dependency, false) ? " (it asks for it and finds it nowhere)" : "") + ": " +
+                std::to_string(count) + " imported target" + (count == 1 ? "" : "s") + " its consumers got " +
+                (count == 1 ? "is" : "are") + " gone (" + gone[0] + (count > 1 ? ", ...)" : ")");
+    gone.resize(std::min(count, kListedTargets));
+    f.fields = {{"package", after.package},
+                {"dependency", dependency},
+                {"count", count},
+                {"targets", gone},
+                {"left_out", count - gone.size()},
+                {"hit", DependentConfigs(new_side, new_file)}};
+    out.Add(std::move(f));
+  }
 }
 
 }  // namespace
@@ -114,8 +173,10 @@ void CompareCMakePackages(const Side& old_side, const Side& new_side, FindingSin
   std::set<std::string> seen;
   for (const FileFacts& old_file : old_side.files) {
     if (!old_file.cmake || !seen.insert(old_file.cmake->package).second) continue;
-    if (const FileFacts* new_file = Package(new_side, old_file.cmake->package))
+    if (const FileFacts* new_file = Package(new_side, old_file.cmake->package)) {
       ComparePackage(new_side, old_file, *new_file, out);
+      CompareDependencies(new_side, old_file, *new_file, out);
+    }
   }
 }
 

@@ -14,16 +14,18 @@ namespace rocm_audit {
 
 /// Every finding, in this order: libraries (symbols-removed, soname-changed,
 /// library-removed), device code
-/// (processors-lost), CMake (cmake-interface-removed), audit findings (new-finding,
-/// fixed-finding).
-std::vector<Finding> CompareSides(const Side& old_side, const Side& new_side);
+/// (processors-lost), CMake (cmake-interface-removed, cmake-dependency-dropped), audit
+/// findings (new-finding, fixed-finding).
+/// `base`: the base NEW is installed over (made of new_side.base; its scan may be under way).
+std::vector<Finding> CompareSides(const Side& old_side, const Side& new_side, BaseConsumers& base);
 
 /// Shared libraries matched by SONAME (a SONAME that changed: by its name before ".so").
 /// `base`: who else links a changed library (base_consumers.h).
 void CompareLibraries(const Side& old_side, const Side& new_side, BaseConsumers& base, FindingSink& out);
 /// Device code and Tensile/hipBLASLt data: per library (by SONAME) and per directory.
 void CompareProcessors(const Side& old_side, const Side& new_side, BaseConsumers& base, FindingSink& out);
-/// Package configs matched by package name.
+/// Package configs matched by package name: their own interface, and the dependencies whose
+/// targets they no longer bring.
 void CompareCMakePackages(const Side& old_side, const Side& new_side, FindingSink& out);
 /// Audit findings matched by key.
 void CompareFindings(const Side& old_side, const Side& new_side, FindingSink& out);

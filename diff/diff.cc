@@ -2,9 +2,11 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
+#include "diff/base_consumers.h"
 #include "diff/compare.h"
 #include "diff/side.h"
 #include "engine/audit.h"
@@ -28,30 +30,45 @@ bool ReadReportText(const std::string& input, std::string* text) {
   return IsJsonReport(*text);
 }
 
-bool LoadSide(const AuditRequest& request, const std::string& input, Side* side, std::string* error) {
+bool LoadSide(const AuditRequest& request, const std::vector<std::string>& inputs, Side* side,
+              std::string* error) {
   std::string text;
-  if (ReadReportText(input, &text)) {
+  for (const std::string& input : inputs) {
+    if (!ReadReportText(input, &text)) continue;
+    if (inputs.size() > 1) {
+      *error = input + ": a JSON report is a side of diff alone, not one of a set";
+      return false;
+    }
     side->base = request.roots;
     return SideOfJsonReport(input, text, side, error);
   }
   AuditRequest one = request;
-  one.paths = {input};
+  one.paths = inputs;
   one.symbol_facts = true;
   one.release_at_exit = false;  // a second audit follows in this process
   Report report;
   if (!Audit(one, &report, error)) return false;
-  *side = SideOfReport(input, std::move(report));
+  *side = SideOfReport(inputs, std::move(report));
   return true;
 }
 
 }  // namespace
 
-bool Diff(const AuditRequest& request, const std::string& old_input, const std::string& new_input,
-          Report* report, std::string* error) {
+bool Diff(const AuditRequest& request, std::vector<std::string> old_inputs,
+          std::vector<std::string> new_inputs, Report* report, std::string* error) {
+  // A set has no order: its packages are installed in one operation, and the report of a
+  // set given in any order is the same.
+  std::sort(old_inputs.begin(), old_inputs.end());
+  std::sort(new_inputs.begin(), new_inputs.end());
+  // NEW first: its audit says which base it is installed over, and the base is scanned for
+  // consumers while OLD is audited (a report side is read at once: nothing to hide it behind).
   Side old_side, new_side;
-  if (!LoadSide(request, old_input, &old_side, error) || !LoadSide(request, new_input, &new_side, error))
-    return false;
-  report->inputs.paths = {old_input, new_input};
+  if (!LoadSide(request, new_inputs, &new_side, error)) return false;
+  BaseConsumers base(new_side.base);
+  if (!new_side.from_report) base.ScanInBackground();
+  if (!LoadSide(request, old_inputs, &old_side, error)) return false;
+  report->inputs.paths = old_inputs;
+  report->inputs.paths.insert(report->inputs.paths.end(), new_inputs.begin(), new_inputs.end());
   report->inputs.roots = request.roots;
   report->inputs.library_path = request.library_path;
   report->inputs.suppress_files = request.suppress_files;
@@ -59,7 +76,7 @@ bool Diff(const AuditRequest& request, const std::string& old_input, const std::
   report->rules = KnownRules();
   // The summary counts the files of NEW, the side the findings are about.
   for (const FileFacts& f : new_side.files) ++report->streamed_by_kind[f.kind];
-  report->findings = CompareSides(old_side, new_side);
+  report->findings = CompareSides(old_side, new_side, base);
   ApplyPolicy(request.policy, report);
   ArrangeDeclaredFields(report);
   return true;

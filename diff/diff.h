@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "audit/model/report.h"
 #include "engine/audit_request.h"
@@ -12,8 +13,10 @@
 namespace rocm_audit {
 
 /// `request` is the audit each side gets (its paths replaced by the side) and the policy of
-/// the comparison's findings. False with `error` for a tool error of either side.
-bool Diff(const AuditRequest& request, const std::string& old_input, const std::string& new_input,
-          Report* report, std::string* error);
+/// the comparison's findings. Each side is one input, or a set of them installed together
+/// (packages of one install, as an audit of several PATHs takes them); a JSON report is a
+/// side alone. False with `error` for a tool error of either side.
+bool Diff(const AuditRequest& request, std::vector<std::string> old_inputs,
+          std::vector<std::string> new_inputs, Report* report, std::string* error);
 
 }  // namespace rocm_audit

@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include "audit/fs/path.h"
+#include "audit/fs/path_display.h"
 #include "audit/model/severity.h"
-#include "policy/finding_key.h"
 
 namespace rocm_audit {
 namespace {
@@ -35,7 +35,9 @@ CMakePackageFacts CMakeOfJson(const Json& c) {
       if (target.is_object()) out.targets.push_back({String(target, "name"), String(target, "type"), {}, {}});
   if (auto d = c.find("dependencies"); d != c.end() && d->is_array())
     for (const Json& dep : *d)
-      if (dep.is_object()) out.dependencies.push_back({String(dep, "name"), String(dep, "version"), {}});
+      if (dep.is_object())
+        out.dependencies.push_back(
+            {String(dep, "name"), String(dep, "version"), String(dep, "found"), Strings(dep, "targets")});
   out.components = Strings(c, "components");
   out.result_variables = Strings(c, "result_variables");
   return out;
@@ -95,67 +97,78 @@ std::string InstalledPath(std::string_view shown) {
 
 namespace {
 
-// The paths of a finished audit as the JSON report written of it shows them
-// (cli/path_display.cc), so that a tree side and a report side of the same tree give the
-// same files and closures: absolute and lexically normalised, then below the input (as
-// given, or with its symlinks resolved) that holds them. The loader names a library it
-// finds through "$ORIGIN/../lib" as "new/bin/../lib/libx.so.1", the report as
-// "lib/libx.so.1". A relative path outside every input stays as written, as it is shown.
+// The paths of a finished audit as the JSON report written of it shows them, by the report's
+// own PathDisplay, so that a tree side and a report side of the same tree give the same files,
+// closures and messages: below the input (as given, or with its symlinks resolved) that holds
+// them; below the deepest directory the inputs of a set share (a set of trees,
+// a/usr/lib/cmake and a/usr/lib/x86_64-linux-gnu/cmake: "cmake/...", "x86_64-linux-gnu/...");
+// a file given alone by its name. The loader names a library it finds through
+// "$ORIGIN/../lib" as "new/bin/../lib/libx.so.1", the report as "lib/libx.so.1" where both
+// name the same file. A relative path outside every input stays as written, as it is shown.
 class BelowInputs {
  public:
-  explicit BelowInputs(const std::vector<std::string>& inputs) {
+  /// `trees`: directories of the run that may be gone by now (a set's unpacked tree).
+  BelowInputs(const std::vector<std::string>& inputs, const std::vector<std::string>& trees) {
     std::error_code ec;
-    cwd_ = std::filesystem::current_path(ec).string();
+    const std::string cwd = std::filesystem::current_path(ec).string();
+    std::vector<std::string> absolute;
+    std::string common;
     for (const std::string& in : inputs) {
-      forms_.push_back(Absolute(in));
-      std::filesystem::path real = std::filesystem::canonical(in, ec);
-      if (!ec && real.string() != forms_.back()) forms_.push_back(real.string());
+      absolute.push_back(NormalizePath(in.starts_with('/') ? in : cwd + "/" + in));
+      std::string dir = std::filesystem::is_directory(in, ec) ? absolute.back() : DirName(absolute.back());
+      if (absolute.size() == 1) common = dir;
+      while (!IsUnderDirectory(dir, common) && common != "/") common = DirName(common);
+    }
+    for (size_t i = 0; i < inputs.size(); ++i)
+      Map(inputs[i], absolute[i] == common ? "" : absolute[i].substr(common == "/" ? 1 : common.size() + 1));
+    for (const std::string& tree : trees) Map(tree, "");
+  }
+
+  std::string Path(const std::string& path) const { return InstalledPath(display_.Show(path)); }
+  std::string Text(const std::string& text) const { return display_.ShowIn(text); }
+
+ private:
+  void Map(const std::string& in, const std::string& shown) {
+    display_.Map(in, shown);
+    // A sentence that names the directory itself names it as it was given.
+    if (shown.empty()) display_.NameInText(in, in);
+    std::error_code ec;
+    const std::filesystem::path real = std::filesystem::canonical(in, ec);
+    if (!ec) {
+      display_.Map(real.string(), shown);
+      if (shown.empty()) display_.NameInText(real.string(), in);
     }
   }
 
-  std::string operator()(const std::string& path) const {
-    const std::string absolute = Absolute(path);
-    const std::string below = PathBelowInput(absolute, forms_);
-    return InstalledPath(below == absolute && !path.starts_with('/') ? path : below);
-  }
-
- private:
-  std::string Absolute(const std::string& path) const {
-    return NormalizePath(path.starts_with('/') ? path : cwd_ + "/" + path);
-  }
-
-  std::string cwd_;
-  std::vector<std::string> forms_;
+  PathDisplay display_;
 };
 
 }  // namespace
 
-Side SideOfReport(std::string input, Report&& report) {
+Side SideOfReport(std::vector<std::string> given, Report&& report) {
   Side side;
-  side.input = std::move(input);
-  std::vector<std::string> inputs = report.inputs.paths;
-  if (!report.inputs.unpacked_into.empty()) inputs.push_back(report.inputs.unpacked_into);
-  const BelowInputs below(inputs);
+  side.inputs = std::move(given);
+  std::vector<std::string> trees;
+  if (!report.inputs.unpacked_into.empty()) trees.push_back(report.inputs.unpacked_into);
+  const BelowInputs below(report.inputs.paths, trees);
   side.files_audited = report.FilesAudited();
   side.base = report.inputs.installed_world ? report.inputs.base : report.inputs.roots;
   for (FileFacts& f : report.files) {
-    f.path = below(f.path);
-    if (f.arch_data && !f.arch_data->dir.empty()) f.arch_data->dir = below(f.arch_data->dir);
+    f.path = below.Path(f.path);
+    if (f.arch_data && !f.arch_data->dir.empty()) f.arch_data->dir = below.Path(f.arch_data->dir);
     // The closure's objects (below the input like the files) say who loads a library
     // indirectly; its load graph is for --tree only.
     if (f.closure) {
-      for (std::string& o : f.closure->objects) o = below(o);
+      for (std::string& o : f.closure->objects) o = below.Path(o);
       f.closure->nodes = {};
       f.closure->unresolved = {};
     }
     side.files.push_back(std::move(f));
   }
   for (Finding& f : report.findings) {
-    f.file = below(f.file);
+    f.file = below.Path(f.file);
     // Messages name files by their host paths until a command shows them: below the input.
-    for (const std::string& in : inputs)
-      for (size_t at; !in.empty() && (at = f.message.find(in + "/")) != std::string::npos;)
-        f.message.erase(at, in.size() + 1);
+    f.message = below.Text(f.message);
     side.findings.push_back(std::move(f));
   }
   return side;
@@ -175,7 +188,8 @@ bool SideOfJsonReport(std::string input, std::string_view text, Side* side, std:
     *error = input + ": not a rocm-audit JSON report of schema_version 1 with files[]";
     return false;
   }
-  side->input = std::move(input);
+  side->inputs = {input};
+  side->from_report = true;
   for (const Json& f : j["files"])
     if (f.is_object()) side->files.push_back(FileOfJson(f));
   if (auto it = j.find("findings"); it != j.end() && it->is_array())
@@ -184,7 +198,7 @@ bool SideOfJsonReport(std::string input, std::string_view text, Side* side, std:
   side->files_audited = side->files.size();
   for (const FileFacts& f : side->files)
     if (f.elf && !f.elf->soname.empty() && !f.elf->has_symbols && f.elf->machine != "amdgpu") {
-      *error = side->input + ": its files[] lists no symbols (" + f.path +
+      *error = input + ": its files[] lists no symbols (" + f.path +
                "): write the report with --symbols to compare it";
       return false;
     }

@@ -15,7 +15,7 @@
 namespace rocm_audit {
 
 struct Side {
-  std::string input;  ///< as given on the command line
+  std::vector<std::string> inputs;  ///< as given on the command line: one, or a set installed together
   /// Audited files, paths below their input ("usr/lib/libx.so.1"). The parts the comparison
   /// reads: ELF (soname, needed, exports, imports), device targets, Tensile data, CMake.
   std::vector<FileFacts> files;
@@ -23,13 +23,14 @@ struct Side {
   /// their input.
   std::vector<Finding> findings;
   size_t files_audited = 0;
+  bool from_report = false;  ///< read from a JSON report, not audited
   /// The layers of the base the side is installed over (host directories, top first): the
   /// installed world's base, else the --root layers; empty when there is none.
   std::vector<std::string> base;
 };
 
 /// The side of a finished audit (its facts kept, AuditRequest::symbol_facts set).
-Side SideOfReport(std::string input, Report&& report);
+Side SideOfReport(std::vector<std::string> inputs, Report&& report);
 
 /// Whether `text` is a JSON report written by rocm-audit (schema_version 1).
 bool IsJsonReport(std::string_view text);

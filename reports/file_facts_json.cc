@@ -86,6 +86,7 @@ Json CMakeToJson(const CMakePackageFacts& c) {
                             {"version", d.version.empty() ? Json(nullptr) : Json(d.version)},
                             {"found", d.found.empty() ? Json(nullptr) : Json(d.found)}});
     if (!d.via.empty()) dependencies.back()["via"] = d.via;
+    if (!d.targets.empty()) dependencies.back()["targets"] = d.targets;
   }
   Json missing = Json::array();
   for (const CMakeMissingFacts& m : c.missing)

@@ -25,6 +25,7 @@ CMakePackageFacts ProjectCMakeFacts(const CMakePackage& package, bool with_resul
   f.components = package.components;
   for (const LocatedDependency& d : package.dependencies) {
     f.dependencies.push_back({d.request.name, d.request.version, d.found});
+    if (with_result_variables) f.dependencies.back().targets.assign(d.targets.begin(), d.targets.end());
     for (const LocatedDependency::Through& m : d.through_module)
       f.dependencies.push_back({m.name, m.version, m.found, d.found});
   }

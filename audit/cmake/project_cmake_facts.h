@@ -6,7 +6,8 @@
 
 namespace rocm_audit {
 
-/// `with_result_variables`: list CMakePackageFacts::result_variables.
+/// `with_result_variables`: list CMakePackageFacts::result_variables and each dependency's
+/// CMakeDependencyFacts::targets (what `diff` compares).
 CMakePackageFacts ProjectCMakeFacts(const CMakePackage& package, bool with_result_variables = false);
 
 }  // namespace rocm_audit

@@ -21,6 +21,10 @@ struct CMakeDependencyFacts {
   std::string version;  ///< "" when none is asked for
   std::string found;    ///< where its config is, "" when it was not found
   std::string via{};    ///< the Find module of the package that asks for it; "" when the config does
+  /// Only when the request asks for symbols (what `diff` compares): the imported targets the
+  /// found dependency makes available to the consumer, those of its own dependencies
+  /// included, sorted (a consumer of the package may link them after find_package()).
+  std::vector<std::string> targets{};
 };
 
 struct CMakeMissingFacts {

@@ -90,5 +90,42 @@ INSTANTIATE_TEST_SUITE_P(
       return std::string(info.param.soname).substr(3, std::string(info.param.soname).find('.') - 3);
     });
 
+// A side may be a set of packages installed together: Debian's librocrand1 with its
+// librocrand-dev (the development symlink, headers, the CMake config), bookworm -> sid. The
+// library is matched whichever package of each set holds it, the removed symbols are nm's,
+// and the set given in another order gives the same report.
+TEST(CorpusDiffSets, RuntimeAndDevelopmentPackagesTogether) {
+  const std::string corpus = CorpusRoot();
+  if (!std::filesystem::is_directory(corpus + "/debs")) GTEST_SKIP() << "no corpus at " << corpus;
+  const std::string old_lib = corpus + "/debs/bookworm/librocrand1_5.3.3-4_amd64.deb";
+  const std::string old_dev = corpus + "/debs/bookworm/librocrand-dev_5.3.3-4_amd64.deb";
+  const std::string new_lib = corpus + "/debs/sid/librocrand1_6.4.3-1_amd64.deb";
+  const std::string new_dev = corpus + "/debs/sid/librocrand-dev_6.4.3-1_amd64.deb";
+  const std::string diff =
+      std::string(ROCM_AUDIT_BINARY) + " diff --no-progress --fail-on none --format json ";
+  std::string json, reordered;
+  ASSERT_EQ(
+      RunCommand(diff + "--from " + old_lib + " " + old_dev + " --to " + new_lib + " " + new_dev, &json), 0);
+  ASSERT_EQ(
+      RunCommand(diff + "--from " + old_dev + " " + old_lib + " --to " + new_dev + " " + new_lib, &reordered),
+      0);
+  EXPECT_EQ(json, reordered);
+  const Json report = Json::parse(json);
+  std::vector<const Json*> removed;
+  for (const Json& f : report["findings"]) {
+    EXPECT_NE(f["check"], "library-removed") << f["message"];
+    if (f["check"] == "symbols-removed") removed.push_back(&f);
+  }
+  ASSERT_EQ(removed.size(), 1u);
+  EXPECT_EQ((*removed[0])["soname"], "librocrand.so.1");
+  const std::string lib = "/usr/lib/x86_64-linux-gnu/librocrand.so.1";
+  EXPECT_EQ((*removed[0])["removed"].get<std::set<std::string>>(),
+            RemovedByNm(corpus + "/bookworm-root" + lib, corpus + "/sid-root" + lib));
+  EXPECT_EQ((*removed[0])["count"], 149);
+  // Both packages of NEW are audited: the library, and the dev package's CMake config.
+  EXPECT_GT(report["summary"]["audited_by_kind"].value("cmake-package", 0), 0);
+  EXPECT_GT(report["summary"]["audited_by_kind"].value("elf-shared-library", 0), 0);
+}
+
 }  // namespace
 }  // namespace rocm_audit::testing

@@ -30,7 +30,7 @@ Report DiffTrees(const std::string& pair, const std::string& from = "old", const
   Report report;
   std::string error;
   EXPECT_TRUE(
-      Diff(request, kPairs + "/" + pair + "/" + from, kPairs + "/" + pair + "/" + to, &report, &error))
+      Diff(request, {kPairs + "/" + pair + "/" + from}, {kPairs + "/" + pair + "/" + to}, &report, &error))
       << error;
   return report;
 }
@@ -136,6 +136,39 @@ TEST(Diff, CMakeTargetAndComponentRemovedNamingTheConfigsThatDependOnIt) {
   EXPECT_EQ(found[0]->fields["hit"], Json::array({"lib/cmake/User/UserConfig.cmake"}));
 }
 
+// OLD's Pkg loaded Dep (find_dependency), NEW's does not: a consumer of Pkg no longer gets
+// Dep::a and Dep::b. One finding for the dependency, on Pkg; Dep itself is unchanged.
+TEST(Diff, ADependencyNoLongerLoadedIsReportedWithTheTargetsItBrought) {
+  const Report r = DiffTrees("diff");
+  const auto found = Of(r, "cmake-dependency-dropped", "lib/cmake/Pkg/PkgConfig.cmake");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0]->severity, Severity::kWarning);
+  EXPECT_EQ(found[0]->fields["package"], "Pkg");
+  EXPECT_EQ(found[0]->fields["dependency"], "Dep");
+  EXPECT_EQ(found[0]->fields["count"], 2);
+  EXPECT_EQ(found[0]->fields["targets"], Json::array({"Dep::a", "Dep::b"}));
+  EXPECT_EQ(found[0]->fields["left_out"], 0);
+  EXPECT_EQ(found[0]->fields["hit"], Json::array({"lib/cmake/User/UserConfig.cmake"}));
+  EXPECT_TRUE(Of(r, "cmake-dependency-dropped", "lib/cmake/Dep/DepConfig.cmake").empty());
+  EXPECT_TRUE(Of(r, "cmake-interface-removed", "lib/cmake/Dep/DepConfig.cmake").empty());
+  // Backwards, NEW's Pkg loads Dep again: nothing dropped.
+  const Report back = DiffTrees("diff", "new", "old");
+  for (const Finding& f : back.findings) EXPECT_NE(f.check, "cmake-dependency-dropped") << f.message;
+}
+
+// The loader finds libver through $ORIGIN/../lib as new/bin/../lib/libver.so.1; the message
+// names it as installed, lib/libver.so.1, as the audit's report does.
+TEST(Diff, MessagesOfATreeSideNameFilesByTheirInstalledPath) {
+  const Report r = DiffTrees("diff");
+  bool named = false;
+  for (const Finding* f : Of(r, "new-finding", "bin/consumer")) {
+    EXPECT_THAT(f->message, ::testing::Not(::testing::HasSubstr("..")));
+    EXPECT_THAT(f->message, ::testing::Not(::testing::HasSubstr(kPairs)));
+    named |= f->message.find("libver.so.1 (lib/libver.so.1)") != std::string::npos;
+  }
+  EXPECT_TRUE(named);
+}
+
 TEST(Diff, NewFindingsOfNewAreKeyedAsTheBaselineKeysThem) {
   const Report r = DiffTrees("diff");
   const auto found = Of(r, "new-finding", "bin/consumer");
@@ -171,7 +204,8 @@ TEST(Diff, EveryFindingHasItsDeclaredFieldsInOrder) {
     EXPECT_EQ(names, declared) << f.check;
   }
   EXPECT_THAT(seen, ::testing::IsSupersetOf({"symbols-removed", "soname-changed", "library-removed",
-                                             "processors-lost", "cmake-interface-removed", "new-finding"}));
+                                             "processors-lost", "cmake-interface-removed",
+                                             "cmake-dependency-dropped", "new-finding"}));
 }
 
 // Backwards, NEW's defects are OLD's: fixed, notes only, each keyed as before.
@@ -200,6 +234,64 @@ TEST(Diff, ExitStatusFollowsFailOn) {
   EXPECT_EQ(RunCommand(diff + " --fail-on none >/dev/null"), 0);
   EXPECT_EQ(RunCommand(diff + " --disable 'symbols-removed,cmake-*,new-finding' >/dev/null"), 0);
   EXPECT_EQ(RunCommand(kBin + " diff " + kPairs + "/diff/old >/dev/null 2>&1"), 2);
+}
+
+// A side may be a set of packages installed together (diff --from OLD... --to NEW...):
+// fixtures/make_diff_pairs.sh's sets/, two .debs a side, audited over no base.
+Report DiffSets(const std::string& from, const std::string& to) {
+  const std::string sets = kPairs + "/sets/";
+  AuditRequest request;
+  request.ld_so_conf = "/nonexistent";
+  request.no_base = true;
+  Report report;
+  std::string error;
+  EXPECT_TRUE(
+      Diff(request, {sets + from + "/libpa1_1.0-1_amd64.deb", sets + from + "/pa-tools_1.0-1_amd64.deb"},
+           {sets + to + "/libpa1_2.0-1_amd64.deb", sets + to + "/pa-tools_2.0-1_amd64.deb"}, &report, &error))
+      << error;
+  return report;
+}
+
+// libpb.so.1 moved from libpa1 to pa-tools: both sides hold it, whichever package does.
+TEST(Diff, ALibraryMovedBetweenPackagesOfASetIsNotRemoved) {
+  const Report r = DiffSets("old", "moved");
+  for (const Finding& f : r.findings) ADD_FAILURE() << f.check << " " << f.file << ": " << f.message;
+  EXPECT_EQ(r.FilesAudited(), 3u);
+}
+
+TEST(Diff, ASymbolDroppedByAPackageOfASetHitsTheProgramOfAnotherPackage) {
+  const Report r = DiffSets("old", "dropped");
+  const auto found = Of(r, "symbols-removed", "usr/lib/x86_64-linux-gnu/libpa.so.1");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0]->fields["removed"], Json::array({"pa_drop"}));
+  EXPECT_EQ(found[0]->fields["hit"], Json::parse(R"([{"file": "usr/bin/patool", "symbols": ["pa_drop"]}])"));
+  EXPECT_TRUE(Of(r, "library-removed", "usr/lib/x86_64-linux-gnu/libpb.so.1").empty());
+}
+
+TEST(Diff, ASetGivenInAnyOrderGivesTheSameReport) {
+  const std::string sets = kPairs + "/sets/";
+  const std::string old_a = sets + "old/libpa1_1.0-1_amd64.deb",
+                    old_b = sets + "old/pa-tools_1.0-1_amd64.deb";
+  const std::string new_a = sets + "dropped/libpa1_2.0-1_amd64.deb",
+                    new_b = sets + "dropped/pa-tools_2.0-1_amd64.deb";
+  const std::string diff = kBin + " diff --no-progress --no-base --ld-so-conf /nonexistent --fail-on none ";
+  for (const std::string format : {"json", "text"}) {
+    std::string one, other;
+    ASSERT_EQ(RunCommand(diff + "--format " + format + " --from " + old_a + " " + old_b + " --to " + new_a +
+                             " " + new_b,
+                         &one),
+              0);
+    ASSERT_EQ(RunCommand(diff + "--format " + format + " --to " + new_b + " " + new_a + " --from " + old_b +
+                             " " + old_a,
+                         &other),
+              0);
+    EXPECT_EQ(one, other) << format;
+    EXPECT_THAT(one, ::testing::HasSubstr("symbols-removed"));
+  }
+  // Each side at least one PATH, every PATH on a side, --from and --to only with diff.
+  EXPECT_EQ(RunCommand(diff + "--from " + old_a + " --to >/dev/null 2>&1"), 2);
+  EXPECT_EQ(RunCommand(diff + old_a + " --from " + old_b + " --to " + new_a + " >/dev/null 2>&1"), 2);
+  EXPECT_EQ(RunCommand(kBin + " --no-progress --from " + old_a + " >/dev/null 2>&1"), 2);
 }
 
 // The comparison's fields, without the keys (which name the input) and messages.

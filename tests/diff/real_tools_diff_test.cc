@@ -3,8 +3,9 @@
 // clang-offload-bundler-19 --list finds in the old library's .hip_fatbin and not in the new
 // one, both ways: the real update only adds processors and loses none; read backwards, it
 // loses what sid added. CMake: the imported targets diff says a package config no longer
-// defines are ones real CMake imports with find_package() from OLD and not from NEW, on the
-// seeded pair (exactly those) and on the corpus's configs, both ways.
+// defines, or no longer brings with a dependency it stopped loading, are exactly the ones real
+// CMake imports with find_package() from OLD and not from NEW, on the seeded pair and on the
+// corpus's configs, both ways.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -161,6 +162,18 @@ std::map<std::string, Names> RemovedTargets(const Json& report) {
   return out;
 }
 
+// Per package of the report, the targets its cmake-dependency-dropped findings name, each
+// finding's list whole (count equal to what it lists).
+std::map<std::string, Names> DroppedTargets(const Json& report) {
+  std::map<std::string, Names> out;
+  for (const Json& f : report["findings"])
+    if (f["check"] == "cmake-dependency-dropped") {
+      EXPECT_EQ(f["left_out"], 0) << f["dependency"];
+      for (const std::string& t : Strings(f["targets"])) out[f["package"]].insert(t);
+    }
+  return out;
+}
+
 TEST(RealToolsDiff, SeededCMakeTargetRemovedIsWhatRealCMakeNoLongerImports) {
   TempDir tmp;
   const std::string pairs = std::string(ROCM_AUDIT_DIFF_PAIRS) + "/diff";
@@ -170,14 +183,21 @@ TEST(RealToolsDiff, SeededCMakeTargetRemovedIsWhatRealCMakeNoLongerImports) {
   Names gone;
   for (const std::string& t : before.at("Pkg"))
     if (!after.at("Pkg").count(t)) gone.insert(t);
-  EXPECT_EQ(gone, Names{"Pkg::extra"});
-  EXPECT_EQ(RemovedTargets(DiffJson(pairs + "/old", pairs + "/new"))["Pkg"], gone);
+  EXPECT_EQ(gone, (Names{"Dep::a", "Dep::b", "Pkg::extra"}));
+  const Json report = DiffJson(pairs + "/old", pairs + "/new");
+  Names reported = RemovedTargets(report)["Pkg"];
+  EXPECT_EQ(reported, Names{"Pkg::extra"});
+  const Names dropped = DroppedTargets(report)["Pkg"];
+  EXPECT_EQ(dropped, (Names{"Dep::a", "Dep::b"}));
+  for (const std::string& t : dropped) EXPECT_TRUE(reported.insert(t).second) << t;
+  EXPECT_EQ(reported, gone);
 }
 
-// On Debian's configs, each target diff says is removed is one CMake no longer imports.
-// CMake's list is the larger: bookworm's hip-config (5.2) finds AMDDeviceLibs, and a consumer
-// of hip, rocrand or rocsparse gets its targets (ocml, ockl, oclc_*) too; sid's does not. A
-// dependency dropped is not among the rule's removals (targets a config defines itself).
+// On Debian's configs, each target diff says is removed (cmake-interface-removed: targets a
+// config defines itself) or gone with a dependency no longer loaded (cmake-dependency-dropped)
+// is one CMake no longer imports, and each target CMake no longer imports is reported one way
+// or the other: bookworm's hip-config (5.2) finds AMDDeviceLibs, and a consumer of hip,
+// rocrand or rocsparse gets its targets (ocml, ockl, oclc_*) too; sid's does not.
 TEST(RealToolsDiff, CorpusCMakeTargetsRemovedAreOnesRealCMakeNoLongerImports) {
   const std::string corpus = CorpusRoot();
   if (!std::filesystem::is_directory(corpus + "/sid-root")) GTEST_SKIP() << "no corpus at " << corpus;
@@ -187,11 +207,29 @@ TEST(RealToolsDiff, CorpusCMakeTargetsRemovedAreOnesRealCMakeNoLongerImports) {
   const std::map<std::string, std::map<std::string, Names>> imported = {
       {"bookworm", ImportedTargets(corpus + "/bookworm-root/usr", packages, tmp, "bookworm")},
       {"sid", ImportedTargets(corpus + "/sid-root/usr", packages, tmp, "sid")}};
-  size_t only_cmake = 0;
+  size_t only_cmake = 0, dropped_total = 0;
   for (const auto& [from, to] :
        {std::pair<std::string, std::string>{"bookworm", "sid"}, {"sid", "bookworm"}}) {
-    const std::string configs = "-root/usr/lib/x86_64-linux-gnu/cmake";
-    auto removed = RemovedTargets(DiffJson(corpus + "/" + from + configs, corpus + "/" + to + configs));
+    // Each side the directories of configs CMAKE_PREFIX_PATH=<root>/usr searches that it has
+    // (bookworm's AMDDeviceLibs is in usr/lib/cmake), a set.
+    auto configs = [&](const std::string& side) {
+      std::string out;
+      for (const char* dir : {"/usr/lib/x86_64-linux-gnu/cmake", "/usr/lib/cmake"})
+        if (std::filesystem::is_directory(corpus + "/" + side + "-root" + dir))
+          out += " " + Quote(corpus + "/" + side + "-root" + dir);
+      return out;
+    };
+    std::string out;
+    ASSERT_EQ(RunCommand(kBin + " diff --no-progress --fail-on none --format json --from" + configs(from) +
+                             " --to" + configs(to),
+                         &out),
+              0);
+    const Json report = Json::parse(out);
+    auto removed = RemovedTargets(report);
+    auto dropped = DroppedTargets(report);
+    // A consumer of a package that still loads hip loses what hip dropped: reported on hip.
+    Names dropped_anywhere;
+    for (const auto& [package, targets] : dropped) dropped_anywhere.insert(targets.begin(), targets.end());
     for (const std::string& p : packages) {
       SCOPED_TRACE(from + " -> " + to + ": " + p);
       ASSERT_TRUE(imported.at(from).count(p) && imported.at(to).count(p));
@@ -202,10 +240,14 @@ TEST(RealToolsDiff, CorpusCMakeTargetsRemovedAreOnesRealCMakeNoLongerImports) {
       for (const std::string& t : imported.at(from).at(p))
         if (!imported.at(to).at(p).count(t)) gone.insert(t);
       for (const std::string& t : removed[p]) EXPECT_TRUE(gone.count(t)) << t;
-      for (const std::string& t : gone) only_cmake += !removed[p].count(t);
+      for (const std::string& t : dropped[p]) EXPECT_TRUE(gone.count(t)) << t;
+      for (const std::string& t : gone) only_cmake += !removed[p].count(t) && !dropped_anywhere.count(t);
+      dropped_total += dropped[p].size();
     }
   }
-  std::printf("targets CMake no longer imports that a dropped dependency brought: %zu\n", only_cmake);
+  std::printf("targets of dropped dependencies reported: %zu; no longer imported and not reported: %zu\n",
+              dropped_total, only_cmake);
+  EXPECT_EQ(only_cmake, 0u);
 }
 
 }  // namespace

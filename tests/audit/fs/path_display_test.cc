@@ -1,7 +1,7 @@
 // One path convention (design.md §5): a report names files below the PATH argument that
 // reached them, root-relative under --root, as the host names them outside every PATH and
 // root; the same from every working directory and however the PATH was spelled.
-#include "cli/path_display.h"
+#include "audit/fs/path_display.h"
 
 #include <filesystem>
 
@@ -32,6 +32,27 @@ TEST(PathDisplay, MapsTheLongestAncestorAndJoinsOnce) {
   EXPECT_EQ(d.Show("/usr/lib/libc.so.6"), "/usr/lib/libc.so.6");
   d.SetAbsolute(true);
   EXPECT_EQ(d.Show("/tree/lib/a.so"), "/tree/lib/a.so");
+}
+
+// "bin/../lib/x" is what the loader opens: through bin as it is. It is shown folded to
+// "lib/x" only where both name the same file; through a symlinked bin it is another file.
+TEST(PathDisplay, DotDotIsFoldedOnlyWhereBothPathsNameTheSameFile) {
+  TempDir t;
+  std::filesystem::create_directories(t / "usr/bin");
+  std::filesystem::create_directories(t / "usr/lib");
+  std::filesystem::create_directories(t / "lib");
+  std::filesystem::create_directories(t / "opt/bin");
+  std::filesystem::create_directories(t / "opt/lib");
+  std::filesystem::create_symlink("usr/bin", t / "bin");
+  WriteAll(t / "usr/lib/x", "the loader's");
+  WriteAll(t / "lib/x", "another file");
+  WriteAll(t / "opt/lib/y", "one file");
+  PathDisplay d;
+  d.Map(t.path(), "");
+  EXPECT_EQ(d.Show(t / "bin/../lib/x"), "bin/../lib/x");
+  EXPECT_EQ(d.Show(t / "opt/bin/../lib/y"), "opt/lib/y");
+  EXPECT_EQ(d.ShowIn("not found in x (" + t / "bin/../lib/x" + ")"), "not found in x (bin/../lib/x)");
+  EXPECT_EQ(d.ShowIn("not found in y (" + t / "opt/bin/../lib/y" + ")"), "not found in y (opt/lib/y)");
 }
 
 TEST(PathDisplay, PathsInSentencesAreShownWhole) {

@@ -1,4 +1,4 @@
-#include "cli/path_display.h"
+#include "audit/fs/path_display.h"
 
 #include <sys/stat.h>
 
@@ -11,21 +11,31 @@
 namespace rocm_audit {
 namespace {
 
-// The absolute, lexically normalised form of a path (relative to the working directory).
-std::string Absolute(std::string_view path) {
-  if (!path.empty() && path[0] == '/') return NormalizePath(path);
+// A relative path as the absolute path it names, not normalised.
+std::string Rooted(std::string_view path) {
+  if (!path.empty() && path[0] == '/') return std::string(path);
   std::error_code ec;
   static const std::string cwd = std::filesystem::current_path(ec).string();
-  return NormalizePath(cwd + "/" + std::string(path));
+  return cwd + "/" + std::string(path);
 }
 
-// Whether folding the ".." of an absolute path changes what it names: "a/staging/../lib"
-// does not exist when staging/ does not, though "a/lib" does (a CMake finding says so),
-// and the report must then show the path as written.
+// The absolute, lexically normalised form of a path (relative to the working directory).
+std::string Absolute(std::string_view path) { return NormalizePath(Rooted(path)); }
+
+// Whether folding the ".." of an absolute path changes what it names. ld.so and the kernel
+// take "a/bin/../lib" through a/bin as it is (a symlink to usr/bin makes it a/usr/lib), so the
+// folded "a/lib" stands for it only where both name the same file; where only one of them
+// exists, or they are two files, the report shows the path as written ("a/staging/../lib" of
+// a CMake finding, where staging/ does not exist but a/lib does). Where neither exists (a
+// package's tree, gone once its audit ends) nothing tells them apart and the folded form is
+// shown.
 bool DotDotMatters(std::string_view path) {
   if (path.empty() || path[0] != '/' || path.find("/..") == std::string_view::npos) return false;
-  struct stat st;
-  return stat(std::string(path).c_str(), &st) != 0 && stat(NormalizePath(path).c_str(), &st) == 0;
+  struct stat as_written, folded;
+  const bool written_exists = stat(std::string(path).c_str(), &as_written) == 0;
+  const bool folded_exists = stat(NormalizePath(path).c_str(), &folded) == 0;
+  if (written_exists != folded_exists) return true;
+  return written_exists && (as_written.st_dev != folded.st_dev || as_written.st_ino != folded.st_ino);
 }
 
 // The path with symlinks resolved, or "" when it does not exist.
@@ -66,12 +76,13 @@ void PathDisplay::NameInText(const std::string& host, std::string given) {
 
 std::string PathDisplay::Show(std::string_view host_path) const {
   if (host_path.empty()) return std::string(host_path);
-  if (DotDotMatters(host_path)) {  // shown up to its first "..", and as written from there
-    size_t at = host_path.find("/..");
-    while (at != std::string_view::npos && at + 3 < host_path.size() && host_path[at + 3] != '/')
-      at = host_path.find("/..", at + 1);
-    if (at != std::string_view::npos && at > 0)
-      return Show(host_path.substr(0, at)) + std::string(host_path.substr(at));
+  // A relative path (below a PATH given relative) is judged as the absolute path it names.
+  const std::string written = Rooted(host_path);
+  if (DotDotMatters(written)) {  // shown up to its first "..", and as written from there
+    std::string_view w(written);
+    size_t at = w.find("/..");
+    while (at != std::string_view::npos && at + 3 < w.size() && w[at + 3] != '/') at = w.find("/..", at + 1);
+    if (at != std::string_view::npos && at > 0) return Show(w.substr(0, at)) + std::string(w.substr(at));
   }
   std::string absolute = Absolute(host_path);
   // A relative value that no PATH was given as ("FindThreads.cmake of CMake", a config's
