@@ -36,8 +36,8 @@ CMakePackageFacts CMakeOfJson(const Json& c) {
   if (auto d = c.find("dependencies"); d != c.end() && d->is_array())
     for (const Json& dep : *d)
       if (dep.is_object())
-        out.dependencies.push_back(
-            {String(dep, "name"), String(dep, "version"), String(dep, "found"), Strings(dep, "targets")});
+        out.dependencies.push_back({String(dep, "name"), String(dep, "version"), String(dep, "found"),
+                                    String(dep, "via"), Strings(dep, "targets")});
   out.components = Strings(c, "components");
   out.result_variables = Strings(c, "result_variables");
   return out;
