@@ -60,7 +60,7 @@ LoadClosure BuildClosure(const ElfModel& main, const std::string& main_path,
 /// What is left of a closure once the main object's own checks have read it: the main
 /// object and what its own DT_NEEDED names matched, each name matched as in the whole
 /// closure (FindByName). The whole-tree checks read no more of it (mixed-soname's tree
-/// form), and a tree of N libraries each loading the next no longer holds N closures of
+/// form), so that a tree of N libraries each loading the next need not hold N closures of
 /// up to N objects at once. Unresolved names are dropped.
 LoadClosure DirectNeedsOf(LoadClosure&& closure);
 

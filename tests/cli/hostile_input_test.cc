@@ -291,8 +291,9 @@ TEST(HostileInput, ClosuresOf10000LibrariesAreBuiltInLinearTime) {
 // Every library of a chain of 1,000 audited as a tree: each is an audited file whose closure
 // is the rest of the chain, 499,500 closure objects in all. The run's loader searches are
 // shared, and each closure is let go once its file's checks have read it: the peak is a
-// closure or two, not every closure at once (333 MB before, 19 MB measured). files[].closure
-// lists the first 512 objects and counts the rest.
+// closure or two, not every closure at once; the bound on peak memory below is what that
+// allows, well under what holding every closure needs. files[].closure lists the first 512
+// objects and counts the rest.
 TEST(HostileInput, EveryLibraryOfAChainAuditedAsATree) {
   TempDir t;
   constexpr size_t kLength = 1000;
