@@ -174,8 +174,9 @@ constinit const Rule kCMakeDependencyDroppedRule{
         "consumer that linked one of them without finding the dependency itself stops at "
         "generate time: the target does not exist. Relying on another package's dependencies "
         "is relying on how it is implemented, so this is a warning. One finding per dependency "
-        "dropped, with its targets now gone (`count`; `targets` lists the first 100 in order, "
-        "`left_out` the rest) and the package configs of NEW that depend on the package (`hit`).",
+        "dropped, with its targets now gone (`count`; `targets` lists the first 100 by name, in byte "
+        "order, `left_out` counts the rest) and the package configs of NEW that depend on the package "
+        "(`hit`).",
     .example =
         "usr/lib/x86_64-linux-gnu/cmake/hip/hip-config.cmake\n"
         "  warning[cmake-dependency-dropped]: package hip no longer loads AMDDeviceLibs (it asks for "

@@ -69,6 +69,8 @@ bool Diff(const AuditRequest& request, std::vector<std::string> old_inputs,
   if (!LoadSide(request, old_inputs, &old_side, error)) return false;
   report->inputs.paths = old_inputs;
   report->inputs.paths.insert(report->inputs.paths.end(), new_inputs.begin(), new_inputs.end());
+  report->inputs.old_paths = old_inputs;
+  report->inputs.new_paths = new_inputs;
   report->inputs.roots = request.roots;
   report->inputs.library_path = request.library_path;
   report->inputs.suppress_files = request.suppress_files;

@@ -1,5 +1,5 @@
 // processors-lost: the GPU processors a library (matched by SONAME), its Tensile/hipBLASLt
-// data, or a directory of device code (matched by installed path) served in OLD and no
+// data, or a directory of device code (matched by its place below the install prefix) served in OLD and no
 // longer serves natively in NEW.
 #include <algorithm>
 #include <map>
@@ -8,6 +8,7 @@
 #include "audit/gpu/amdgpu_target.h"
 #include "checks/comparison_rules.h"
 #include "diff/compare.h"
+#include "diff/installed_layout.h"
 #include "diff/shared_libraries.h"
 
 namespace rocm_audit {
@@ -89,15 +90,24 @@ std::vector<std::string> Loading(const Side& side, BaseConsumers& base, const Fi
 }
 
 // Device files that are not shared libraries (code objects, bundles, Tensile .co/.hsaco),
-// by directory: their names change between versions, their directory rarely does.
-std::map<std::string, Processors> ByDirectory(const Side& side) {
-  std::map<std::string, Processors> out;
+// by directory: their names change between versions, their directory rarely does. Keyed by
+// the directory's place below its install prefix (installed_layout.h), so that the sides
+// meet whatever prefix each has; each with the directory as the side installs it.
+struct DeviceDirectory {
+  std::string dir;
+  Processors processors;
+};
+
+std::map<std::string, DeviceDirectory> ByDirectory(const Side& side) {
+  std::map<std::string, DeviceDirectory> out;
   for (const FileFacts& f : side.files) {
     if (!f.device || (f.elf && !f.elf->soname.empty() && f.elf->machine != "amdgpu")) continue;
     const size_t slash = f.path.rfind('/');
     const std::string dir = slash == std::string::npos ? "." : f.path.substr(0, slash);
+    DeviceDirectory& d = out[PlaceBelowPrefix(dir + "/")];
+    d.dir = dir;
     const Processors p = OfTargets(f.device->targets);
-    out[dir].insert(p.begin(), p.end());
+    d.processors.insert(p.begin(), p.end());
   }
   return out;
 }
@@ -128,10 +138,11 @@ void CompareProcessors(const Side& old_side, const Side& new_side, BaseConsumers
               Loading(new_side, base, *new_lib), out);
     }
   }
-  const std::map<std::string, Processors> after = ByDirectory(new_side);
-  for (const auto& [dir, before] : ByDirectory(old_side))
-    if (auto it = after.find(dir); it != after.end())
-      AddLost(dir, "directory", dir + "/", before, it->second, {}, out);
+  const std::map<std::string, DeviceDirectory> after = ByDirectory(new_side);
+  for (const auto& [place, before] : ByDirectory(old_side))
+    if (auto it = after.find(place); it != after.end())
+      AddLost(it->second.dir, "directory", it->second.dir + "/", before.processors, it->second.processors, {},
+              out);
 }
 
 }  // namespace rocm_audit

@@ -1,11 +1,14 @@
 #include "diff/side.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "audit/fs/path.h"
 #include "audit/fs/path_display.h"
 #include "audit/model/severity.h"
+#include "checks/comparison_rules.h"
 
 namespace rocm_audit {
 namespace {
@@ -81,6 +84,22 @@ Finding FindingOfJson(const Json& j) {
   f.key = String(j, "key");
   if (j.contains("suppressed")) f.suppressed = Suppression{"", "", ""};
   return f;
+}
+
+// The report of `diff` names its sides (inputs.old, inputs.new); one written before it did
+// is told by its findings: an audit reports none of the comparison rules.
+bool IsDiffReport(const Json& j) {
+  if (auto in = j.find("inputs");
+      in != j.end() && in->is_object() && (in->contains("old") || in->contains("new")))
+    return true;
+  auto findings = j.find("findings");
+  if (findings == j.end() || !findings->is_array() || findings->empty()) return false;
+  static const std::set<std::string_view> kComparison = {
+      kSymbolsRemovedRule.id, kSonameChangedRule.id,         kLibraryRemovedRule.id,
+      kProcessorsLostRule.id, kCMakeInterfaceRemovedRule.id, kCMakeDependencyDroppedRule.id,
+      kNewFindingRule.id,     kFixedFindingRule.id};
+  return std::any_of(findings->begin(), findings->end(),
+                     [](const Json& f) { return f.is_object() && kComparison.count(String(f, "check")); });
 }
 
 }  // namespace
@@ -186,6 +205,12 @@ bool SideOfJsonReport(std::string input, std::string_view text, Side* side, std:
   const Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (!IsJsonReport(text) || !j.contains("files") || !j["files"].is_array()) {
     *error = input + ": not a rocm-audit JSON report of schema_version 1 with files[]";
+    return false;
+  }
+  if (IsDiffReport(j)) {
+    *error =
+        input +
+        ": the report of a diff, not of an audit: give each side's audit report (--format json --symbols)";
     return false;
   }
   side->inputs = {input};

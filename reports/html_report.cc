@@ -163,6 +163,26 @@ std::string ProcessorOf(const std::string& target) { return target.substr(0, tar
 
 std::string Code(std::string_view text) { return "<code>" + HtmlEscape(text) + "</code>"; }
 
+// What was audited, or the two sides a diff compared (its OLD and NEW columns are theirs).
+std::string InputsLine(const ReportInputs& inputs) {
+  auto listed = [](const std::vector<std::string>& paths) {
+    std::string s;
+    for (size_t i = 0; i < paths.size(); ++i) s += (i ? ", " : "") + Code(paths[i]);
+    return s;
+  };
+  std::string out;
+  if (!inputs.old_paths.empty() || !inputs.new_paths.empty())
+    out = "<p class=\"inputs\" id=\"sides\">Compared: OLD " + listed(inputs.old_paths) + "; NEW " +
+          listed(inputs.new_paths);
+  else if (!inputs.paths.empty())
+    out = "<p class=\"inputs\">Audited: " + listed(inputs.paths);
+  else
+    return "";
+  for (size_t i = 0; i < inputs.roots.size(); ++i)
+    out += (i ? ", " : "; roots (top first): ") + Code(inputs.roots[i]);
+  return out + "</p>\n";
+}
+
 // The text report's summary line, as a sentence and as figures.
 std::string Header(const Report& report) {
   std::vector<std::string> files;
@@ -174,14 +194,7 @@ std::string Header(const Report& report) {
   const size_t waived = report.CountSuppressed("waiver"), baselined = report.CountSuppressed("baseline");
 
   std::string out = "<header>\n<h1>rocm-audit report</h1>\n";
-  if (!report.inputs.paths.empty()) {
-    out += "<p class=\"inputs\">Audited: ";
-    for (size_t i = 0; i < report.inputs.paths.size(); ++i)
-      out += (i ? ", " : "") + Code(report.inputs.paths[i]);
-    for (size_t i = 0; i < report.inputs.roots.size(); ++i)
-      out += (i ? ", " : "; roots (top first): ") + Code(report.inputs.roots[i]);
-    out += "</p>\n";
-  }
+  out += InputsLine(report.inputs);
   auto tile = [](const std::string& cls, size_t n, const std::string& label) {
     return "<li class=\"tile " + cls + (n ? "" : " zero") + "\"><b>" + std::to_string(n) + "</b>" + label +
            "</li>\n";

@@ -65,6 +65,11 @@ Json FindingToJson(const Finding& f) {
 Json InputsJson(const Report& report, Severity fail_on, bool fail_on_none) {
   Json inputs;
   inputs["paths"] = report.inputs.paths;
+  // A diff's sides; an audit's report has neither field.
+  if (!report.inputs.old_paths.empty() || !report.inputs.new_paths.empty()) {
+    inputs["old"] = report.inputs.old_paths;
+    inputs["new"] = report.inputs.new_paths;
+  }
   inputs["root"] = report.inputs.roots.empty() ? Json(nullptr) : Json(report.inputs.roots[0]);
   inputs["roots"] = report.inputs.roots;
   // The installed world (design.md §1.1): null when the audited paths are judged as given.

@@ -106,6 +106,9 @@ std::string RenderSarif(const Report& report, const SarifOptions& options) {
       {"invocations", Json::array({{{"executionSuccessful", true}, {"exitCode", options.exit_code}}})},
       {"originalUriBaseIds", {{"SRCROOT", {{"uri", "file://" + UriPath(base)}}}}},
       {"results", results}};
+  // A diff's sides, in the run's property bag (SARIF 2.1.0 §3.8).
+  if (!report.inputs.old_paths.empty() || !report.inputs.new_paths.empty())
+    run["properties"] = {{"old", report.inputs.old_paths}, {"new", report.inputs.new_paths}};
   Json out = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
               {"version", "2.1.0"},
               {"runs", Json::array({run})}};

@@ -221,6 +221,17 @@ std::string WorldLine(const ReportInputs& inputs) {
   return line + "\n";
 }
 
+// The sides of `diff OLD NEW`, each PATH of a set; "" for an audit.
+std::string SidesLine(const ReportInputs& inputs) {
+  if (inputs.old_paths.empty() && inputs.new_paths.empty()) return "";
+  auto listed = [](const std::vector<std::string>& paths) {
+    std::string s;
+    for (const std::string& p : paths) s += (s.empty() ? "" : ", ") + p;
+    return s;
+  };
+  return "compared OLD " + listed(inputs.old_paths) + " with NEW " + listed(inputs.new_paths) + "\n";
+}
+
 }  // namespace
 
 std::string RenderText(const Report& report, const TextOptions& options) {
@@ -257,7 +268,7 @@ std::string RenderText(const Report& report, const TextOptions& options) {
     return details;
   }
   const std::string summary = SummaryLine(report);
-  std::string out = WorldLine(report.inputs) + summary;
+  std::string out = SidesLine(report.inputs) + WorldLine(report.inputs) + summary;
   std::string causes = FirstScreen(report, options.color);
   if (!causes.empty()) out += "\n" + causes;
   if (!details.empty()) out += "\n" + details;

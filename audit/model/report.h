@@ -42,6 +42,9 @@ struct ReportInputs {
   std::vector<std::string> siblings;
   std::vector<std::string> base;
   std::vector<std::string> replacing;  ///< packages whose installed copies in the base are replaced
+  /// `diff OLD NEW`: the PATHs of each side (sorted: a set has no order); `paths` lists
+  /// OLD's then NEW's. Both empty in an audit.
+  std::vector<std::string> old_paths, new_paths;
 };
 
 struct Report {

@@ -12,14 +12,14 @@
 namespace rocm_audit::testing {
 namespace {
 
-const std::string kBin =
-    std::string(ROCM_AUDIT_BINARY) + " --no-progress --ld-so-conf /nonexistent --fail-on none ";
+const std::string kOptions = " --no-progress --ld-so-conf /nonexistent --fail-on none ";
 const std::string kValidators = ROCM_AUDIT_VALIDATORS_DIR;
 const std::string kSource = ROCM_AUDIT_SOURCE_DIR;
 
 struct AuditRun {
   const char* name;
   std::string args;
+  const char* command = "";  ///< "diff": `rocm-audit diff` OLD NEW
 };
 
 // Trees and options that exercise every kind of finding and file fact the fixtures have.
@@ -34,7 +34,10 @@ std::vector<AuditRun> Runs(const TempDir& t) {
       {"gpu",
        std::string("--require-arch gfx906,gfx90a,gfx1030,gfx1100 --verify-hash ") + ROCM_AUDIT_GPU_TREE},
       {"cmake", std::string(ROCM_AUDIT_CMAKE_TREE)},
-      {"one-file", std::string(ROCM_AUDIT_DEMO_TREE) + "/lib/libMIOpen.so.1"}};
+      {"one-file", std::string(ROCM_AUDIT_DEMO_TREE) + "/lib/libMIOpen.so.1"},
+      // Every comparison rule, the sides named (fixtures/make_diff_pairs.sh).
+      {"diff", std::string(ROCM_AUDIT_DIFF_PAIRS) + "/diff/old " + ROCM_AUDIT_DIFF_PAIRS + "/diff/new",
+       "diff"}};
 }
 
 // Fails the test, with npm's reason, when the build could not fetch the validators.
@@ -48,7 +51,10 @@ class Validators : public ::testing::Test {
 
 std::string Produce(const TempDir& t, const AuditRun& run, const char* format) {
   std::string out = t / (std::string(run.name) + "." + format);
-  EXPECT_EQ(RunCommand(kBin + "--format " + format + " -o " + out + " " + run.args), 0) << run.name;
+  EXPECT_EQ(RunCommand(std::string(ROCM_AUDIT_BINARY) + " " + run.command + kOptions + "--format " + format +
+                       " -o " + out + " " + run.args),
+            0)
+      << run.name;
   return out;
 }
 

@@ -1,5 +1,6 @@
 // diff on real updates from Debian's archive: the bookworm and sid packages of the same ROCm
-// library. The symbols it says were removed must be exactly those `llvm-nm-19 -D
+// library, and sid's rocBLAS Tensile data with a processor's files taken out. The symbols it says were
+// removed must be exactly those `llvm-nm-19 -D
 // --defined-only` lists for the old file and not for the new (a version still defined,
 // default or hidden, keeps a versioned symbol; any definition keeps an unversioned one; clang's
 // per-build __hip_cuid_* are no interface).
@@ -125,6 +126,75 @@ TEST(CorpusDiffSets, RuntimeAndDevelopmentPackagesTogether) {
   // Both packages of NEW are audited: the library, and the dev package's CMake config.
   EXPECT_GT(report["summary"]["audited_by_kind"].value("cmake-package", 0), 0);
   EXPECT_GT(report["summary"]["audited_by_kind"].value("elf-shared-library", 0), 0);
+}
+
+// The processors of a Tensile data directory, as Tensile's runtime picks its files: by the
+// processor its name ends in (TensileLibrary_..._gfx90a.co, ..._gfx90a-xnack+.hsaco).
+std::set<std::string> TensileProcessors(const std::string& dir) {
+  std::set<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    const size_t at = name.rfind("_gfx");
+    if (at == std::string::npos) continue;
+    const size_t end = name.find_first_of("-.:", at);
+    out.insert(name.substr(at + 1, end - at - 1));
+  }
+  return out;
+}
+
+// A hard link where the file system allows one, else a copy.
+void Link(const std::filesystem::path& from, const std::filesystem::path& to) {
+  std::error_code ec;
+  std::filesystem::create_hard_link(from, to, ec);
+  if (ec) std::filesystem::copy_file(from, to);
+}
+
+// Debian's sid rocBLAS (the archive holds no older one): OLD its library with the Tensile
+// files of gfx1030 and gfx1100, NEW the same without gfx1100's, hard links to the corpus's
+// files. processors-lost (scope data) names what the directory listings differ by;
+// read backwards, an added processor is no finding.
+TEST(CorpusDiffTensile, ProcessorsLostFromTheDataAreThoseItsDirectoryNoLongerHas) {
+  const std::string corpus = CorpusRoot();
+  const std::string libdir = corpus + "/sid-root/usr/lib/x86_64-linux-gnu";
+  const std::string data = libdir + "/rocblas/4.4.1/library";
+  if (!std::filesystem::is_directory(data)) GTEST_SKIP() << "no corpus at " << corpus;
+  TempDir t;
+  for (const auto& [side, processors] :
+       {std::pair<std::string, std::vector<std::string>>{"old", {"gfx1030", "gfx1100"}},
+        {"new", {"gfx1030"}}}) {
+    const std::string lib = t / side + "/usr/lib/x86_64-linux-gnu";
+    std::filesystem::create_directories(lib + "/rocblas/4.4.1/library");
+    Link(std::filesystem::canonical(libdir + "/librocblas.so.4"), lib + "/librocblas.so.4");
+    for (const auto& e : std::filesystem::directory_iterator(data)) {
+      const std::string name = e.path().filename().string();
+      for (const std::string& p : processors)
+        if (name.find("_" + p + ".") != std::string::npos || name.find("_" + p + "-") != std::string::npos)
+          Link(e.path(), lib + "/rocblas/4.4.1/library/" + name);
+    }
+  }
+  const std::string in_lib = "/usr/lib/x86_64-linux-gnu/rocblas/4.4.1/library";
+  const std::set<std::string> before = TensileProcessors(t / "old" + in_lib);
+  const std::set<std::string> after = TensileProcessors(t / "new" + in_lib);
+  ASSERT_EQ(before, (std::set<std::string>{"gfx1030", "gfx1100"}));
+  const std::string diff =
+      std::string(ROCM_AUDIT_BINARY) + " diff --no-progress --no-base --fail-on none --format json ";
+  std::string json;
+  ASSERT_EQ(RunCommand(diff + t / "old " + t / "new", &json), 0);
+  std::vector<Json> lost;
+  for (const Json& f : Json::parse(json)["findings"])
+    if (f["check"] == "processors-lost") lost.push_back(f);
+  ASSERT_EQ(lost.size(), 1u) << json.substr(0, 3000);
+  EXPECT_EQ(lost[0]["scope"], "data");
+  EXPECT_EQ(lost[0]["file"], "usr/lib/x86_64-linux-gnu/rocblas/4.4.1/library");
+  std::set<std::string> gone;
+  for (const std::string& p : before)
+    if (!after.count(p)) gone.insert(p);
+  EXPECT_EQ(lost[0]["lost"].get<std::set<std::string>>(), gone);
+  EXPECT_EQ(lost[0]["old_processors"].get<std::set<std::string>>(), before);
+  EXPECT_EQ(lost[0]["new_processors"].get<std::set<std::string>>(), after);
+  ASSERT_EQ(RunCommand(diff + t / "new " + t / "old", &json), 0);
+  for (const Json& f : Json::parse(json)["findings"])
+    EXPECT_NE(f["check"], "processors-lost") << f["message"];
 }
 
 }  // namespace

@@ -294,6 +294,60 @@ TEST(Diff, ASetGivenInAnyOrderGivesTheSameReport) {
   EXPECT_EQ(RunCommand(kBin + " --no-progress --from " + old_a + " >/dev/null 2>&1"), 2);
 }
 
+// Every format says which PATHs are OLD and which NEW: sorted per side (a set has no order),
+// whatever order they were given in.
+TEST(Diff, TheReportSaysWhichInputsAreOldAndWhichNew) {
+  const std::string sets = kPairs + "/sets/";
+  const std::string old_a = sets + "old/libpa1_1.0-1_amd64.deb",
+                    old_b = sets + "old/pa-tools_1.0-1_amd64.deb";
+  const std::string new_a = sets + "dropped/libpa1_2.0-1_amd64.deb",
+                    new_b = sets + "dropped/pa-tools_2.0-1_amd64.deb";
+  const std::string diff = kBin +
+                           " diff --no-progress --no-base --ld-so-conf /nonexistent --fail-on none --to " +
+                           new_b + " " + new_a + " --from " + old_b + " " + old_a + " --format ";
+  std::string json, text, sarif, html;
+  ASSERT_EQ(RunCommand(diff + "json", &json), 0);
+  const Json inputs = Json::parse(json)["inputs"];
+  EXPECT_EQ(inputs["old"], Json::array({old_a, old_b}));
+  EXPECT_EQ(inputs["new"], Json::array({new_a, new_b}));
+  EXPECT_EQ(inputs["paths"], Json::array({old_a, old_b, new_a, new_b}));
+  ASSERT_EQ(RunCommand(diff + "text", &text), 0);
+  EXPECT_EQ(text.substr(0, text.find('\n')),
+            "compared OLD " + old_a + ", " + old_b + " with NEW " + new_a + ", " + new_b);
+  ASSERT_EQ(RunCommand(diff + "sarif", &sarif), 0);
+  EXPECT_EQ(Json::parse(sarif)["runs"][0]["properties"],
+            Json({{"old", {old_a, old_b}}, {"new", {new_a, new_b}}}));
+  ASSERT_EQ(RunCommand(diff + "html", &html), 0);
+  EXPECT_THAT(html,
+              ::testing::HasSubstr("Compared: OLD <code>" + old_a + "</code>, <code>" + old_b +
+                                   "</code>; NEW <code>" + new_a + "</code>, <code>" + new_b + "</code>"));
+  // An audit's report names no sides.
+  std::string audit;
+  ASSERT_EQ(RunCommand(kBin + " --no-progress --no-base --fail-on none --format json " + old_a, &audit), 0);
+  EXPECT_FALSE(Json::parse(audit)["inputs"].contains("old"));
+  EXPECT_FALSE(Json::parse(audit)["inputs"].contains("new"));
+}
+
+// A side is an audit's report; a diff's report (with inputs.old and inputs.new, or written
+// before they existed: its findings are the comparison's) describes no tree.
+TEST(Diff, ADiffReportIsNoSide) {
+  TempDir t;
+  const std::string diff =
+      kBin + " diff --no-progress --ld-so-conf /nonexistent --fail-on none --format json ";
+  std::string report;
+  ASSERT_EQ(RunCommand(diff + kPairs + "/diff/old " + kPairs + "/diff/new", &report), 0);
+  WriteAll(t / "diff.json", report);
+  Json before = Json::parse(report);
+  before["inputs"].erase("old");
+  before["inputs"].erase("new");
+  WriteAll(t / "before.json", before.dump(2));
+  for (const std::string side : {"diff.json", "before.json"}) {
+    std::string err;
+    EXPECT_EQ(RunCommand(diff + t / side + " " + kPairs + "/diff/new 2>&1", &err), 2) << side;
+    EXPECT_THAT(err, ::testing::HasSubstr("the report of a diff, not of an audit")) << side;
+  }
+}
+
 // The comparison's fields, without the keys (which name the input) and messages.
 Json Findings(const std::string& json_text) {
   Json out = Json::array();

@@ -1,0 +1,94 @@
+#include "diff/installed_layout.h"
+
+#include <array>
+#include <vector>
+
+#include "diff/side.h"
+
+namespace rocm_audit {
+namespace {
+
+// GNUInstallDirs' directories below the prefix (bindir ... datarootdir, sysconfdir,
+// localstatedir, sharedstatedir), and the other spellings of the library directory.
+constexpr std::array<std::string_view, 12> kInstallationDirs = {
+    "bin", "sbin", "libexec", "lib", "lib64", "lib32", "libx32", "include", "share", "etc", "var", "com"};
+
+bool IsInstallationDir(std::string_view name) {
+  for (std::string_view d : kInstallationDirs)
+    if (name == d) return true;
+  return false;
+}
+
+// A Debian multiarch tuple (dpkg-architecture's DEB_HOST_MULTIARCH): cpu-gnu..., or
+// cpu-{linux,kfreebsd,hurd}-{gnu,musl}... ("x86_64-linux-gnu", "arm-linux-gnueabihf",
+// "i386-gnu").
+bool IsMultiarchTuple(std::string_view name) {
+  std::vector<std::string_view> parts;
+  for (size_t at = 0;;) {
+    const size_t dash = name.find('-', at);
+    parts.push_back(name.substr(at, dash == std::string_view::npos ? std::string_view::npos : dash - at));
+    if (dash == std::string_view::npos) break;
+    at = dash + 1;
+  }
+  for (std::string_view p : parts)
+    if (p.empty()) return false;
+  auto abi = [](std::string_view p) { return p.starts_with("gnu") || p.starts_with("musl"); };
+  if (parts.size() == 2) return abi(parts[1]);
+  return parts.size() == 3 && (parts[1] == "linux" || parts[1] == "kfreebsd" || parts[1] == "hurd") &&
+         abi(parts[2]);
+}
+
+std::vector<std::string_view> Split(std::string_view text, char separator) {
+  std::vector<std::string_view> out;
+  for (size_t at = 0;;) {
+    const size_t end = text.find(separator, at);
+    out.push_back(text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at));
+    if (end == std::string_view::npos) return out;
+    at = end + 1;
+  }
+}
+
+}  // namespace
+
+std::string PlaceBelowPrefix(std::string_view path) {
+  const std::vector<std::string_view> parts = Split(path, '/');
+  size_t first = 0;
+  while (first < parts.size() && !IsInstallationDir(parts[first])) ++first;
+  // The last component is the file's own name, never a directory of the layout.
+  if (first + 1 >= parts.size()) return std::string(path);
+  std::string out;
+  for (size_t i = first; i < parts.size(); ++i) {
+    std::string_view part = parts[i];
+    if (i == first && part == "lib64") part = "lib";
+    if (i == first + 1 && parts[first] == "lib" && i + 1 < parts.size() && IsMultiarchTuple(part)) continue;
+    out += (out.empty() ? "" : "/") + std::string(part);
+  }
+  return out;
+}
+
+std::string KeyBelowPrefix(std::string_view key) {
+  const std::vector<std::string_view> parts = Split(key, '|');
+  std::string out(parts[0]);
+  for (size_t i = 1; i < parts.size(); ++i) {
+    std::string_view part = parts[i];
+    std::string name;
+    if (i > 1) {
+      // field=value; a value naming no relative path is left as it is.
+      const size_t eq = part.find('=');
+      if (eq == std::string_view::npos) {
+        out += "|" + std::string(part);
+        continue;
+      }
+      name = std::string(part.substr(0, eq + 1));
+      part.remove_prefix(eq + 1);
+      if (part.starts_with('/') || part.find('/') == std::string_view::npos) {
+        out += "|" + name + std::string(part);
+        continue;
+      }
+    }
+    out += "|" + name + PlaceBelowPrefix(InstalledPath(part));
+  }
+  return out;
+}
+
+}  // namespace rocm_audit
