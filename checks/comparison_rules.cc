@@ -97,9 +97,10 @@ constinit const Rule kProcessorsLostRule{
         "AMDGPU_TARGETS, Tensile's architecture list), or document the dropped support",
     .key_fields = "scope",
     .explanation =
-        "A library (matched by SONAME) or a directory of device code or Tensile/hipBLASLt "
-        "data (matched by installed path) served processors in OLD that it does not serve in "
-        "NEW: code objects, offload bundles and compressed bundle (CCOB) entries, and the "
+        "A library (matched by SONAME), its Tensile/hipBLASLt data (`scope` data), or another "
+        "directory of device code (`scope` directory, matched by its place below the install "
+        "prefix) served processors in OLD that it does not serve in NEW: code objects, offload bundles and "
+        "compressed bundle (CCOB) entries, and the "
         "processors the data files name. On such a GPU the HIP runtime finds no code object "
         "(\"hipErrorNoBinaryForGpu\") or rocBLAS no kernels, after an update that changed "
         "nothing else. `generic_only` lists the processors that had native code and are now "

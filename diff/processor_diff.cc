@@ -117,6 +117,9 @@ std::map<std::string, DeviceDirectory> ByDirectory(const Side& side) {
 void CompareProcessors(const Side& old_side, const Side& new_side, BaseConsumers& base, FindingSink& out) {
   const SharedLibraries now(new_side);
   const SharedLibraries was(old_side);
+  // A library's Tensile/hipBLASLt data directory is compared as its data, not again as a
+  // directory of device code.
+  std::set<std::string> data_dirs;
   for (const FileFacts* old_lib : was.All()) {
     const FileFacts* new_lib = now.First(old_lib->elf->soname);
     if (!new_lib) new_lib = now.SameStem(old_lib->elf->soname);
@@ -134,13 +137,14 @@ void CompareProcessors(const Side& old_side, const Side& new_side, BaseConsumers
         after.insert(new_lib->arch_data->processors.begin(), new_lib->arch_data->processors.end());
       const std::string dir =
           new_lib->arch_data && !new_lib->arch_data->dir.empty() ? new_lib->arch_data->dir : new_lib->path;
+      data_dirs.insert(dir);
       AddLost(dir, "data", old_lib->arch_data->library + " data of " + soname, before, after,
               Loading(new_side, base, *new_lib), out);
     }
   }
   const std::map<std::string, DeviceDirectory> after = ByDirectory(new_side);
   for (const auto& [place, before] : ByDirectory(old_side))
-    if (auto it = after.find(place); it != after.end())
+    if (auto it = after.find(place); it != after.end() && !data_dirs.count(it->second.dir))
       AddLost(it->second.dir, "directory", it->second.dir + "/", before.processors, it->second.processors, {},
               out);
 }

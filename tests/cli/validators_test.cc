@@ -128,6 +128,11 @@ TEST_F(Validators, SchemaNamesEveryCheck) {
   auto list = nlohmann::json::parse(listed);
   for (const auto& c : list["checks"]) ids.push_back(c["id"]);
   EXPECT_EQ(schema["$defs"]["ruleId"]["enum"].get<std::vector<std::string>>(), ids);
+  // A finding's key starts with its check: the key's pattern lists them all too.
+  const std::string key = schema["$defs"]["finding"]["properties"]["key"]["pattern"];
+  std::string alternatives;
+  for (const std::string& id : ids) alternatives += (alternatives.empty() ? "^(" : "|") + id;
+  EXPECT_EQ(key, alternatives + ")\\|");
 }
 
 // HTML Tidy (HTML5): neither an error nor a warning in any page (exit 1 is warnings, 2 errors).
