@@ -136,6 +136,33 @@ TEST(Diff, CMakeTargetAndComponentRemovedNamingTheConfigsThatDependOnIt) {
   EXPECT_EQ(found[0]->fields["hit"], Json::array({"lib/cmake/User/UserConfig.cmake"}));
 }
 
+// generic/: native gfx906 and gfx90a code replaced by gfx9-generic's, which covers gfx906
+// (LLVM's AMDGPUUsage) and not gfx90a.
+TEST(Diff, AProcessorServedOnlyThroughAGenericTargetIsGenericOnly) {
+  const Report r = DiffTrees("generic");
+  const auto found = Of(r, "processors-lost", "lib/libkern.so.1");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0]->fields["lost"], Json::array({"gfx90a"}));
+  EXPECT_EQ(found[0]->fields["generic_only"], Json::array({"gfx906"}));
+  EXPECT_EQ(found[0]->fields["new_processors"], Json::array({"gfx9-generic"}));
+  for (const Finding& f : r.findings) EXPECT_EQ(f.check, "processors-lost") << f.message;
+}
+
+// raise/: Up asks for Dep 2.0 where it asked for 1.0; nothing removed: a warning. Backwards
+// the version is lowered: no finding.
+TEST(Diff, ADependencyVersionRaisedAloneIsAWarning) {
+  const Report r = DiffTrees("raise");
+  const auto found = Of(r, "cmake-interface-removed", "lib/cmake/Up/UpConfig.cmake");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0]->severity, Severity::kWarning);
+  EXPECT_EQ(found[0]->fields["raised_dependencies"],
+            Json::parse(R"([{"dependency": "Dep", "old_version": "1.0", "new_version": "2.0"}])"));
+  EXPECT_THAT(found[0]->fields["removed_targets"], IsEmpty());
+  EXPECT_EQ(r.findings.size(), 1u);
+  for (const Finding& f : DiffTrees("raise", "new", "old").findings)
+    ADD_FAILURE() << f.check << ": " << f.message;
+}
+
 // OLD's Pkg loaded Dep (find_dependency), NEW's does not: a consumer of Pkg no longer gets
 // Dep::a and Dep::b. One finding for the dependency, on Pkg; Dep itself is unchanged.
 TEST(Diff, ADependencyNoLongerLoadedIsReportedWithTheTargetsItBrought) {
