@@ -11,7 +11,9 @@
 // (CMAKE_INSTALL_LIBDIR), and find_package() searches <prefix>/(lib/<arch>|lib*|share)/cmake/
 // alike: lib64 and lib/<tuple> are the place lib is. Libraries are matched by SONAME, not by
 // this (shared_libraries.h); abipkgdiff does the same: SONAME for libraries, the path inside
-// the package below what all its paths share for the other files.
+// the package below what all its paths share for the other files. Files of one side at the
+// same place below two prefixes (usr/ and opt/rocm/ in one tree) are one place: a side is
+// one install.
 #pragma once
 
 #include <string>
