@@ -109,7 +109,7 @@ void Run(const LoadableInput& in, FindingSink& sink) {
     // hides this file's own symbols, and in files[].unresolved in any case.
     bool direct = std::find(u.needed_by.begin(), u.needed_by.end(), 0) != u.needed_by.end();
     bool requester_audited = std::all_of(u.needed_by.begin(), u.needed_by.end(), [&](int i) {
-      return in.run.audited_real_paths.count(closure.objects[i].real_path) > 0;
+      return in.run.audited_real_paths.count(std::string(closure.objects[i].real_path)) > 0;
     });
     if (!direct && requester_audited && hidden == unbound.end()) continue;
     Finding f = MakeFinding(kRules[0], in.file.walked.path);
@@ -144,7 +144,8 @@ void Run(const LoadableInput& in, FindingSink& sink) {
       }
       // Nowhere in the audited paths: what the set's metadata says of it, if anything.
       if (there == in.run.audited_by_name.end() && !u.needed_by.empty())
-        if (std::string hint = SetHint(u.name, closure.objects[u.needed_by[0]].real_path, in.options);
+        if (std::string hint =
+                SetHint(u.name, std::string(closure.objects[u.needed_by[0]].real_path), in.options);
             !hint.empty())
           f.hint = std::move(hint);
     }

@@ -102,7 +102,7 @@ void RunClosure(const LoadableInput& in, FindingSink& sink) {
       int found = base.empty() ? -1 : closure.FindByName(name);
       if (found < 0) continue;
       std::vector<std::string>& files = needers[base][name];
-      if (std::find(files.begin(), files.end(), o.path) == files.end()) files.push_back(o.path);
+      if (std::find(files.begin(), files.end(), o.path) == files.end()) files.emplace_back(o.path);
       objects[base].insert(found);
     }
   for (const auto& [base, by_soname] : needers) {
@@ -138,7 +138,7 @@ void RunTree(const TreeInput& in, FindingSink& sink) {
       if (found < 0) continue;
       std::pair<std::string, std::string> key{ProcessKind(*o->model()), base};
       users[key][name].push_back(o->walked.path);
-      found_files[key].insert(closure.objects[found].real_path);
+      found_files[key].emplace(closure.objects[found].real_path);
     }
   }
   for (const auto& [key, sonames] : users) {

@@ -111,6 +111,7 @@ class TreeAudit {
     per_file_.resize(total_);
     package_of_.assign(total_, nullptr);
     finished_.assign(total_, 0);
+    closure_cut_.assign(total_, 0);
     facts_to_sink_ = sinks_.TakesFileFacts(report_.inputs);
     if (!facts_to_sink_) report_.files.resize(total_);
   }
@@ -151,12 +152,13 @@ class TreeAudit {
   }
 
   // The loader's view of each loadable file, then the run's one symbol index. Closure
-  // members outside the audited paths have their device code read on first use. Each
-  // closure is cut to what the whole-tree checks read (DirectNeedsOf) as soon as the
-  // symbol binding and the device stack are made of it, and made again for the file's own
-  // checks (FinishLoadableFiles): N libraries each loading the next would otherwise hold
-  // N closures of up to N objects at once. The run's search memo makes the second
-  // closure without probing the filesystem again.
+  // members outside the audited paths have their device code read on first use. Closures
+  // are kept whole for the file's own checks (FinishLoadableFiles) while the run holds
+  // fewer than kWholeClosureObjects objects in them, which every real tree does; past that,
+  // a closure is cut to what the whole-tree checks read (DirectNeedsOf) as soon as the
+  // symbol binding and the device stack are made of it, and made again for its checks: N
+  // libraries each loading the next would otherwise hold N closures of up to N objects at
+  // once. The run's loader memo makes the second closure without searching again.
   void MakeLoadFacts() {
     std::vector<Boxed<InspectedFile>>& files = tree_->files;
     DeviceOfferCache offers(bundles_);
@@ -180,22 +182,27 @@ class TreeAudit {
     InspectedFile& file = *tree_->files[i];
     Boxed<LoadFacts>& load = tree_->loads[i];
     try {
-      load = InspectLoad(file, loader_, tree_->store, offers, request_.checks.arch, &plugins, &search_memo_);
+      load = InspectLoad(file, loader_, tree_->store, offers, request_.checks.arch, &plugins, &loader_memo_);
       sinks_.LoadFactsReady(i, file, *load, loader_);
-      load->closure = DirectNeedsOf(std::move(load->closure));
+      const size_t objects = load->closure.objects.size();
+      if (whole_closure_objects_.fetch_add(objects) + objects > kWholeClosureObjects) {
+        whole_closure_objects_ -= objects;
+        load->closure = DirectNeedsOf(std::move(load->closure));
+        closure_cut_[i] = 1;
+      }
     } catch (const std::bad_alloc&) {
       load = {};
       file.problems.push_back({ParseProblem::kUnparsable, std::string(kOutOfMemoryInLoad)});
     }
   }
 
-  // Each loadable file's checks and facts, on its whole closure made again; then the
-  // closure is cut as before.
+  // Each loadable file's checks and facts, on its whole closure (made again if it was
+  // cut); then the closure is cut to what the whole-tree checks read.
   void FinishLoadableFiles() {
     ParallelFor(total_, jobs_, [&](size_t i) {
       if (finished_[i]) return;
       Boxed<LoadFacts>& load = tree_->loads[i];
-      if (load) RestoreClosure(i);
+      if (load && closure_cut_[i]) RestoreClosure(i);
       Finish(i, *tree_->files[i], load ? &*load : nullptr);
       if (load) load->closure = DirectNeedsOf(std::move(load->closure));
     });
@@ -207,7 +214,7 @@ class TreeAudit {
     InspectedFile& file = *tree_->files[i];
     Boxed<LoadFacts>& load = tree_->loads[i];
     try {
-      load->closure = ClosureOf(file, loader_, tree_->store, &search_memo_);
+      load->closure = ClosureOf(file, loader_, tree_->store, &loader_memo_);
     } catch (const std::bad_alloc&) {
       load = {};
       file.problems.push_back({ParseProblem::kUnparsable, std::string(kOutOfMemoryInLoad)});
@@ -285,7 +292,7 @@ class TreeAudit {
   AuditSinks& sinks_;
   Report& report_;
   LoaderConfig loader_;
-  SearchMemo search_memo_;  // loader_'s, once ConfigureLoader has made it final
+  LoaderMemo loader_memo_;  // loader_'s, once ConfigureLoader has made it final
   const unsigned jobs_;
   unsigned needs_ = 0;
   DecodeMemory decode_memory_;
@@ -297,6 +304,12 @@ class TreeAudit {
   std::vector<AuditedPackage> packages_;
   std::vector<const AuditedPackage*> package_of_;  // the CMake package whose config file i is
   std::vector<char> finished_;                     // file i's checks and facts are done
+  std::vector<char> closure_cut_;                  // file i's closure waits to be made again
+  // A closure object costs about 250 bytes: the whole closures kept stay under ~25 MB. The
+  // largest tree of the corpus holds fewer than that (a few thousand files, closures of at
+  // most 27 objects).
+  static constexpr size_t kWholeClosureObjects = 100'000;
+  std::atomic<size_t> whole_closure_objects_{0};
   std::vector<std::vector<Finding>> per_file_;
   RunFacts run_;  // what loadable checks ask about the tree; whole once every file is read
   bool facts_to_sink_ = false;

@@ -283,15 +283,15 @@ void DeviceOfferCache::Put(const std::string& real_path, std::vector<ArchOffer> 
   slots_[real_path] = std::move(slot);
 }
 
-const std::vector<ArchOffer>& DeviceOfferCache::Get(const std::string& real_path, std::string_view bytes) {
+const std::vector<ArchOffer>& DeviceOfferCache::Get(std::string_view real_path, std::string_view bytes) {
   static const std::vector<ArchOffer> kNone;
   if (!options_.read_device_code) return kNone;
   std::shared_ptr<Slot> slot;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto& s = slots_[real_path];
-    if (!s) s = std::make_shared<Slot>();
-    slot = s;
+    auto it = slots_.find(real_path);
+    if (it == slots_.end()) it = slots_.emplace(std::string(real_path), std::make_shared<Slot>()).first;
+    slot = it->second;
   }
   std::call_once(slot->once,
                  [&] { slot->offers = FindDeviceCode(FileKind::kElf, bytes, options_).Offers(); });

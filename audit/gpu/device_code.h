@@ -39,7 +39,7 @@ class DeviceOfferCache {
   explicit DeviceOfferCache(BundleReadOptions options) : options_(options) {}
   void Put(const std::string& real_path, std::vector<ArchOffer> offers);
   /// The offers of the ELF file `bytes` (parsed once, whoever asks first).
-  const std::vector<ArchOffer>& Get(const std::string& real_path, std::string_view bytes);
+  const std::vector<ArchOffer>& Get(std::string_view real_path, std::string_view bytes);
 
  private:
   struct Slot {
@@ -48,7 +48,13 @@ class DeviceOfferCache {
   };
   BundleReadOptions options_;
   std::mutex mutex_;
-  std::unordered_map<std::string, std::shared_ptr<Slot>> slots_;
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  // Looked up for every object of every closure: by the closure's view of the path, with
+  // no copy of it.
+  std::unordered_map<std::string, std::shared_ptr<Slot>, Hash, std::equal_to<>> slots_;
 };
 
 }  // namespace rocm_audit

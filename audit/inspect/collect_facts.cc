@@ -52,7 +52,7 @@ std::vector<ClosureNode> ClosureGraph(const LoadClosure& closure, const SymbolBi
     for (int r : u.needed_by) failed.insert({r, u.name});
   for (size_t r = 0; r < closure.objects.size(); ++r) {
     const LoadedObject& o = closure.objects[r];
-    ClosureNode node{loader.fs.DisplayPath(o.path), o.found_by, {}};
+    ClosureNode node{loader.fs.DisplayPath(std::string(o.path)), std::string(o.found_by), {}};
     // Names are matched whole, then kept as the report shows them (BoundedView).
     for (std::string_view name : o.model->needed) {
       int object = failed.count({static_cast<int>(r), name}) ? -1 : closure.FindByName(name);
@@ -76,7 +76,8 @@ ClosureFacts ToClosureFacts(const LoadFacts& load, const LoaderConfig& loader, b
   ClosureFacts f;
   const size_t members = closure.objects.empty() ? 0 : closure.objects.size() - 1;
   const size_t listed = std::min(members, kMaxClosureObjectsListed);
-  for (size_t i = 1; i <= listed; ++i) f.objects.push_back(loader.fs.DisplayPath(closure.objects[i].path));
+  for (size_t i = 1; i <= listed; ++i)
+    f.objects.push_back(loader.fs.DisplayPath(std::string(closure.objects[i].path)));
   f.objects_left_out = members - listed;
   for (const auto& u : closure.unresolved) f.unresolved.push_back(BoundedView(u.name));
   if (with_graph) f.nodes = ClosureGraph(closure, load.binding, loader);

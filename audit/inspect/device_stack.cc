@@ -3,7 +3,6 @@
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <map>
-#include <set>
 
 namespace rocm_audit {
 
@@ -18,15 +17,15 @@ DeviceStack AnalyzeDeviceStack(const LoadClosure& closure, const LoaderConfig& l
                                DeviceOfferCache& cache, const ArchRequirement& requirement) {
   DeviceStack out;
   std::vector<const std::vector<ArchOffer>*> offers;  // parallel to out.libraries
-  std::set<std::string> seen;
+  // The objects of a closure are distinct files (BuildClosure maps a file once).
   for (const LoadedObject& o : closure.objects) {
-    if (!o.model || !o.model->buffer || !seen.insert(o.real_path).second) continue;
+    if (!o.model || !o.model->buffer) continue;
     const llvm::MemoryBuffer& b = *o.model->buffer;
     const std::vector<ArchOffer>& found =
         cache.Get(o.real_path, std::string_view(b.getBufferStart(), b.getBufferSize()));
     if (found.empty()) continue;
-    out.libraries.push_back(loader.fs.DisplayPath(o.path));
-    out.library_paths.push_back(o.real_path);
+    out.libraries.push_back(loader.fs.DisplayPath(std::string(o.path)));
+    out.library_paths.emplace_back(o.real_path);
     offers.push_back(&found);
   }
   if (out.libraries.empty()) return out;

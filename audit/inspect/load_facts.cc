@@ -3,13 +3,13 @@
 namespace rocm_audit {
 
 LoadClosure ClosureOf(const InspectedFile& file, const LoaderConfig& loader, ObjectStore& store,
-                      SearchMemo* memo) {
-  return BuildClosure(*file.model(), file.walked.path, file.walked.real_path, loader, store, memo);
+                      LoaderMemo* memo) {
+  return BuildClosure(file.elf, file.walked.path, file.walked.real_path, loader, store, memo);
 }
 
 LoadFacts InspectLoad(const InspectedFile& file, const LoaderConfig& loader, ObjectStore& store,
                       DeviceOfferCache& offers, const ArchRequirement& requirement, PluginHosts* plugins,
-                      SearchMemo* memo) {
+                      LoaderMemo* memo) {
   LoadFacts out;
   const ElfModel& model = *file.model();
   out.closure = ClosureOf(file, loader, store, memo);

@@ -24,12 +24,12 @@ struct LoadFacts {
 /// ld.so binds a program or a linked library. `memo`: the run's search memo (BuildClosure).
 LoadFacts InspectLoad(const InspectedFile& file, const LoaderConfig& loader, ObjectStore& store,
                       DeviceOfferCache& offers, const ArchRequirement& requirement,
-                      PluginHosts* plugins = nullptr, SearchMemo* memo = nullptr);
+                      PluginHosts* plugins = nullptr, LoaderMemo* memo = nullptr);
 
 /// The closure ld.so maps for `file` (loadable()), as InspectLoad makes it: the same objects
 /// in the same order each time it is made (the files do not change while the audit runs),
 /// so that a LoadFacts whose closure was cut to DirectNeedsOf can have it again.
 LoadClosure ClosureOf(const InspectedFile& file, const LoaderConfig& loader, ObjectStore& store,
-                      SearchMemo* memo);
+                      LoaderMemo* memo);
 
 }  // namespace rocm_audit

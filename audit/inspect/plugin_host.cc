@@ -181,7 +181,7 @@ std::shared_ptr<const HostScope> PluginHosts::Load(const std::string& path, cons
       auto scope = std::make_shared<HostScope>();
       scope->path = path;
       scope->program = stored;
-      scope->closure = BuildClosure(*stored->model, path, real_path, loader_, store_);
+      scope->closure = BuildClosure(stored, path, real_path, loader_, store_);
       for (const LoadedObject& o : scope->closure.objects) scope->models.push_back(o.model);
       it->second = std::move(scope);
     }

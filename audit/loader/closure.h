@@ -2,11 +2,15 @@
 // (elf/dl-deps.c), each DT_NEEDED resolved in the context of the object that names it.
 #pragma once
 
-#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <utility>
 #include <vector>
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/ADT/StringRef.h>
 
 #include "audit/elf/elf_model.h"
 #include "audit/elf/object_store.h"
@@ -14,14 +18,18 @@
 
 namespace rocm_audit {
 
+/// One object of a closure. Its strings are views into what the closure keeps alive (its
+/// keep_alive, its main object's paths, the models): a closure of N objects copies no path
+/// or name, so that the N closures of a chain of N libraries cost N^2 small records, not
+/// N^2 strings.
 struct LoadedObject {
   const ElfModel* model = nullptr;
-  std::string path;                ///< host path as found; its directory is $ORIGIN
-  std::string real_path;           ///< the file mapped
-  FileId id;                       ///< its device and inode: how ld.so knows it is loaded
-  int loader = -1;                 ///< index of the object that first needed it; -1 for the main object
-  std::vector<std::string> names;  ///< DT_NEEDED names it satisfied, plus its soname
-  std::string found_by;            ///< the search step that found it ("RUNPATH of libX.so", "default", ...)
+  std::string_view path;       ///< host path as found; its directory is $ORIGIN
+  std::string_view real_path;  ///< the file mapped
+  FileId id;                   ///< its device and inode: how ld.so knows it is loaded
+  int loader = -1;             ///< index of the object that first needed it; -1 for the main object
+  llvm::SmallVector<std::string_view, 2> names;  ///< DT_NEEDED names it satisfied, plus its soname
+  std::string_view found_by;  ///< the search step that found it ("RUNPATH of libX.so", "default", ...)
 };
 
 struct UnresolvedLibrary {
@@ -31,31 +39,48 @@ struct UnresolvedLibrary {
   std::string parse_error;     ///< found, but not a usable ELF file
 };
 
+/// What one object's DT_NEEDED name resolved to: the search, and the found file's parse.
+struct ResolvedNeeded {
+  Resolution resolution;
+  std::shared_ptr<const StoredObject> stored;  ///< set when found
+};
+
+/// What the closures of one run share; the files do not change while the audit runs. The
+/// filesystem's answers (search_memo.h); and what a DT_NEEDED name of an object resolves
+/// to, whenever its search reads nothing of the objects that loaded it: no DT_RPATH is
+/// inherited, so the requester's path (its $ORIGIN and its file), the name and the main
+/// object's interpreter (its built-in directories) decide it. A chain of N libraries, each
+/// an audited file, then searches each name once, not once per closure that holds it.
+struct LoaderMemo {
+  SearchMemo search;
+  SharedAnswers<std::shared_ptr<const ResolvedNeeded>>
+      needed;  ///< by requester path, name, main's interpreter
+};
+
 struct LoadClosure {
   std::vector<LoadedObject> objects;  ///< [0] is the main object; breadth-first order
   std::vector<UnresolvedLibrary> unresolved;
-  /// Keeps the models alive for as long as the closure is used: keep_alive[i - 1] holds
-  /// objects[i]'s (the main object's is the caller's).
-  std::vector<std::shared_ptr<const StoredObject>> keep_alive;
+  /// What the objects' views point into, for as long as the closure is used: keep_alive[i - 1]
+  /// holds objects[i]'s search and model (the main object's model is the caller's).
+  std::vector<std::shared_ptr<const ResolvedNeeded>> keep_alive;
+  /// The main object's model and paths, which objects[0] and the names it needs view.
+  std::shared_ptr<const StoredObject> main_object;
+  std::shared_ptr<const std::pair<std::string, std::string>> main_paths;
 
   /// Index of the loaded object ld.so would match to `name` (DT_NEEDED name or soname).
   /// Constant time for a closure BuildClosure made; any other is scanned.
   int FindByName(std::string_view name) const;
 
-  /// Hashes a name however it is held, so that a DT_NEEDED is looked up where it lies.
-  struct NameHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
   /// Each name and path of `objects`, with the first object that has it (BuildClosure's).
-  std::unordered_map<std::string, int, NameHash, std::equal_to<>> by_name;
+  /// Keys are views, as the objects' strings are: open addressing, no allocation per name.
+  llvm::DenseMap<llvm::StringRef, int> by_name;
 };
 
-/// `memo`: the run's search memo for `config` (search_memo.h), shared by every closure of
+/// `main` must hold a model. `memo`: the run's, for `config`, shared by every closure of
 /// the run; null searches with one of the closure's own.
-LoadClosure BuildClosure(const ElfModel& main, const std::string& main_path,
+LoadClosure BuildClosure(std::shared_ptr<const StoredObject> main, const std::string& main_path,
                          const std::string& main_real_path, const LoaderConfig& config, ObjectStore& store,
-                         SearchMemo* memo = nullptr);
+                         LoaderMemo* memo = nullptr);
 
 /// What is left of a closure once the main object's own checks have read it: the main
 /// object and what its own DT_NEEDED names matched, each name matched as in the whole

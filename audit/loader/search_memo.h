@@ -43,36 +43,47 @@ struct ProbedDirectory {
   std::string why;  ///< when it does not resolve
 };
 
-/// Thread-safe. One memo belongs to one RootedFs, once its layers and hidden files are
-/// final: a path's answer is that filesystem's. An answer, once kept, is never replaced,
-/// so a reference to it stays valid for the memo's life.
-class SearchMemo {
+/// Answers kept by a string key, for every worker of a run. Thread-safe. An answer, once
+/// kept, is never replaced, so a reference to it stays valid for the map's life.
+template <typename T>
+class SharedAnswers {
  public:
-  /// The candidate kept under `key` (directory + '\0' + name), else null.
-  const ProbedCandidate* FindCandidate(std::string_view key) const;
-  /// Keeps `probed` under `key` unless another thread kept one first; returns the one kept.
-  const ProbedCandidate& KeepCandidate(std::string key, ProbedCandidate probed);
-  const ProbedDirectory* FindDirectory(std::string_view dir) const;
-  const ProbedDirectory& KeepDirectory(std::string dir, ProbedDirectory probed);
+  /// The answer kept under `key`, else null.
+  const T* Find(std::string_view key) const {
+    Shard& shard = ShardOf(key);
+    std::lock_guard lock(shard.mutex);
+    auto it = shard.answers.find(key);
+    return it == shard.answers.end() ? nullptr : &it->second;
+  }
+  /// Keeps `answer` under `key` unless another worker kept one first; returns the one kept.
+  const T& Keep(std::string key, T answer) {
+    Shard& shard = ShardOf(key);
+    std::lock_guard lock(shard.mutex);
+    return shard.answers.try_emplace(std::move(key), std::move(answer)).first->second;
+  }
 
  private:
   struct Hash {
     using is_transparent = void;
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
-  template <typename T>
-  using Map = std::unordered_map<std::string, T, Hash, std::equal_to<>>;
-  // Lookups from every worker: one lock per shard, chosen by the key's hash, keeps two
-  // workers from waiting on each other for different keys.
+  // One lock per shard, chosen by the key's hash, keeps two workers from waiting on each
+  // other for different keys.
   struct Shard {
     mutable std::mutex mutex;
-    Map<ProbedCandidate> candidates;
-    Map<ProbedDirectory> directories;
+    std::unordered_map<std::string, T, Hash, std::equal_to<>> answers;
   };
   static constexpr size_t kShards = 64;
   Shard& ShardOf(std::string_view key) const { return shards_[Hash{}(key) % kShards]; }
 
   mutable std::array<Shard, kShards> shards_;
+};
+
+/// One memo belongs to one RootedFs, once its layers and hidden files are final: a path's
+/// answer is that filesystem's.
+struct SearchMemo {
+  SharedAnswers<ProbedCandidate> candidates;  ///< by directory + '\0' + name
+  SharedAnswers<ProbedDirectory> directories;
 };
 
 }  // namespace rocm_audit

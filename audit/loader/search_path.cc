@@ -194,15 +194,15 @@ const ProbedCandidate& LibrarySearch::Look(const std::string& dir, std::string_v
                                            const std::string& candidate) {
   std::string key = dir + '\0';
   key += name;
-  if (const ProbedCandidate* known = memo_->FindCandidate(key)) return *known;
-  return memo_->KeepCandidate(std::move(key), Probe(dir, name, candidate));
+  if (const ProbedCandidate* known = memo_->candidates.Find(key)) return *known;
+  return memo_->candidates.Keep(std::move(key), Probe(dir, name, candidate));
 }
 
 const ProbedDirectory& LibrarySearch::ResolveDirectory(const std::string& dir) {
-  if (const ProbedDirectory* known = memo_->FindDirectory(dir)) return *known;
+  if (const ProbedDirectory* known = memo_->directories.Find(dir)) return *known;
   ProbedDirectory d;
   d.resolved = config_.fs.ResolveFully(dir, &d.why);
-  return memo_->KeepDirectory(dir, std::move(d));
+  return memo_->directories.Keep(dir, std::move(d));
 }
 
 ProbedCandidate LibrarySearch::Probe(const std::string& dir, std::string_view name,

@@ -21,7 +21,7 @@ std::vector<MissingVersion> FindMissingVersions(const ElfModel& model, const Loa
     if (!lib.has_version_definitions) continue;
     const auto& defs = lib.defined_versions;
     if (std::find(defs.begin(), defs.end(), nv.version) != defs.end()) continue;
-    out.push_back({nv.library, nv.version, closure.objects[idx].path, idx, {}});
+    out.push_back({nv.library, nv.version, std::string(closure.objects[idx].path), idx, {}});
   }
   return out;
 }

@@ -62,7 +62,7 @@ std::vector<std::string> CoreAudit::Closure(const std::string& file) const {
   std::vector<std::string> out;
   if (const LoadFacts* l = LoadOf(file))
     for (size_t i = 1; i < l->closure.objects.size(); ++i)
-      out.push_back(fs_.DisplayPath(l->closure.objects[i].path));
+      out.push_back(fs_.DisplayPath(std::string(l->closure.objects[i].path)));
   return out;
 }
 

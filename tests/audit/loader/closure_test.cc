@@ -132,16 +132,16 @@ void BuildChainOfThree(const TempDir& t) {
 }
 
 LoadClosure ClosureWith(const std::string& path, ObjectStore& store, const LoaderConfig& config,
-                        SearchMemo* memo) {
+                        LoaderMemo* memo) {
   std::shared_ptr<const StoredObject> main = store.Get(path, path);
   EXPECT_TRUE(main->model) << main->error;
   if (!main->model) return {};
-  return BuildClosure(*main->model, path, path, config, store, memo);
+  return BuildClosure(main, path, path, config, store, memo);
 }
 
 std::vector<std::string> Paths(const LoadClosure& c) {
   std::vector<std::string> out;
-  for (const LoadedObject& o : c.objects) out.push_back(o.path);
+  for (const LoadedObject& o : c.objects) out.emplace_back(o.path);
   return out;
 }
 
@@ -153,7 +153,7 @@ TEST(Closure, TheRunsSearchMemoAnswersEveryClosureOfTheRun) {
   BuildChainOfThree(t);
   ObjectStore store;
   const LoaderConfig config{RootedFs(t.path()), {}, {}, ""};
-  SearchMemo memo;
+  LoaderMemo memo;
   EXPECT_EQ(Paths(ClosureWith(t / "m/libM.so", store, config, &memo)),
             (std::vector<std::string>{t / "m/libM.so", t / "r/libB.so", t / "r/libC.so"}));
   ASSERT_TRUE(BuildTree(t.path(), "rm r/libC.so"));
@@ -180,7 +180,7 @@ TEST(Closure, DirectNeedsKeepWhatTheMainObjectsOwnNamesMatched) {
   EXPECT_EQ(kept.FindByName("libB.so"), 1);
   EXPECT_EQ(kept.FindByName("libC.so"), -1);
   ASSERT_EQ(kept.keep_alive.size(), 1u);
-  EXPECT_EQ(kept.keep_alive[0]->model.get(), kept.objects[1].model);
+  EXPECT_EQ(kept.keep_alive[0]->stored->model.get(), kept.objects[1].model);
   EXPECT_EQ(kept.objects[1].model->soname, "libB.so");
 }
 

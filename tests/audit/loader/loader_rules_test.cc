@@ -386,7 +386,10 @@ void Check(const std::string& tree, const Audit& a) {
     const LoadFacts* load = r.LoadOf(file);
     ASSERT_NE(load, nullptr);
     std::vector<Names> names;
-    for (size_t i = 1; i < load->closure.objects.size(); ++i) names.push_back(load->closure.objects[i].names);
+    for (size_t i = 1; i < load->closure.objects.size(); ++i) {
+      const auto& of = load->closure.objects[i].names;
+      names.emplace_back(of.begin(), of.end());
+    }
     EXPECT_EQ(names, *a.loaded_names);
   }
   if (!a.search.name.empty()) CheckSearch(r, file, a.search);
