@@ -76,5 +76,19 @@ for f in "$build"/demo-tree/lib/*.so*; do
   fi
 done
 rm -rf "$shapes"
+# The second round of the hostile tree (fixtures/hostile_names.py): every control byte in
+# names and bundle IDs, markup in names, archives whose headers claim more than they hold,
+# and one tiny .deb of the ring.
+hostile=$build/hostile-tree
+for f in "$hostile"/names-controls/lib/libc1b.so "$hostile"/names-controls/lib/libc9b.so \
+         "$hostile"/names-controls/lib/libcc29b.so "$hostile"/names-markup/lib/libmarkup.so; do
+  if [ -f "$f" ]; then seed elf "$f"; seed audit "$f"; fi
+done
+for f in "$hostile"/names-controls/gpu/controls.hipfb; do
+  if [ -f "$f" ]; then seed bundle "$f" 017; seed device_code "$f"; fi
+done
+for f in "$hostile"/archives/*.deb "$hostile"/debs/p01_1.0_amd64.deb; do
+  if [ -f "$f" ]; then seed unpack "$f"; fi
+done
 
 for t in "$out"/*; do printf '%s: %s seeds\n' "$(basename "$t")" "$(ls "$t" | wc -l)"; done

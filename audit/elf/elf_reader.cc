@@ -184,6 +184,10 @@ class Reader {
     }
     for (const auto& ph : phdrs) {
       if (ph.p_type != llvm::ELF::PT_NOTE) continue;
+      // LLVM's notes() checks p_offset + p_filesz in the ELF's own width: in a 32-bit file
+      // the sum wraps (0xffffff00 + 0x200 passes as 0x100) and the iterator reads far past
+      // the buffer. The bound is checked here in 64 bits first.
+      if (uint64_t{ph.p_offset} + uint64_t{ph.p_filesz} > obj_.getBufSize()) continue;
       llvm::Error err = llvm::Error::success();
       std::string found;
       for (const auto& note : obj_.notes(ph, err)) {

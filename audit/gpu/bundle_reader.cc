@@ -378,6 +378,13 @@ void InspectEntryCode(BundleEntry* e, size_t index, std::string_view prefix,
             "entry ID '" + e->id + "' contains a control character: no runtime matches it to a processor");
     return;
   }
+  // The runtime's own target ID string is ASCII: a byte past 0x7F (the 8-bit CSI 0x9B, a
+  // UTF-8 sequence) makes an ID that no runtime matches either.
+  if (std::any_of(e->id.begin(), e->id.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; })) {
+    Problem(problems, BundleProblem::kMalformed,
+            "entry ID '" + e->id + "' has a byte that is not ASCII: no runtime matches it to a processor");
+    return;
+  }
   e->parsed = ParseBundleEntryId(e->id);
   if (!e->parsed) {
     Problem(problems, BundleProblem::kMalformed,

@@ -186,13 +186,8 @@ class Unpacker {
     return unlink(Host(name).c_str()) == 0;
   }
 
-  void File(archive* a, archive* outer, const std::string& name, mode_t perm) {
-    if (!Parents(name, false) || !Free(name)) return;
-    int fd = open(Host(name).c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0) {
-      Refuse(name, "cannot create it");
-      return;
-    }
+  /// Copies the data of the current member into `fd` within the caps; libarchive's last status.
+  int CopyData(archive* a, archive* outer, const std::string& name, int fd) {
     const void* block;
     size_t size;
     la_int64_t offset;
@@ -219,10 +214,29 @@ class Unpacker {
         break;
       }
     }
+    return r;
+  }
+
+  void File(archive* a, archive* outer, const std::string& name, mode_t perm) {
+    if (!Parents(name, false) || !Free(name)) return;
+    int fd = open(Host(name).c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+      Refuse(name, "cannot create it");
+      return;
+    }
+    const size_t problems_before = problems_->size();
+    const int r = CopyData(a, outer, name, fd);
     if (r < ARCHIVE_WARN && !stopped_) Refuse(name, "truncated or corrupt: " + ErrorOf(a));
     // Set-id and sticky bits are dropped; the owner can always read it.
     fchmod(fd, (perm & 0777) | 0600);
     close(fd);
+    // A member cut short (truncated, or stopped at a cap) is not installed: its first bytes
+    // alone would be audited as a file of their own ("neither ELF nor ...") beside the
+    // finding that names the real reason.
+    if (problems_->size() != problems_before) {
+      unlink(Host(name).c_str());
+      return;
+    }
     members.push_back(name);
   }
 
@@ -328,11 +342,26 @@ ArchivePtr OpenFile(const std::string& file, std::string* error) {
   return a;
 }
 
+// The next member of a package's outer archive (the .deb's ar, the .conda's zip), false at
+// its end. A header that cannot be read (a member claiming more bytes than the file has, a
+// size field that is not a number) stops the package with libarchive's reason: the members
+// after it are unknown, and "no data.tar member" would name a consequence, not the defect.
+bool NextOuterMember(archive* a, Unpacker* u, archive_entry** entry) {
+  if (u->stopped()) return false;
+  const int r = archive_read_next_header(a, entry);
+  if (r == ARCHIVE_EOF) return false;
+  if (r < ARCHIVE_WARN) {
+    u->Stop("", "the package archive cannot be read past its last member: " + Unpacker::ErrorOf(a));
+    return false;
+  }
+  return true;
+}
+
 // .deb: control.tar.* gives the control file, data.tar.* the tree (deb(5)).
 void UnpackDeb(archive* a, Unpacker* u, UnpackedPackage* out) {
   archive_entry* entry;
   bool data = false;
-  while (!u->stopped() && archive_read_next_header(a, &entry) == ARCHIVE_OK) {
+  while (NextOuterMember(a, u, &entry)) {
     std::string name = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
     if (name.starts_with("control.tar")) {
       ApplyDebControl(NestedMemberText(a, "control", u, name), out);
@@ -347,7 +376,7 @@ void UnpackDeb(archive* a, Unpacker* u, UnpackedPackage* out) {
 // .conda (v2): a zip of metadata.json, info-*.tar.zst (index.json) and pkg-*.tar.zst.
 void UnpackCondaV2(archive* a, Unpacker* u, UnpackedPackage* out) {
   archive_entry* entry;
-  while (!u->stopped() && archive_read_next_header(a, &entry) == ARCHIVE_OK) {
+  while (NextOuterMember(a, u, &entry)) {
     std::string name = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
     if (name.starts_with("pkg-") && name.find(".tar") != std::string::npos) {
       OpenNested(a, [&](archive* inner) { u->Extract(inner, a); }, u, name);

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <cstdio>
@@ -21,6 +22,7 @@
 #include <sstream>
 #include <thread>
 
+#include <gmock/gmock.h>
 #include <nlohmann/json.hpp>
 
 #include "tests/support/test_support.h"
@@ -504,6 +506,86 @@ TEST(HostileInput, MemoryThatRunsOutForOneFileIsThatFilesFinding) {
   ADD_FAILURE() << "no limit left room for the report";
 }
 #endif
+
+// Sockets where the loader looks (a RUNPATH finds one, a DT_NEEDED names one by absolute
+// path) are skipped as ld.so skips them, and an ld.so.conf include glob whose first match is
+// a socket reads on: the last library is found in the directory the next file names.
+TEST(HostileInput, SocketsWhereTheLoaderLooksAreSkippedNeverOpened) {
+  TempDir t;
+  nlohmann::json r = AuditQuickly("tree/sockets", "--root {tree}/tree/sockets", t);
+  std::vector<std::string> sock = OutcomesFor(r, "libsock.so.1");
+  ASSERT_FALSE(sock.empty());
+  EXPECT_THAT(sock, ::testing::Contains("skipped: not a regular file (a socket)"));
+  EXPECT_EQ(OutcomesFor(r, "/run/libabs.so.1"),
+            std::vector<std::string>{"skipped: not a regular file (a socket)"});
+  EXPECT_TRUE(OutcomesFor(r, "libglob.so.1").empty());  // found: no finding
+  EXPECT_EQ(r["inputs"]["ld_so_conf_dirs"], nlohmann::json::array({"/opt/ok"}));
+  EXPECT_EQ(ChecksOf(r), (std::set<std::string>{"special-file", "unresolved-library"}));
+}
+
+// 60 ld.so.conf.d files, each including the glob that matches them all and ld.so.conf:
+// each file read once, as glibc reads it, and the directory the last one names is searched.
+TEST(HostileInput, LdSoConfGlobFanOutIsReadOncePerFile) {
+  TempDir t;
+  double seconds = 0;
+  nlohmann::json r = AuditQuickly("tree/conf-fan", "--root {tree}/tree/conf-fan", t, &seconds);
+  EXPECT_EQ(r["inputs"]["ld_so_conf_dirs"], nlohmann::json::array({"/opt/found"}));
+  EXPECT_TRUE(ChecksOf(r).empty());
+  EXPECT_LT(seconds, 2.0);
+}
+
+// The findings of `report` with the run's own inputs left out: what must not depend on the
+// order the packages were given in.
+std::string FindingsOf(const nlohmann::json& report) {
+  return report.value("findings", nlohmann::json()).dump();
+}
+
+// Headers that claim more than the file holds are the package's finding, with the reason
+// libarchive gives; a member cut short is not installed, so no finding is about its first
+// bytes as if they were a file (issue 33: "... is neither ELF nor a linker script").
+TEST(HostileInput, ArchiveHeadersClaimingMoreThanTheFileAreRefused) {
+  TempDir t;
+  nlohmann::json ar = AuditQuickly("archives/ar-member-claims-10gb.deb", "", t);
+  EXPECT_EQ(ChecksOf(ar), std::set<std::string>{"package-member-refused"});
+  EXPECT_THAT(FindingsOf(ar), ::testing::HasSubstr("cannot be read past its last member"));
+  EXPECT_THAT(FindingsOf(ar), ::testing::Not(::testing::HasSubstr("no data.tar member")));
+  nlohmann::json tar = AuditQuickly("archives/tar-member-claims-1tb.deb", "", t);
+  EXPECT_EQ(ChecksOf(tar), std::set<std::string>{"package-member-refused"});
+  EXPECT_THAT(FindingsOf(tar), ::testing::HasSubstr("libbig.so.1"));
+  for (const auto& f : tar["files"])
+    EXPECT_THAT(f.value("path", ""), ::testing::Not(::testing::HasSubstr("libbig.so.1")));
+}
+
+// 50 tiny .debs whose libraries need each other in a ring, and each one library no package
+// has: in every order given, the same findings byte for byte, no cap tripped, and only the
+// 50 libraries that nothing provides unresolved.
+TEST(HostileInput, FiftyDebsInAnyOrderGiveTheSameFindings) {
+  std::vector<std::string> debs;
+  for (const auto& e : fs::directory_iterator(ROCM_AUDIT_HOSTILE_TREE "/debs")) debs.push_back(e.path());
+  std::sort(debs.begin(), debs.end());
+  ASSERT_EQ(debs.size(), 50u);
+  auto audit = [](const std::vector<std::string>& order) {
+    TempDir t;
+    std::vector<std::string> argv = {ROCM_AUDIT_BINARY, "--no-progress", "--format", "json"};
+    argv.insert(argv.end(), order.begin(), order.end());
+    rocm_audit::testing::Run r = RunBounded(argv, t / "report.json", kQuickSeconds * 3);
+    EXPECT_EQ(r.exit_code, 1);
+    return nlohmann::json::parse(r.output, nullptr, /*allow_exceptions=*/false);
+  };
+  const nlohmann::json forward = audit(debs);
+  ASSERT_TRUE(forward.is_object());
+  size_t unresolved = 0;
+  for (const auto& f : forward["findings"]) {
+    EXPECT_EQ(f.value("check", ""), "unresolved-library") << f.dump();
+    EXPECT_THAT(f.value("library", ""), ::testing::StartsWith("libnothere"));
+    ++unresolved;
+  }
+  EXPECT_EQ(unresolved, 50u);
+  std::vector<std::string> reverse(debs.rbegin(), debs.rend()), rotated = debs;
+  std::rotate(rotated.begin(), rotated.begin() + 17, rotated.end());
+  EXPECT_EQ(FindingsOf(audit(reverse)), FindingsOf(forward));
+  EXPECT_EQ(FindingsOf(audit(rotated)), FindingsOf(forward));
+}
 
 }  // namespace
 }  // namespace rocm_audit::testing
