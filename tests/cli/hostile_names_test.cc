@@ -10,6 +10,7 @@
 #include <gmock/gmock.h>
 #include <nlohmann/json.hpp>
 
+#include "tests/support/terminal_output.h"
 #include "tests/support/test_support.h"
 
 namespace rocm_audit::testing {
@@ -21,48 +22,6 @@ using Json = nlohmann::json;
 
 const std::string kControls = ROCM_AUDIT_HOSTILE_TREE "/names-controls";
 const std::string kMarkup = ROCM_AUDIT_HOSTILE_TREE "/names-markup";
-
-struct Output {
-  int status = -1;
-  std::string out, err;
-};
-
-Output RunAudit(const std::string& args) {
-  TempDir t;
-  Output o;
-  o.status = RunCommand("'" ROCM_AUDIT_BINARY "' --no-progress " + args + " 2>'" + t / "err" + "'", &o.out);
-  o.err = ReadAll(t / "err");
-  return o;
-}
-
-// The first byte a terminal would act on, as "byte N at I", or "": C0 controls but the
-// newline (and the tab when `tab`), DEL, a raw 0x9B, and U+0080..U+009F; with `sgr`, the
-// renderer's own colour sequences (ESC [ digits ; m) are skipped.
-std::string ControlIn(std::string_view text, bool sgr = false, bool tab = false) {
-  for (size_t i = 0; i < text.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (sgr && c == 0x1b && i + 1 < text.size() && text[i + 1] == '[') {
-      const size_t end = text.find_first_not_of("0123456789;", i + 2);
-      if (end != std::string_view::npos && text[end] == 'm') {
-        i = end;
-        continue;
-      }
-    }
-    const bool c1 = c == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
-                    static_cast<unsigned char>(text[i + 1]) < 0xa0;
-    if ((c < 0x20 && c != '\n' && !(tab && c == '\t')) || c == 0x7f || c == 0x9b || c1)
-      return "byte " + std::to_string(c) + " at " + std::to_string(i) + ": ..." +
-             std::string(text.substr(i < 40 ? 0 : i - 40, 80)) + "...";
-  }
-  return "";
-}
-
-bool IsUtf8(const std::string& text) {
-  try {
-    (void)Json(text).dump();  // strict: throws on a byte that is not UTF-8
-    return true;
-  } catch (const Json::exception&) { return false; }
-}
 
 // The control bytes of names-controls/ as the text report spells them: \xNN for C0, DEL and
 // a raw 0x9B (not UTF-8), \u009b for U+009B.
