@@ -154,7 +154,7 @@ class TreeAudit {
   // The loader's view of each loadable file, then the run's one symbol index. Closure
   // members outside the audited paths have their device code read on first use. Closures
   // are kept whole for the file's own checks (FinishLoadableFiles) while the run holds
-  // fewer than kWholeClosureObjects objects in them, which every real tree does; past that,
+  // fewer than kWholeClosureObjects objects in them, as the real trees measured do; past that,
   // a closure is cut to what the whole-tree checks read (DirectNeedsOf) as soon as the
   // symbol binding and the device stack are made of it, and made again for its checks: N
   // libraries each loading the next would otherwise hold N closures of up to N objects at
@@ -305,9 +305,9 @@ class TreeAudit {
   std::vector<const AuditedPackage*> package_of_;  // the CMake package whose config file i is
   std::vector<char> finished_;                     // file i's checks and facts are done
   std::vector<char> closure_cut_;                  // file i's closure waits to be made again
-  // A closure object costs about 250 bytes: the whole closures kept stay under ~25 MB. The
-  // largest tree of the corpus holds fewer than that (a few thousand files, closures of at
-  // most 27 objects).
+  // A closure object costs about 250 bytes: the whole closures kept stay under ~25 MB.
+  // Debian 12's /usr/lib/x86_64-linux-gnu audited over / holds 48,095 objects in 2,630
+  // closures (the longest 261); the corpus's sid tree 1,207.
   static constexpr size_t kWholeClosureObjects = 100'000;
   std::atomic<size_t> whole_closure_objects_{0};
   std::vector<std::vector<Finding>> per_file_;

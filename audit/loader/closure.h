@@ -53,17 +53,16 @@ struct ResolvedNeeded {
 /// an audited file, then searches each name once, not once per closure that holds it.
 struct LoaderMemo {
   SearchMemo search;
-  SharedAnswers<std::shared_ptr<const ResolvedNeeded>>
-      needed;  ///< by requester path, name, main's interpreter
+  /// By requester path, name and main object's interpreter.
+  SharedAnswers<std::shared_ptr<const ResolvedNeeded>> needed;
 };
 
 struct LoadClosure {
   std::vector<LoadedObject> objects;  ///< [0] is the main object; breadth-first order
   std::vector<UnresolvedLibrary> unresolved;
   /// What the objects' views point into, for as long as the closure is used: keep_alive[i - 1]
-  /// holds objects[i]'s search and model (the main object's model is the caller's).
+  /// holds objects[i]'s search and model; main_object and main_paths hold objects[0]'s.
   std::vector<std::shared_ptr<const ResolvedNeeded>> keep_alive;
-  /// The main object's model and paths, which objects[0] and the names it needs view.
   std::shared_ptr<const StoredObject> main_object;
   std::shared_ptr<const std::pair<std::string, std::string>> main_paths;
 
