@@ -51,9 +51,12 @@ bool IsBidiControl(uint32_t cp) {
 
 // Characters a reader misreads although they are printable text to a parser: DEL, the C1
 // controls (U+009B is the 8-bit CSI that starts a terminal escape), the bidirectional
-// controls and the noncharacters U+FFFE/U+FFFF.
+// controls, the line and paragraph separators U+2028/U+2029 (a line break to editors,
+// browsers and JavaScript before ES2019, not to a terminal or a JSON parser) and the
+// noncharacters U+FFFE/U+FFFF.
 bool IsMisread(uint32_t cp) {
-  return cp == 0x7F || (cp >= 0x80 && cp < 0xA0) || IsBidiControl(cp) || cp == 0xFFFE || cp == 0xFFFF;
+  return cp == 0x7F || (cp >= 0x80 && cp < 0xA0) || IsBidiControl(cp) || cp == 0x2028 || cp == 0x2029 ||
+         cp == 0xFFFE || cp == 0xFFFF;
 }
 
 enum class Form { kLossless, kDisplay };
@@ -72,7 +75,7 @@ std::string EscapeOf(const Unit& unit, Form form, Newlines newlines) {
     std::snprintf(buf, sizeof buf, "\\x%02x", cp);
     return buf;
   }
-  if ((cp >= 0x80 && cp < 0xA0) || IsBidiControl(cp) || cp == 0xFFFE || cp == 0xFFFF) {
+  if (IsMisread(cp)) {
     std::snprintf(buf, sizeof buf, "\\u%04x", cp);
     return buf;
   }

@@ -68,6 +68,9 @@ TEST(DisplayText, ControlsAndInvalidBytesAreShownNotWritten) {
                         "cba"),
             "abc\\u202ecba");                         // RIGHT-TO-LEFT OVERRIDE
   EXPECT_EQ(DisplayText("\xef\xbf\xbf"), "\\uffff");  // not an XML character
+  EXPECT_EQ(DisplayText("a\xe2\x80\xa8"
+                        "b\xe2\x80\xa9"),
+            "a\\u2028b\\u2029");  // LINE and PARAGRAPH SEPARATOR
   EXPECT_EQ(DisplayText("lib\xfe\xff.so"), "lib\\xfe\\xff.so");
   EXPECT_EQ(DisplayText("a\nb\tc"), "a\\x0ab\\x09c");
   EXPECT_EQ(DisplayText("a\nb\tc\r", Newlines::kKeep), "a\nb\tc\\x0d");
