@@ -3,6 +3,9 @@
 #include <array>
 #include <vector>
 
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/ADT/StringRef.h>
+
 #include "diff/side.h"
 
 namespace rocm_audit {
@@ -19,33 +22,24 @@ bool IsInstallationDir(std::string_view name) {
   return false;
 }
 
+// Every field, empty ones kept.
+std::vector<std::string_view> Split(std::string_view text, char separator) {
+  llvm::SmallVector<llvm::StringRef, 8> fields;
+  llvm::StringRef(text.data(), text.size()).split(fields, separator);
+  return {fields.begin(), fields.end()};
+}
+
 // A Debian multiarch tuple (dpkg-architecture's DEB_HOST_MULTIARCH): cpu-gnu..., or
 // cpu-{linux,kfreebsd,hurd}-{gnu,musl}... ("x86_64-linux-gnu", "arm-linux-gnueabihf",
 // "i386-gnu").
 bool IsMultiarchTuple(std::string_view name) {
-  std::vector<std::string_view> parts;
-  for (size_t at = 0;;) {
-    const size_t dash = name.find('-', at);
-    parts.push_back(name.substr(at, dash == std::string_view::npos ? std::string_view::npos : dash - at));
-    if (dash == std::string_view::npos) break;
-    at = dash + 1;
-  }
+  const std::vector<std::string_view> parts = Split(name, '-');
   for (std::string_view p : parts)
     if (p.empty()) return false;
   auto abi = [](std::string_view p) { return p.starts_with("gnu") || p.starts_with("musl"); };
   if (parts.size() == 2) return abi(parts[1]);
   return parts.size() == 3 && (parts[1] == "linux" || parts[1] == "kfreebsd" || parts[1] == "hurd") &&
          abi(parts[2]);
-}
-
-std::vector<std::string_view> Split(std::string_view text, char separator) {
-  std::vector<std::string_view> out;
-  for (size_t at = 0;;) {
-    const size_t end = text.find(separator, at);
-    out.push_back(text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at));
-    if (end == std::string_view::npos) return out;
-    at = end + 1;
-  }
 }
 
 }  // namespace

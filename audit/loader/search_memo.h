@@ -1,10 +1,10 @@
 // What the library searches of one run learn about the filesystem, shared by every closure
-// of the run. The search of a name depends on the requesting object and the loader's
-// configuration, never on the main object that started the closure; what it learns at each
-// step does not even depend on the requester: whether a directory resolves, and what a
-// directory holds under one name. Those answers are kept here, once per run, so that N
-// audited files whose closures overlap probe each directory and each name once, not N
-// times. The files do not change while the audit runs.
+// of the run. The search of a name depends on the requesting object, the DT_RPATHs of the
+// objects that loaded it and the main object's interpreter (closure.h's LoaderMemo keeps
+// whole searches); what it learns at each step depends on none of them: whether a
+// directory resolves, and what a directory holds under one name. Those answers are kept here, once per run,
+// so that N audited files whose closures overlap probe each directory and each name once, not N times. The
+// files do not change while the audit runs.
 #pragma once
 
 #include <array>
