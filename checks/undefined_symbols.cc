@@ -130,7 +130,9 @@ void DescribePlugin(const PluginFacts& plugin, const LoaderConfig& loader, Findi
       : plugin.kind == PluginKind::kPluginLibrary
           ? "a library that only plugins load (" + loader.fs.DisplayPath(plugin.needed_by) + ")"
       : plugin.kind == PluginKind::kPythonApiLibrary ? "a library of the Python C API"
-                                                     : "a plugin";
+      : plugin.kind == PluginKind::kMpiProfilingLibrary
+          ? "an MPI profiling library (MPI_* wrappers that call the MPI library's PMPI_*)"
+          : "a plugin";
   if (!plugin.host_path.empty()) {
     f->message += ", nor does its host " + loader.fs.DisplayPath(plugin.host_path) + " (" +
                   std::to_string(plugin.host_scope_size) + " objects with its closure)";

@@ -11,10 +11,11 @@ namespace {
 // One loadable audited object as InheritHosts sees it.
 struct Node {
   std::string path;
-  std::optional<PluginRole> role;          ///< its own plugin role, or the inherited one once decided
-  bool program = false;                    ///< an executable: a host of its own, never a plugin's library
-  std::optional<PluginRole> python_api{};  ///< PythonApiLibraryRole, for a file with no role of its own
-  std::vector<size_t> dependents;          ///< audited objects that name it in DT_NEEDED
+  std::optional<PluginRole> role;  ///< its own plugin role, or the inherited one once decided
+  bool program = false;            ///< an executable: a host of its own, never a plugin's library
+  /// PythonApiLibraryRole or MpiProfilingLibraryRole, for a file with no role of its own
+  std::optional<PluginRole> api{};
+  std::vector<size_t> dependents;  ///< audited objects that name it in DT_NEEDED
 };
 
 bool SameHost(const PluginRole& a, const PluginRole& b) {
@@ -44,14 +45,14 @@ std::optional<PluginRole> Inherit(const Node& node, const std::vector<Node>& nod
   return role;
 }
 
-// Whether a library of Python's C API lives only in Python processes: every audited object
-// that needs it is decided to be of a Python host (a module, or a library of one), or none
-// needs it. A program or another library that links it loads it outside any interpreter.
-bool OnlyInPython(const Node& node, const std::vector<Node>& nodes) {
+// Whether a library of a host's API (Python's C API, MPI's profiling interface) lives only
+// in that host's processes: every audited object that needs it is decided to be of such a
+// host (a module, or a library of one), or none needs it. A program or another library
+// that links it loads it outside any such host: ldd -r's verdict stands.
+bool OnlyInApiHost(const Node& node, const std::vector<Node>& nodes) {
   for (size_t d : node.dependents) {
     const Node& dep = nodes[d];
-    if (dep.program || !dep.role) return false;
-    if (!dep.role->host.starts_with("python") && !dep.role->host.starts_with("pypy")) return false;
+    if (dep.program || !dep.role || !ServesApiHost(*dep.role, *node.api)) return false;
   }
   return true;
 }
@@ -68,7 +69,8 @@ std::vector<Node> DependencyNodes(const std::vector<Boxed<InspectedFile>>& files
     node.path = f->walked.path;
     node.program = m.has_interpreter;
     node.role = ClassifyPlugin(m, loader.fs.DisplayPath(node.path), node.path, context, loader);
-    if (!node.role) node.python_api = PythonApiLibraryRole(m);
+    if (!node.role) node.api = PythonApiLibraryRole(m);
+    if (!node.role && !node.api) node.api = MpiProfilingLibraryRole(m);
     std::string name(BaseName(node.path));
     by_name[name].push_back(nodes.size());
     if (!m.soname.empty() && m.soname != name) by_name[m.soname].push_back(nodes.size());
@@ -101,10 +103,10 @@ std::unordered_map<std::string, PluginRole> InheritHosts(const std::vector<Boxed
     for (size_t i = 0; i < nodes.size(); ++i) {
       if (plugin[i] || nodes[i].role) continue;
       std::optional<PluginRole> role = Inherit(nodes[i], nodes);
-      // A library of the C API that only other such libraries need is one itself; one an
+      // A library of a host's API that only other such libraries need is one itself; one an
       // extension module needs keeps the module's more precise host (python3.11).
-      const std::optional<PluginRole>& api = nodes[i].python_api;
-      if (api && (role ? SameHost(*role, *api) : OnlyInPython(nodes[i], nodes))) role = api;
+      const std::optional<PluginRole>& api = nodes[i].api;
+      if (api && (role ? SameHost(*role, *api) : OnlyInApiHost(nodes[i], nodes))) role = api;
       if (role) {
         out[nodes[i].path] = *role;
         nodes[i].role = std::move(role);

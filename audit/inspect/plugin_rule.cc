@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <unordered_set>
 
 #include <llvm/BinaryFormat/ELF.h>
 
@@ -152,6 +153,46 @@ std::optional<PluginRole> PythonApiLibraryRole(const ElfModel& model) {
 
 namespace {
 
+// An MPI library by its DT_NEEDED name: Open MPI's libmpi.so.40 (and libmpi_cxx, which needs
+// it), MPICH's libmpich.so.12 and the MPICH ABI's libmpi.so.12.
+bool MpiLibraryName(std::string_view needed) {
+  std::string_view base = BaseName(needed);
+  return base.starts_with("libmpi.") || base.starts_with("libmpi_") || base.starts_with("libmpich");
+}
+
+}  // namespace
+
+std::optional<PluginRole> MpiProfilingLibraryRole(const ElfModel& model) {
+  if (model.type != llvm::ELF::ET_DYN || model.has_interpreter) return std::nullopt;
+  if (std::any_of(model.needed.begin(), model.needed.end(), MpiLibraryName)) return std::nullopt;
+  std::unordered_set<std::string_view> wrappers;  // MPI_X the object defines
+  std::vector<std::string_view> wanted;           // X of each non-weak undefined PMPI_X
+  for (uint32_t i = 1; i < model.symbol_count(); ++i) {
+    const DynamicSymbol s = model.SymbolAt(i);
+    if (s.binding == llvm::ELF::STB_LOCAL) continue;
+    std::string_view name = model.NameOf(s);
+    if (s.defined() && s.type == llvm::ELF::STT_FUNC && name.starts_with("MPI_"))
+      wrappers.insert(name.substr(4));
+    else if (!s.defined() && s.binding != llvm::ELF::STB_WEAK && name.starts_with("PMPI_"))
+      wanted.push_back(name.substr(5));
+  }
+  if (std::none_of(wanted.begin(), wanted.end(), [&](std::string_view x) { return wrappers.count(x); }))
+    return std::nullopt;
+  PluginRole role;
+  role.kind = PluginKind::kMpiProfilingLibrary;
+  role.host = "libmpi";
+  role.candidates = {{"libmpi.so.40", true}, {"libmpi.so.12", true}};
+  return role;
+}
+
+bool ServesApiHost(const PluginRole& role, const PluginRole& api) {
+  if (api.kind == PluginKind::kPythonApiLibrary)
+    return role.host.starts_with("python") || role.host.starts_with("pypy");
+  return role.host == api.host;
+}
+
+namespace {
+
 bool LibraryDirectory(std::string_view component, std::string_view parent) {
   if (component == "lib" || component == "lib32" || component == "lib64" || component == "libx32")
     return true;
@@ -201,6 +242,7 @@ std::string_view PluginKindName(PluginKind kind) {
     case PluginKind::kPluginDirectory: return "plugin-directory";
     case PluginKind::kPluginLibrary: return "plugin-library";
     case PluginKind::kPythonApiLibrary: return "python-api-library";
+    case PluginKind::kMpiProfilingLibrary: return "mpi-profiling-library";
   }
   return "";
 }

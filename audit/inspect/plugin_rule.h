@@ -18,8 +18,9 @@
 //      in DT_NEEDED. Open MPI's lib/openmpi3/mca_*.so is one. Its host is not known.
 // Never a plugin: an executable (PT_INTERP), a file with a versioned SONAME (a library
 // consumers link, such as libMIOpen.so.1), or a file other objects of the tree need.
-// A library of Python's C API (PythonApiLibraryRole) is no plugin, but may be judged against
-// a Python host all the same (plugin_host.h, InheritHosts).
+// A library of Python's C API (PythonApiLibraryRole) and an MPI profiling library
+// (MpiProfilingLibraryRole) are no plugins, but may be judged against their host all the same
+// (plugin_host.h, InheritHosts).
 #pragma once
 
 #include <memory>
@@ -57,7 +58,8 @@ enum class PluginKind {
   kPerlXs,
   kPluginDirectory,
   kPluginLibrary,
-  kPythonApiLibrary
+  kPythonApiLibrary,
+  kMpiProfilingLibrary
 };
 std::string_view PluginKindName(PluginKind kind);  ///< "plugin-host", "python-extension", ...
 
@@ -89,6 +91,21 @@ struct PluginContext {
 /// libvtkWrappingPythonCore): the interpreter of the process defines those symbols. Its role
 /// names python3, then libpython3.so; nullopt for any other file.
 std::optional<PluginRole> PythonApiLibraryRole(const ElfModel& model);
+
+/// An MPI profiling library: a shared object (not an executable) that defines a function
+/// MPI_X and has a non-weak undefined PMPI_X, and has no DT_NEEDED on an MPI library
+/// (libmpi*, libmpich*). The MPI standard's profiling interface (MPI-4.0 §15.2) has every
+/// MPI library define each routine under both names, so that a tool's MPI_X wrappers, linked
+/// ahead of the MPI library or preloaded (LD_PRELOAD), reach the real routine as PMPI_X:
+/// Open MPI's libompitrace.so.40 is one. The MPI library of the process defines PMPI_X. Its
+/// role names libmpi.so.40 (Open MPI), then libmpi.so.12 (the MPICH ABI: MPICH, Intel MPI,
+/// MVAPICH); nullopt for any other file.
+std::optional<PluginRole> MpiProfilingLibraryRole(const ElfModel& model);
+
+/// Whether a library of `api` (PythonApiLibraryRole, MpiProfilingLibraryRole) lives in the
+/// process of a dependent decided to have `role`: any Python host for the C API, the same
+/// host otherwise.
+bool ServesApiHost(const PluginRole& role, const PluginRole& api);
 
 /// `system_path` is the file as the installed system names it (LoaderConfig::fs's
 /// DisplayPath), `host_path` where the walk found it. nullopt for anything but a plugin.

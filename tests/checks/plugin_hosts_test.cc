@@ -346,6 +346,74 @@ TEST(PluginHosts, ALibraryAProgramNeedsKeepsItsErrors) {
   EXPECT_FALSE(facts->plugin);
 }
 
+constexpr const char* kTrace = "usr/lib/x86_64-linux-gnu/libtracex.so.40.30.1";
+
+// An MPI profiling library, linked as Open MPI links libompitrace: MPI_Send wraps the MPI
+// library's PMPI_Send, and PMPI_NotAThing is in no MPI library; no libmpi in DT_NEEDED.
+// -nostdlib: every symbol is the host's to bind.
+std::string MpiTraceTree() {
+  return std::string("mklib ") + kTrace +
+         " libtracex.so.40 'int PMPI_Send(int); int PMPI_NotAThing(void);"
+         " int MPI_Send(int x) { return PMPI_Send(x) + PMPI_NotAThing(); }' -nostdlib\n";
+}
+
+// The MPI library of the audited world binds what it defines; what it does not stays an error.
+TEST(PluginHosts, AnMpiProfilingLibraryBindsAgainstLibmpi) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), MpiTraceTree() + "mklib usr/lib/x86_64-linux-gnu/libmpi.so.40 libmpi.so.40 "
+                                                   "'int PMPI_Send(int x) { return x; } int MPI_Send(int x) "
+                                                   "{ return x; }' -nostdlib\n"));
+  Report r = Audit({t.path()}, t.path());
+  auto f = FindingsOf(r, "undefined-symbol", t / kTrace);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fields["symbol"], "PMPI_NotAThing");
+  EXPECT_EQ(f[0].severity, Severity::kError);
+  EXPECT_EQ(f[0].fields["plugin"], "mpi-profiling-library");
+  EXPECT_EQ(f[0].fields["host_path"], t / "usr/lib/x86_64-linux-gnu/libmpi.so.40");
+  const FileFacts* facts = FactsOf(r, t / kTrace);
+  ASSERT_TRUE(facts && facts->plugin);
+  EXPECT_EQ(facts->plugin->rule, "mpi-profiling-library");
+  EXPECT_EQ(facts->plugin->bound_by_host, 1u);
+}
+
+// Without an MPI library in the audited world its symbols are notes naming both ABIs.
+TEST(PluginHosts, AnMpiProfilingLibraryWithoutLibmpiIsANote) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), MpiTraceTree()));
+  Report r = Audit({t.path()}, t.path());
+  auto f = FindingsOf(r, "undefined-symbol", t / kTrace);
+  EXPECT_THAT(Symbols(f), UnorderedElementsAre("PMPI_Send", "PMPI_NotAThing"));
+  for (const Finding& x : f) {
+    EXPECT_EQ(x.severity, Severity::kNote);
+    EXPECT_THAT(x.message, HasSubstr("it is an MPI profiling library (MPI_* wrappers that call the MPI "
+                                     "library's PMPI_*) for libmpi, and neither libmpi.so.40 nor "
+                                     "libmpi.so.12 is in the audited world"));
+  }
+}
+
+// PMPI_* called with no MPI_* wrapper of the same routine is no profiling library (an
+// application that calls the profiling names itself), and a profiling library a program
+// links is loaded outside any interposition: ldd -r's verdict stands for both.
+TEST(PluginHosts, PmpiCallsWithoutWrappersOrLinkedByAProgramKeepTheirErrors) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+                        MpiTraceTree() +
+                            "mklib usr/lib/x86_64-linux-gnu/libcaller.so.1 libcaller.so.1 "
+                            "'int PMPI_Send(int); int call(int x) { return PMPI_Send(x); }' -nostdlib\n"
+                            "mkexe usr/bin/tool 'int MPI_Send(int); int main(void) { return MPI_Send(1); }' "
+                            "-Wl,--no-as-needed -Lusr/lib/x86_64-linux-gnu -l:libtracex.so.40.30.1 "
+                            "-Wl,--allow-shlib-undefined\n"));
+  Report r = Audit({t.path()}, t.path());
+  for (const char* lib : {"usr/lib/x86_64-linux-gnu/libcaller.so.1", kTrace}) {
+    auto f = FindingsOf(r, "undefined-symbol", t / lib);
+    ASSERT_FALSE(f.empty()) << lib;
+    for (const Finding& x : f) {
+      EXPECT_EQ(x.severity, Severity::kError) << lib;
+      EXPECT_FALSE(x.fields.contains("plugin")) << lib;
+    }
+  }
+}
+
 // A wheel as pip builds one: an untagged module x.so (PyInit_x) calling CPython's real
 // PyLong_FromLong and a PyNotAThing no Python has, its dist-info's WHEEL with `tag`, and its
 // RECORD; written as a zip by python3's zipfile.
