@@ -51,7 +51,9 @@ std::string Size(uint64_t bytes) {
 }
 
 // "hip 6.4.2: 4 targets, 2 dependencies, OK", or the first missing file and where it is named.
-std::string CMakeSummary(const CMakePackageFacts& c) {
+// `failure`: the package's first error of a cmake-* check shown in the report, if any: a
+// config that find_package() cannot load is not OK however many of its files exist.
+std::string CMakeSummary(const CMakePackageFacts& c, const Finding* failure) {
   // The config's own find_package() calls; those of a Find module it ships are counted there.
   const size_t deps = std::count_if(c.dependencies.begin(), c.dependencies.end(),
                                     [](const CMakeDependencyFacts& d) { return d.via.empty(); });
@@ -64,6 +66,7 @@ std::string CMakeSummary(const CMakePackageFacts& c) {
     (m.decided ? decided : undecided) += 1;
     if (m.decided && !first) first = &m;
   }
+  if (!first && failure) return out + ", fails: " + failure->check;
   if (!first) {
     out += ", OK";
     if (undecided)
@@ -277,9 +280,17 @@ std::string RenderText(const Report& report, const TextOptions& options) {
     out += "\ndevice code" +
            std::string(options.verbose ? "" : " (per library, and per directory of code objects)") + ":\n" +
            devices;
+  std::map<std::string_view, const Finding*> cmake_failure;  // by file: its first cmake-* error
+  for (const Finding& f : report.findings)
+    if (!f.suppressed && f.severity == Severity::kError && f.check.starts_with("cmake-"))
+      cmake_failure.try_emplace(f.file, &f);
   std::string packages;
-  for (const FileFacts& e : report.files)
-    if (e.cmake) packages += "  " + CMakeSummary(*e.cmake) + "\n";
+  for (const FileFacts& e : report.files) {
+    if (!e.cmake) continue;
+    auto failure = cmake_failure.find(e.path);
+    packages +=
+        "  " + CMakeSummary(*e.cmake, failure == cmake_failure.end() ? nullptr : failure->second) + "\n";
+  }
   if (!packages.empty()) out += "\ncmake packages:\n" + packages;
   if (options.arch_matrix) out += ArchMatrix(report, options.verbose);
   return out + (out.ends_with(summary) ? "" : "\n" + summary);

@@ -26,6 +26,36 @@ TEST(TextReport, GroupedByFileWithFixAndSummary) {
   EXPECT_THAT(text, Not(HasSubstr("\033[")));  // no colour unless asked
 }
 
+// A package's line under "cmake packages" is OK only when find_package() would load it: a
+// config that fails to evaluate names the first of its errors, one with only a warning or a
+// waived error is still OK.
+TEST(TextReport, ACMakePackageThatFailsIsNotOK) {
+  Report r;
+  for (const char* name : {"Good", "Sock", "Warned"}) {
+    FileFacts facts;
+    facts.path = std::string("/p/lib/cmake/") + name + "/" + name + "Config.cmake";
+    facts.cmake.emplace().package = name;
+    r.files.push_back(std::move(facts));
+  }
+  auto add = [&](const std::string& package, Severity severity, const std::string& check, bool suppressed) {
+    Finding f;
+    f.file = "/p/lib/cmake/" + package + "/" + package + "Config.cmake";
+    f.severity = severity;
+    f.check = check;
+    if (suppressed) f.suppressed = Suppression{"waiver", "accepted", "waivers.toml:1"};
+    f.message = check;
+    r.findings.push_back(f);
+  };
+  add("Sock", Severity::kError, "cmake-config-error", false);
+  add("Sock", Severity::kError, "cmake-missing-target", false);
+  add("Warned", Severity::kWarning, "cmake-absolute-path", false);
+  add("Warned", Severity::kError, "cmake-config-error", true);
+  const std::string text = RenderText(r, TextOptions{});
+  EXPECT_THAT(text, HasSubstr("cmake packages:\n  Good: 0 targets, 0 dependencies, OK\n"
+                              "  Sock: 0 targets, 0 dependencies, fails: cmake-config-error\n"
+                              "  Warned: 0 targets, 0 dependencies, OK\n"));
+}
+
 // Most urgent first: a file whose worst finding is an error before one whose worst is a
 // warning or a note, whatever the walk order; within a file, errors before warnings before
 // notes, equal severities in the checks' order.
