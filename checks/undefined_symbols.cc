@@ -132,6 +132,8 @@ void DescribePlugin(const PluginFacts& plugin, const LoaderConfig& loader, Findi
       : plugin.kind == PluginKind::kPythonApiLibrary ? "a library of the Python C API"
       : plugin.kind == PluginKind::kMpiProfilingLibrary
           ? "an MPI profiling library (MPI_* wrappers that call the MPI library's PMPI_*)"
+      : plugin.kind == PluginKind::kProcServiceLibrary
+          ? "a thread debugging library (its ps_* proc_service callbacks are the debugger's)"
           : "a plugin";
   if (!plugin.host_path.empty()) {
     f->message += ", nor does its host " + loader.fs.DisplayPath(plugin.host_path) + " (" +

@@ -13,7 +13,7 @@ struct Node {
   std::string path;
   std::optional<PluginRole> role;  ///< its own plugin role, or the inherited one once decided
   bool program = false;            ///< an executable: a host of its own, never a plugin's library
-  /// PythonApiLibraryRole or MpiProfilingLibraryRole, for a file with no role of its own
+  /// HostApiLibraryRole, for a file with no role of its own
   std::optional<PluginRole> api{};
   std::vector<size_t> dependents;  ///< audited objects that name it in DT_NEEDED
 };
@@ -45,7 +45,8 @@ std::optional<PluginRole> Inherit(const Node& node, const std::vector<Node>& nod
   return role;
 }
 
-// Whether a library of a host's API (Python's C API, MPI's profiling interface) lives only
+// Whether a library of a host's API (Python's C API, MPI's profiling interface, a debugger's
+// proc_service) lives only
 // in that host's processes: every audited object that needs it is decided to be of such a
 // host (a module, or a library of one), or none needs it. A program or another library
 // that links it loads it outside any such host: ldd -r's verdict stands.
@@ -69,8 +70,7 @@ std::vector<Node> DependencyNodes(const std::vector<Boxed<InspectedFile>>& files
     node.path = f->walked.path;
     node.program = m.has_interpreter;
     node.role = ClassifyPlugin(m, loader.fs.DisplayPath(node.path), node.path, context, loader);
-    if (!node.role) node.api = PythonApiLibraryRole(m);
-    if (!node.role && !node.api) node.api = MpiProfilingLibraryRole(m);
+    if (!node.role) node.api = HostApiLibraryRole(m);
     std::string name(BaseName(node.path));
     by_name[name].push_back(nodes.size());
     if (!m.soname.empty() && m.soname != name) by_name[m.soname].push_back(nodes.size());

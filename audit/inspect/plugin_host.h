@@ -82,10 +82,9 @@ class PluginHosts {
 /// (not a plugin, not an executable) that at least one audited object needs and whose every
 /// audited dependent is a plugin of one host (named, or none known) or such a library of the
 /// same host: kPluginLibrary with the host's candidates. Else a library of the Python C API
-/// (PythonApiLibraryRole) or an MPI profiling library (MpiProfilingLibraryRole) that no
-/// audited object needs, or that only objects of such a host need (ServesApiHost): that
-/// role. A dependent is an audited object whose DT_NEEDED names the library's SONAME or file
-/// name. Keyed by host path.
+/// or another library of a host's API (HostApiLibraryRole) that no audited object needs, or that only objects
+/// of such a host need (ServesApiHost): that role. A dependent is an audited object whose DT_NEEDED names the
+/// library's SONAME or file name. Keyed by host path.
 std::unordered_map<std::string, PluginRole> InheritHosts(const std::vector<Boxed<InspectedFile>>& files,
                                                          const PluginContext& context,
                                                          const LoaderConfig& loader);

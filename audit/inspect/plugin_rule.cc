@@ -185,6 +185,27 @@ std::optional<PluginRole> MpiProfilingLibraryRole(const ElfModel& model) {
   return role;
 }
 
+std::optional<PluginRole> ProcServiceLibraryRole(const ElfModel& model) {
+  if (model.type != llvm::ELF::ET_DYN || model.has_interpreter) return std::nullopt;
+  for (uint32_t i = 1; i < model.symbol_count(); ++i) {
+    const DynamicSymbol s = model.SymbolAt(i);
+    if (s.defined() || s.binding == llvm::ELF::STB_WEAK || s.binding == llvm::ELF::STB_LOCAL) continue;
+    if (model.NameOf(s) != "ps_pglobal_lookup") continue;
+    PluginRole role;
+    role.kind = PluginKind::kProcServiceLibrary;
+    role.host = "gdb";
+    role.candidates = {{"gdb", false}, {"gdbserver", false}};
+    return role;
+  }
+  return std::nullopt;
+}
+
+std::optional<PluginRole> HostApiLibraryRole(const ElfModel& model) {
+  if (auto python = PythonApiLibraryRole(model)) return python;
+  if (auto mpi = MpiProfilingLibraryRole(model)) return mpi;
+  return ProcServiceLibraryRole(model);
+}
+
 bool ServesApiHost(const PluginRole& role, const PluginRole& api) {
   if (api.kind == PluginKind::kPythonApiLibrary)
     return role.host.starts_with("python") || role.host.starts_with("pypy");
@@ -243,6 +264,7 @@ std::string_view PluginKindName(PluginKind kind) {
     case PluginKind::kPluginLibrary: return "plugin-library";
     case PluginKind::kPythonApiLibrary: return "python-api-library";
     case PluginKind::kMpiProfilingLibrary: return "mpi-profiling-library";
+    case PluginKind::kProcServiceLibrary: return "proc-service-library";
   }
   return "";
 }

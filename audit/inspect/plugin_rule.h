@@ -18,8 +18,8 @@
 //      in DT_NEEDED. Open MPI's lib/openmpi3/mca_*.so is one. Its host is not known.
 // Never a plugin: an executable (PT_INTERP), a file with a versioned SONAME (a library
 // consumers link, such as libMIOpen.so.1), or a file other objects of the tree need.
-// A library of Python's C API (PythonApiLibraryRole) and an MPI profiling library
-// (MpiProfilingLibraryRole) are no plugins, but may be judged against their host all the same
+// A library of a host's API (HostApiLibraryRole: Python's C API, an MPI profiling library,
+// a thread debugging library) is no plugin, but may be judged against its host all the same
 // (plugin_host.h, InheritHosts).
 #pragma once
 
@@ -59,7 +59,8 @@ enum class PluginKind {
   kPluginDirectory,
   kPluginLibrary,
   kPythonApiLibrary,
-  kMpiProfilingLibrary
+  kMpiProfilingLibrary,
+  kProcServiceLibrary
 };
 std::string_view PluginKindName(PluginKind kind);  ///< "plugin-host", "python-extension", ...
 
@@ -102,7 +103,18 @@ std::optional<PluginRole> PythonApiLibraryRole(const ElfModel& model);
 /// MVAPICH); nullopt for any other file.
 std::optional<PluginRole> MpiProfilingLibraryRole(const ElfModel& model);
 
-/// Whether a library of `api` (PythonApiLibraryRole, MpiProfilingLibraryRole) lives in the
+/// A thread debugging library: a shared object (not an executable) with a non-weak undefined
+/// ps_pglobal_lookup, the first callback of the proc_service interface (proc_service.h: "the
+/// definitions in this file must correspond to those in the debugger"), as glibc's
+/// libthread_db.so.1 is built. The debugger that loads it defines the ps_* callbacks: its
+/// role names gdb, then gdbserver; nullopt for any other file.
+std::optional<PluginRole> ProcServiceLibraryRole(const ElfModel& model);
+
+/// The first of PythonApiLibraryRole, MpiProfilingLibraryRole and ProcServiceLibraryRole
+/// that `model` has: a library of its host's API, judged against that host.
+std::optional<PluginRole> HostApiLibraryRole(const ElfModel& model);
+
+/// Whether a library of `api` (HostApiLibraryRole) lives in the
 /// process of a dependent decided to have `role`: any Python host for the C API, the same
 /// host otherwise.
 bool ServesApiHost(const PluginRole& role, const PluginRole& api);

@@ -414,6 +414,43 @@ TEST(PluginHosts, PmpiCallsWithoutWrappersOrLinkedByAProgramKeepTheirErrors) {
   }
 }
 
+constexpr const char* kThreadDb = "usr/lib/x86_64-linux-gnu/libthread_dbx.so.1";
+
+// A thread debugging library as glibc builds libthread_db: the proc_service callbacks
+// ps_pglobal_lookup and ps_getpid are the debugger's, ps_notathing is no debugger's.
+std::string ThreadDbTree() {
+  return std::string("mklib ") + kThreadDb +
+         " libthread_dbx.so.1 'int ps_pglobal_lookup(void); int ps_getpid(void); int ps_notathing(void);"
+         " int td_init(void) { return ps_pglobal_lookup() + ps_getpid() + ps_notathing(); }' -nostdlib\n";
+}
+
+// gdb of the audited world (it exports the callbacks: -rdynamic) binds them; without it,
+// the callbacks are notes naming gdb and gdbserver.
+TEST(PluginHosts, AThreadDebuggingLibraryBindsAgainstTheDebugger) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), ThreadDbTree() +
+                                      "mkexe usr/bin/gdb 'int ps_pglobal_lookup(void) { return 0; } "
+                                      "int ps_getpid(void) { return 1; } int main(void) { return 0; }' "
+                                      "-rdynamic\n"));
+  Report r = Audit({t.path()}, t.path());
+  auto f = FindingsOf(r, "undefined-symbol", t / kThreadDb);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fields["symbol"], "ps_notathing");
+  EXPECT_EQ(f[0].severity, Severity::kError);
+  EXPECT_EQ(f[0].fields["plugin"], "proc-service-library");
+  EXPECT_EQ(f[0].fields["host_path"], t / "usr/bin/gdb");
+
+  TempDir alone;
+  ASSERT_TRUE(BuildTree(alone.path(), ThreadDbTree()));
+  Report without = Audit({alone.path()}, alone.path());
+  auto notes = FindingsOf(without, "undefined-symbol", alone / kThreadDb);
+  EXPECT_THAT(Symbols(notes), UnorderedElementsAre("ps_pglobal_lookup", "ps_getpid", "ps_notathing"));
+  for (const Finding& x : notes) {
+    EXPECT_EQ(x.severity, Severity::kNote);
+    EXPECT_THAT(x.message, HasSubstr("for gdb, and neither gdb nor gdbserver is in the audited world"));
+  }
+}
+
 // A wheel as pip builds one: an untagged module x.so (PyInit_x) calling CPython's real
 // PyLong_FromLong and a PyNotAThing no Python has, its dist-info's WHEEL with `tag`, and its
 // RECORD; written as a zip by python3's zipfile.
