@@ -9,7 +9,10 @@ parses its verdicts about that file:
     "symbol NAME version V not defined in file F with link time reference (FILE)",
   - "version `V' not found (required by FILE)".
 rocm-audit's side: files[].unresolved (the closure view), undefined-symbol (+ the symbols
-it attributes to unresolved libraries and missing versions), missing-version.
+it attributes to unresolved libraries and missing versions), missing-version. A plugin or a
+library of a host's API (files[].plugin) is bound against its host program too, which ld.so
+in trace mode does not load: the symbols only the loader reports are the host's when there
+are as many as files[].plugin.bound_by_host counts (stats "undefined"."bound_by_host").
 
 usage: compare_ldd.py REPORT.json [--ld-so PATH] [--library-path DIRS] [--inhibit-cache]
                       [--chroot ROOT] [--json OUT] [--show N]
@@ -100,6 +103,10 @@ def main():
         lv = loader_verdict(out, inside(args, f["path"]) if args.chroot else f["path"])
         av = audit_verdict(f, by_file.get(f["path"], []))
         agree = True
+        by_host = (f.get("plugin") or {}).get("bound_by_host", 0)
+        if by_host and len(lv["undefined"] - av["undefined"]) == by_host:
+            stats["undefined"]["bound_by_host"] = stats["undefined"].get("bound_by_host", 0) + by_host
+            lv["undefined"] &= av["undefined"]
         for k in ("unresolved", "undefined", "versions"):
             stats[k]["both"] += len(lv[k] & av[k])
             stats[k]["only_loader"] += len(lv[k] - av[k])

@@ -100,9 +100,9 @@ const Option kOptions[] = {
      }},
     {kLoader, "", "--installing", "", "PACKAGE",
      "the audited tree is PACKAGE being installed: the files its\n"
-     "installed copy owns in a --root layer (var/lib/dpkg/info) are\n"
-     "hidden there, as installing removes them; .deb PATHs name\n"
-     "themselves; repeatable",
+     "installed copy owns in a --root layer (its dpkg, pacman or\n"
+     "Portage database) are hidden there, as installing removes\n"
+     "them; .deb PATHs name themselves; repeatable",
      [](S& v, O* o, std::string*) {
        o->audit.installing.push_back({v, ""});
        return true;
