@@ -107,15 +107,7 @@ std::optional<std::string> InstalledFiles::ReadRegular(const std::string& path, 
   if (static_cast<uint64_t>(opened.st.st_size) > cap) {
     *why = "is larger than " + std::to_string(cap) + " bytes";
   } else {
-    std::string buf(static_cast<size_t>(opened.st.st_size), '\0');
-    size_t got = 0;
-    while (got < buf.size()) {
-      ssize_t n = read(opened.fd, buf.data() + got, buf.size() - got);
-      if (n <= 0) break;
-      got += static_cast<size_t>(n);
-    }
-    buf.resize(got);
-    text = std::move(buf);
+    text = ReadUpTo(opened.fd, static_cast<size_t>(opened.st.st_size));
   }
   close(opened.fd);
   return text;

@@ -54,4 +54,16 @@ OpenedFile OpenNonBlocking(const std::string& path, bool directory_ok) {
   return out;
 }
 
+std::string ReadUpTo(int fd, size_t size) {
+  std::string text(size, '\0');
+  size_t got = 0;
+  while (got < text.size()) {
+    ssize_t n = read(fd, text.data() + got, text.size() - got);
+    if (n <= 0) break;
+    got += static_cast<size_t>(n);
+  }
+  text.resize(got);
+  return text;
+}
+
 }  // namespace rocm_audit

@@ -28,4 +28,7 @@ struct OpenedFile {
 /// a directory unless `directory_ok`. The caller closes `fd`.
 OpenedFile OpenNonBlocking(const std::string& path, bool directory_ok = false);
 
+/// The first `size` bytes of an opened file (fewer when it ends sooner or a read fails).
+std::string ReadUpTo(int fd, size_t size);
+
 }  // namespace rocm_audit

@@ -20,16 +20,8 @@ std::string ReadDatabaseFile(const std::string& path) {
   OpenedFile opened = OpenNonBlocking(path);
   if (opened.fd < 0) return {};
   std::string text;
-  if (opened.st.st_size <= kMaxDatabaseFile) {
-    text.resize(static_cast<size_t>(opened.st.st_size));
-    size_t got = 0;
-    while (got < text.size()) {
-      ssize_t n = read(opened.fd, text.data() + got, text.size() - got);
-      if (n <= 0) break;
-      got += static_cast<size_t>(n);
-    }
-    text.resize(got);
-  }
+  if (opened.st.st_size <= kMaxDatabaseFile)
+    text = ReadUpTo(opened.fd, static_cast<size_t>(opened.st.st_size));
   close(opened.fd);
   return text;
 }
