@@ -5,10 +5,12 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 
 #include "audit/elf/elf_reader.h"
 #include "audit/inspect/collect_facts.h"
 #include "audit/support/parallel.h"
+#include "diff/installed_layout.h"
 
 namespace rocm_audit {
 namespace {
@@ -67,6 +69,19 @@ bool ReadModel(const std::string& host, ElfModel* model, std::shared_ptr<llvm::M
   return *keep && ReadElf(*keep, host, model, &error) && model->has_dynamic;
 }
 
+// The directory of the base below which a side's file at `side_prefix` (below its input) is
+// installed when the base holds it at `base_prefix`: "usr" for "usr" and "" (a side given
+// at its usr/), "" for "opt/rocm" and "opt/rocm" (a side given at its root); none when
+// `base_prefix` does not end with `side_prefix`.
+std::optional<std::string> DirectoryAbove(std::string_view base_prefix, std::string_view side_prefix) {
+  if (side_prefix.empty()) return std::string(base_prefix);
+  if (base_prefix == side_prefix) return std::string();
+  if (base_prefix.size() > side_prefix.size() && base_prefix.ends_with(side_prefix) &&
+      base_prefix[base_prefix.size() - side_prefix.size() - 1] == '/')
+    return std::string(base_prefix.substr(0, base_prefix.size() - side_prefix.size() - 1));
+  return std::nullopt;
+}
+
 }  // namespace
 
 BaseConsumers::BaseConsumers(std::vector<std::string> layers) : layers_(std::move(layers)) {}
@@ -95,7 +110,39 @@ void BaseConsumers::Scan() {
   });
   for (Scanned& s : read)
     if (!s.host.empty()) elf_.push_back(std::move(s));
+  // By installed path, not in the order directories list their entries: the same report at
+  // every run.
+  std::sort(elf_.begin(), elf_.end(), [](const Scanned& a, const Scanned& b) { return a.path < b.path; });
   cost_.elf_files = elf_.size();
+}
+
+void BaseConsumers::PlaceSides() {
+  placed_ = true;
+  std::vector<InstalledPlace> base(elf_.size());
+  for (size_t i = 0; i < elf_.size(); ++i) base[i] = SplitAtPrefix(std::string_view(elf_[i].path).substr(1));
+  for (const std::vector<std::string>& side : sides_) {
+    // The side's prefixes (below its input) of each place it ships.
+    std::map<std::string, std::set<std::string>, std::less<>> prefixes;
+    for (const std::string& path : side) {
+      InstalledPlace p = SplitAtPrefix(path);
+      prefixes[std::move(p.place)].insert(std::move(p.prefix));
+    }
+    std::map<std::string, size_t> found_below;  // base directory -> the side's files found there
+    for (const InstalledPlace& b : base)
+      if (auto it = prefixes.find(b.place); it != prefixes.end())
+        for (const std::string& prefix : it->second)
+          if (auto dir = DirectoryAbove(b.prefix, prefix)) ++found_below[*dir];
+    if (found_below.empty()) continue;
+    // The first by name of those holding the most: a report is the same at every run.
+    const std::string dir =
+        std::max_element(found_below.begin(), found_below.end(), [](const auto& a, const auto& b) {
+          return a.second < b.second;
+        })->first;
+    for (size_t i = 0; i < elf_.size(); ++i)
+      if (auto it = prefixes.find(base[i].place); it != prefixes.end())
+        for (const std::string& prefix : it->second)
+          if (DirectoryAbove(base[i].prefix, prefix) == dir) own_.insert(elf_[i].path);
+  }
 }
 
 const std::vector<FileFacts>& BaseConsumers::Linking(const std::string& soname) {
@@ -105,10 +152,10 @@ const std::vector<FileFacts>& BaseConsumers::Linking(const std::string& soname) 
     scanned_ = true;
     Scan();
   }
+  if (!placed_) PlaceSides();
   std::vector<FileFacts>& out = linking_[soname];
   for (const Scanned& s : elf_) {
-    if (std::find(s.needed.begin(), s.needed.end(), soname) == s.needed.end() || own_.count(s.path.substr(1)))
-      continue;
+    if (std::find(s.needed.begin(), s.needed.end(), soname) == s.needed.end() || own_.count(s.path)) continue;
     std::shared_ptr<llvm::MemoryBuffer> keep;
     ElfModel model;
     if (!ReadModel(s.host, &model, &keep)) continue;

@@ -105,6 +105,39 @@ TEST(Diff, FilesOfTheBaseThatBindARemovedSymbolOrLinkAGoneSonameAreHit) {
   EXPECT_EQ(gone[0]->fields["hit"], Json::array({"/usr/bin/baseconsumer"}));
 }
 
+// The sides are trees of a usr/ (bin/, lib/); the base holds their installed copies below
+// /usr: those are what the update replaces, not consumers. Its own program and another
+// install's copy of consumer (/opt/other) are hit.
+TEST(Diff, TheBaseCopiesOfTheSidesFilesBelowTheirPrefixAreNoConsumers) {
+  const Report r = DiffTrees("diff", "old", "new", {kPairs + "/diff/installed"});
+  const auto dropped = Of(r, "symbols-removed", "lib/libdrop.so.1");
+  ASSERT_EQ(dropped.size(), 1u);
+  std::vector<std::string> files;
+  for (const Json& hit : dropped[0]->fields["hit"]) files.push_back(hit["file"].get<std::string>());
+  EXPECT_THAT(files, ElementsAre("bin/consumer", "/opt/other/bin/consumer", "/usr/bin/baseconsumer"));
+  const auto renamed = Of(r, "soname-changed", "lib/libren.so.2");
+  ASSERT_EQ(renamed.size(), 1u);
+  EXPECT_EQ(renamed[0]->fields["hit"], Json::array({"bin/renuser"}));
+  // Given at their root (usr/ of a tree, /usr of the base): the same.
+  TempDir t;
+  for (const std::string side : {"old", "new"}) {
+    ASSERT_EQ(RunCommand("mkdir -p " + t / side + " && cp -a " + kPairs + "/diff/" + side + " " + t / side +
+                         "/usr"),
+              0);
+  }
+  AuditRequest request;
+  request.ld_so_conf = "/nonexistent";
+  request.roots = {kPairs + "/diff/installed"};
+  Report at_root;
+  std::string error;
+  ASSERT_TRUE(Diff(request, {t / "old"}, {t / "new"}, &at_root, &error)) << error;
+  const auto dropped_at_root = Of(at_root, "symbols-removed", "usr/lib/libdrop.so.1");
+  ASSERT_EQ(dropped_at_root.size(), 1u);
+  files.clear();
+  for (const Json& hit : dropped_at_root[0]->fields["hit"]) files.push_back(hit["file"].get<std::string>());
+  EXPECT_THAT(files, ElementsAre("usr/bin/consumer", "/opt/other/bin/consumer", "/usr/bin/baseconsumer"));
+}
+
 TEST(Diff, LibraryRemovedWithoutSuccessorIsAWarningWhenNothingLinksIt) {
   const Report r = DiffTrees("diff");
   const auto gone = Of(r, "library-removed", "lib/libgone.so.1");
