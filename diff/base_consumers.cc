@@ -1,10 +1,11 @@
 #include "diff/base_consumers.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <optional>
 
 #include "audit/elf/elf_reader.h"
@@ -15,37 +16,55 @@
 namespace rocm_audit {
 namespace {
 
-namespace fs = std::filesystem;
-
 // Where programs and the libraries they load are installed (FHS, and /opt for vendor
 // trees such as /opt/rocm). Separate debug files under usr/lib/debug load nothing.
 constexpr const char* kScannedDirs[] = {"usr/bin",     "usr/sbin",  "usr/lib", "usr/lib64",
                                         "usr/libexec", "usr/local", "opt",     "bin",
                                         "sbin",        "lib",       "lib64"};
-constexpr std::string_view kDebugDir = "usr/lib/debug";
+constexpr std::string_view kDebugDir = "/usr/lib/debug";
 
-// Regular files below the layers' scanned directories, by installed path, the top layer's
-// copy of each; symbolic links are not followed (a link to a library names a file the walk
-// meets at its own path, a linked directory a tree met elsewhere: merged /usr).
+// The regular files below `host` (a directory of the base, at `installed` on the installed
+// system), depth first. The type comes from readdir's d_type, not a stat per entry: this walk
+// meets every file of the base's program and library directories (82,000 on a Debian with
+// 1,200 -dev packages); fstatat is asked only where the filesystem leaves it unknown.
+// Symbolic links are not followed (a link to a library names a file the walk meets at its
+// own path, a linked directory a tree met elsewhere: merged /usr).
+void AddRegularFiles(const std::string& host, const std::string& installed, std::set<std::string>* seen,
+                     std::vector<std::pair<std::string, std::string>>* out) {
+  DIR* dir = opendir(host.c_str());
+  if (!dir) return;
+  std::vector<std::string> subdirs;
+  while (const dirent* e = readdir(dir)) {
+    const std::string_view name = e->d_name;
+    if (name == "." || name == "..") continue;
+    unsigned char type = e->d_type;
+    if (type == DT_UNKNOWN) {
+      struct stat st;
+      if (fstatat(dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+      type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
+    }
+    std::string path = installed + "/" + std::string(name);
+    if (type == DT_DIR && path != kDebugDir)
+      subdirs.emplace_back(name);
+    else if (type == DT_REG && seen->insert(path).second)
+      out->emplace_back(std::move(path), host + "/" + std::string(name));
+  }
+  closedir(dir);
+  for (const std::string& sub : subdirs) AddRegularFiles(host + "/" + sub, installed + "/" + sub, seen, out);
+}
+
+// Regular files below the layers' scanned directories, by installed path ("/usr/bin/x"),
+// the top layer's copy of each.
 std::vector<std::pair<std::string, std::string>> BaseFiles(const std::vector<std::string>& layers) {
   std::set<std::string> seen;
   std::vector<std::pair<std::string, std::string>> out;
   for (const std::string& layer : layers) {
     const std::string root = layer == "/" ? "" : layer;
     for (const char* dir : kScannedDirs) {
-      std::error_code ec;
-      const fs::path top = root + "/" + dir;
-      if (!fs::is_directory(fs::symlink_status(top, ec))) continue;
-      for (fs::recursive_directory_iterator it(top, fs::directory_options::skip_permission_denied, ec), end;
-           !ec && it != end; it.increment(ec)) {
-        const fs::file_status st = it->symlink_status(ec);
-        if (ec) break;
-        const std::string host = it->path().string();
-        std::string installed = host.substr(root.size() + 1);
-        if (fs::is_directory(st) && installed == kDebugDir) it.disable_recursion_pending();
-        if (!fs::is_regular_file(st) || !seen.insert(installed).second) continue;
-        out.emplace_back("/" + std::move(installed), host);
-      }
+      struct stat st;
+      const std::string top = root + "/" + dir;
+      if (lstat(top.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+      AddRegularFiles(top, "/" + std::string(dir), &seen, &out);
     }
   }
   return out;
