@@ -20,6 +20,9 @@
 #                     six of tests/cli/corpus_packages_test.cc, rocminfo to libamd-comgr2)
 #   DIFF_PACKAGE=NAME the diff section's package, bookworm's and sid's .deb in $CORPUS/debs
 #                     (default librocrand1: 5.3.3 to 6.4.3, 149 symbols removed)
+#   DIFF_SET="NAME..." the diff section's pair of sets, bookworm's and sid's .debs (default:
+#                     librocrand1 libhiprand1 libamdhip64-5 libhsa-runtime64-1 librocrand-dev
+#                     libhiprand-dev)
 #   SCALES="1 2 4"    the rows k of the scaling table: the tree holds SCALE_PART k times
 #   SCALE_PART="P..." what the scaling table repeats: files or directories below sid-root
 #                     (default: the Tensile directories of hipBLASLt and rocBLAS and the
@@ -54,7 +57,8 @@
 #            (the first runs pay the page cache of a 2 GB tree); CPU the mean.
 #   diff     `rocm-audit diff` of bookworm's and sid's .deb of DIFF_PACKAGE against the two
 #            audits it replaces (each .deb, with --symbols, one after the other), and the diff
-#            of the two JSON reports those audits wrote.
+#            of the two JSON reports those audits wrote; then the same for the sets DIFF_SET
+#            (diff --from/--to against an audit of each set).
 #   scaling  rocm-audit (all checks) on the whole tree at SCALES x: a hard-linked copy of
 #            sid-root (the 1x tree, no data copied) plus k-1 real copies (distinct inodes:
 #            rocm-audit, like glibc, treats hard links as one object) of SCALE_PART, each under
@@ -229,6 +233,22 @@ for section in $SECTIONS; do
       "rocm-audit of each .deb (--symbols)" "$WORK/audits.sh" \
       "rocm-audit diff, their two JSON reports" "$WORK/diff-reports.sh"
     table times --best --pair "rocm-audit of each .deb (--symbols)=rocm-audit diff, the two .debs" "$WORK/diff.json"
+    # The same for two sets (--from/--to), bookworm's and sid's .debs of DIFF_SET.
+    read -r -a names <<<"${DIFF_SET:-librocrand1 libhiprand1 libamdhip64-5 libhsa-runtime64-1 librocrand-dev libhiprand-dev}"
+    olds=() news=()
+    for n in "${names[@]}"; do
+      o=$(ls "$CORPUS"/debs/bookworm/"${n}"_*_amd64.deb 2>/dev/null | head -1)
+      s=$(ls "$CORPUS"/debs/sid/"${n}"_*_amd64.deb 2>/dev/null | head -1)
+      [ -f "$o" ] && [ -f "$s" ] || { echo "no $n in $CORPUS/debs/bookworm and sid (DIFF_SET=\"NAME...\")" >&2; exit 2; }
+      olds+=("$o") news+=("$s")
+    done
+    echo "== diff sets: bookworm's to sid's set of ${#names[@]}: ${names[*]}"
+    echo "   + $(gb "$(stat -c %s "${olds[@]}" "${news[@]}" | paste -sd+ | bc)") of .deb"
+    echo "$AUDIT diff $opts -o /dev/null --from ${olds[*]} --to ${news[*]}" > "$WORK/diff-sets.sh"
+    echo "$AUDIT $opts --symbols -o $WORK/old-set.json ${olds[*]} && $AUDIT $opts --symbols -o $WORK/new-set.json ${news[*]}" > "$WORK/audits-sets.sh"
+    bench "$WORK/diff-sets.json" "$RUNS" "rocm-audit diff, the two sets" "$WORK/diff-sets.sh" \
+      "rocm-audit of each set (--symbols)" "$WORK/audits-sets.sh"
+    table times --best --pair "rocm-audit of each set (--symbols)=rocm-audit diff, the two sets" "$WORK/diff-sets.json"
     ;;
   scaling)
     read -r -a parts <<<"$SCALE_PART"

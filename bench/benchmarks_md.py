@@ -89,9 +89,9 @@ class Run:
             if line.startswith("times: "):
                 self.method = line[len("times: "):]
                 continue
-            m = re.match(r"== (loader|device code|cmake|scaling|packages|diff): (.*)", line)
+            m = re.match(r"== (loader|device code|cmake|scaling|packages|diff sets|diff): (.*)", line)
             if m:
-                section = m.group(1).split()[0]
+                section = m.group(1) if m.group(1) == "diff sets" else m.group(1).split()[0]
                 self.sections[section] = [m.group(2), []]
                 continue
             if section and line.startswith("   + "):
@@ -227,14 +227,18 @@ def diff_section(runs):
     out = ["## `rocm-audit diff` against the two audits\n",
            "`SECTIONS=diff bench/all.sh`: `rocm-audit diff` of bookworm's and sid's `.deb` of one "
            "package against the two audits it replaces (each `.deb` with `--symbols`, one after "
-           "the other), and the diff of the two JSON reports those audits wrote; wall time the best "
+           "the other), and the diff of the two JSON reports those audits wrote; from the runs that "
+           "have it, the same for two sets (`diff --from/--to` against an audit of each set); wall time the best "
            "of the runs, CPU the mean. Every run, oldest first:\n"]
     for r in with_diff:
-        title, rows = r.sections["diff"]
-        out.append(f"`bench/results/{r.name}` ({r.when}, {r.machine}): {title}\n")
-        out.append(table(["", "command", "best wall s", "±", "CPU s", "other / rocm-audit diff"],
-                         [[f"[{n}]", name, wall, sd, cpu, ratio_text(ratios)] for n, name, wall, sd, cpu, ratios in rows]))
-        out.append("")
+        for section in ("diff", "diff sets"):
+            if section not in r.sections:
+                continue
+            title, rows = r.sections[section]
+            out.append(f"`bench/results/{r.name}` ({r.when}, {r.machine}): {title}\n")
+            out.append(table(["", "command", "best wall s", "±", "CPU s", "other / rocm-audit diff"],
+                             [[f"[{n}]", name, wall, sd, cpu, ratio_text(ratios)] for n, name, wall, sd, cpu, ratios in rows]))
+            out.append("")
     return "\n".join(out)
 
 

@@ -34,9 +34,12 @@ class BaseConsumers {
   /// reads tens of thousands of files of the host, mostly in the kernel (open, read, map),
   /// and an audit unpacking one package leaves a core idle. Linking() waits for it.
   void ScanInBackground();
-  /// `own`: installed paths ("usr/lib/libx.so.1") the compared sides ship: the base's copies
-  /// of them are what the update replaces, not consumers. Before the first Linking().
-  void Exclude(std::set<std::string> own) { own_ = std::move(own); }
+  /// `sides`: the paths each compared side ships, below its input ("usr/lib/libx.so.1", or
+  /// "lib/libx.so.1" for a side given at its usr/): the base's copies of them are what the
+  /// update replaces, not consumers. A side is one install (installed_layout.h): its copies
+  /// are the base's files at its files' places below the one directory of the base where
+  /// most of them are found. Before the first Linking().
+  void Exclude(std::vector<std::vector<std::string>> sides) { sides_ = std::move(sides); }
 
   /// The base's ELF files whose DT_NEEDED names `soname`, by the path the installed system
   /// shows ("/usr/bin/prog"), with their imported symbols (ElfFacts::imports). The first
@@ -51,9 +54,13 @@ class BaseConsumers {
     std::vector<std::string> needed;
   };
   void Scan();
+  /// own_: the base's copies of the sides' files, once the scan is done.
+  void PlaceSides();
 
   std::vector<std::string> layers_;
-  std::set<std::string> own_;
+  std::vector<std::vector<std::string>> sides_;
+  bool placed_ = false;
+  std::set<std::string> own_;  ///< installed paths, "/usr/bin/prog"
   bool scanned_ = false;
   std::future<void> scanning_;  ///< the scan ScanInBackground() started, until Linking() waits
   std::vector<Scanned> elf_;

@@ -1,15 +1,16 @@
 #include "diff/compare.h"
 
-#include <set>
+#include <string>
+#include <vector>
 
 namespace rocm_audit {
 
 std::vector<Finding> CompareSides(const Side& old_side, const Side& new_side, BaseConsumers& base) {
   FindingSink out;
-  std::set<std::string> own;
-  for (const Side* side : {&old_side, &new_side})
-    for (const FileFacts& f : side->files) own.insert(f.path);
-  base.Exclude(std::move(own));
+  std::vector<std::vector<std::string>> shipped(2);
+  for (const FileFacts& f : old_side.files) shipped[0].push_back(f.path);
+  for (const FileFacts& f : new_side.files) shipped[1].push_back(f.path);
+  base.Exclude(std::move(shipped));
   CompareLibraries(old_side, new_side, base, out);
   CompareProcessors(old_side, new_side, base, out);
   CompareCMakePackages(old_side, new_side, out);

@@ -44,21 +44,24 @@ bool IsMultiarchTuple(std::string_view name) {
 
 }  // namespace
 
-std::string PlaceBelowPrefix(std::string_view path) {
+InstalledPlace SplitAtPrefix(std::string_view path) {
   const std::vector<std::string_view> parts = Split(path, '/');
   size_t first = 0;
   while (first < parts.size() && !IsInstallationDir(parts[first])) ++first;
   // The last component is the file's own name, never a directory of the layout.
-  if (first + 1 >= parts.size()) return std::string(path);
-  std::string out;
+  if (first + 1 >= parts.size()) return {"", std::string(path)};
+  InstalledPlace out;
+  for (size_t i = 0; i < first; ++i) out.prefix += (i ? "/" : "") + std::string(parts[i]);
   for (size_t i = first; i < parts.size(); ++i) {
     std::string_view part = parts[i];
     if (i == first && part == "lib64") part = "lib";
     if (i == first + 1 && parts[first] == "lib" && i + 1 < parts.size() && IsMultiarchTuple(part)) continue;
-    out += (out.empty() ? "" : "/") + std::string(part);
+    out.place += (out.place.empty() ? "" : "/") + std::string(part);
   }
   return out;
 }
+
+std::string PlaceBelowPrefix(std::string_view path) { return SplitAtPrefix(path).place; }
 
 std::string KeyBelowPrefix(std::string_view key) {
   const std::vector<std::string_view> parts = Split(key, '|');

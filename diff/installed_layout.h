@@ -26,6 +26,15 @@ namespace rocm_audit {
 /// ("lib/cmake/hip/hip-config.cmake"); a path with no installation directory as it is.
 std::string PlaceBelowPrefix(std::string_view path);
 
+/// `path` cut where its place starts: the install prefix before the first installation
+/// directory ("opt/rocm-6.2"; "" for a path that starts at one, or has none) and
+/// PlaceBelowPrefix(path).
+struct InstalledPlace {
+  std::string prefix;
+  std::string place;
+};
+InstalledPlace SplitAtPrefix(std::string_view path);
+
 /// A finding's key ("check|path|field=value|...", policy/finding_key.h) with its path and
 /// every relative path among its values as PlaceBelowPrefix() writes them, and a package
 /// member ("PKG.deb:/usr/lib/x") by its installed path: the key two sides' findings of the

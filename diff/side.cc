@@ -86,12 +86,32 @@ Finding FindingOfJson(const Json& j) {
   return f;
 }
 
-// The report of `diff` names its sides (inputs.old, inputs.new); one written before it did
-// is told by its findings: an audit reports none of the comparison rules.
+// summary.files_audited beyond what summary.files_by_kind counts. An audit audits only files
+// its walk met and counted by kind (engine/tree_audit.cc: one audited file per walked one);
+// a diff walks nothing (files_by_kind is empty) and counts NEW's audited files.
+bool CountsFilesItNeverWalked(const Json& j) {
+  auto summary = j.find("summary");
+  if (summary == j.end() || !summary->is_object()) return false;
+  auto audited = summary->find("files_audited");
+  auto walked = summary->find("files_by_kind");
+  if (audited == summary->end() || !audited->is_number_unsigned() || walked == summary->end() ||
+      !walked->is_object())
+    return false;
+  uint64_t walked_files = 0;
+  for (const Json& n : *walked)
+    if (n.is_number_unsigned()) walked_files += n.get<uint64_t>();
+  return audited->get<uint64_t>() > walked_files;
+}
+
+// The report of `diff` names its sides (inputs.old, inputs.new). One written before it did
+// is told by its summary (files audited that no walk met) or by its findings (an audit
+// reports none of the comparison rules). A diff report with neither, no finding and no file
+// of NEW audited, says what an audit of an empty NEW says: nothing to compare.
 bool IsDiffReport(const Json& j) {
   if (auto in = j.find("inputs");
       in != j.end() && in->is_object() && (in->contains("old") || in->contains("new")))
     return true;
+  if (CountsFilesItNeverWalked(j)) return true;
   auto findings = j.find("findings");
   if (findings == j.end() || !findings->is_array() || findings->empty()) return false;
   static const std::set<std::string_view> kComparison = {

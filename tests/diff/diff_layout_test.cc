@@ -52,6 +52,19 @@ TEST(InstalledLayout, APathIsItsPlaceBelowTheFirstInstallationDirectory) {
   EXPECT_EQ(PlaceBelowPrefix("usr/lib/x86_64-linux-gnu"), "lib/x86_64-linux-gnu");
 }
 
+TEST(InstalledLayout, APathSplitsIntoItsPrefixAndItsPlace) {
+  const InstalledPlace opt = SplitAtPrefix("opt/rocm-6.2/lib64/libx.so.1");
+  EXPECT_EQ(opt.prefix, "opt/rocm-6.2");
+  EXPECT_EQ(opt.place, "lib/libx.so.1");
+  const InstalledPlace usr = SplitAtPrefix("usr/lib/x86_64-linux-gnu/libx.so.1");
+  EXPECT_EQ(usr.prefix, "usr");
+  EXPECT_EQ(usr.place, "lib/libx.so.1");
+  // Given at its usr/: no prefix. No installation directory: all place, no prefix.
+  EXPECT_EQ(SplitAtPrefix("bin/prog").prefix, "");
+  EXPECT_EQ(SplitAtPrefix("x86_64-linux-gnu/libx.so.1").prefix, "");
+  EXPECT_EQ(SplitAtPrefix("x86_64-linux-gnu/libx.so.1").place, "x86_64-linux-gnu/libx.so.1");
+}
+
 TEST(InstalledLayout, AKeyNamesItsPathsBelowThePrefixAndPackageMembersAsInstalled) {
   EXPECT_EQ(KeyBelowPrefix("unresolved-library|usr/lib/x86_64-linux-gnu/liblay.so.1|needed=libmissing.so.1"),
             "unresolved-library|lib/liblay.so.1|needed=libmissing.so.1");

@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -102,6 +103,39 @@ TEST(Diff, FilesOfTheBaseThatBindARemovedSymbolOrLinkAGoneSonameAreHit) {
   ASSERT_EQ(gone.size(), 1u);
   EXPECT_EQ(gone[0]->severity, Severity::kError);
   EXPECT_EQ(gone[0]->fields["hit"], Json::array({"/usr/bin/baseconsumer"}));
+}
+
+// The sides are trees of a usr/ (bin/, lib/); the base holds their installed copies below
+// /usr: those are what the update replaces, not consumers. Its own program and another
+// install's copy of consumer (/opt/other) are hit.
+TEST(Diff, TheBaseCopiesOfTheSidesFilesBelowTheirPrefixAreNoConsumers) {
+  const Report r = DiffTrees("diff", "old", "new", {kPairs + "/diff/installed"});
+  const auto dropped = Of(r, "symbols-removed", "lib/libdrop.so.1");
+  ASSERT_EQ(dropped.size(), 1u);
+  std::vector<std::string> files;
+  for (const Json& hit : dropped[0]->fields["hit"]) files.push_back(hit["file"].get<std::string>());
+  EXPECT_THAT(files, ElementsAre("bin/consumer", "/opt/other/bin/consumer", "/usr/bin/baseconsumer"));
+  const auto renamed = Of(r, "soname-changed", "lib/libren.so.2");
+  ASSERT_EQ(renamed.size(), 1u);
+  EXPECT_EQ(renamed[0]->fields["hit"], Json::array({"bin/renuser"}));
+  // Given at their root (usr/ of a tree, /usr of the base): the same.
+  TempDir t;
+  for (const std::string side : {"old", "new"}) {
+    ASSERT_EQ(RunCommand("mkdir -p " + t / side + " && cp -a " + kPairs + "/diff/" + side + " " + t / side +
+                         "/usr"),
+              0);
+  }
+  AuditRequest request;
+  request.ld_so_conf = "/nonexistent";
+  request.roots = {kPairs + "/diff/installed"};
+  Report at_root;
+  std::string error;
+  ASSERT_TRUE(Diff(request, {t / "old"}, {t / "new"}, &at_root, &error)) << error;
+  const auto dropped_at_root = Of(at_root, "symbols-removed", "usr/lib/libdrop.so.1");
+  ASSERT_EQ(dropped_at_root.size(), 1u);
+  files.clear();
+  for (const Json& hit : dropped_at_root[0]->fields["hit"]) files.push_back(hit["file"].get<std::string>());
+  EXPECT_THAT(files, ElementsAre("usr/bin/consumer", "/opt/other/bin/consumer", "/usr/bin/baseconsumer"));
 }
 
 TEST(Diff, LibraryRemovedWithoutSuccessorIsAWarningWhenNothingLinksIt) {
@@ -356,7 +390,8 @@ TEST(Diff, TheReportSaysWhichInputsAreOldAndWhichNew) {
 }
 
 // A side is an audit's report; a diff's report (with inputs.old and inputs.new, or written
-// before they existed: its findings are the comparison's) describes no tree.
+// before they existed: its findings are the comparison's, or its summary counts NEW's files
+// audited where an audit counts no more than its walk met) describes no tree.
 TEST(Diff, ADiffReportIsNoSide) {
   TempDir t;
   const std::string diff =
@@ -368,11 +403,30 @@ TEST(Diff, ADiffReportIsNoSide) {
   before["inputs"].erase("old");
   before["inputs"].erase("new");
   WriteAll(t / "before.json", before.dump(2));
-  for (const std::string side : {"diff.json", "before.json"}) {
+  // A diff that found nothing, written before the side fields: no comparison finding tells
+  // it, its summary does (NEW's files audited, none walked).
+  std::string empty;
+  ASSERT_EQ(RunCommand(diff + kPairs + "/diff/new " + kPairs + "/diff/new", &empty), 0);
+  Json empty_before = Json::parse(empty);
+  ASSERT_THAT(empty_before["findings"], IsEmpty());
+  ASSERT_GT(empty_before["summary"]["files_audited"].get<int>(), 0);
+  empty_before["inputs"].erase("old");
+  empty_before["inputs"].erase("new");
+  WriteAll(t / "empty-before.json", empty_before.dump(2));
+  for (const std::string side : {"diff.json", "before.json", "empty-before.json"}) {
     std::string err;
     EXPECT_EQ(RunCommand(diff + t / side + " " + kPairs + "/diff/new 2>&1", &err), 2) << side;
     EXPECT_THAT(err, ::testing::HasSubstr("the report of a diff, not of an audit")) << side;
   }
+  // The audit of an empty tree is a side: nothing walked, nothing audited.
+  std::filesystem::create_directories(t / "empty-tree");
+  ASSERT_EQ(
+      RunCommand(kBin + " --no-progress --ld-so-conf /nonexistent --fail-on none --format json --symbols " +
+                 t / "empty-tree > " + t / "empty-audit.json"),
+      0);
+  std::string out;
+  EXPECT_EQ(RunCommand(diff + t / "empty-audit.json " + kPairs + "/diff/new", &out), 0);
+  EXPECT_EQ(Json::parse(out)["inputs"]["old"], Json::array({t / "empty-audit.json"}));
 }
 
 // The comparison's fields, without the keys (which name the input) and messages.
