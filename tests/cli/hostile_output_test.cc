@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <string>
 
@@ -280,6 +281,42 @@ TEST(HostileOutput, AReportGrowsWithTheBytesAudited) {
   EXPECT_EQ(whole["summary"]["by_check"]["unresolved-library"], 1000);
   EXPECT_FALSE(whole["summary"]["by_check"].contains("finding-limit"));
   EXPECT_FALSE(whole["files"][0].contains("needed_left_out"));
+}
+
+// Over the host (--root /), DT_NEEDED /proc/self/exe would be the auditor itself, and a RUNPATH
+// of /proc/self/cwd its working directory, which here holds a loadable libcwd.so.1: neither is
+// what ld.so would find where the library runs, so neither is opened, and each search says why.
+TEST(HostileOutput, PathsIntoProcAreNeverTheAuditorsOwn) {
+  TempDir cwd;
+  const std::string tree = kTree + "/tree/proc";
+  std::filesystem::copy_file(tree + "/lib/libproc.so", cwd.path() + "/libcwd.so.1");
+  Output o = RunAudit("--format json --root / " + tree, cwd.path());
+  ASSERT_EQ(o.status, 1) << o.err;
+  const Json report = Json::parse(o.out);
+  std::map<std::string, Json> unresolved;
+  Json relative;
+  for (const Json& f : report["findings"]) {
+    if (f["check"] == "unresolved-library") unresolved[f["library"]] = f;
+    if (f["check"] == "rpath-relative") relative = f;
+  }
+  const std::string skipped =
+      "skipped: in /proc, which shows the process and machine that open it (the auditor's own here), not "
+      "files of the installed system";
+  for (const char* name : {"/proc/self/exe", "/proc/1/root/lib/x86_64-linux-gnu/libc.so.6"}) {
+    ASSERT_TRUE(unresolved.count(name)) << name;
+    ASSERT_EQ(unresolved[name]["searched"].size(), 1u) << name;
+    EXPECT_EQ(unresolved[name]["searched"][0]["outcome"], skipped) << name;
+  }
+  ASSERT_TRUE(unresolved.count("libcwd.so.1"));
+  const Json& first = unresolved["libcwd.so.1"]["searched"][0];
+  EXPECT_EQ(first["directory"], "/proc/self/cwd");
+  EXPECT_EQ(first["outcome"], skipped);
+  EXPECT_TRUE(report["files"][0]["closure"].empty()) << report["files"][0]["closure"];
+  ASSERT_TRUE(relative.is_object());
+  EXPECT_EQ(relative["entry"], "/proc/self/cwd");
+  EXPECT_THAT(relative["message"].get<std::string>(),
+              HasSubstr("points into /proc: the loader resolves it in "
+                        "the process that loads the file"));
 }
 
 std::map<std::string, std::string> MessagesByFile(const Json& report) {
