@@ -127,7 +127,9 @@ constexpr Rule kRules[] = {
                        "that name, which lets anyone who controls that directory inject code. It comes from "
                        "a relative path given to -Wl,-rpath, or an empty item in CMake's INSTALL_RPATH or "
                        "BUILD_RPATH. Use $ORIGIN/... for a path relative to the file, and remove empty "
-                       "items.",
+                       "items. An absolute entry into /proc or /sys is reported here too: /proc/self/cwd is "
+                       "the working directory itself, and what any path there names is decided by the "
+                       "process that loads the file, not by the installed system.",
         .example = "/opt/rocm-6.2.0/bin/rocminfo\n"
                    "  error[rpath-relative]: RUNPATH entry ../lib is relative: the loader resolves it "
                    "against the working directory\n"
@@ -205,8 +207,14 @@ void Run(const LoadableInput& in, FindingSink& sink) {
     }
     bool origin_relative = entry.starts_with("$ORIGIN") || entry.starts_with("${ORIGIN}");
     // The most specific of build-dir / relative / absolute-outside, then whether it exists.
+    const std::string_view kernel_view = entry[0] == '/' ? KernelFileSystemOf(NormalizePath(entry)) : "";
     if (std::string why = BuildDirReason(entry, in.options); !why.empty()) {
       add(kBuildDir, "points into " + why);
+    } else if (!kernel_view.empty()) {
+      add(kRelative, "points into " + std::string(kernel_view) +
+                         ": the loader resolves it in the process that loads the file (/proc/self/cwd is its "
+                         "working directory), not in the installed system");
+      continue;  // what it names depends on that process: existence here means nothing
     } else if (!origin_relative && entry[0] != '/') {
       add(kRelative, "is relative: the loader resolves it against the working directory");
       continue;  // where it points depends on the working directory: existence means nothing

@@ -448,6 +448,18 @@ const Option kOptions[] = {
        o->audit.max_findings_per_file = static_cast<size_t>(n);
        return true;
      }},
+    {kOutput, "", "--max-report-bytes-per-file", "", "SIZE",
+     "report at most SIZE bytes of text in the findings of one file,\n"
+     "and as much in each list of its facts, or 16 times the file's size\n"
+     "when that is more (default 256K); the most severe findings first,\n"
+     "and one finding-limit finding counts the rest",
+     [](S& v, O* o, std::string* error) {
+       uint64_t n = 0;
+       if (!ParseSize(v, &n))
+         return Fail(error, "--max-report-bytes-per-file needs a size such as 256K or 16M, not '" + v + "'");
+       o->audit.max_report_bytes_per_file = n;
+       return true;
+     }},
     {kOutput, "", "--explain", "", "ID", "say what a check means, with an example and the fix, and exit",
      [](S& v, O* o, std::string*) {
        o->explain = v;

@@ -20,6 +20,14 @@ namespace rocm_audit {
 /// one crafted file can make (a finding per RUNPATH entry of 100,000).
 inline constexpr size_t kDefaultMaxFindingsPerFile = 5000;
 
+/// The default of --max-report-bytes-per-file, the least text a file's findings (FindingBytes),
+/// and again each list of its facts, may hold (ReportByteBudget, audit/model/finding.h). The
+/// most a real file's findings were seen to hold is 71,028 bytes (libUsortlib.so, 169
+/// findings, of Debian 12's /usr/lib/x86_64-linux-gnu audited over /; of sid's ROCm packages,
+/// 47,804 bytes of a 17 KB CMake config), its longest list 9,588 bytes (a closure); 256 KiB of
+/// text is about 1 MB of JSON report.
+inline constexpr uint64_t kDefaultMaxReportBytesPerFile = uint64_t(256) << 10;
+
 struct AuditRequest {
   std::vector<std::string> paths;
   std::vector<std::string> roots;  ///< --root layers, top first; none = the host
@@ -56,6 +64,11 @@ struct AuditRequest {
   /// --max-findings-per-file: past it, a file's least severe findings are left out and one
   /// finding-limit finding counts them (engine/run_checks.h).
   size_t max_findings_per_file = kDefaultMaxFindingsPerFile;
+  /// --max-report-bytes-per-file: a file's findings, and its facts' lists, hold at most
+  /// ReportByteBudget(this, its size) bytes of text each; past it, the least severe findings
+  /// are left out and counted by the finding-limit finding, and a list's last entries by its
+  /// `<list>_left_out`.
+  uint64_t max_report_bytes_per_file = kDefaultMaxReportBytesPerFile;
   /// The process ends right after the report (the command line): the audited files stay
   /// mapped and their models allocated until exit, which releases them at once, because
   /// unmapping thousands of files one by one costs more than the checks. Never for a caller

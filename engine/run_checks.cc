@@ -14,32 +14,67 @@ namespace rocm_audit {
 const Rule kFindingLimitRule{
     .id = "finding-limit",
     .severity = Severity::kWarning,
-    .title = "a file with more findings than --max-findings-per-file; the rest are left out",
-    .fix = "fix the findings reported, or raise --max-findings-per-file",
+    .title =
+        "a file with more findings than --max-findings-per-file, or more text in them than "
+        "--max-report-bytes-per-file allows; the rest are left out",
+    .fix = "fix the findings reported, or raise --max-findings-per-file or --max-report-bytes-per-file",
     .key_fields = "",
     .explanation =
-        "One file made more findings than --max-findings-per-file allows (5000 by default). The report "
-        "keeps the most severe of them, in the order the checks made them, and this finding says how "
-        "many it left out. No real file comes near the default: it bounds what one crafted file (a "
-        "library with 100,000 RUNPATH entries, a finding each) can make a report hold, so that the "
-        "report of the rest of the tree stays readable and the run's memory bounded. Fix the findings "
-        "reported and audit again, or raise the limit to see all of them.",
+        "One file made more findings than --max-findings-per-file allows (5000 by default), or findings "
+        "holding more text than its budget: the larger of --max-report-bytes-per-file (262144 bytes by "
+        "default) and 16 times the file's own size. The text of a finding is its file, rule, message, hint "
+        "and the strings of its fields. The report keeps the most severe of the findings, in the order the "
+        "checks made them, as long as both caps hold (the first whatever its size), and this finding says "
+        "how many it left out, how many bytes of text they held and which cap left them out. No real file "
+        "comes near either cap: they bound what one crafted file can make a report hold (a library with "
+        "100,000 RUNPATH entries, a finding each; 1,000 DT_NEEDED entries pointing into one 4 KB string), "
+        "so that the report grows with the bytes audited, the report of the rest of the tree stays "
+        "readable and the run's memory bounded. Fix the findings reported and audit again, or raise a cap "
+        "to see all of them.",
     .example =
         "lib/librunpath.so\n"
-        "  warning[finding-limit]: 195000 more findings of this file left out of the report "
-        "(--max-findings-per-file 5000; the 5000 most severe are reported)\n"
-        "    fix: fix the findings reported, or raise --max-findings-per-file",
+        "  warning[finding-limit]: 195000 more findings of this file (55495000 bytes of text) left out of "
+        "the report (--max-findings-per-file 5000; the 5000 most severe are reported)\n"
+        "    fix: fix the findings reported, or raise --max-findings-per-file or --max-report-bytes-per-file",
     .cause_fields = "",
     .cause = "findings left out: {files}",
-    .fields = "left_out:number limit:number",
+    .fields = "left_out:number limit:number bytes_left_out?:number byte_limit?:number",
 };
+
+namespace {
+
+// The finding-limit finding of a file whose sink left findings out: how many, their text,
+// and the caps that left them out.
+Finding LimitFinding(const InspectedFile& file, const FindingSink& sink, PerFileCaps caps,
+                     uint64_t byte_limit, size_t reported) {
+  std::string named;
+  if (sink.left_out > sink.left_out_for_bytes)
+    named = "--max-findings-per-file " + std::to_string(caps.findings);
+  if (sink.left_out_for_bytes > 0)
+    named += (named.empty() ? "" : " and ") + std::string("--max-report-bytes-per-file: ") +
+             std::to_string(byte_limit) + " bytes of text for this file, the larger of " +
+             std::to_string(caps.bytes) + " and " + std::to_string(kReportBytesPerFileByte) + " times its " +
+             std::to_string(file.walked.size) + " bytes";
+  Finding f = MakeFinding(kFindingLimitRule, file.walked.path);
+  f.message = std::to_string(sink.left_out) + " more findings of this file (" +
+              std::to_string(sink.bytes_left_out) + " bytes of text) left out of the report (" + named +
+              "; the " + std::to_string(reported) + " most severe are reported)";
+  f.fields["left_out"] = sink.left_out;
+  f.fields["limit"] = caps.findings;
+  f.fields["bytes_left_out"] = sink.bytes_left_out;
+  f.fields["byte_limit"] = byte_limit;
+  return f;
+}
+
+}  // namespace
 
 std::vector<Finding> CheckFile(const InspectedFile& file, const LoadFacts* load, const LoaderConfig& loader,
                                const CheckOptions& options, const RunFacts& run, const EnabledRules& enabled,
-                               size_t max_findings) {
+                               PerFileCaps caps) {
   // Findings alike but for an index (4,096 entries of one bundle, each malformed the same
   // way) are folded into one, as compilers fold a repeated diagnostic.
-  FindingSink sink(max_findings, AllRules());
+  const uint64_t byte_limit = ReportByteBudget(caps.bytes, file.walked.size);
+  FindingSink sink({.count = caps.findings, .bytes = byte_limit}, AllRules());
   for (const Check* check : enabled.Running()) {
     if (const auto* run_file = std::get_if<FileCheck>(&check->run)) {
       (*run_file)(FileInput{file, options}, sink);
@@ -49,13 +84,7 @@ std::vector<Finding> CheckFile(const InspectedFile& file, const LoadFacts* load,
   }
   std::vector<Finding> findings = std::move(sink).SortedWithinLimit();
   if (sink.left_out > 0) {
-    Finding f = MakeFinding(kFindingLimitRule, file.walked.path);
-    f.message = std::to_string(sink.left_out) + " more findings of this file left out of the report " +
-                "(--max-findings-per-file " + std::to_string(max_findings) + "; the " +
-                std::to_string(findings.size()) + " most severe are reported)";
-    f.fields["left_out"] = sink.left_out;
-    f.fields["limit"] = max_findings;
-    findings.push_back(std::move(f));
+    findings.push_back(LimitFinding(file, sink, caps, byte_limit, findings.size()));
     std::stable_sort(findings.begin(), findings.end(),
                      [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
   }

@@ -11,17 +11,25 @@
 
 namespace rocm_audit {
 
-/// finding-limit: a file had more findings than --max-findings-per-file; the most severe
-/// are reported, and this one says how many were left out.
+/// finding-limit: a file had more findings than --max-findings-per-file, or more text in
+/// them than --max-report-bytes-per-file allows it; the most severe are reported, and this
+/// one says how many were left out, and by which cap.
 extern const Rule kFindingLimitRule;
+
+/// The caps on one file's findings: --max-findings-per-file and --max-report-bytes-per-file.
+struct PerFileCaps {
+  size_t findings;
+  uint64_t bytes;  ///< the least a file's budget of text is (ReportByteBudget)
+};
 
 /// Findings of one file: every file-stage check, then (when `load` is given) every
 /// loadable-stage check, in registry order; the most severe first, ties in that order. At
-/// most `max_findings` of them, and then a finding-limit finding saying how many were
-/// left out.
+/// most `caps.findings` of them, holding at most the file's ReportByteBudget of text (the
+/// first whatever its size), and then a finding-limit finding saying how many were left
+/// out.
 std::vector<Finding> CheckFile(const InspectedFile& file, const LoadFacts* load, const LoaderConfig& loader,
                                const CheckOptions& options, const RunFacts& run, const EnabledRules& enabled,
-                               size_t max_findings);
+                               PerFileCaps caps);
 
 /// Findings of every tree-stage check, in registry order.
 std::vector<Finding> CheckTree(const TreeInput& tree, const EnabledRules& enabled);

@@ -254,11 +254,12 @@ class TreeAudit {
   void Finish(size_t i, InspectedFile& file, const LoadFacts* load) {
     FileFacts facts;
     try {
-      per_file_[i] =
-          CheckFile(file, load, loader_, request_.checks, run_, enabled_, request_.max_findings_per_file);
+      per_file_[i] = CheckFile(file, load, loader_, request_.checks, run_, enabled_,
+                               {request_.max_findings_per_file, request_.max_report_bytes_per_file});
       facts = CollectFacts(file, load, loader_, request_.checks.arch.isa_compat, request_.symbol_facts,
                            sinks_.DrawsLoadGraph());
       if (package_of_[i]) facts.cmake = ProjectCMakeFacts(package_of_[i]->package, request_.symbol_facts);
+      facts.report_bytes = ReportByteBudget(request_.max_report_bytes_per_file, file.walked.size);
     } catch (const std::bad_alloc&) {
       per_file_[i] = {};
       facts = FileFacts{};

@@ -22,6 +22,30 @@ void BoundStrings(Json& j) {
   }
 }
 
+// The lists of a file's facts that quote names of the file: each at most `budget` bytes of
+// text, cut where the budget runs out and the rest counted in "<list>_left_out"
+// (closure_left_out also counts what kMaxClosureObjectsListed left out). A crafted file's
+// DT_NEEDED entries can all point into one long name; each list has its own budget, so that
+// a long `needed` never empties `unresolved`.
+void CutListsToBudget(Json& j, uint64_t budget) {
+  if (budget == 0) return;
+  for (const char* list : {"needed", "runpath", "rpath", "exports", "imports", "closure", "unresolved"}) {
+    auto it = j.find(list);
+    if (it == j.end() || !it->is_array()) continue;
+    size_t kept = 0;
+    for (uint64_t used = 0; kept < it->size(); ++kept) {
+      const uint64_t bytes = (*it)[kept].get_ref<const std::string&>().size();
+      if (bytes > budget - used) break;
+      used += bytes;
+    }
+    if (kept == it->size()) continue;
+    const size_t left_out = it->size() - kept;
+    it->erase(it->begin() + static_cast<std::ptrdiff_t>(kept), it->end());
+    const std::string count = std::string(list) + "_left_out";
+    j[count] = (j.contains(count) ? j[count].get<uint64_t>() : 0) + left_out;
+  }
+}
+
 template <typename T>
 Json OrNull(const std::optional<T>& v) {
   return v ? Json(*v) : Json(nullptr);
@@ -153,6 +177,7 @@ Json FileFactsToJson(const FileFacts& f, bool with_bundles) {
                    {"bound_by_host", f.plugin->bound_by_host}};
   if (f.cmake) j["cmake"] = CMakeToJson(*f.cmake);
   BoundStrings(j);
+  CutListsToBudget(j, f.report_bytes);
   return j;
 }
 

@@ -184,10 +184,12 @@ class Reader {
     }
     for (const auto& ph : phdrs) {
       if (ph.p_type != llvm::ELF::PT_NOTE) continue;
-      // LLVM's notes() checks p_offset + p_filesz in the ELF's own width: in a 32-bit file
-      // the sum wraps (0xffffff00 + 0x200 passes as 0x100) and the iterator reads far past
-      // the buffer. The bound is checked here in 64 bits first.
-      if (uint64_t{ph.p_offset} + uint64_t{ph.p_filesz} > obj_.getBufSize()) continue;
+      // LLVM's notes() checks p_offset + p_filesz as a sum, which wraps (in a 32-bit file
+      // 0xffffff00 + 0x200 passes as 0x100; in a 64-bit one 0x238 + 2^64-1 as 0x237) and the
+      // iterator reads far past the buffer. Each is checked here against the size, no sum
+      // made.
+      const uint64_t size = obj_.getBufSize();
+      if (uint64_t{ph.p_offset} > size || uint64_t{ph.p_filesz} > size - uint64_t{ph.p_offset}) continue;
       llvm::Error err = llvm::Error::success();
       std::string found;
       for (const auto& note : obj_.notes(ph, err)) {

@@ -42,6 +42,12 @@ bool IsUnderDirectory(std::string_view path, std::string_view dir) {
   return path.substr(0, dir.size()) == dir && (path.size() == dir.size() || path[dir.size()] == '/');
 }
 
+std::string_view KernelFileSystemOf(std::string_view path) {
+  for (std::string_view fs : {"/proc", "/sys"})
+    if (IsUnderDirectory(path, fs)) return fs;
+  return {};
+}
+
 std::string DirName(std::string_view path) {
   size_t slash = path.rfind('/');
   if (slash == std::string_view::npos) return ".";

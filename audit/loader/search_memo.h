@@ -30,9 +30,10 @@ struct FileId {
 
 /// What a directory holds under one name, as far as a library search looks.
 struct ProbedCandidate {
-  enum class State { kMissing, kSymlinkLoop, kSpecial, kCannotOpen, kNotLoadable, kElf } state;
+  /// kKernelView: in /proc or /sys (or reached through a link in /proc), never opened.
+  enum class State { kMissing, kSymlinkLoop, kSpecial, kCannotOpen, kNotLoadable, kKernelView, kElf } state;
   std::string real;    ///< the host file, symlinks resolved
-  std::string detail;  ///< kSpecial: its kind; kCannotOpen, kNotLoadable: the error
+  std::string detail;  ///< kSpecial: its kind; kKernelView: which; kCannotOpen, kNotLoadable: the error
   ElfIdentity id;      ///< kElf
   FileId file;         ///< kElf
 };

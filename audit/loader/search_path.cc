@@ -205,9 +205,30 @@ const ProbedDirectory& LibrarySearch::ResolveDirectory(const std::string& dir) {
   return memo_->directories.Keep(dir, std::move(d));
 }
 
+namespace {
+
+// What ld.so finds in /proc or /sys is decided by the process that loads the file and
+// its machine, which no audit knows; opened here, the auditor's own process would answer
+// (/proc/self/exe is rocm-audit, /proc/self/cwd its working directory). Such a candidate is
+// never opened, and the search goes on past it as ld.so's goes on past a file it cannot open.
+bool InKernelView(std::string_view installed_path, bool through_proc, ProbedCandidate* c) {
+  std::string_view fs = through_proc ? "/proc" : KernelFileSystemOf(installed_path);
+  if (fs.empty()) return false;
+  c->state = ProbedCandidate::State::kKernelView;
+  c->detail = std::string(fs) +
+              ", which shows the process and machine that open it (the auditor's own here), not files of the "
+              "installed system";
+  return true;
+}
+
+}  // namespace
+
 ProbedCandidate LibrarySearch::Probe(const std::string& dir, std::string_view name,
                                      const std::string& candidate) {
   ProbedCandidate c;
+  if (!candidate.empty() && candidate[0] == '/' &&
+      InKernelView(NormalizePath(config_.fs.DisplayPath(candidate)), false, &c))
+    return c;
   // The directory is resolved once, then the name in it: the same lstat() calls as one
   // resolution of the whole path, without repeating the directory's for every name.
   std::string why;
@@ -235,6 +256,7 @@ ProbedCandidate LibrarySearch::Probe(const std::string& dir, std::string_view na
     }
     return c;
   }
+  if (InKernelView(real->path, real->through_proc, &c)) return c;
   c.real = std::move(real->host);
   // Read just the ELF identity, as ld.so's open_verify does, never blocking. A directory is
   // opened (ld.so opens it too, and fails to read it).
@@ -290,6 +312,7 @@ bool LibrarySearch::Try(const std::string& dir, const std::string& source, std::
       out->searched.push_back({dir, source, "skipped: not a regular file (" + c.detail + ")"});
       return false;
     case State::kCannotOpen: out->searched.push_back({dir, source, c.detail}); return false;
+    case State::kKernelView: out->searched.push_back({dir, source, "skipped: in " + c.detail}); return false;
     case State::kNotLoadable:
       out->searched.push_back({dir, source, "not loadable: " + c.detail});
       out->error = candidate + ": " + c.detail + " (the loader stops here instead of searching on)";

@@ -87,6 +87,10 @@ struct FileFacts {
   Boxed<ClosureFacts> closure;     ///< loadable files only
   Boxed<PluginFileFacts> plugin;   ///< loadable plugins only
   Boxed<CMakePackageFacts> cmake;  ///< CMake package configs
+  /// The text its lists (needed, runpath, rpath, exports, imports, closure, unresolved) may
+  /// hold in a report, together (ReportByteBudget); 0: no bound. A crafted file's lists can
+  /// quote one name as often as it has entries pointing at it.
+  uint64_t report_bytes = 0;
 };
 
 }  // namespace rocm_audit

@@ -52,6 +52,19 @@ void Bound(Json& j, const std::string& field, std::vector<std::string>* cut) {
 
 bool MoreSevere(const Finding& a, const Finding& b) { return a.severity > b.severity; }
 
+uint64_t JsonBytes(const Json& j) {
+  if (j.is_string()) return j.get_ref<const std::string&>().size();
+  uint64_t bytes = 0;
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) bytes += it.key().size() + JsonBytes(it.value());
+  } else if (j.is_array()) {
+    for (const Json& value : j) bytes += JsonBytes(value);
+  } else {
+    bytes = 8;
+  }
+  return bytes;
+}
+
 }  // namespace
 
 std::string BoundedText(std::string text) {
@@ -85,7 +98,18 @@ void BoundFindingSize(Finding* finding) {
   finding->hint = BoundedText(std::move(finding->hint));
 }
 
-FindingSink::FindingSink(size_t limit, std::span<const Rule* const> rules) : limit_(limit) {
+uint64_t ReportByteBudget(uint64_t least, uint64_t file_size) {
+  const uint64_t scaled =
+      file_size > UINT64_MAX / kReportBytesPerFileByte ? UINT64_MAX : file_size * kReportBytesPerFileByte;
+  return std::max(least, scaled);
+}
+
+uint64_t FindingBytes(const Finding& finding) {
+  return finding.file.size() + finding.check.size() + finding.message.size() + finding.hint.size() +
+         JsonBytes(finding.fields);
+}
+
+FindingSink::FindingSink(FindingLimits limits, std::span<const Rule* const> rules) : limits_(limits) {
   for (const Rule* r : rules) key_fields_.emplace(r->id, FieldNames(r->key_fields));
 }
 
@@ -148,25 +172,37 @@ bool FindingSink::Fold(const Finding& f) {
 void FindingSink::Add(Finding finding) {
   BoundFindingSize(&finding);
   if (!key_fields_.empty() && Fold(finding)) return;
+  bytes_ += FindingBytes(finding);
   findings.push_back(std::move(finding));
-  // Past twice the limit, the least severe latest go: memory stays within twice the limit
+  // Past twice a limit, the least severe latest go: memory stays within twice the limits
   // however many findings a file makes (one per RUNPATH entry of 100,000).
-  if (findings.size() > limit_ && findings.size() - limit_ > limit_) {
-    std::stable_sort(findings.begin(), findings.end(), MoreSevere);
-    left_out += findings.size() - limit_;
-    findings.resize(limit_);
+  if ((findings.size() > limits_.count && findings.size() - limits_.count > limits_.count) ||
+      (bytes_ > limits_.bytes && bytes_ - limits_.bytes > limits_.bytes)) {
+    CutToLimits();
     alike_.clear();  // the slots moved; later findings fold among themselves
   }
+}
+
+void FindingSink::CutToLimits() {
+  std::stable_sort(findings.begin(), findings.end(), MoreSevere);
+  size_t kept = 0;
+  uint64_t bytes = 0;
+  for (; kept < findings.size() && kept < limits_.count; ++kept) {
+    const uint64_t more = FindingBytes(findings[kept]);
+    if (kept > 0 && more > limits_.bytes - std::min(bytes, limits_.bytes)) break;
+    bytes += more;
+  }
+  if (kept < limits_.count) left_out_for_bytes += std::min(findings.size(), limits_.count) - kept;
+  for (size_t i = kept; i < findings.size(); ++i) bytes_left_out += FindingBytes(findings[i]);
+  left_out += findings.size() - kept;
+  findings.resize(kept);
+  bytes_ = bytes;
 }
 
 std::vector<Finding> FindingSink::SortedWithinLimit() && {
   for (Finding& f : findings)
     if (f.repeated) f.message += RepeatsNote(*f.repeated);
-  std::stable_sort(findings.begin(), findings.end(), MoreSevere);
-  if (findings.size() > limit_) {
-    left_out += findings.size() - limit_;
-    findings.resize(limit_);
-  }
+  CutToLimits();
   return std::move(findings);
 }
 

@@ -73,31 +73,63 @@ std::string BoundedView(std::string_view text);
 /// kMaxFindingArrayElements, the message saying how many elements of which field it left out.
 void BoundFindingSize(Finding* finding);
 
+/// The bytes of text a finding carries: its file, rule, message and hint, and every string
+/// and member name of its fields (8 for any other value). A report repeats them (a key, a
+/// SARIF location) a fixed number of times, so a report's bytes grow with this sum.
+uint64_t FindingBytes(const Finding& finding);
+
+/// A file's findings may hold this many times the file's own size in text (FindingBytes),
+/// when that is more than the least a run allows (--max-report-bytes-per-file), and its facts'
+/// lists as much again: a report then grows with its input's bytes, never with how often a
+/// crafted file makes a check quote one name (1,000 DT_NEEDED entries pointing into one 4 KB
+/// string of a 20 KB file made 42 MB of JSON).
+inline constexpr uint64_t kReportBytesPerFileByte = 16;
+
+/// The text a file of `file_size` bytes may hold in findings, and in its facts' lists: the
+/// larger of `least` and kReportBytesPerFileByte times its size.
+uint64_t ReportByteBudget(uint64_t least, uint64_t file_size);
+
+/// What one file's findings may hold: a number of findings, and bytes of text (FindingBytes).
+struct FindingLimits {
+  size_t count = SIZE_MAX;
+  uint64_t bytes = UINT64_MAX;
+};
+
 /// Collects findings, each bounded in size (BoundFindingSize). Checks only ever append here;
 /// they never print.
 class FindingSink {
  public:
   FindingSink() = default;
   /// At most `limit` findings kept: the most severe, ties in the order they came.
-  explicit FindingSink(size_t limit) : limit_(limit) {}
-  /// As above; and findings of one file alike but for one number of their message, with
-  /// the same value of each of their rule's key fields (`rules` give them), are folded into
-  /// the first (Finding::repeated), at most kRepeatsShown numbers named.
-  FindingSink(size_t limit, std::span<const Rule* const> rules);
+  explicit FindingSink(size_t limit) : limits_{.count = limit} {}
+  /// Within `limits`: the most severe first, ties in the order they came, as long as both the
+  /// count and the bytes fit; the first of them is kept whatever its size (a finding is
+  /// bounded on its own), so that a file's most severe finding is always reported. Findings
+  /// of one file alike but for one number of their message, with the same value of each of
+  /// their rule's key fields (`rules` give them), are folded into the first
+  /// (Finding::repeated), at most kRepeatsShown numbers named.
+  FindingSink(FindingLimits limits, std::span<const Rule* const> rules);
+  FindingSink(size_t limit, std::span<const Rule* const> rules) : FindingSink(FindingLimits{limit}, rules) {}
 
   void Add(Finding finding);
-  /// The findings, most severe first (ties in the order they came); past the limit, those
-  /// left out are counted in `left_out`. A folded finding's message ends saying so.
+  /// The findings, most severe first (ties in the order they came); past the limits, those
+  /// left out are counted in `left_out` (`left_out_for_bytes` of them by the byte limit) and
+  /// their bytes in `bytes_left_out`. A folded finding's message ends saying so.
   std::vector<Finding> SortedWithinLimit() &&;
 
   std::vector<Finding> findings;
   size_t left_out = 0;
+  size_t left_out_for_bytes = 0;
+  uint64_t bytes_left_out = 0;
 
  private:
   // Folds `f` into an earlier finding alike; false when there is none.
   bool Fold(const Finding& f);
+  // Sorts `findings` and cuts them to the limits, counting what goes.
+  void CutToLimits();
 
-  size_t limit_ = SIZE_MAX;
+  FindingLimits limits_;
+  uint64_t bytes_ = 0;                                                         ///< FindingBytes of `findings`
   std::unordered_map<std::string_view, std::vector<std::string>> key_fields_;  ///< by rule ID
   struct Alike {
     size_t index;                   ///< into findings

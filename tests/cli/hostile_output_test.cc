@@ -5,7 +5,9 @@
 // a path past PATH_MAX, a link to /proc/self/cwd). Each report is checked byte by byte.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <string>
 
@@ -237,6 +239,84 @@ TEST(HostileOutput, FindingsOfOneFileAreCappedAndCounted) {
       Json::parse(RunAudit("--format json --max-findings-per-file 10 " + kTree + "/tree/many-runpath").out);
   EXPECT_EQ(ten["findings"].size(), 11u);
   EXPECT_EQ(ten["summary"]["by_check"]["finding-limit"], 1);
+}
+
+// A 20 KB library whose 1,000 DT_NEEDED entries are suffixes of one 4 KB name (1,000 unresolved
+// names of 3 to 4 KB each) made 42 MB of JSON. A file's findings now hold at most its budget of
+// text, the larger of --max-report-bytes-per-file (256 KiB) and 16 times its size, and each
+// list of its facts as much: every format's report stays within a few times that budget.
+TEST(HostileOutput, AReportGrowsWithTheBytesAudited) {
+  const std::string lib = kTree + "/shared/report/libneeded-4k-suffixes.so";
+  const uint64_t size = std::filesystem::file_size(lib);
+  const uint64_t budget = std::max<uint64_t>(256 << 10, 16 * size);
+  for (const char* format : {"json", "text", "sarif", "junit", "gitlab", "html"}) {
+    Output o = RunAudit(std::string("--format ") + format + " " + lib);
+    EXPECT_EQ(o.status, 1) << format << o.err;
+    EXPECT_LE(o.out.size(), 4 * budget) << format;
+    EXPECT_GT(o.out.size(), budget / 4) << format;  // the budget is used, not a fixed few findings
+  }
+  const Json report = Json::parse(RunAudit("--format json " + lib).out);
+  size_t unresolved = 0;
+  Json limit;
+  for (const Json& f : report["findings"]) {
+    if (f["check"] == "unresolved-library") ++unresolved;
+    if (f["check"] == "finding-limit") limit = f;
+  }
+  ASSERT_TRUE(limit.is_object());
+  EXPECT_EQ(limit["byte_limit"], budget);
+  EXPECT_EQ(limit["limit"], 5000);
+  EXPECT_GT(unresolved, 10u);
+  EXPECT_EQ(unresolved + limit["left_out"].get<size_t>(), 1000u);
+  EXPECT_GT(limit["bytes_left_out"].get<uint64_t>(), 1000u * 3000 - unresolved * 4200);
+  EXPECT_THAT(limit["message"].get<std::string>(),
+              HasSubstr("(--max-report-bytes-per-file: " + std::to_string(budget) +
+                        " bytes of text for this file, the larger of 262144 and 16 times its " +
+                        std::to_string(size) + " bytes; the " + std::to_string(unresolved) + " most severe"));
+  const Json& facts = report["files"][0];
+  EXPECT_EQ(facts["needed"].size() + facts["needed_left_out"].get<size_t>(), 1000u);
+  EXPECT_EQ(facts["unresolved"].size() + facts["unresolved_left_out"].get<size_t>(), 1000u);
+  EXPECT_GT(facts["needed"].size(), 10u);
+  // Raised, the cap leaves nothing out: it is what cut the report.
+  const Json whole = Json::parse(RunAudit("--format json --max-report-bytes-per-file 64M " + lib).out);
+  EXPECT_EQ(whole["summary"]["by_check"]["unresolved-library"], 1000);
+  EXPECT_FALSE(whole["summary"]["by_check"].contains("finding-limit"));
+  EXPECT_FALSE(whole["files"][0].contains("needed_left_out"));
+}
+
+// Over the host (--root /), DT_NEEDED /proc/self/exe would be the auditor itself, and a RUNPATH
+// of /proc/self/cwd its working directory, which here holds a loadable libcwd.so.1: neither is
+// what ld.so would find where the library runs, so neither is opened, and each search says why.
+TEST(HostileOutput, PathsIntoProcAreNeverTheAuditorsOwn) {
+  TempDir cwd;
+  const std::string tree = kTree + "/tree/proc";
+  std::filesystem::copy_file(tree + "/lib/libproc.so", cwd.path() + "/libcwd.so.1");
+  Output o = RunAudit("--format json --root / " + tree, cwd.path());
+  ASSERT_EQ(o.status, 1) << o.err;
+  const Json report = Json::parse(o.out);
+  std::map<std::string, Json> unresolved;
+  Json relative;
+  for (const Json& f : report["findings"]) {
+    if (f["check"] == "unresolved-library") unresolved[f["library"]] = f;
+    if (f["check"] == "rpath-relative") relative = f;
+  }
+  const std::string skipped =
+      "skipped: in /proc, which shows the process and machine that open it (the auditor's own here), not "
+      "files of the installed system";
+  for (const char* name : {"/proc/self/exe", "/proc/1/root/lib/x86_64-linux-gnu/libc.so.6"}) {
+    ASSERT_TRUE(unresolved.count(name)) << name;
+    ASSERT_EQ(unresolved[name]["searched"].size(), 1u) << name;
+    EXPECT_EQ(unresolved[name]["searched"][0]["outcome"], skipped) << name;
+  }
+  ASSERT_TRUE(unresolved.count("libcwd.so.1"));
+  const Json& first = unresolved["libcwd.so.1"]["searched"][0];
+  EXPECT_EQ(first["directory"], "/proc/self/cwd");
+  EXPECT_EQ(first["outcome"], skipped);
+  EXPECT_TRUE(report["files"][0]["closure"].empty()) << report["files"][0]["closure"];
+  ASSERT_TRUE(relative.is_object());
+  EXPECT_EQ(relative["entry"], "/proc/self/cwd");
+  EXPECT_THAT(relative["message"].get<std::string>(),
+              HasSubstr("points into /proc: the loader resolves it in "
+                        "the process that loads the file"));
 }
 
 std::map<std::string, std::string> MessagesByFile(const Json& report) {

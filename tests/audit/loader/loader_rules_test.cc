@@ -208,10 +208,10 @@ mklib a/libA.so libA.so "$A" -nostdlib -Lusr/lib -l:libB.so -Wl,-z,nodefaultlib)
     {.name = "DefaultDirectoriesCanBeGiven",
      .tree = R"(
 mklib usr/lib/x86_64-linux-gnu/libB.so libB.so "$B" -nostdlib
-mklib sys/libB.so libB.so "$B" -nostdlib
-mklib a/libA.so libA.so "$A" -nostdlib -Lsys -l:libB.so)",
+mklib alt/libB.so libB.so "$B" -nostdlib
+mklib a/libA.so libA.so "$A" -nostdlib -Lalt -l:libB.so)",
      .audits = {{.file = "a/libA.so", .default_dirs = Names{}, .unresolved = Names{"libB.so"}},
-                {.file = "a/libA.so", .default_dirs = Names{"/sys"}, .closure = Names{"/sys/libB.so"}},
+                {.file = "a/libA.so", .default_dirs = Names{"/alt"}, .closure = Names{"/alt/libB.so"}},
                 {.file = "a/libA.so", .closure = Names{"/usr/lib/x86_64-linux-gnu/libB.so"}}}},
 
     // A Nix glibc's ld.so searches only its own lib/: the interpreter names it. libC is found

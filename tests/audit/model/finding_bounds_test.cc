@@ -73,6 +73,44 @@ TEST(FindingBounds, ASinkKeepsTheMostSevereWithinItsLimitAndCountsTheRest) {
   EXPECT_EQ(std::move(unlimited).SortedWithinLimit().size(), 100u);
 }
 
+TEST(FindingBounds, ASinkKeepsTheMostSevereWithinItsBytesTheFirstWhateverItsSize) {
+  auto finding = [](Severity severity, size_t bytes) {
+    Finding f;
+    f.severity = severity;
+    f.message = std::string(bytes, 'm');
+    return f;
+  };
+  FindingSink sink(FindingLimits{.count = 100, .bytes = 1000}, {});
+  for (int i = 0; i < 50; ++i) sink.Add(finding(Severity::kNote, 300));
+  sink.Add(finding(Severity::kError, 5000));  // alone past the budget: kept, being the first
+  EXPECT_LE(sink.findings.size(), 8u);        // within twice the budget held (and one over)
+  std::vector<Finding> kept = std::move(sink).SortedWithinLimit();
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_EQ(kept[0].severity, Severity::kError);
+  EXPECT_EQ(sink.left_out, 50u);
+  EXPECT_EQ(sink.left_out_for_bytes, 50u);
+  EXPECT_EQ(sink.bytes_left_out, 50u * 300);
+  EXPECT_EQ(FindingBytes(kept[0]), 5000u);
+
+  FindingSink notes(FindingLimits{.count = 100, .bytes = 1000}, {});
+  for (int i = 0; i < 5; ++i) notes.Add(finding(Severity::kNote, 300));
+  EXPECT_EQ(std::move(notes).SortedWithinLimit().size(), 3u);  // 900 bytes fit, 1,200 do not
+  EXPECT_EQ(notes.left_out_for_bytes, 2u);
+
+  // The count cap first: what it leaves out is not counted against the bytes.
+  FindingSink both(FindingLimits{.count = 2, .bytes = 1000}, {});
+  for (int i = 0; i < 5; ++i) both.Add(finding(Severity::kNote, 10));
+  EXPECT_EQ(std::move(both).SortedWithinLimit().size(), 2u);
+  EXPECT_EQ(both.left_out, 3u);
+  EXPECT_EQ(both.left_out_for_bytes, 0u);
+}
+
+TEST(FindingBounds, AFileMayHoldSixteenTimesItsSizeOrTheLeastWhicheverIsMore) {
+  EXPECT_EQ(ReportByteBudget(256 << 10, 1000), 256u << 10);
+  EXPECT_EQ(ReportByteBudget(256 << 10, 20322), 16u * 20322);
+  EXPECT_EQ(ReportByteBudget(1, UINT64_MAX / 2), UINT64_MAX);  // no overflow
+}
+
 TEST(FindingBounds, NumbersAreTheDigitRunsThatStandAlone) {
   const MessageNumbers m = SplitNumbers(
       "file+0x2000: entry 17 ('hipv4-amdgcn-amd-amdhsa--gfx90a') of libc.so.6, 1.5 MB, 4096 bytes");
