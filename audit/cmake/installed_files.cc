@@ -88,11 +88,22 @@ std::optional<std::string> InstalledFiles::Read(const std::string& path, size_t 
 std::optional<std::string> InstalledFiles::ReadRegular(const std::string& path, size_t cap,
                                                        std::string* why) const {
   auto physical = Physical(path);
-  auto host = physical ? fs_.Resolve(HostOf(*physical)) : std::nullopt;
-  if (!host) {
+  auto resolved = physical ? fs_.ResolveFully(HostOf(*physical)) : std::nullopt;
+  if (!resolved) {
     *why = "does not exist";
     return std::nullopt;
   }
+  // What /proc and /sys hold is the reading process's: read here, the auditor's own
+  // (/proc/self/cwd is the directory rocm-audit runs in), never the installed system's.
+  std::string_view kernel = resolved->through_proc ? "/proc" : KernelFileSystemOf(*physical);
+  if (kernel.empty()) kernel = KernelFileSystemOf(resolved->path);
+  if (!kernel.empty()) {
+    *why = "is in " + std::string(kernel) +
+           ", which shows the process that reads it (the auditor's own here), not a file of the installed "
+           "system";
+    return std::nullopt;
+  }
+  const std::string* host = &resolved->host;
   // Regular files only, never blocking: the type before the open (a device may act on
   // open), O_NONBLOCK (a FIFO waits for a writer), the type again on the descriptor. A
   // file of another type is named as the walk names it.

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "audit/fs/open_file.h"
+#include "audit/fs/path.h"
 
 namespace rocm_audit {
 namespace {
@@ -23,15 +24,7 @@ std::optional<std::string> ReadOnce(const std::string& host, std::set<std::pair<
   if (f.fd < 0) return std::nullopt;
   std::optional<std::string> text;
   if (read->insert({f.st.st_dev, f.st.st_ino}).second) {
-    std::string buf(std::min(static_cast<size_t>(f.st.st_size), kMaxConfBytes), '\0');
-    size_t got = 0;
-    while (got < buf.size()) {
-      ssize_t n = pread(f.fd, buf.data() + got, buf.size() - got, static_cast<off_t>(got));
-      if (n <= 0) break;
-      got += static_cast<size_t>(n);
-    }
-    buf.resize(got);
-    text = std::move(buf);
+    text = ReadUpTo(f.fd, std::min(static_cast<size_t>(f.st.st_size), kMaxConfBytes));
   }
   close(f.fd);
   return text;
@@ -75,10 +68,13 @@ std::vector<std::string> ReadLdSoConf(const RootedFs& fs, const std::string& con
   // of their own: a chain of includes as long as there are files does not exhaust the
   // thread's stack.
   std::vector<Frame> stack;
+  // A file in /proc or /sys is the process's and machine's that read it, here the auditor's
+  // (/proc/self/cwd/x.conf is a file of the directory rocm-audit runs in): never read.
   auto enter = [&](const std::string& path) {
-    auto host = fs.Resolve(fs.HostPath(path));
-    if (!host) return;
-    if (auto text = ReadOnce(*host, &read)) {
+    if (!KernelFileSystemOf(NormalizePath(path)).empty()) return;
+    auto resolved = fs.ResolveFully(fs.HostPath(path));
+    if (!resolved || resolved->through_proc || !KernelFileSystemOf(resolved->path).empty()) return;
+    if (auto text = ReadOnce(resolved->host, &read)) {
       stack.emplace_back();
       stack.back().conf_path = path;
       stack.back().text = std::move(*text);

@@ -200,6 +200,23 @@ TEST_F(Evaluator, IncludeOfAFifoSaysItIsAFifo) {
   EXPECT_THAT(direct.failures[0].message, HasSubstr("pipe.cmake: the file is not a regular file (a FIFO)"));
 }
 
+// What /proc holds is the reading process's: /proc/self/cwd is the directory rocm-audit runs
+// in, which holds t.cmake here. An include() of it, by its /proc path or through a link into
+// /proc, fails saying so, and t.cmake's set() is not run.
+TEST_F(Evaluator, IncludeOfAFileInProcIsNeverRead) {
+  Write("t.cmake", "set(from_cwd 1)\n");
+  std::filesystem::create_symlink("/proc/self/cwd/t.cmake", dir_ / "link.cmake");
+  const std::filesystem::path cwd = std::filesystem::current_path();
+  std::filesystem::current_path(dir_);
+  auto r = Run(
+      Write("a.cmake", "include(/proc/self/cwd/t.cmake)\ninclude(${CMAKE_CURRENT_LIST_DIR}/link.cmake)\n"));
+  std::filesystem::current_path(cwd);
+  ASSERT_EQ(r.failures.size(), 2u);
+  for (const auto& f : r.failures)
+    EXPECT_THAT(f.message, HasSubstr("is in /proc, which shows the process that reads it"));
+  EXPECT_EQ(Var(r, "from_cwd"), "<undefined>");
+}
+
 // string(REGEX MATCHALL/REPLACE) search again where the last match ended, with ^ matching
 // there (cmake 3.25.1 gives "xxx" and "a;a;a"); an empty match stops CMake.
 TEST_F(Evaluator, RegexSearchesContinueAsCMakesDo) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
 
 #include "tests/support/test_support.h"
 
@@ -98,6 +99,26 @@ TEST(LdSoConf, FifosAreNotRead) {
   EXPECT_TRUE(ReadLdSoConf(RootedFs(t / "root"), "/etc/ld.so.conf").empty());
   EXPECT_EQ(ReadLdSoConf(RootedFs(t.path()), "/etc/ld.so.conf"), std::vector<std::string>{"/b"});
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+// What /proc or /sys holds is the reading process's (the auditor's own here): an include
+// of a file there, or of a link into the host's /proc, is never read, under a root or over
+// the host alike.
+TEST(LdSoConf, FilesInProcAreNeverRead) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+                        "mkdir -p etc/ld.so.conf.d proc/self sys && echo /from-proc > proc/self/x.conf\n"
+                        "echo /from-sys > sys/x.conf && ln -s /proc/self/cwd/x.conf etc/ld.so.conf.d/c.conf\n"
+                        "printf 'include /proc/self/x.conf\\ninclude /sys/x.conf\\n"
+                        "include /etc/ld.so.conf.d/*.conf\\n/kept\\n' > etc/ld.so.conf\n"
+                        "echo /from-cwd > x.conf"));
+  EXPECT_EQ(ReadLdSoConf(RootedFs(t.path()), "/etc/ld.so.conf"), std::vector<std::string>{"/kept"});
+  // Over the host, /proc/self/cwd is the auditor's working directory, which holds x.conf.
+  const std::string cwd = std::filesystem::current_path();
+  std::filesystem::current_path(t.path());
+  auto host = ReadLdSoConf(RootedFs(), t / "etc/ld.so.conf.d/c.conf");
+  std::filesystem::current_path(cwd);
+  EXPECT_TRUE(host.empty()) << host.front();
 }
 
 }  // namespace
