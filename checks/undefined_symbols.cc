@@ -115,6 +115,24 @@ void AddProviders(const std::vector<SymbolProvider>& providers, Finding* f) {
             "dependency list)";
 }
 
+// What a file of `plugin`'s kind is, in the words of a finding's message.
+std::string WhatPluginIs(const PluginFacts& plugin, const LoaderConfig& loader) {
+  switch (plugin.kind) {
+    case PluginKind::kPythonExtension: return "a Python extension module";
+    case PluginKind::kPerlXs: return "a Perl XS module";
+    case PluginKind::kPluginLibrary:
+      return "a library that only plugins load (" + loader.fs.DisplayPath(plugin.needed_by) + ")";
+    case PluginKind::kPythonApiLibrary: return "a library of the Python C API";
+    case PluginKind::kMpiProfilingLibrary:
+      return "an MPI profiling library (MPI_* wrappers that call the MPI library's PMPI_*)";
+    case PluginKind::kProcServiceLibrary:
+      return "a thread debugging library (its ps_* proc_service callbacks are the debugger's)";
+    case PluginKind::kGiven:
+    case PluginKind::kPluginDirectory: break;
+  }
+  return "a plugin";
+}
+
 // What the finding says of a plugin's host, and its severity. A plugin judged against its
 // host keeps the error; one whose host is not in the audited world (or not known) cannot be
 // judged: its unbound symbols are notes, named after the host it expects.
@@ -124,17 +142,7 @@ void DescribePlugin(const PluginFacts& plugin, const LoaderConfig& loader, Findi
       plugin.host.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(plugin.host);
   f->fields["host_path"] =
       plugin.host_path.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(plugin.host_path);
-  std::string what =
-      plugin.kind == PluginKind::kPythonExtension ? "a Python extension module"
-      : plugin.kind == PluginKind::kPerlXs        ? "a Perl XS module"
-      : plugin.kind == PluginKind::kPluginLibrary
-          ? "a library that only plugins load (" + loader.fs.DisplayPath(plugin.needed_by) + ")"
-      : plugin.kind == PluginKind::kPythonApiLibrary ? "a library of the Python C API"
-      : plugin.kind == PluginKind::kMpiProfilingLibrary
-          ? "an MPI profiling library (MPI_* wrappers that call the MPI library's PMPI_*)"
-      : plugin.kind == PluginKind::kProcServiceLibrary
-          ? "a thread debugging library (its ps_* proc_service callbacks are the debugger's)"
-          : "a plugin";
+  const std::string what = WhatPluginIs(plugin, loader);
   if (!plugin.host_path.empty()) {
     f->message += ", nor does its host " + loader.fs.DisplayPath(plugin.host_path) + " (" +
                   std::to_string(plugin.host_scope_size) + " objects with its closure)";
