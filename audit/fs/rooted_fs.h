@@ -89,6 +89,13 @@ class RootedFs {
     /// A link on the way was read from the host's /proc (/proc/self/cwd, /proc/self/fd/N):
     /// what it resolves to is the auditing process's own state, not the tree's.
     bool through_proc = false;
+
+    /// "/proc" or "/sys" when what this names is the kernel's view of the process and
+    /// machine that open it, never a file of the installed system: it lies in /proc or
+    /// /sys, or a link on the way was read from the host's /proc. Opened by the auditor, it
+    /// would show the auditor's own state (/proc/self/exe is rocm-audit, /proc/self/cwd its
+    /// working directory), so nothing there is ever read. "" for any other path.
+    std::string_view KernelView() const { return through_proc ? "/proc" : KernelFileSystemOf(path); }
   };
   /// Resolve(), keeping where the path landed: a walk resolves each directory once and then
   /// its entries one component each with ResolveEntry, not every component of every file.

@@ -211,8 +211,9 @@ namespace {
 // its machine, which no audit knows; opened here, the auditor's own process would answer
 // (/proc/self/exe is rocm-audit, /proc/self/cwd its working directory). Such a candidate is
 // never opened, and the search goes on past it as ld.so's goes on past a file it cannot open.
-bool InKernelView(std::string_view installed_path, bool through_proc, ProbedCandidate* c) {
-  std::string_view fs = through_proc ? "/proc" : KernelFileSystemOf(installed_path);
+// `fs` is the kernel file system the candidate lies in (RootedFs::Resolved::KernelView), ""
+// for none.
+bool InKernelView(std::string_view fs, ProbedCandidate* c) {
   if (fs.empty()) return false;
   c->state = ProbedCandidate::State::kKernelView;
   c->detail = std::string(fs) +
@@ -227,7 +228,7 @@ ProbedCandidate LibrarySearch::Probe(const std::string& dir, std::string_view na
                                      const std::string& candidate) {
   ProbedCandidate c;
   if (!candidate.empty() && candidate[0] == '/' &&
-      InKernelView(NormalizePath(config_.fs.DisplayPath(candidate)), false, &c))
+      InKernelView(KernelFileSystemOf(NormalizePath(config_.fs.DisplayPath(candidate))), &c))
     return c;
   // The directory is resolved once, then the name in it: the same lstat() calls as one
   // resolution of the whole path, without repeating the directory's for every name.
@@ -256,7 +257,7 @@ ProbedCandidate LibrarySearch::Probe(const std::string& dir, std::string_view na
     }
     return c;
   }
-  if (InKernelView(real->path, real->through_proc, &c)) return c;
+  if (InKernelView(real->KernelView(), &c)) return c;
   c.real = std::move(real->host);
   // Read just the ELF identity, as ld.so's open_verify does, never blocking. A directory is
   // opened (ld.so opens it too, and fails to read it).
