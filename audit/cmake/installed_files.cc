@@ -1,8 +1,6 @@
 #include "audit/cmake/installed_files.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "audit/fs/open_file.h"
 #include "audit/fs/path.h"
@@ -24,7 +22,7 @@ std::string InstalledFiles::InstalledPath(const std::string& host_path) const {
   return Outside(host_path) ? host_path : fs_.DisplayPath(host_path);
 }
 
-std::optional<std::string> InstalledFiles::Physical(const std::string& path) const {
+std::optional<std::string> InstalledFiles::Physical(const std::string& path, bool* through_proc) const {
   if (path.empty() || path[0] != '/') return std::nullopt;
   std::string cur;  // installed path so far, without ".."; "" is "/"
   for (std::string_view c : PathComponents(path)) {
@@ -34,9 +32,10 @@ std::optional<std::string> InstalledFiles::Physical(const std::string& path) con
       continue;
     }
     if (cur.empty()) continue;  // "/.." is "/"
-    auto host = fs_.Resolve(HostOf(cur));
-    if (!host || !fs_.IsDirectory(*host)) return std::nullopt;
-    cur = DirName(InstalledPath(*host));
+    auto dir = fs_.ResolveFully(HostOf(cur));
+    if (!dir || !fs_.IsDirectory(dir->host)) return std::nullopt;
+    if (through_proc) *through_proc |= dir->through_proc;
+    cur = DirName(InstalledPath(dir->host));
     if (cur == "/") cur.clear();
   }
   return cur.empty() ? std::string("/") : cur;
@@ -87,41 +86,28 @@ std::optional<std::string> InstalledFiles::Read(const std::string& path, size_t 
 
 std::optional<std::string> InstalledFiles::ReadRegular(const std::string& path, size_t cap,
                                                        std::string* why) const {
-  auto physical = Physical(path);
-  auto resolved = physical ? fs_.ResolveFully(HostOf(*physical)) : std::nullopt;
-  if (!resolved) {
-    *why = "does not exist";
-    return std::nullopt;
-  }
   // What /proc and /sys hold is the reading process's: read here, the auditor's own
-  // (/proc/self/cwd is the directory rocm-audit runs in), never the installed system's.
-  std::string_view kernel = resolved->through_proc ? "/proc" : KernelFileSystemOf(*physical);
-  if (kernel.empty()) kernel = KernelFileSystemOf(resolved->path);
+  // (/proc/self/cwd is the directory rocm-audit runs in), never the installed system's. A
+  // ".." after a link into the host's /proc leads into the auditor's directories as well.
+  bool through_proc = false;
+  auto physical = Physical(path, &through_proc);
+  std::string_view kernel = through_proc ? "/proc" : physical ? KernelFileSystemOf(*physical) : "";
+  auto resolved = physical && kernel.empty() ? fs_.ResolveFully(HostOf(*physical)) : std::nullopt;
+  if (resolved) kernel = resolved->KernelView();
   if (!kernel.empty()) {
     *why = "is in " + std::string(kernel) +
            ", which shows the process that reads it (the auditor's own here), not a file of the installed "
            "system";
     return std::nullopt;
   }
-  const std::string* host = &resolved->host;
-  // Regular files only, never blocking: the type before the open (a device may act on
-  // open), O_NONBLOCK (a FIFO waits for a writer), the type again on the descriptor. A
-  // file of another type is named as the walk names it.
-  OpenedFile opened = OpenNonBlocking(*host);
-  if (opened.fd < 0) {
-    *why = !opened.special.empty() ? "is not a regular file (" + opened.special + ")"
-           : opened.error.empty()  ? "cannot be opened"
-                                   : "cannot be opened: " + opened.error;
+  if (!resolved) {
+    *why = "does not exist";
     return std::nullopt;
   }
-  std::optional<std::string> text;
-  if (static_cast<uint64_t>(opened.st.st_size) > cap) {
-    *why = "is larger than " + std::to_string(cap) + " bytes";
-  } else {
-    text = ReadUpTo(opened.fd, static_cast<size_t>(opened.st.st_size));
-  }
-  close(opened.fd);
-  return text;
+  // Regular files only, never blocking; a file of another type is named as the walk names it.
+  RegularFileText file = ReadRegularFile(resolved->host, cap);
+  if (!file.text) *why = std::move(file.why);
+  return std::move(file.text);
 }
 
 }  // namespace rocm_audit

@@ -46,8 +46,9 @@ class InstalledFiles {
   std::optional<std::string> ReadRegular(const std::string& path, size_t cap, std::string* why) const;
   std::string HostOf(const std::string& path) const;
   /// `path` with every ".." taken physically (an installed path without ".."); nullopt when
-  /// a ".." follows something that is not an existing directory.
-  std::optional<std::string> Physical(const std::string& path) const;
+  /// a ".." follows something that is not an existing directory. `through_proc`, when given,
+  /// is set when a directory a ".." left was reached through a link in the host's /proc.
+  std::optional<std::string> Physical(const std::string& path, bool* through_proc = nullptr) const;
   bool Outside(const std::string& path) const;
 
   const RootedFs& fs_;

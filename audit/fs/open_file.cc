@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -64,6 +65,25 @@ std::string ReadUpTo(int fd, size_t size) {
   }
   text.resize(got);
   return text;
+}
+
+RegularFileText ReadRegularFile(const std::string& path, size_t cap, PastCap past_cap) {
+  RegularFileText out;
+  OpenedFile opened = OpenNonBlocking(path);
+  out.st = opened.st;
+  if (opened.fd < 0) {
+    out.why = !opened.special.empty() ? "is not a regular file (" + opened.special + ")"
+              : opened.error.empty()  ? "cannot be opened"
+                                      : "cannot be opened: " + opened.error;
+    return out;
+  }
+  const uint64_t size = static_cast<uint64_t>(opened.st.st_size);
+  if (size <= cap || past_cap == PastCap::kCut)
+    out.text = ReadUpTo(opened.fd, static_cast<size_t>(std::min<uint64_t>(size, cap)));
+  else
+    out.why = "is larger than " + std::to_string(cap) + " bytes";
+  close(opened.fd);
+  return out;
 }
 
 }  // namespace rocm_audit

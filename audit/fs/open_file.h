@@ -8,6 +8,7 @@
 
 #include <sys/stat.h>
 
+#include <optional>
 #include <string>
 
 namespace rocm_audit {
@@ -30,5 +31,23 @@ OpenedFile OpenNonBlocking(const std::string& path, bool directory_ok = false);
 
 /// The first `size` bytes of an opened file (fewer when it ends sooner or a read fails).
 std::string ReadUpTo(int fd, size_t size);
+
+/// What a regular file larger than the cap gives ReadRegularFile: nothing, or its first
+/// `cap` bytes.
+enum class PastCap { kRefused, kCut };
+
+/// A regular file's text read by ReadRegularFile, or why it was not read.
+struct RegularFileText {
+  std::optional<std::string> text;  ///< nullopt when refused
+  /// Why it was refused, as the walk names it: "is not a regular file (a FIFO)", "cannot be
+  /// opened: No such file or directory", "is larger than N bytes".
+  std::string why;
+  struct stat st = {};  ///< the file's fstat (its device and inode); what stat() found when refused
+};
+
+/// The text of the regular file `path` (symlinks followed), opened as OpenNonBlocking opens
+/// it, never blocking: a file of another type is refused, and so is one larger than `cap`
+/// bytes, unless `past_cap` takes its first `cap` bytes.
+RegularFileText ReadRegularFile(const std::string& path, size_t cap, PastCap past_cap = PastCap::kRefused);
 
 }  // namespace rocm_audit

@@ -1,6 +1,6 @@
 #include "audit/loader/ld_so_conf.h"
 
-#include <unistd.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <set>
@@ -17,17 +17,16 @@ namespace {
 constexpr size_t kMaxConfBytes = 16 << 20;
 
 // The text of a configuration file, never blocking (a FIFO or device in its place is not
-// read: ldconfig's fopen would wait on a FIFO for ever), and its device and inode; nullopt
-// when it is missing, unreadable, not a regular file, or already read.
+// read: ldconfig's fopen would wait on a FIFO for ever), at most its first kMaxConfBytes;
+// nullopt when it is missing, unreadable, not a regular file, or already read. Whether it
+// was read is asked of its inode first, so that a file that a thousand include lines match
+// is read once, and again of the file read, which a rename in between may have replaced.
 std::optional<std::string> ReadOnce(const std::string& host, std::set<std::pair<dev_t, ino_t>>* read) {
-  OpenedFile f = OpenNonBlocking(host);
-  if (f.fd < 0) return std::nullopt;
-  std::optional<std::string> text;
-  if (read->insert({f.st.st_dev, f.st.st_ino}).second) {
-    text = ReadUpTo(f.fd, std::min(static_cast<size_t>(f.st.st_size), kMaxConfBytes));
-  }
-  close(f.fd);
-  return text;
+  struct stat st;
+  if (stat(host.c_str(), &st) == 0 && read->count({st.st_dev, st.st_ino})) return std::nullopt;
+  RegularFileText file = ReadRegularFile(host, kMaxConfBytes, PastCap::kCut);
+  if (!file.text || !read->insert({file.st.st_dev, file.st.st_ino}).second) return std::nullopt;
+  return std::move(file.text);
 }
 
 // One file being read: its lines from `pos`, and the files its current include line
@@ -73,7 +72,7 @@ std::vector<std::string> ReadLdSoConf(const RootedFs& fs, const std::string& con
   auto enter = [&](const std::string& path) {
     if (!KernelFileSystemOf(NormalizePath(path)).empty()) return;
     auto resolved = fs.ResolveFully(fs.HostPath(path));
-    if (!resolved || resolved->through_proc || !KernelFileSystemOf(resolved->path).empty()) return;
+    if (!resolved || !resolved->KernelView().empty()) return;
     if (auto text = ReadOnce(resolved->host, &read)) {
       stack.emplace_back();
       stack.back().conf_path = path;

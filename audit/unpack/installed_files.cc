@@ -1,7 +1,6 @@
 #include "audit/unpack/installed_files.h"
 
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "audit/fs/open_file.h"
 #include "audit/fs/path.h"
@@ -12,18 +11,12 @@ namespace {
 
 // A database file larger than this is no package manager's: the biggest dpkg .list of
 // Debian 12 (a TeX Live package) is about 10 MB.
-constexpr off_t kMaxDatabaseFile = 256 << 20;
+constexpr size_t kMaxDatabaseFile = 256 << 20;
 
 // The file's text, or "" when it is not a regular file of at most kMaxDatabaseFile bytes.
 // Never blocks: a FIFO or device where a database file should be is refused unopened.
 std::string ReadDatabaseFile(const std::string& path) {
-  OpenedFile opened = OpenNonBlocking(path);
-  if (opened.fd < 0) return {};
-  std::string text;
-  if (opened.st.st_size <= kMaxDatabaseFile)
-    text = ReadUpTo(opened.fd, static_cast<size_t>(opened.st.st_size));
-  close(opened.fd);
-  return text;
+  return ReadRegularFile(path, kMaxDatabaseFile).text.value_or("");
 }
 
 template <class Fn>

@@ -201,20 +201,27 @@ TEST_F(Evaluator, IncludeOfAFifoSaysItIsAFifo) {
 }
 
 // What /proc holds is the reading process's: /proc/self/cwd is the directory rocm-audit runs
-// in, which holds t.cmake here. An include() of it, by its /proc path or through a link into
-// /proc, fails saying so, and t.cmake's set() is not run.
+// in, cwd/ here, which holds a t.cmake, and its parent another. An include() of the first, by
+// its /proc path or through a link into /proc, fails saying so, and its set() is not run; a
+// file(STRINGS) of the second by ".." after a link into /proc (taken physically, as the kernel
+// takes it) reads nothing.
 TEST_F(Evaluator, IncludeOfAFileInProcIsNeverRead) {
-  Write("t.cmake", "set(from_cwd 1)\n");
+  std::filesystem::create_directory(dir_ / "cwd");
+  Write("cwd/t.cmake", "set(from_cwd 1)\n");
+  Write("t.cmake", "set(from_cwd_parent 1)\n");
   std::filesystem::create_symlink("/proc/self/cwd/t.cmake", dir_ / "link.cmake");
+  std::filesystem::create_symlink("/proc/self/cwd", dir_ / "cwd-link");
   const std::filesystem::path cwd = std::filesystem::current_path();
-  std::filesystem::current_path(dir_);
-  auto r = Run(
-      Write("a.cmake", "include(/proc/self/cwd/t.cmake)\ninclude(${CMAKE_CURRENT_LIST_DIR}/link.cmake)\n"));
+  std::filesystem::current_path(dir_ / "cwd");
+  auto r = Run(Write("a.cmake",
+                     "include(/proc/self/cwd/t.cmake)\ninclude(${CMAKE_CURRENT_LIST_DIR}/link.cmake)\n"
+                     "file(STRINGS ${CMAKE_CURRENT_LIST_DIR}/cwd-link/../t.cmake parent)\n"));
   std::filesystem::current_path(cwd);
   ASSERT_EQ(r.failures.size(), 2u);
   for (const auto& f : r.failures)
     EXPECT_THAT(f.message, HasSubstr("is in /proc, which shows the process that reads it"));
   EXPECT_EQ(Var(r, "from_cwd"), "<undefined>");
+  EXPECT_EQ(Var(r, "parent"), "<unknown>");
 }
 
 // string(REGEX MATCHALL/REPLACE) search again where the last match ended, with ^ matching
