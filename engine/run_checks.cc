@@ -15,8 +15,8 @@ const Rule kFindingLimitRule{
     .id = "finding-limit",
     .severity = Severity::kWarning,
     .title =
-        "a file with more findings than --max-findings-per-file, or more text in them than "
-        "--max-report-bytes-per-file allows; the rest are left out",
+        "a file, or the tree's findings of no one file, with more findings than --max-findings-per-file, or "
+        "more text in them than --max-report-bytes-per-file allows; the rest are left out",
     .fix = "fix the findings reported, or raise --max-findings-per-file or --max-report-bytes-per-file",
     .key_fields = "",
     .explanation =
@@ -25,12 +25,17 @@ const Rule kFindingLimitRule{
         "default) and 16 times the file's own size. The text of a finding is its file, rule, message, hint "
         "and the strings of its fields. The report keeps the most severe of the findings, in the order the "
         "checks made them, as long as both caps hold (the first whatever its size), and this finding says "
-        "how many it left out, how many bytes of text they held and which cap left them out. No real file "
-        "comes near either cap: they bound what one crafted file can make a report hold (a library with "
-        "100,000 RUNPATH entries, a finding each; 1,000 DT_NEEDED entries pointing into one 4 KB string), "
-        "so that the report grows with the bytes audited, the report of the rest of the tree stays "
-        "readable and the run's memory bounded. Fix the findings reported and audit again, or raise a cap "
-        "to see all of them.",
+        "how many it left out, how many bytes of text they held and which cap left them out. The findings "
+        "of no one file (the whole-tree checks', such as the tree-wide mixed-soname and the cmake-* checks, "
+        "the walk's and unpacking's) are held to the same caps as one file's, taken over the tree: at most "
+        "--max-findings-per-file of them, holding the larger of --max-report-bytes-per-file and 16 times "
+        "the bytes of all audited files; they keep the order the checks made them in, and their "
+        "finding-limit finding is on the first PATH. No real file or tree comes near either cap: they "
+        "bound what crafted input can make a report hold (a library with 100,000 RUNPATH entries, a "
+        "finding each; 1,000 DT_NEEDED entries pointing into one 4 KB string; a directory 2 KB deep of "
+        "dangling links), so that the report grows with the bytes audited, the report of the rest of the "
+        "tree stays readable and the run's memory bounded. Fix the findings reported and audit again, or "
+        "raise a cap to see all of them.",
     .example =
         "lib/librunpath.so\n"
         "  warning[finding-limit]: 195000 more findings of this file (55495000 bytes of text) left out of "
@@ -43,20 +48,28 @@ const Rule kFindingLimitRule{
 
 namespace {
 
-// The finding-limit finding of a file whose sink left findings out: how many, their text,
-// and the caps that left them out.
-Finding LimitFinding(const InspectedFile& file, const FindingSink& sink, PerFileCaps caps,
-                     uint64_t byte_limit, size_t reported) {
+// What a finding-limit finding is about: a file, or the tree (the findings of no one file).
+struct LimitScope {
+  const std::string& path;  ///< the finding's file
+  std::string_view whose;   ///< "this file", "the tree"
+  std::string_view budget;  ///< whose budget the byte cap is ("this file")
+  std::string size;         ///< "its 20480 bytes"
+};
+
+// The finding-limit finding of a sink that left findings out: how many, their text, and the
+// caps that left them out.
+Finding LimitFinding(const LimitScope& scope, const FindingSink& sink, PerFileCaps caps, uint64_t byte_limit,
+                     size_t reported) {
   std::string named;
   if (sink.left_out > sink.left_out_for_bytes)
     named = "--max-findings-per-file " + std::to_string(caps.findings);
   if (sink.left_out_for_bytes > 0)
     named += (named.empty() ? "" : " and ") + std::string("--max-report-bytes-per-file: ") +
-             std::to_string(byte_limit) + " bytes of text for this file, the larger of " +
-             std::to_string(caps.bytes) + " and " + std::to_string(kReportBytesPerFileByte) + " times its " +
-             std::to_string(file.walked.size) + " bytes";
-  Finding f = MakeFinding(kFindingLimitRule, file.walked.path);
-  f.message = std::to_string(sink.left_out) + " more findings of this file (" +
+             std::to_string(byte_limit) + " bytes of text for " + std::string(scope.budget) +
+             ", the larger of " + std::to_string(caps.bytes) + " and " +
+             std::to_string(kReportBytesPerFileByte) + " times " + scope.size;
+  Finding f = MakeFinding(kFindingLimitRule, scope.path);
+  f.message = std::to_string(sink.left_out) + " more findings of " + std::string(scope.whose) + " (" +
               std::to_string(sink.bytes_left_out) + " bytes of text) left out of the report (" + named +
               "; the " + std::to_string(reported) + " most severe are reported)";
   f.fields["left_out"] = sink.left_out;
@@ -84,18 +97,29 @@ std::vector<Finding> CheckFile(const InspectedFile& file, const LoadFacts* load,
   }
   std::vector<Finding> findings = std::move(sink).SortedWithinLimit();
   if (sink.left_out > 0) {
-    findings.push_back(LimitFinding(file, sink, caps, byte_limit, findings.size()));
+    const LimitScope scope{file.walked.path, "this file", "this file",
+                           "its " + std::to_string(file.walked.size) + " bytes"};
+    findings.push_back(LimitFinding(scope, sink, caps, byte_limit, findings.size()));
     std::stable_sort(findings.begin(), findings.end(),
                      [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
   }
   return findings;
 }
 
-std::vector<Finding> CheckTree(const TreeInput& tree, const EnabledRules& enabled) {
-  FindingSink sink;
+std::vector<Finding> CheckTree(const TreeInput& tree, const EnabledRules& enabled, const TreeCaps& caps) {
+  // Not folded (they are of many files), and kept in the order the checks made them.
+  const uint64_t byte_limit = ReportByteBudget(caps.caps.bytes, caps.bytes_audited);
+  FindingSink sink({.count = caps.caps.findings, .bytes = byte_limit}, {});
   for (const Check* check : enabled.Running())
     if (const auto* run_tree = std::get_if<TreeCheck>(&check->run)) (*run_tree)(tree, sink);
-  return std::move(sink.findings);
+  std::vector<Finding> findings = std::move(sink).WithinLimit();
+  if (sink.left_out > 0) {
+    const LimitScope scope{caps.path, "the tree",
+                           "the tree's findings (the whole-tree checks', the walk's, unpacking's)",
+                           "the " + std::to_string(caps.bytes_audited) + " bytes of the audited files"};
+    findings.push_back(LimitFinding(scope, sink, caps.caps, byte_limit, findings.size()));
+  }
+  return findings;
 }
 
 RunFacts CollectRunFacts(const std::vector<Boxed<InspectedFile>>& files, std::vector<std::string> prefixes) {

@@ -31,8 +31,21 @@ std::vector<Finding> CheckFile(const InspectedFile& file, const LoadFacts* load,
                                const CheckOptions& options, const RunFacts& run, const EnabledRules& enabled,
                                PerFileCaps caps);
 
-/// Findings of every tree-stage check, in registry order.
-std::vector<Finding> CheckTree(const TreeInput& tree, const EnabledRules& enabled);
+/// The caps on the findings of no one audited file's checks: the whole-tree checks', the
+/// walk's and unpacking's, all made by tree-stage checks. They are the per-file caps, taken
+/// over the tree as if it were one file: at most `caps.findings` findings, holding at most
+/// ReportByteBudget(caps.bytes, bytes_audited) bytes of text. The whole report then holds at
+/// most twice what the audited files' own budgets add up to.
+struct TreeCaps {
+  PerFileCaps caps;
+  uint64_t bytes_audited = 0;  ///< the sizes of every audited file, added up
+  std::string path;            ///< what a finding-limit finding of the tree names: the first PATH
+};
+
+/// Findings of every tree-stage check, in registry order, within `caps`: the most severe are
+/// kept (the first whatever its size), still in that order, and a finding-limit finding says
+/// how many were left out.
+std::vector<Finding> CheckTree(const TreeInput& tree, const EnabledRules& enabled, const TreeCaps& caps);
 
 /// What checks may ask about the run as a whole: which files are audited, under which
 /// prefixes, and by which names (host ELF files only: ld.so loads no GPU code object).

@@ -108,6 +108,7 @@ class TreeAudit {
     walk_ = WalkInputs(request_.paths, loader_.fs, [&](size_t n) { sinks_.Progress("scanning", n, 0); });
     report_.counts = walk_.counts;
     total_ = walk_.files.size();
+    for (size_t i = 0; i < total_; ++i) bytes_audited_ += walk_.files.file_size(i);
     per_file_.resize(total_);
     package_of_.assign(total_, nullptr);
     finished_.assign(total_, 0);
@@ -224,10 +225,13 @@ class TreeAudit {
   // The whole-tree checks, then every finding into the report: each file's in walk order,
   // then the tree's.
   void CheckWholeTree(const std::vector<UnpackProblem>& unpack_problems) {
+    const TreeCaps caps{{request_.max_findings_per_file, request_.max_report_bytes_per_file},
+                        bytes_audited_,
+                        request_.paths.empty() ? std::string() : request_.paths.front()};
     std::vector<Finding> tree =
         CheckTree(TreeInput{tree_->files, tree_->loads, walk_.problems, request_.checks, packages_, run_,
                             loader_, unpack_problems},
-                  enabled_);
+                  enabled_, caps);
     for (std::vector<Finding>& of_file : per_file_)
       for (Finding& f : of_file) report_.findings.push_back(std::move(f));
     per_file_ = {};
@@ -301,6 +305,7 @@ class TreeAudit {
   std::unique_ptr<AuditedTree> tree_;
   WalkResult walk_;
   size_t total_ = 0;
+  uint64_t bytes_audited_ = 0;  // the walked files' sizes, added up: the tree's findings' budget
   std::vector<std::string> prefixes_;
   std::vector<AuditedPackage> packages_;
   std::vector<const AuditedPackage*> package_of_;  // the CMake package whose config file i is

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <numeric>
 
 #include "audit/model/message_numbers.h"
 
@@ -184,22 +185,42 @@ void FindingSink::Add(Finding finding) {
 }
 
 void FindingSink::CutToLimits() {
-  std::stable_sort(findings.begin(), findings.end(), MoreSevere);
+  // Which are kept: the most severe, ties in the order they came, as long as both limits
+  // hold. They stay in the order they came.
+  std::vector<size_t> by_severity(findings.size());
+  std::iota(by_severity.begin(), by_severity.end(), 0);
+  std::stable_sort(by_severity.begin(), by_severity.end(),
+                   [&](size_t a, size_t b) { return MoreSevere(findings[a], findings[b]); });
+  std::vector<char> keep(findings.size(), 0);
   size_t kept = 0;
   uint64_t bytes = 0;
   for (; kept < findings.size() && kept < limits_.count; ++kept) {
-    const uint64_t more = FindingBytes(findings[kept]);
+    const uint64_t more = FindingBytes(findings[by_severity[kept]]);
     if (kept > 0 && more > limits_.bytes - std::min(bytes, limits_.bytes)) break;
     bytes += more;
+    keep[by_severity[kept]] = 1;
   }
   if (kept < limits_.count) left_out_for_bytes += std::min(findings.size(), limits_.count) - kept;
-  for (size_t i = kept; i < findings.size(); ++i) bytes_left_out += FindingBytes(findings[i]);
   left_out += findings.size() - kept;
-  findings.resize(kept);
+  size_t out = 0;
+  for (size_t i = 0; i < findings.size(); ++i) {
+    if (!keep[i]) {
+      bytes_left_out += FindingBytes(findings[i]);
+    } else if (out++ != i) {
+      findings[out - 1] = std::move(findings[i]);
+    }
+  }
+  findings.resize(out);
   bytes_ = bytes;
 }
 
 std::vector<Finding> FindingSink::SortedWithinLimit() && {
+  std::vector<Finding> kept = std::move(*this).WithinLimit();
+  std::stable_sort(kept.begin(), kept.end(), MoreSevere);
+  return kept;
+}
+
+std::vector<Finding> FindingSink::WithinLimit() && {
   for (Finding& f : findings)
     if (f.repeated) f.message += RepeatsNote(*f.repeated);
   CutToLimits();

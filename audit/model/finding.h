@@ -116,6 +116,8 @@ class FindingSink {
   /// left out are counted in `left_out` (`left_out_for_bytes` of them by the byte limit) and
   /// their bytes in `bytes_left_out`. A folded finding's message ends saying so.
   std::vector<Finding> SortedWithinLimit() &&;
+  /// The same findings as SortedWithinLimit, left out and counted alike, in the order they came.
+  std::vector<Finding> WithinLimit() &&;
 
   std::vector<Finding> findings;
   size_t left_out = 0;

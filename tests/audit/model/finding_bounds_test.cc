@@ -105,6 +105,33 @@ TEST(FindingBounds, ASinkKeepsTheMostSevereWithinItsBytesTheFirstWhateverItsSize
   EXPECT_EQ(both.left_out_for_bytes, 0u);
 }
 
+// The tree's findings keep the order the checks made them in (CheckTree): WithinLimit keeps
+// the findings SortedWithinLimit keeps, the most severe, and counts the same left out, in the
+// order they came, also across the cut that bounds the sink's memory (past twice the count).
+TEST(FindingBounds, WithinLimitKeepsTheMostSevereInTheOrderTheyCame) {
+  const Severity cycle[] = {Severity::kNote, Severity::kError, Severity::kWarning};
+  FindingSink sorted(FindingLimits{.count = 5}, {}), in_order(FindingLimits{.count = 5}, {});
+  for (int i = 0; i < 12; ++i) {
+    Finding f;
+    f.severity = cycle[i % 3];
+    f.message = std::to_string(i);
+    sorted.Add(f);
+    in_order.Add(f);
+  }
+  auto messages = [](const std::vector<Finding>& findings) {
+    std::vector<std::string> out;
+    for (const Finding& f : findings) out.push_back(f.message);
+    return out;
+  };
+  EXPECT_EQ(messages(std::move(sorted).SortedWithinLimit()),
+            (std::vector<std::string>{"1", "4", "7", "10", "2"}));
+  EXPECT_EQ(messages(std::move(in_order).WithinLimit()),
+            (std::vector<std::string>{"1", "2", "4", "7", "10"}));
+  EXPECT_EQ(in_order.left_out, 7u);
+  EXPECT_EQ(in_order.left_out, sorted.left_out);
+  EXPECT_EQ(in_order.bytes_left_out, sorted.bytes_left_out);
+}
+
 TEST(FindingBounds, AFileMayHoldSixteenTimesItsSizeOrTheLeastWhicheverIsMore) {
   EXPECT_EQ(ReportByteBudget(256 << 10, 1000), 256u << 10);
   EXPECT_EQ(ReportByteBudget(256 << 10, 20322), 16u * 20322);
