@@ -1,6 +1,7 @@
 #include "reports/file_facts_json.h"
 
 #include <algorithm>
+#include <span>
 
 #include "audit/model/finding.h"
 #include "audit/support/hex.h"
@@ -22,19 +23,36 @@ void BoundStrings(Json& j) {
   }
 }
 
-// The lists of a file's facts that quote names of the file: each at most `budget` bytes of
-// text, cut where the budget runs out and the rest counted in "<list>_left_out"
-// (closure_left_out also counts what kMaxClosureObjectsListed left out). A crafted file's
-// DT_NEEDED entries can all point into one long name; each list has its own budget, so that
-// a long `needed` never empties `unresolved`.
-void CutListsToBudget(Json& j, uint64_t budget) {
+// The bytes of text of a list's entry: its strings and member names (8 for any other value),
+// as FindingBytes counts a finding's fields.
+uint64_t TextBytes(const Json& j) {
+  if (j.is_string()) return j.get_ref<const std::string&>().size();
+  if (!j.is_structured()) return 8;
+  uint64_t bytes = 0;
+  for (auto it = j.begin(); it != j.end(); ++it)
+    bytes += (j.is_object() ? it.key().size() : 0) + TextBytes(*it);
+  return bytes;
+}
+
+// The lists of a file's facts that quote names of the file or what it evaluates.
+constexpr const char* kFileLists[] = {"needed",  "runpath", "rpath",     "exports",
+                                      "imports", "closure", "unresolved"};
+// A CMake config's: a loop of a few lines can import thousands of targets at long paths.
+constexpr const char* kCMakeLists[] = {"targets", "includes", "dependencies", "missing", "components"};
+
+// The lists `lists` of `j`: each at most `budget` bytes of text, cut where the budget runs
+// out and the rest counted in "<list>_left_out" (closure_left_out also counts what
+// kMaxClosureObjectsListed left out). A crafted file's DT_NEEDED entries can all point into
+// one long name; each list has its own budget, so that a long `needed` never empties
+// `unresolved`.
+void CutListsToBudget(Json& j, uint64_t budget, std::span<const char* const> lists) {
   if (budget == 0) return;
-  for (const char* list : {"needed", "runpath", "rpath", "exports", "imports", "closure", "unresolved"}) {
+  for (const char* list : lists) {
     auto it = j.find(list);
     if (it == j.end() || !it->is_array()) continue;
     size_t kept = 0;
     for (uint64_t used = 0; kept < it->size(); ++kept) {
-      const uint64_t bytes = (*it)[kept].get_ref<const std::string&>().size();
+      const uint64_t bytes = TextBytes((*it)[kept]);
       if (bytes > budget - used) break;
       used += bytes;
     }
@@ -177,7 +195,8 @@ Json FileFactsToJson(const FileFacts& f, bool with_bundles) {
                    {"bound_by_host", f.plugin->bound_by_host}};
   if (f.cmake) j["cmake"] = CMakeToJson(*f.cmake);
   BoundStrings(j);
-  CutListsToBudget(j, f.report_bytes);
+  CutListsToBudget(j, f.report_bytes, kFileLists);
+  if (auto cmake = j.find("cmake"); cmake != j.end()) CutListsToBudget(*cmake, f.report_bytes, kCMakeLists);
   return j;
 }
 
