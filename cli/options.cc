@@ -452,7 +452,9 @@ const Option kOptions[] = {
      "report at most SIZE bytes of text in the findings of one file,\n"
      "and as much in each list of its facts, or 16 times the file's size\n"
      "when that is more (default 256K); the most severe findings first,\n"
-     "and one finding-limit finding counts the rest",
+     "and one finding-limit finding counts the rest. The findings of no\n"
+     "one file (whole-tree checks, the walk, unpacking) share as much,\n"
+     "or 16 times the bytes of all audited files",
      [](S& v, O* o, std::string* error) {
        uint64_t n = 0;
        if (!ParseSize(v, &n))

@@ -283,6 +283,61 @@ TEST(HostileOutput, AReportGrowsWithTheBytesAudited) {
   EXPECT_FALSE(whole["files"][0].contains("needed_left_out"));
 }
 
+// Findings of no one file (the whole-tree checks', the walk's, unpacking's) from inputs that
+// hold 309 bytes of files: 1,000 dangling symlinks in a directory whose path is 2,412 bytes
+// long, a CMake config whose loop imports 1,000 libraries at 2 KB paths that do not exist,
+// and a 16 KB tar.gz of 1,000 members whose 2 KB names climb out of the tree made 23 MB of
+// JSON. They share the tree's budget, the larger of --max-report-bytes-per-file and 16 times
+// the bytes of the audited files, and the config's facts' lists each the config's: every
+// format stays within a few times the two budgets.
+TEST(HostileOutput, FindingsOfNoOneFileGrowWithTheBytesAudited) {
+  const std::string tree = kTree + "/tree-findings/tree";
+  const std::string inputs = tree + " " + kTree + "/tree-findings/climbing.tar.gz";
+  const uint64_t audited = std::filesystem::file_size(tree + "/lib/cmake/Wide/WideConfig.cmake");
+  const uint64_t budget = std::max<uint64_t>(256 << 10, 16 * audited);  // the tree's and the config's
+  for (const char* format : {"json", "text", "sarif", "junit", "gitlab", "html"}) {
+    Output o = RunAudit(std::string("--format ") + format + " " + inputs);
+    EXPECT_EQ(o.status, 1) << format << o.err;
+    EXPECT_LE(o.out.size(), 4 * 2 * budget) << format;
+    EXPECT_GT(o.out.size(), budget / 4) << format;  // the budget is used, not a fixed few findings
+  }
+  const Json report = Json::parse(RunAudit("--format json " + inputs).out);
+  std::map<std::string, size_t> reported;
+  Json limit;
+  for (const Json& f : report["findings"]) {
+    ++reported[f["check"]];
+    if (f["check"] == "finding-limit") limit = f;
+  }
+  ASSERT_TRUE(limit.is_object());
+  EXPECT_EQ(limit["file"], "tree");  // the first PATH, named as the report names it
+  EXPECT_EQ(limit["byte_limit"], budget);
+  EXPECT_EQ(limit["limit"], 5000);
+  // The most severe first: the refused members are errors, the dangling links warnings.
+  EXPECT_GT(reported["package-member-refused"], 10u);
+  EXPECT_EQ(reported["package-member-refused"] + reported["cmake-missing-file"] +
+                reported["dangling-symlink"] + limit["left_out"].get<size_t>(),
+            3000u);
+  EXPECT_GT(limit["bytes_left_out"].get<uint64_t>(), 3000u * 2000 - budget - 16384);
+  EXPECT_THAT(
+      limit["message"].get<std::string>(),
+      HasSubstr("more findings of the tree (" + std::to_string(limit["bytes_left_out"].get<uint64_t>()) +
+                " bytes of text) left out of the report (--max-report-bytes-per-file: " +
+                std::to_string(budget) + " bytes of text for the tree's findings"));
+  EXPECT_THAT(limit["message"].get<std::string>(),
+              HasSubstr("16 times the " + std::to_string(audited) + " bytes of the audited files"));
+  ASSERT_EQ(report["files"].size(), 1u);
+  const Json& cmake = report["files"][0]["cmake"];
+  EXPECT_GT(cmake["targets"].size(), 10u);
+  EXPECT_EQ(cmake["targets"].size() + cmake["targets_left_out"].get<size_t>(), 1000u);
+  EXPECT_EQ(cmake["missing"].size() + cmake["missing_left_out"].get<size_t>(), 1000u);
+  // Raised, the cap leaves nothing out: it is what cut the report.
+  const Json whole = Json::parse(RunAudit("--format json --max-report-bytes-per-file 64M " + inputs).out);
+  for (const char* check : {"package-member-refused", "cmake-missing-file", "dangling-symlink"})
+    EXPECT_EQ(whole["summary"]["by_check"][check], 1000) << check;
+  EXPECT_FALSE(whole["summary"]["by_check"].contains("finding-limit"));
+  EXPECT_FALSE(whole["files"][0]["cmake"].contains("targets_left_out"));
+}
+
 // Over the host (--root /), DT_NEEDED /proc/self/exe would be the auditor itself, and a RUNPATH
 // of /proc/self/cwd its working directory, which here holds a loadable libcwd.so.1: neither is
 // what ld.so would find where the library runs, so neither is opened, and each search says why.
