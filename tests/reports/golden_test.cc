@@ -80,6 +80,28 @@ TEST(Golden, DemoTreeTextAndJson) {
   ExpectGolden("demo.json", WithoutVersion(json));
 }
 
+// Hosts of the installed world and a CMake package (fixtures/make_hosts_tree.sh), audited as
+// installed (--root): the MPI profiling library's finding naming its host, the thread
+// debugging library's notes naming the debugger that is not there, their files[].plugin, and
+// the text report's "cmake packages:" line with files[].cmake. The root's absolute path is
+// the build directory's: shown as <hosts-tree>.
+TEST(Golden, PluginHostsAndCMakePackageTextAndJson) {
+  const std::string tree = ROCM_AUDIT_HOSTS_TREE;
+  const std::string audit =
+      "cd " + tree + "/.. && " + ROCM_AUDIT_BINARY +
+      " --no-progress --ld-so-conf /nonexistent --fail-on none --root hosts-tree hosts-tree ";
+  auto placeholder = [&](std::string text) {
+    for (size_t at; (at = text.find(tree)) != std::string::npos;)
+      text.replace(at, tree.size(), "<hosts-tree>");
+    return text;
+  };
+  std::string text, json;
+  ASSERT_EQ(RunCommand(audit, &text), 0);
+  ExpectGolden("hosts.txt", placeholder(text));
+  ASSERT_EQ(RunCommand(audit + "--format json", &json), 0);
+  ExpectGolden("hosts.json", placeholder(WithoutVersion(json)));
+}
+
 // Packages through the command (fixtures/make_packages.sh): two .debs installed together and
 // a hostile tar, as users see them: PACKAGE:/member paths, inputs.packages, the refusals.
 TEST(Golden, PackagesTextAndJson) {
