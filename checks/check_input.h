@@ -45,7 +45,9 @@ struct RunFacts {
   /// Audited host ELF files by file name and by soname (walk paths): where a library the
   /// loader does not find actually is (a GPU code object is never that library).
   std::unordered_map<std::string, std::vector<std::string>> audited_by_name;
-  const SymbolIndex* providers = nullptr;  ///< where undefined symbols are defined
+  /// Where undefined symbols are defined. Set once every file's binding is made; null for
+  /// the checks of a file whose binding leaves no symbol undefined, which run before.
+  const SymbolIndex* providers = nullptr;
 };
 
 struct FileInput {

@@ -5,10 +5,16 @@
 #include <map>
 #include <set>
 
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
+#include <llvm/ADT/StringRef.h>
+
 #include "checks/registry.h"
 
 namespace rocm_audit {
 namespace {
+
+llvm::StringRef Ref(std::string_view s) { return {s.data(), s.size()}; }
 
 constexpr Rule kRules[] = {
     // Error in one load closure: both majors are mapped and their symbols interpose, so code built against
@@ -45,11 +51,14 @@ constexpr Rule kRules[] = {
 };
 
 // "libamdhip64.so.6" -> "libamdhip64"; "" when the name has no ".so.MAJOR" part.
-std::string SonameBase(std::string_view soname) {
+// "libfoo.so" of "libfoo.so.1"; empty for a name with no major after ".so".
+std::string_view SonameBaseOf(std::string_view soname) {
   size_t so = soname.find(".so.");
-  if (so == std::string_view::npos || so + 4 >= soname.size()) return "";
-  return std::string(soname.substr(0, so));
+  if (so == std::string_view::npos || so + 4 >= soname.size()) return {};
+  return soname.substr(0, so);
 }
+
+std::string SonameBase(std::string_view soname) { return std::string(SonameBaseOf(soname)); }
 
 std::string FileName(std::string_view path) {
   size_t slash = path.rfind('/');
@@ -94,12 +103,23 @@ void SetSonameFields(Finding& f, const std::string& base, const NeedersBySoname&
 // libfoo.so.5 link to libfoo.so.6) map one copy.
 void RunClosure(const LoadableInput& in, FindingSink& sink) {
   const LoadClosure& closure = in.load.closure;
+  // Most closures need one soname of each base: only a base needed under two is looked at
+  // further, so that a closure is read once without a copy of any name.
+  llvm::DenseMap<llvm::StringRef, llvm::StringRef> first_soname;  // base -> the first soname of it
+  llvm::DenseSet<llvm::StringRef> two_sonames;
+  for (const LoadedObject& o : closure.objects)
+    for (std::string_view n : o.model->needed)
+      if (std::string_view base = SonameBaseOf(n); !base.empty())
+        if (auto [it, fresh] = first_soname.try_emplace(Ref(base), Ref(n)); !fresh && it->second != Ref(n))
+          two_sonames.insert(Ref(base));
+  if (two_sonames.empty()) return;
   std::map<std::string, NeedersBySoname> needers;
   std::map<std::string, std::set<int>> objects;
   for (const LoadedObject& o : closure.objects)
     for (std::string_view n : o.model->needed) {
+      if (!two_sonames.contains(Ref(SonameBaseOf(n)))) continue;
       std::string base = SonameBase(n), name(n);
-      int found = base.empty() ? -1 : closure.FindByName(name);
+      int found = closure.FindByName(name);
       if (found < 0) continue;
       std::vector<std::string>& files = needers[base][name];
       if (std::find(files.begin(), files.end(), o.path) == files.end()) files.emplace_back(o.path);

@@ -153,8 +153,9 @@ class TreeAudit {
   }
 
   // The loader's view of each loadable file, then the run's one symbol index. Closure
-  // members outside the audited paths have their device code read on first use. Closures
-  // are kept whole for the file's own checks (FinishLoadableFiles) while the run holds
+  // members outside the audited paths have their device code read on first use. A file
+  // whose symbols all bind is checked as soon as its view is made (MakeLoadFactsOf). Other
+  // closures are kept whole for the file's own checks (FinishLoadableFiles) while the run holds
   // fewer than kWholeClosureObjects objects in them, as the real trees measured do; past that,
   // a closure is cut to what the whole-tree checks read (DirectNeedsOf) as soon as the
   // symbol binding and the device stack are made of it, and made again for its checks: N
@@ -185,6 +186,16 @@ class TreeAudit {
     try {
       load = InspectLoad(file, loader_, tree_->store, offers, request_.checks.arch, &plugins, &loader_memo_);
       sinks_.LoadFactsReady(i, file, *load, loader_);
+      // The run's symbol index is read only for the symbols a binding leaves undefined
+      // (undefined-symbol's "defined in" hints). A file that leaves none is checked now, on
+      // the closure just made, and that closure is cut at once: only files with undefined
+      // symbols wait for the index, and only their closures can need making again.
+      if (load->binding.undefined.empty()) {
+        Finish(i, file, &*load);
+        finished_[i] = 1;
+        load->closure = DirectNeedsOf(std::move(load->closure));
+        return;
+      }
       const size_t objects = load->closure.objects.size();
       if (whole_closure_objects_.fetch_add(objects) + objects > kWholeClosureObjects) {
         whole_closure_objects_ -= objects;

@@ -4,6 +4,8 @@
 #include <climits>
 #include <utility>
 
+#include <llvm/ADT/DenseSet.h>
+
 namespace rocm_audit {
 
 int LoadClosure::FindByName(std::string_view name) const {
@@ -46,15 +48,15 @@ class ClosureBuilder {
   }
 
   void Resolve(int next) {
-    const LoadedObject& requester_object = closure_.objects[next];
-    const ElfModel* requester = requester_object.model;
-    const RpathLink requester_link{requester, DirName(requester_object.path)};
+    // objects grows below: its elements are read by index, never held by reference.
+    const ElfModel* requester = closure_.objects[next].model;
     const ElfModel& main = *closure_.objects[0].model;
-    for (std::string_view name : requester->needed) {
+    for (size_t k = 0; k < requester->needed.size(); ++k) {
+      const std::string_view name = requester->needed[k];
       if (closure_.FindByName(name) >= 0) continue;  // already loaded under this name
       // A name an earlier object failed to find is searched again with this object's own
       // RPATH/RUNPATH: _dl_map_object never matches a name against a failed (faked) map.
-      std::shared_ptr<const ResolvedNeeded> found = Search(name, next, requester_link, main);
+      const ResolvedNeeded* found = Search(name, k, next, main);
       const Resolution& res = found->resolution;
       if (!res.found) {
         Fail(name, next, Resolution(res), {});
@@ -80,11 +82,12 @@ class ClosureBuilder {
       if (!res.searched.empty()) obj.found_by = res.searched.back().source;
       obj.names.push_back(name);
       if (!obj.model->soname.empty() && obj.model->soname != name) obj.names.push_back(obj.model->soname);
-      closure_.keep_alive.push_back(std::move(found));
+      closure_.found.push_back(found);
       Add(std::move(obj));
     }
   }
 
+  void KeepRunAnswers(std::shared_ptr<const void> answers) { closure_.run_answers = std::move(answers); }
   LoadClosure Take() { return std::move(closure_); }
   size_t size() const { return closure_.objects.size(); }
 
@@ -107,29 +110,47 @@ class ClosureBuilder {
     RpathLink link_{};
   };
 
-  // What `name` of object `next` resolves to: the run's answer when no DT_RPATH is
-  // inherited (LoaderMemo), else this closure's own search.
-  std::shared_ptr<const ResolvedNeeded> Search(std::string_view name, int next, const RpathLink& requester,
-                                               const ElfModel& main) {
+  // What `name`, the k-th DT_NEEDED of object `next`, resolves to: the run's answer when
+  // no DT_RPATH is inherited (LoaderMemo), else this closure's own search. The run's answer
+  // for a member's name is read from the answer that found the member, once one closure
+  // has kept it there.
+  const ResolvedNeeded* Search(std::string_view name, size_t k, int next, const ElfModel& main) {
+    const LoadedObject& requester_object = closure_.objects[next];
     // A name no open() can take is decided from its length (LibrarySearch): never copied
     // into a key.
     const bool shared =
-        memo_ && !(!requester.model->has_runpath && rpath_up_[next] >= 0) && name.size() < PATH_MAX;
+        memo_ && !(!requester_object.model->has_runpath && rpath_up_[next] >= 0) && name.size() < PATH_MAX;
+    std::atomic<const ResolvedNeeded*>* slot = nullptr;
+    if (shared && next > 0 && closure_.found[next - 1]->next) slot = &closure_.found[next - 1]->next[k];
+    if (slot)
+      if (const ResolvedNeeded* known = slot->load(std::memory_order_acquire)) return known;
     if (shared) {
-      key_.assign(closure_.objects[next].path);  // the builder's buffer: no allocation per name
+      key_.assign(requester_object.path);  // the builder's buffer: no allocation per name
       key_ += '\0';
       key_ += name;
       key_ += '\0';
       key_ += main.interpreter;
-      if (const auto* known = memo_->needed.Find(key_)) return *known;
+      if (const auto* known = memo_->needed->Find(key_)) return Remember(slot, known->get());
     }
     Walk up(*this, next);
+    const RpathLink requester{requester_object.model, DirName(requester_object.path)};
     auto searched = std::make_shared<ResolvedNeeded>();
     searched->resolution = search_.Find(name, requester, main, up);
     const Resolution& res = searched->resolution;
     if (res.found) searched->stored = store_.Get(res.real_path, res.path);
-    if (!shared) return searched;
-    return memo_->needed.Keep(key_, std::move(searched));
+    if (!shared) {
+      closure_.own_answers.push_back(std::move(searched));
+      return closure_.own_answers.back().get();
+    }
+    if (const ElfModel* found = searched->stored ? searched->stored->model.get() : nullptr)
+      searched->next = std::make_unique<std::atomic<const ResolvedNeeded*>[]>(found->needed.size());
+    return Remember(slot, memo_->needed->Keep(key_, std::move(searched)).get());
+  }
+
+  static const ResolvedNeeded* Remember(std::atomic<const ResolvedNeeded*>* slot,
+                                        const ResolvedNeeded* answer) {
+    if (slot) slot->store(answer, std::memory_order_release);
+    return answer;
   }
 
   // The first loaded object that is the found file: the same real path or device and inode.
@@ -171,6 +192,7 @@ LoadClosure BuildClosure(std::shared_ptr<const StoredObject> main, const std::st
                          const std::string& main_real_path, const LoaderConfig& config, ObjectStore& store,
                          LoaderMemo* memo) {
   ClosureBuilder builder(config, store, memo);
+  if (memo) builder.KeepRunAnswers(memo->needed);
   auto paths = std::make_shared<const std::pair<std::string, std::string>>(main_path, main_real_path);
   LoadedObject root;
   root.model = main->model.get();
@@ -191,6 +213,7 @@ LoadClosure DirectNeedsOf(LoadClosure&& closure) {
   if (closure.objects.empty()) return kept;
   kept.main_object = std::move(closure.main_object);
   kept.main_paths = std::move(closure.main_paths);
+  kept.run_answers = std::move(closure.run_answers);
   const ElfModel& main = *closure.objects[0].model;
   llvm::DenseMap<int, int> kept_as;  // index in `closure` -> index in `kept`
   // An object kept has the names that matched it here: views into the main object's model
@@ -200,7 +223,7 @@ LoadClosure DirectNeedsOf(LoadClosure&& closure) {
     auto [it, fresh] = kept_as.try_emplace(index, static_cast<int>(kept.objects.size()));
     if (!fresh) return it->second;
     LoadedObject& o = closure.objects[index];
-    if (index > 0) kept.keep_alive.push_back(std::move(closure.keep_alive[index - 1]));
+    if (index > 0) kept.found.push_back(closure.found[index - 1]);
     o.names.clear();
     if (!o.model->soname.empty()) o.names.push_back(o.model->soname);
     kept.objects.push_back(std::move(o));
@@ -218,6 +241,10 @@ LoadClosure DirectNeedsOf(LoadClosure&& closure) {
         kept.objects[at].names.end())
       kept.objects[at].names.push_back(name);
   }
+  // Of this closure's own searches, those that found an object kept.
+  llvm::DenseSet<const ResolvedNeeded*> found(kept.found.begin(), kept.found.end());
+  for (std::shared_ptr<const ResolvedNeeded>& own : closure.own_answers)
+    if (found.contains(own.get())) kept.own_answers.push_back(std::move(own));
   return kept;
 }
 

@@ -2,6 +2,7 @@
 // (elf/dl-deps.c), each DT_NEEDED resolved in the context of the object that names it.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -43,6 +44,11 @@ struct UnresolvedLibrary {
 struct ResolvedNeeded {
   Resolution resolution;
   std::shared_ptr<const StoredObject> stored;  ///< set when found
+  /// For an answer the run keeps (LoaderMemo) that found an object: the run's answers for
+  /// that object's own DT_NEEDED names, by index, each set by the first closure that makes
+  /// it. A closure reads its members' answers here rather than from the run's map: no key
+  /// is built, no lock taken, no line written that another worker reads.
+  std::unique_ptr<std::atomic<const ResolvedNeeded*>[]> next;
 };
 
 /// What the closures of one run share; the files do not change while the audit runs. The
@@ -53,16 +59,22 @@ struct ResolvedNeeded {
 /// an audited file, then searches each name once, not once per closure that holds it.
 struct LoaderMemo {
   SearchMemo search;
-  /// By requester path, name and main object's interpreter.
-  SharedAnswers<std::shared_ptr<const ResolvedNeeded>> needed;
+  /// By requester path, name and main object's interpreter. Shared with the closures that
+  /// view them, which may outlive the memo.
+  std::shared_ptr<SharedAnswers<std::shared_ptr<const ResolvedNeeded>>> needed =
+      std::make_shared<SharedAnswers<std::shared_ptr<const ResolvedNeeded>>>();
 };
 
 struct LoadClosure {
   std::vector<LoadedObject> objects;  ///< [0] is the main object; breadth-first order
   std::vector<UnresolvedLibrary> unresolved;
-  /// What the objects' views point into, for as long as the closure is used: keep_alive[i - 1]
-  /// holds objects[i]'s search and model; main_object and main_paths hold objects[0]'s.
-  std::vector<std::shared_ptr<const ResolvedNeeded>> keep_alive;
+  /// How objects[i] was found: found[i - 1], held by the run's answers or by own_answers.
+  std::vector<const ResolvedNeeded*> found;
+  /// What the objects' views point into, for as long as the closure is used: the run's
+  /// answers (one reference for the whole closure, not one per object), the searches only
+  /// this closure could make (a DT_RPATH inherited), and objects[0]'s parse and paths.
+  std::shared_ptr<const void> run_answers;
+  std::vector<std::shared_ptr<const ResolvedNeeded>> own_answers;
   std::shared_ptr<const StoredObject> main_object;
   std::shared_ptr<const std::pair<std::string, std::string>> main_paths;
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <memory>
 
 #include "tests/support/core_audit.h"
 #include "tests/support/test_support.h"
@@ -166,6 +167,30 @@ TEST(Closure, TheRunsSearchMemoAnswersEveryClosureOfTheRun) {
   EXPECT_EQ(fresh.unresolved[0].name, "libC.so");
 }
 
+// A closure's objects are views into the run's answers, which it holds: it stays whole
+// after the memo that made it is gone (ASan reads freed memory otherwise), and so does what
+// DirectNeedsOf keeps of it. The second closure reads libB's answer for libC.so from libB's
+// own answer, not from the memo's map: the same objects.
+TEST(Closure, AClosureOutlivesTheRunsMemo) {
+  TempDir t;
+  BuildChainOfThree(t);
+  ObjectStore store;
+  const LoaderConfig config{RootedFs(t.path()), {}, {}, ""};
+  auto memo = std::make_unique<LoaderMemo>();
+  LoadClosure first = ClosureWith(t / "m/libM.so", store, config, memo.get());
+  LoadClosure again = ClosureWith(t / "m/libM.so", store, config, memo.get());
+  ASSERT_EQ(again.found.size(), 2u);
+  EXPECT_EQ(again.found, first.found);  // the run's answers, not copies
+  EXPECT_TRUE(again.own_answers.empty());
+  LoadClosure kept = DirectNeedsOf(std::move(first));
+  memo.reset();
+  EXPECT_EQ(Paths(again), (std::vector<std::string>{t / "m/libM.so", t / "r/libB.so", t / "r/libC.so"}));
+  EXPECT_EQ(again.objects[2].model->soname, "libC.so");
+  EXPECT_EQ(again.objects[2].found_by, again.found[1]->resolution.searched.back().source);
+  EXPECT_EQ(Paths(kept), (std::vector<std::string>{t / "m/libM.so", t / "r/libB.so"}));
+  EXPECT_EQ(kept.objects[1].model->soname, "libB.so");
+}
+
 // What the whole-tree checks keep of a closure: the main object and what its own DT_NEEDED
 // names matched, at the same names, with their models kept alive; nothing further down.
 TEST(Closure, DirectNeedsKeepWhatTheMainObjectsOwnNamesMatched) {
@@ -179,8 +204,10 @@ TEST(Closure, DirectNeedsKeepWhatTheMainObjectsOwnNamesMatched) {
   EXPECT_EQ(Paths(kept), (std::vector<std::string>{t / "m/libM.so", t / "r/libB.so"}));
   EXPECT_EQ(kept.FindByName("libB.so"), 1);
   EXPECT_EQ(kept.FindByName("libC.so"), -1);
-  ASSERT_EQ(kept.keep_alive.size(), 1u);
-  EXPECT_EQ(kept.keep_alive[0]->stored->model.get(), kept.objects[1].model);
+  ASSERT_EQ(kept.found.size(), 1u);
+  EXPECT_EQ(kept.found[0]->stored->model.get(), kept.objects[1].model);
+  ASSERT_EQ(kept.own_answers.size(), 1u);  // no memo: the closure holds its searches
+  EXPECT_EQ(kept.own_answers[0].get(), kept.found[0]);
   EXPECT_EQ(kept.objects[1].model->soname, "libB.so");
 }
 
