@@ -133,6 +133,8 @@ std::string WhatPluginIs(const PluginFacts& plugin, const LoaderConfig& loader) 
   return "a plugin";
 }
 
+std::string Objects(size_t n) { return std::to_string(n) + (n == 1 ? " object" : " objects"); }
+
 // What the finding says of a plugin's host, and its severity. A plugin judged against its
 // host keeps the error; one whose host is not in the audited world (or not known) cannot be
 // judged: its unbound symbols are notes, named after the host it expects.
@@ -145,7 +147,7 @@ void DescribePlugin(const PluginFacts& plugin, const LoaderConfig& loader, Findi
   const std::string what = WhatPluginIs(plugin, loader);
   if (!plugin.host_path.empty()) {
     f->message += ", nor does its host " + loader.fs.DisplayPath(plugin.host_path) + " (" +
-                  std::to_string(plugin.host_scope_size) + " objects with its closure)";
+                  Objects(plugin.host_scope_size) + " with its closure)";
     return;
   }
   f->severity = Severity::kNote;
@@ -171,9 +173,12 @@ void Run(const LoadableInput& in, FindingSink& sink) {
   for (const UndefinedSymbol& u : binding.undefined) {
     Finding f = MakeFinding(kRules[0], in.file.walked.path);
     std::string demangled = Demangled(u.name);
-    f.message = "undefined symbol " + u.name + (demangled.empty() ? "" : " (" + demangled + ")") +
-                (u.version.empty() ? "" : ", version " + u.version) + ": none of the " +
-                std::to_string(binding.scope_size) + " objects in its load scope defines it";
+    f.message =
+        "undefined symbol " + u.name + (demangled.empty() ? "" : " (" + demangled + ")") +
+        (u.version.empty() ? "" : ", version " + u.version) + ": " +
+        (binding.scope_size == 1
+             ? std::string("its load scope is itself alone, which does not define it")
+             : "none of the " + std::to_string(binding.scope_size) + " objects in its load scope defines it");
     f.fields["symbol"] = u.name;
     if (!demangled.empty()) f.fields["demangled"] = demangled;
     f.fields["version"] =

@@ -122,7 +122,14 @@ size_t RootedFs::InstalledLength(const std::string& host_path) const {
 
 std::string RootedFs::DisplayPath(const std::string& host_path) const {
   if (layers_.empty()) return host_path;
-  auto v = VirtualPath(host_path);
+  // The layers are absolute; a path the walk met below a root given relative is not.
+  std::optional<std::string> v;
+  if (!host_path.empty() && host_path[0] != '/') {
+    std::error_code ec;
+    v = VirtualPath(std::filesystem::absolute(host_path, ec).string());
+  } else {
+    v = VirtualPath(host_path);
+  }
   return v ? *v : host_path;
 }
 

@@ -31,6 +31,18 @@ TEST(RootedFs, AbsoluteSymlinkTargetsStayInsideTheRoot) {
   EXPECT_EQ(fs.DisplayPath(t / "usr/lib/libz.so"), "/usr/lib/libz.so");
 }
 
+// A root given relative to the working directory: what the walk meets below it (relative
+// paths too) is shown as the installed system sees it, as absolute paths are.
+TEST(RootedFs, APathBelowARootGivenRelativeIsShownInTheRoot) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), "mkdir -p usr/lib && echo x > usr/lib/libz.so.1"));
+  const std::string relative = std::filesystem::relative(t.path()).string();
+  RootedFs fs(relative);
+  EXPECT_EQ(fs.DisplayPath(relative + "/usr/lib/libz.so.1"), "/usr/lib/libz.so.1");
+  EXPECT_EQ(fs.DisplayPath(t / "usr/lib/libz.so.1"), "/usr/lib/libz.so.1");
+  EXPECT_EQ(fs.DisplayPath("elsewhere/libz.so.1"), "elsewhere/libz.so.1");  // outside: as given
+}
+
 TEST(RootedFs, DotDotNeverLeavesTheRoot) {
   TempDir t;
   ASSERT_TRUE(BuildTree(t.path(), "mkdir -p etc && echo x > etc/f && ln -s ../../../../etc/f up"));

@@ -136,7 +136,7 @@ LoadClosure ClosureWith(const std::string& path, ObjectStore& store, const Loade
                         LoaderMemo* memo) {
   std::shared_ptr<const StoredObject> main = store.Get(path, path);
   EXPECT_TRUE(main->model) << main->error;
-  if (!main->model) return {};
+  if (!main->model) return LoadClosure();
   return BuildClosure(main, path, path, config, store, memo);
 }
 
