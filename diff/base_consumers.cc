@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -163,10 +164,10 @@ BaseConsumers::~BaseConsumers() {
 void BaseConsumers::ScanInBackground() {
   if (scanned_ || layers_.empty()) return;
   scanned_ = true;
-  scanning_ = std::async(std::launch::async, [this] { Scan(); });
+  scanning_ = std::async(std::launch::async, [this] { Scan(/*background=*/true); });
 }
 
-void BaseConsumers::Scan() {
+void BaseConsumers::Scan(bool background) {
   const std::vector<BaseDirectory> dirs = BaseDirectories(layers_);
   for (const BaseDirectory& d : dirs) cost_.files += d.files.size();
   // Each worker takes the next directory and keeps its own arena, unmapped when it is done.
@@ -174,6 +175,10 @@ void BaseConsumers::Scan() {
   std::vector<std::vector<Scanned>> found(jobs);
   std::atomic<size_t> next{0};
   ParallelFor(jobs, jobs, [&](size_t worker) {
+    // Beside the audits, whose results the comparison waits for first, the scan takes the
+    // cores they leave: the lowest priority, of this worker thread only (Linux's setpriority
+    // applies to the thread). A diff of two .debs: 2.16 -> 2.06 s wall, median of 4.
+    if (background) setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19);
     MappedFileArena arena;
     for (size_t i; (i = next.fetch_add(1)) < dirs.size();) {
       const BaseDirectory& dir = dirs[i];
@@ -227,7 +232,7 @@ const std::vector<FileFacts>& BaseConsumers::Linking(const std::string& soname) 
   if (scanning_.valid()) scanning_.get();
   if (!scanned_ && !layers_.empty()) {
     scanned_ = true;
-    Scan();
+    Scan(/*background=*/false);
   }
   if (!placed_) PlaceSides();
   std::vector<FileFacts>& out = linking_[soname];
