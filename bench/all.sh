@@ -56,9 +56,11 @@
 #            auditing packages costs beside unpacking them. Wall time is the best of RUNS
 #            (the first runs pay the page cache of a 2 GB tree); CPU the mean.
 #   diff     `rocm-audit diff` of bookworm's and sid's .deb of DIFF_PACKAGE against the two
-#            audits it replaces (each .deb, with --symbols, one after the other), and the diff
-#            of the two JSON reports those audits wrote; then the same for the sets DIFF_SET
-#            (diff --from/--to against an audit of each set).
+#            audits it replaces (each .deb, with --symbols, one after the other), the diff of
+#            the two JSON reports those audits wrote, and the same with --root /: the base
+#            scan for "who is hit" alone, which a diff of two .debs makes over /; then the same
+#            for the sets DIFF_SET (diff --from/--to against an audit of each set). Wall and
+#            CPU time the median of the runs.
 #   scaling  rocm-audit (all checks) on the whole tree at SCALES x: a hard-linked copy of
 #            sid-root (the 1x tree, no data copied) plus k-1 real copies (distinct inodes:
 #            rocm-audit, like glibc, treats hard links as one object) of SCALE_PART, each under
@@ -229,10 +231,12 @@ for section in $SECTIONS; do
     echo "$AUDIT $opts --symbols -o $WORK/old.json $old && $AUDIT $opts --symbols -o $WORK/new.json $new" > "$WORK/audits.sh"
     bash "$WORK/audits.sh"
     echo "$AUDIT diff $opts -o /dev/null $WORK/old.json $WORK/new.json" > "$WORK/diff-reports.sh"
+    echo "$AUDIT diff $opts -o /dev/null --root / $WORK/old.json $WORK/new.json" > "$WORK/diff-reports-base.sh"
     bench "$WORK/diff.json" "$RUNS" "rocm-audit diff, the two .debs" "$WORK/diff-debs.sh" \
       "rocm-audit of each .deb (--symbols)" "$WORK/audits.sh" \
-      "rocm-audit diff, their two JSON reports" "$WORK/diff-reports.sh"
-    table times --best --pair "rocm-audit of each .deb (--symbols)=rocm-audit diff, the two .debs" "$WORK/diff.json"
+      "rocm-audit diff, their two JSON reports" "$WORK/diff-reports.sh" \
+      "rocm-audit diff, the reports over / (base scan)" "$WORK/diff-reports-base.sh"
+    table times --median --digits 2 --pair "rocm-audit of each .deb (--symbols)=rocm-audit diff, the two .debs" "$WORK/diff.json"
     # The same for two sets (--from/--to), bookworm's and sid's .debs of DIFF_SET.
     read -r -a names <<<"${DIFF_SET:-librocrand1 libhiprand1 libamdhip64-5 libhsa-runtime64-1 librocrand-dev libhiprand-dev}"
     olds=() news=()
@@ -248,7 +252,7 @@ for section in $SECTIONS; do
     echo "$AUDIT $opts --symbols -o $WORK/old-set.json ${olds[*]} && $AUDIT $opts --symbols -o $WORK/new-set.json ${news[*]}" > "$WORK/audits-sets.sh"
     bench "$WORK/diff-sets.json" "$RUNS" "rocm-audit diff, the two sets" "$WORK/diff-sets.sh" \
       "rocm-audit of each set (--symbols)" "$WORK/audits-sets.sh"
-    table times --best --pair "rocm-audit of each set (--symbols)=rocm-audit diff, the two sets" "$WORK/diff-sets.json"
+    table times --median --digits 2 --pair "rocm-audit of each set (--symbols)=rocm-audit diff, the two sets" "$WORK/diff-sets.json"
     ;;
   scaling)
     read -r -a parts <<<"$SCALE_PART"

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Prints bench/all.sh's tables from hyperfine's --export-json files (or bench/timeit.py's).
 
-    bench_table.py times [--best] [--vs NAME] [--also NAME] [--pair ANCHOR=AUDIT]... JSON...
+    bench_table.py times [--best | --median] [--digits N] [--vs NAME] [--also NAME] [--pair ANCHOR=AUDIT]... JSON...
         One numbered row per command, in order: mean wall time (--best: the least of the
-        runs), its standard deviation, mean user+sys CPU time. A row whose name does not start
-        with "rocm-audit" is an anchor: it
+        runs; --median: their median), its standard deviation, mean user+sys CPU time
+        (--median: the median of the runs' where the JSON has them, bench/timeit.py's); ratios
+        with N decimals (default 1). A row whose name does not start
+        with "rocm-audit", or one --pair names first, is an anchor: it
         gets the ratios anchor / rocm-audit of wall and CPU time against its --pair
         counterpart, else --vs, and also against --also when given.
     bench_table.py scaling TSV
@@ -12,6 +14,7 @@
 """
 import json
 import re
+import statistics
 import sys
 
 
@@ -33,12 +36,15 @@ def sd(r):
 
 def times(argv):
     vs = also = None
-    best = False
+    best = median = False
+    digits = 1
     pairs = {}
     files = []
     it = iter(argv)
     for a in it:
         if a == "--best": best = True
+        elif a == "--median": median = True
+        elif a == "--digits": digits = int(next(it))
         elif a == "--vs": vs = next(it)
         elif a == "--also": also = next(it)
         elif a == "--pair":
@@ -46,17 +52,20 @@ def times(argv):
             pairs[k] = v
         else: files.append(a)
     rows = load(files)
-    wall = (lambda r: min(r["times"])) if best else (lambda r: r["mean"])
+    wall = (lambda r: min(r["times"])) if best else (lambda r: statistics.median(r["times"])) if median else (
+        lambda r: r["mean"])
+    cpu = (lambda r: statistics.median(r["cpu_times"]) if "cpu_times" in r else r["user"] + r["system"]) if median else (
+        lambda r: r["user"] + r["system"])
     index = {name: i + 1 for i, name in enumerate(rows)}
     width = max(len(k) for k in rows) + 2
-    print(f"    {'command':{width}s}{'best s' if best else 'wall s':>8s}{'±':>7s}{'cpu s':>8s}   anchor / rocm-audit: wall, cpu")
+    print(f"    {'command':{width}s}{'best s' if best else 'median s' if median else 'wall s':>8s}{'±':>7s}{'cpu s':>8s}   anchor / rocm-audit: wall, cpu")
     for name, r in rows.items():
         line = f"{'[%d]' % index[name]:4s}{name:{width}s}{wall(r):8.3f}{sd(r):>7s}{cpu(r):8.3f}"
-        if not name.startswith("rocm-audit"):
+        if name in pairs or not name.startswith("rocm-audit"):
             for base in (pairs.get(name, vs), also):
                 if base in rows:
                     b = rows[base]
-                    line += f"   vs [{index[base]}] {wall(r) / wall(b):6.1f}x {cpu(r) / cpu(b):6.1f}x"
+                    line += f"   vs [{index[base]}] {wall(r) / wall(b):6.{digits}f}x {cpu(r) / cpu(b):6.{digits}f}x"
         print(line.rstrip())
 
 

@@ -71,6 +71,7 @@ class Run:
         self.tools = ""
         self.method = ""
         self.sections = {}  # "loader" | "device" | "cmake" -> (title, rows); "scaling" -> (title, rows)
+        self.wall_of = {}  # section -> "best" | "median" | "wall" (the mean): what its wall column is
         self.parse(text)
 
     def parse(self, text):
@@ -103,6 +104,10 @@ class Run:
                     self.sections[section][1].append(m.groups())
                 continue
             if section:
+                m = re.match(r"\s+command\s+(best|median|wall) s\s", line)
+                if m:
+                    self.wall_of[section] = m.group(1)
+                    continue
                 m = re.match(r"\[(\d+)\] (.+?)\s+([\d.]+)\s+(\S+)\s+([\d.]+)((?:\s+vs \[\d+\]\s+[\d.]+x\s+[\d.]+x)*)\s*$", line)
                 if m:
                     ratios = re.findall(r"vs \[(\d+)\]\s+([\d.]+)x\s+([\d.]+)x", m.group(6))
@@ -228,15 +233,19 @@ def diff_section(runs):
            "`SECTIONS=diff bench/all.sh`: `rocm-audit diff` of bookworm's and sid's `.deb` of one "
            "package against the two audits it replaces (each `.deb` with `--symbols`, one after "
            "the other), and the diff of the two JSON reports those audits wrote; from the runs that "
-           "have it, the same for two sets (`diff --from/--to` against an audit of each set); wall time the best "
-           "of the runs, CPU the mean. Every run, oldest first:\n"]
+           "have it, the same for two sets (`diff --from/--to` against an audit of each set), and the "
+           "diff of the two reports with `--root /`: the base scan for \"who is hit\" alone, which a diff "
+           "of two `.deb`s makes over `/`. Wall time the best of the runs and CPU the mean, or both the "
+           "median where the table says so. Every run, oldest first:\n"]
     for r in with_diff:
         for section in ("diff", "diff sets"):
             if section not in r.sections:
                 continue
             title, rows = r.sections[section]
             out.append(f"`bench/results/{r.name}` ({r.when}, {r.machine}): {title}\n")
-            out.append(table(["", "command", "best wall s", "±", "CPU s", "other / rocm-audit diff"],
+            wall = {"best": "best wall s", "median": "median wall s"}.get(r.wall_of.get(section), "wall s")
+            cpu = "median CPU s" if r.wall_of.get(section) == "median" else "CPU s"
+            out.append(table(["", "command", wall, "±", cpu, "other / rocm-audit diff"],
                              [[f"[{n}]", name, wall, sd, cpu, ratio_text(ratios)] for n, name, wall, sd, cpu, ratios in rows]))
             out.append("")
     return "\n".join(out)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The stand-in for hyperfine when it is not installed: runs each command WARMUP times
 unmeasured, then RUNS times, and writes hyperfine's --export-json shape (mean, stddev,
-user, system, times) so that bench/bench_table.py reads either.
+user, system, times) so that bench/bench_table.py reads either; and each run's user+sys in
+cpu_times, which hyperfine does not export.
 
     bench/timeit.py --warmup 1 --runs 5 --export-json OUT -n NAME CMD [-n NAME CMD]...
 
@@ -49,7 +50,8 @@ def main():
                         "stddev": statistics.stdev(walls) if len(walls) > 1 else None,
                         "user": statistics.mean(s[1] for s in samples),
                         "system": statistics.mean(s[2] for s in samples),
-                        "times": walls, "exit_codes": [s[3] for s in samples]})
+                        "times": walls, "cpu_times": [s[1] + s[2] for s in samples],
+                        "exit_codes": [s[3] for s in samples]})
         if any(s[3] for s in samples):
             sys.exit(f"timeit.py: {name} failed: exit codes {[s[3] for s in samples]}")
     json.dump({"results": results}, open(args.export_json, "w"), indent=1)

@@ -2,16 +2,23 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+
 #include <algorithm>
+#include <atomic>
 #include <optional>
+#include <unordered_set>
 
 #include "audit/elf/elf_reader.h"
 #include "audit/inspect/collect_facts.h"
 #include "audit/support/parallel.h"
 #include "diff/installed_layout.h"
+#include "diff/mapped_file_arena.h"
 
 namespace rocm_audit {
 namespace {
@@ -22,17 +29,28 @@ constexpr const char* kScannedDirs[] = {"usr/bin",     "usr/sbin",  "usr/lib", "
                                         "usr/libexec", "usr/local", "opt",     "bin",
                                         "sbin",        "lib",       "lib64"};
 constexpr std::string_view kDebugDir = "/usr/lib/debug";
+constexpr std::string_view kElfMagic(
+    "\x7f"
+    "ELF",
+    4);
 
-// The regular files below `host` (a directory of the base, at `installed` on the installed
-// system), depth first. The type comes from readdir's d_type, not a stat per entry: this walk
-// meets every file of the base's program and library directories (82,000 on a Debian with
-// 1,200 -dev packages); fstatat is asked only where the filesystem leaves it unknown.
-// Symbolic links are not followed (a link to a library names a file the walk meets at its
-// own path, a linked directory a tree met elsewhere: merged /usr).
-void AddRegularFiles(const std::string& host, const std::string& installed, std::set<std::string>* seen,
-                     std::vector<std::pair<std::string, std::string>>* out) {
+// A directory of the base, with the names of its regular files.
+struct BaseDirectory {
+  std::string installed;  ///< "/usr/lib"
+  std::string host;       ///< where it is read
+  std::vector<std::string> files;
+};
+
+// The directories below `host` (a directory of the base, at `installed` on the installed
+// system), depth first, each with its regular files. The type comes from readdir's d_type,
+// not a stat per entry: this walk meets every file of the base's program and library
+// directories (82,000 on a Debian with 1,200 -dev packages); fstatat is asked only where the
+// filesystem leaves it unknown. Symbolic links are not followed (a link to a library names a
+// file the walk meets at its own path, a linked directory a tree met elsewhere: merged /usr).
+void AddDirectories(const std::string& host, const std::string& installed, std::vector<BaseDirectory>* out) {
   DIR* dir = opendir(host.c_str());
   if (!dir) return;
+  BaseDirectory here{installed, host, {}};
   std::vector<std::string> subdirs;
   while (const dirent* e = readdir(dir)) {
     const std::string_view name = e->d_name;
@@ -43,42 +61,76 @@ void AddRegularFiles(const std::string& host, const std::string& installed, std:
       if (fstatat(dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
       type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
     }
-    std::string path = installed + "/" + std::string(name);
-    if (type == DT_DIR && path != kDebugDir)
+    if (type == DT_DIR && installed + "/" + std::string(name) != kDebugDir)
       subdirs.emplace_back(name);
-    else if (type == DT_REG && seen->insert(path).second)
-      out->emplace_back(std::move(path), host + "/" + std::string(name));
+    else if (type == DT_REG)
+      here.files.emplace_back(name);
   }
   closedir(dir);
-  for (const std::string& sub : subdirs) AddRegularFiles(host + "/" + sub, installed + "/" + sub, seen, out);
+  if (!here.files.empty()) out->push_back(std::move(here));
+  for (const std::string& sub : subdirs) AddDirectories(host + "/" + sub, installed + "/" + sub, out);
 }
 
-// Regular files below the layers' scanned directories, by installed path ("/usr/bin/x"),
-// the top layer's copy of each.
-std::vector<std::pair<std::string, std::string>> BaseFiles(const std::vector<std::string>& layers) {
-  std::set<std::string> seen;
-  std::vector<std::pair<std::string, std::string>> out;
+// The directories below the layers' scanned directories with their regular files, the top
+// layer's copy of each path.
+std::vector<BaseDirectory> BaseDirectories(const std::vector<std::string>& layers) {
+  std::vector<BaseDirectory> out;
+  std::unordered_set<std::string> above;  // installed paths of the layers above this one
   for (const std::string& layer : layers) {
     const std::string root = layer == "/" ? "" : layer;
+    const size_t first = out.size();
     for (const char* dir : kScannedDirs) {
       struct stat st;
       const std::string top = root + "/" + dir;
       if (lstat(top.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) continue;
-      AddRegularFiles(top, "/" + std::string(dir), &seen, &out);
+      AddDirectories(top, "/" + std::string(dir), &out);
     }
+    if (layers.size() == 1) break;
+    for (size_t i = first; i < out.size(); ++i)
+      std::erase_if(out[i].files,
+                    [&](const std::string& name) { return above.count(out[i].installed + "/" + name) > 0; });
+    for (size_t i = first; i < out.size(); ++i)
+      for (const std::string& name : out[i].files) above.insert(out[i].installed + "/" + name);
   }
   return out;
 }
 
-bool StartsAsElf(const std::string& host) {
-  const int fd = open(host.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
-  if (fd < 0) return false;
+// The reader's model of the ELF file open at `fd`, its bytes mapped in `arena` (or on their
+// own when the arena does not take them). A file the reader refuses is no consumer: ld.so
+// would refuse it too.
+bool ReadMapped(int fd, uint64_t size, const std::string& host, MappedFileArena& arena, ElfModel* model) {
+  std::shared_ptr<llvm::MemoryBuffer> buffer;
+  if (std::optional<std::string_view> bytes = arena.Map(fd, size)) {
+    buffer = llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(bytes->data(), bytes->size()), host,
+                                              /*RequiresNullTerminator=*/false);
+  } else {
+    auto own = llvm::MemoryBuffer::getOpenFile(llvm::sys::fs::convertFDToNativeFile(fd), host, size,
+                                               /*RequiresNullTerminator=*/false, /*IsVolatile=*/false);
+    if (!own) return false;
+    buffer = std::move(*own);
+  }
+  std::string error;
+  return ReadElf(std::move(buffer), host, model, &error) && model->has_dynamic;
+}
+
+// The DT_NEEDED names of the file `name` of `dir` (open at `dir_fd`) when it is an ELF file
+// with a dynamic section; none for any other file, most of the base (scripts, data, headers),
+// which costs an open relative to its directory and a read of 4 bytes.
+std::optional<std::vector<std::string>> NeededOf(int dir_fd, const BaseDirectory& dir,
+                                                 const std::string& name, MappedFileArena& arena) {
+  const int fd = openat(dir_fd, name.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+  if (fd < 0) return std::nullopt;
+  std::optional<std::vector<std::string>> out;
   char magic[4] = {};
-  const bool elf = pread(fd, magic, 4, 0) == 4 && std::string_view(magic, 4) ==
-                                                      "\x7f"
-                                                      "ELF";
+  struct stat st;
+  if (pread(fd, magic, 4, 0) == 4 && std::string_view(magic, 4) == kElfMagic && fstat(fd, &st) == 0 &&
+      S_ISREG(st.st_mode)) {
+    ElfModel model;
+    if (ReadMapped(fd, static_cast<uint64_t>(st.st_size), dir.host + "/" + name, arena, &model))
+      out.emplace(model.needed.begin(), model.needed.end());
+  }
   close(fd);
-  return elf;
+  return out;
 }
 
 // A file the reader refuses is no consumer: ld.so would refuse it too.
@@ -112,23 +164,34 @@ BaseConsumers::~BaseConsumers() {
 void BaseConsumers::ScanInBackground() {
   if (scanned_ || layers_.empty()) return;
   scanned_ = true;
-  scanning_ = std::async(std::launch::async, [this] { Scan(); });
+  scanning_ = std::async(std::launch::async, [this] { Scan(/*background=*/true); });
 }
 
-void BaseConsumers::Scan() {
-  const auto files = BaseFiles(layers_);
-  cost_.files = files.size();
-  std::vector<Scanned> read(files.size());
-  ParallelFor(files.size(), std::thread::hardware_concurrency(), [&](size_t i) {
-    const auto& [path, host] = files[i];
-    if (!StartsAsElf(host)) return;
-    std::shared_ptr<llvm::MemoryBuffer> keep;
-    ElfModel model;
-    if (!ReadModel(host, &model, &keep)) return;
-    read[i] = {path, host, {model.needed.begin(), model.needed.end()}};
+void BaseConsumers::Scan(bool background) {
+  const std::vector<BaseDirectory> dirs = BaseDirectories(layers_);
+  for (const BaseDirectory& d : dirs) cost_.files += d.files.size();
+  // Each worker takes the next directory and keeps its own arena, unmapped when it is done.
+  const unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::vector<Scanned>> found(jobs);
+  std::atomic<size_t> next{0};
+  ParallelFor(jobs, jobs, [&](size_t worker) {
+    // Beside the audits, whose results the comparison waits for first, the scan takes the
+    // cores they leave: the lowest priority, of this worker thread only (Linux's setpriority
+    // applies to the thread). A diff of two .debs: 2.16 -> 2.06 s wall, median of 4.
+    if (background) setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19);
+    MappedFileArena arena;
+    for (size_t i; (i = next.fetch_add(1)) < dirs.size();) {
+      const BaseDirectory& dir = dirs[i];
+      const int dir_fd = open(dir.host.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      if (dir_fd < 0) continue;
+      for (const std::string& name : dir.files)
+        if (auto needed = NeededOf(dir_fd, dir, name, arena))
+          found[worker].push_back({dir.installed + "/" + name, dir.host + "/" + name, std::move(*needed)});
+      close(dir_fd);
+    }
   });
-  for (Scanned& s : read)
-    if (!s.host.empty()) elf_.push_back(std::move(s));
+  for (std::vector<Scanned>& some : found)
+    for (Scanned& s : some) elf_.push_back(std::move(s));
   // By installed path, not in the order directories list their entries: the same report at
   // every run.
   std::sort(elf_.begin(), elf_.end(), [](const Scanned& a, const Scanned& b) { return a.path < b.path; });
@@ -169,7 +232,7 @@ const std::vector<FileFacts>& BaseConsumers::Linking(const std::string& soname) 
   if (scanning_.valid()) scanning_.get();
   if (!scanned_ && !layers_.empty()) {
     scanned_ = true;
-    Scan();
+    Scan(/*background=*/false);
   }
   if (!placed_) PlaceSides();
   std::vector<FileFacts>& out = linking_[soname];

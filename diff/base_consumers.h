@@ -53,7 +53,8 @@ class BaseConsumers {
     std::string host;  ///< where it is read
     std::vector<std::string> needed;
   };
-  void Scan();
+  /// `background`: beside the audits (ScanInBackground()), at the lowest priority.
+  void Scan(bool background);
   /// own_: the base's copies of the sides' files, once the scan is done.
   void PlaceSides();
 

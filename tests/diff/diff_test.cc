@@ -105,6 +105,25 @@ TEST(Diff, FilesOfTheBaseThatBindARemovedSymbolOrLinkAGoneSonameAreHit) {
   EXPECT_EQ(gone[0]->fields["hit"], Json::array({"/usr/bin/baseconsumer"}));
 }
 
+// Of base layers given top first, a path shows the top layer's file: a program the upper
+// layer replaces with a script links nothing, and the lower layer's other files still do.
+TEST(Diff, AnUpperBaseLayersFileHidesTheLowerLayersCopy) {
+  TempDir top;
+  ASSERT_EQ(RunCommand("mkdir -p " + top / "usr/bin" + " && printf '#!/bin/sh\\n' > " +
+                       top / "usr/bin/baseconsumer"),
+            0);
+  const Report r = DiffTrees("diff", "old", "new", {top.path(), kPairs + "/diff/base"});
+  const auto dropped = Of(r, "symbols-removed", "lib/libdrop.so.1");
+  ASSERT_EQ(dropped.size(), 1u);
+  EXPECT_EQ(dropped[0]->fields["hit"], Json::parse(R"([{"file": "bin/consumer", "symbols": ["drop_me"]}])"));
+  const auto renamed = Of(r, "soname-changed", "lib/libren.so.2");
+  ASSERT_EQ(renamed.size(), 1u);
+  EXPECT_EQ(renamed[0]->fields["hit"], Json::array({"bin/renuser", "/usr/lib/libbaseren.so.1"}));
+  const auto gone = Of(r, "library-removed", "lib/libgone.so.1");
+  ASSERT_EQ(gone.size(), 1u);
+  EXPECT_THAT(gone[0]->fields["hit"], IsEmpty());
+}
+
 // The sides are trees of a usr/ (bin/, lib/); the base holds their installed copies below
 // /usr: those are what the update replaces, not consumers. Its own program and another
 // install's copy of consumer (/opt/other) are hit.
