@@ -95,6 +95,13 @@ std::vector<BaseDirectory> BaseDirectories(const std::vector<std::string>& layer
   return out;
 }
 
+// The reader's model of a base file's bytes. A file the reader refuses, or one without a
+// dynamic section, is no consumer: ld.so would not load it either.
+bool ReadConsumer(std::shared_ptr<llvm::MemoryBuffer> bytes, const std::string& host, ElfModel* model) {
+  std::string error;
+  return ReadElf(std::move(bytes), host, model, &error) && model->has_dynamic;
+}
+
 // The reader's model of the ELF file open at `fd`, its bytes mapped in `arena` (or on their
 // own when the arena does not take them). A file the reader refuses is no consumer: ld.so
 // would refuse it too.
@@ -109,8 +116,7 @@ bool ReadMapped(int fd, uint64_t size, const std::string& host, MappedFileArena&
     if (!own) return false;
     buffer = std::move(*own);
   }
-  std::string error;
-  return ReadElf(std::move(buffer), host, model, &error) && model->has_dynamic;
+  return ReadConsumer(std::move(buffer), host, model);
 }
 
 // The DT_NEEDED names of the file `name` of `dir` (open at `dir_fd`) when it is an ELF file
@@ -133,11 +139,11 @@ std::optional<std::vector<std::string>> NeededOf(int dir_fd, const BaseDirectory
   return out;
 }
 
-// A file the reader refuses is no consumer: ld.so would refuse it too.
+// A file mapped at its own place, read as ReadMapped reads it.
 bool ReadModel(const std::string& host, ElfModel* model, std::shared_ptr<llvm::MemoryBuffer>* keep) {
   std::string error;
   *keep = MapFile(host, &error);
-  return *keep && ReadElf(*keep, host, model, &error) && model->has_dynamic;
+  return *keep && ReadConsumer(*keep, host, model);
 }
 
 // The directory of the base below which a side's file at `side_prefix` (below its input) is

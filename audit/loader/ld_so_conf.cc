@@ -70,7 +70,6 @@ std::vector<std::string> ReadLdSoConf(const RootedFs& fs, const std::string& con
   // A file in /proc or /sys is the process's and machine's that read it, here the auditor's
   // (/proc/self/cwd/x.conf is a file of the directory rocm-audit runs in): never read.
   auto enter = [&](const std::string& path) {
-    if (!KernelFileSystemOf(NormalizePath(path)).empty()) return;
     auto resolved = fs.ResolveFully(fs.HostPath(path));
     if (!resolved || !resolved->KernelView().empty()) return;
     if (auto text = ReadOnce(resolved->host, &read)) {
