@@ -2,6 +2,7 @@
 // (a member that would leave the private directory or that is no file: path traversal, a
 // link out of the package, a device node) or stopped at (a cap on size, members or the
 // compression ratio). The rest of the package is audited as far as it was unpacked.
+// upload-not-audited: what of an upload (.changes) was not audited (engine/upload_inputs.h).
 #include "checks/registry.h"
 
 namespace rocm_audit {
@@ -59,11 +60,41 @@ constexpr Rule kRules[] = {
         .cause = "{files}: unpacking stopped: {reason}",
         .fields = "package:path member:string reason:string",
     },
+    // Error: an upload given to audit and not audited, whole or in part, would pass as clean. lintian: its
+    // checksum and missing-file errors on a .changes; auditwheel: none.
+    {
+        .id = "upload-not-audited",
+        .severity = Severity::kError,
+        .title =
+            "an upload (.changes) not audited, whole or in part: a file it lists missing or not matching "
+            "its size and checksums, no binary package listed, a .dsc, or a .changes that cannot be read",
+        .fix = "audit the .changes of a binary build with every file it lists next to it, as it was uploaded",
+        .key_fields = "member",
+        .explanation = "A .changes given as a PATH stands for the binary packages (.deb, .udeb) it lists in "
+                       "its Files and Checksums-Sha256 fields, read from the files next to it and audited "
+                       "together as one set, as lintian takes an upload. A listed package that is missing, "
+                       "is not a regular file, or whose size, SHA-256 or MD5 differs from what the .changes "
+                       "says is not the file that was uploaded, and is not audited. A .changes that names "
+                       "no binary package (a source-only upload), a source package description (.dsc), or "
+                       "a .changes that cannot be read (no Files field, a line that is no file entry, an "
+                       "OpenPGP signed message without its signature, more than 16 MiB) leaves nothing to "
+                       "audit: a clean report would vouch for an upload no check read.",
+        .example = "rocblas_6.4.3-1_amd64.changes\n"
+                   "  error[upload-not-audited]: librocblas5_6.4.3-1_amd64.deb: its SHA-256 is 5e3a..., the "
+                   ".changes says 9c41...: not the file that was uploaded\n"
+                   "    fix: audit the .changes of a binary build with every file it lists next to it, as it "
+                   "was uploaded",
+        .cause_fields = "",
+        .cause = "{files}: {reason}",
+        .fields = "package:path member:string reason:string",
+    },
 };
+
+const Rule& RuleOf(const UnpackProblem& p) { return kRules[p.upload ? 2 : p.limit ? 1 : 0]; }
 
 void Run(const TreeInput& in, FindingSink& sink) {
   for (const UnpackProblem& p : in.unpack_problems) {
-    Finding f = MakeFinding(kRules[p.limit ? 1 : 0], p.package);
+    Finding f = MakeFinding(RuleOf(p), p.package);
     f.message = (p.member.empty() ? "" : p.member + ": ") + p.reason;
     f.fields["package"] = p.package;
     f.fields["member"] = p.member;

@@ -11,6 +11,7 @@
 #include "audit/support/parallel.h"
 #include "audit/unpack/merge_tree.h"
 #include "audit/unpack/package_format.h"
+#include "engine/upload_inputs.h"
 
 namespace rocm_audit {
 
@@ -18,7 +19,10 @@ bool UnpackPackageInputs(std::vector<std::string>* paths, bool* relocatable, con
                          unsigned jobs, PackageInputs* out, std::string* error) {
   std::vector<std::string> kept;
   std::vector<std::pair<std::string, PackageFormat>> packages;
-  for (const std::string& p : *paths) {
+  // An upload (.changes) stands for the binary packages it lists (engine/upload_inputs.h).
+  const std::vector<std::string> expanded =
+      ExpandUploads(*paths, jobs ? jobs : std::thread::hardware_concurrency(), &out->problems);
+  for (const std::string& p : expanded) {
     struct stat st;
     std::optional<PackageFormat> format;
     if (stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode)) format = DetectPackageFile(p);
@@ -27,7 +31,10 @@ bool UnpackPackageInputs(std::vector<std::string>* paths, bool* relocatable, con
     else
       kept.push_back(p);
   }
-  if (packages.empty()) return true;
+  if (packages.empty()) {
+    *paths = std::move(kept);  // as given, but for an upload that left nothing to audit
+    return true;
+  }
   out->dir = std::make_unique<PrivateDir>(error);
   if (out->dir->path().empty()) return false;
   // The same set gives the same tree and the same findings in any order: each package is

@@ -28,6 +28,7 @@ struct UnpackProblem {
   std::string member;   ///< the member's name in the package ("" for the package as a whole)
   bool limit = false;   ///< a cap was hit (the rest of the package was not unpacked)
   std::string reason;
+  bool upload = false;  ///< of an upload (.changes): a listed file missing or not matching, no binaries
 };
 
 struct UnpackedPackage {

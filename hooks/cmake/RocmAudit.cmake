@@ -13,8 +13,8 @@
 # cmake-dependency-version, cmake-missing-file, cmake-missing-library, cmake-missing-target, cmake-no-location,
 # malformed-bundle, malformed-file, missing-arch, missing-arch-data, missing-version,
 # mixed-soname, package-limit, package-member-refused, rpath-build-dir, rpath-relative,
-# special-file, undefined-symbol, unresolved-library (rocm-audit --explain ID says which of
-# a check's findings are only warnings or notes). So a RUNPATH into a build tree, such as
+# special-file, undefined-symbol, unresolved-library, upload-not-audited (rocm-audit --explain
+# ID says which of a check's findings are only warnings or notes). So a RUNPATH into a build tree, such as
 # -Wl,-rpath,/home/me/src/tinyroc/build/lib, or into the project's own source or build
 # directory whatever its name (unless the install prefix is inside it), fails the install.
 #

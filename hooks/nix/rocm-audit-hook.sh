@@ -15,8 +15,8 @@
 # cmake-dependency-version, cmake-missing-file, cmake-missing-library, cmake-missing-target, cmake-no-location,
 # malformed-bundle, malformed-file, missing-arch, missing-arch-data, missing-version,
 # mixed-soname, package-limit, package-member-refused, rpath-build-dir, rpath-relative,
-# special-file, undefined-symbol, unresolved-library (rocm-audit --explain ID says which of
-# a check's findings are only warnings or notes). So a RUNPATH into /build fails the build.
+# special-file, undefined-symbol, unresolved-library, upload-not-audited (rocm-audit --explain
+# ID says which of a check's findings are only warnings or notes). So a RUNPATH into /build fails the build.
 rocmAuditHook() {
     if [ -n "${dontRocmAudit-}" ]; then return 0; fi
     local output dir flags=()

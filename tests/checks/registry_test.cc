@@ -69,9 +69,13 @@ TEST(Registry, KnownIdsStay) {
                                              "cmake-missing-target",
                                              "cmake-no-location",
                                              "cmake-missing-library"};
+  // Rules added since, pinned as they land.
+  const std::set<std::string_view> added = {"upload-not-audited"};
   for (std::string_view id : pinned) EXPECT_NE(FindRule(id), nullptr) << id;
-  // Every rule is pinned here: a new rule is added to this list, and none is ever taken out.
-  for (const Rule* r : AllRules()) EXPECT_TRUE(pinned.count(r->id)) << r->id << " is not pinned";
+  for (std::string_view id : added) EXPECT_NE(FindRule(id), nullptr) << id;
+  // Every rule is pinned here: a new rule is added to a list, and none is ever taken out.
+  for (const Rule* r : AllRules())
+    EXPECT_TRUE(pinned.count(r->id) || added.count(r->id)) << r->id << " is not pinned";
 }
 
 TEST(Registry, StagesRunInOrder) {
