@@ -106,6 +106,7 @@ class TreeAudit {
   // symlinked directory gives way to its installed path met later.
   void Walk() {
     walk_ = WalkInputs(request_.paths, loader_.fs, [&](size_t n) { sinks_.Progress("scanning", n, 0); });
+    DropLinksIntoSiblings();
     report_.counts = walk_.counts;
     total_ = walk_.files.size();
     for (size_t i = 0; i < total_; ++i) bytes_audited_ += walk_.files.file_size(i);
@@ -115,6 +116,23 @@ class TreeAudit {
     closure_cut_.assign(total_, 0);
     facts_to_sink_ = sinks_.TakesFileFacts(report_.inputs);
     if (!facts_to_sink_) report_.files.resize(total_);
+  }
+
+  // A link out of the audited tree that a sibling resolves (a -dev package's libfoo.so to
+  // the library package's libfoo.so.1) is followed into a package installed in the same
+  // operation, which is audited with it (dh_rocm_audit audits each in turn): not a path the
+  // audit left unchecked, so no link-outside-tree note.
+  void DropLinksIntoSiblings() {
+    const std::vector<std::string>& siblings = report_.inputs.siblings;
+    if (siblings.empty()) return;
+    auto into_sibling = [&](const WalkProblem& p) {
+      if (p.kind != WalkProblem::kOutsideTree) return false;
+      auto resolved = loader_.fs.ResolveFully(p.path);
+      return resolved && std::any_of(siblings.begin(), siblings.end(), [&](const std::string& layer) {
+               return resolved->host.starts_with(layer + "/");
+             });
+    };
+    std::erase_if(walk_.problems, into_sibling);
   }
 
   // CMake package configs read nothing of the other files: evaluated first, their facts

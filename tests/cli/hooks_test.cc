@@ -694,6 +694,25 @@ TEST(Hooks, CpackMakesADebWithTheToolTheManPageTheSchemaAndTheHooks) {
   ASSERT_EQ(RunCommand("dpkg-deb -I " + t.path() + "/rocm-audit_*.deb", &info), 0);
   EXPECT_THAT(info, HasSubstr("Depends: ")) << info;
   EXPECT_THAT(info, HasSubstr("libarchive13")) << info;
+  // `Build-Depends: dh-sequence-rocm-audit` is met once the .deb is installed: dpkg-checkbuilddeps
+  // against a dpkg database holding only it and build-essential (which it always adds).
+  const std::string root = t / "root";
+  ASSERT_EQ(
+      RunCommand("mkdir -p " + root + "/var/lib/dpkg/info " + root + "/var/lib/dpkg/updates " +
+                 t / "be/DEBIAN" + " && touch " + root +
+                 "/var/lib/dpkg/status && printf 'Package: build-essential\\nVersion: 1\\nArchitecture: "
+                 "amd64\\nMaintainer: Test <test@rocm-audit.invalid>\\nDescription: test\\n' > " +
+                 t / "be/DEBIAN/control" + " && dpkg-deb --build " + t / "be" + " " + t / "be.deb" +
+                 " >/dev/null && dpkg --root=" + root + " --force-not-root --force-depends -i " +
+                 t / "be.deb" + " " + t.path() + "/rocm-audit_*.deb >/dev/null 2>&1"),
+      0);
+  WriteAll(t / "control",
+           "Source: roctest\nBuild-Depends: dh-sequence-rocm-audit\n\nPackage: roctest\n"
+           "Architecture: any\nDescription: test\n a test\n");
+  EXPECT_EQ(
+      RunCommand("dpkg-checkbuilddeps --admindir=" + root + "/var/lib/dpkg " + t / "control" + " 2>&1", &out),
+      0)
+      << out;
 }
 
 }  // namespace
