@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -176,13 +178,23 @@ bool ReadFields(const std::vector<std::string_view>& lines, FieldMap* fields, st
   return true;
 }
 
-// The file's size, SHA-256 and MD5, read in pieces (a ROCm .deb is gigabytes).
-bool HashFile(const std::string& path, uint64_t* size, std::string* sha256, std::string* md5,
-              std::string* error) {
+// The file's size, SHA-256 and, when `md5` is given, MD5, read in pieces (a ROCm .deb is
+// gigabytes): MD5 only for a file that Checksums-Sha256 does not list. A file whose size is
+// not `expected` is not read (its size says it is not the one listed), and neither is a file
+// of /proc or /sys reached through a link: the kernel's views never end or change as read.
+bool HashFile(const std::string& path, uint64_t expected, uint64_t* size, std::string* sha256,
+              std::string* md5, std::string* error) {
   int fd;
   struct stat st;
   if (!OpenRegular(path, &fd, &st, error)) return false;
   std::unique_ptr<int, void (*)(int*)> closer(&fd, [](int* f) { close(*f); });
+  char real[PATH_MAX];
+  if (realpath(path.c_str(), real) && !KernelFileSystemOf(real).empty()) {
+    *error = "in " + std::string(KernelFileSystemOf(real)) + ", the kernel's view, not a file of the upload";
+    return false;
+  }
+  *size = uint64_t(st.st_size);
+  if (*size != expected) return true;
   llvm::SHA256 sha;
   llvm::MD5 md;
   std::vector<uint8_t> buffer(size_t(1) << 20);
@@ -195,15 +207,21 @@ bool HashFile(const std::string& path, uint64_t* size, std::string* sha256, std:
       return false;
     }
     if (n == 0) break;
+    if (uint64_t(n) > expected - std::min(expected, *size)) {
+      *size += uint64_t(n);  // grew while read: not the file listed
+      return true;
+    }
     llvm::ArrayRef<uint8_t> piece(buffer.data(), size_t(n));
     sha.update(piece);
-    md.update(piece);
+    if (md5) md.update(piece);
     *size += uint64_t(n);
   }
   *sha256 = llvm::toHex(sha.final(), /*LowerCase=*/true);
-  llvm::MD5::MD5Result digest;
-  md.final(digest);
-  *md5 = std::string(digest.digest());
+  if (md5) {
+    llvm::MD5::MD5Result digest;
+    md.final(digest);
+    *md5 = std::string(digest.digest());
+  }
   return true;
 }
 
@@ -211,7 +229,7 @@ bool HashFile(const std::string& path, uint64_t* size, std::string* sha256, std:
 std::string Mismatch(const std::string& path, const UploadedFile& listed) {
   uint64_t size;
   std::string sha256, md5, error;
-  if (!HashFile(path, &size, &sha256, &md5, &error))
+  if (!HashFile(path, listed.size, &size, &sha256, listed.sha256.empty() ? &md5 : nullptr, &error))
     return error == "no such file" ? "listed in the .changes, but not next to it"
                                    : "cannot be read: " + error;
   if (size != listed.size)
@@ -220,7 +238,7 @@ std::string Mismatch(const std::string& path, const UploadedFile& listed) {
   if (!listed.sha256.empty() && sha256 != listed.sha256)
     return "its SHA-256 is " + sha256 + ", the .changes says " + listed.sha256 +
            ": not the file that was uploaded";
-  if (!listed.md5.empty() && md5 != listed.md5)
+  if (listed.sha256.empty() && !listed.md5.empty() && md5 != listed.md5)
     return "its MD5 is " + md5 + ", the .changes says " + listed.md5 + ": not the file that was uploaded";
   return "";
 }

@@ -85,10 +85,11 @@ TEST_F(UploadInput, ASignedChangesIsReadAsItsText) {
 TEST_F(UploadInput, AFileNotAsListedIsAFindingAndTheRestIsAudited) {
   TempDir t;
   CopyUpload(t / "up");
-  // Same size, one byte changed; and another listed file gone.
+  // Same size, one byte changed; another listed file gone; a third a link to a device.
   ASSERT_EQ(
       RunCommand("printf 'X' | dd of=" + t / "up/libroctap-dev_1.0-1_amd64.deb" +
-                 " bs=1 seek=100 conv=notrunc 2>/dev/null && rm " + t / "up/roctap-tools_1.0-1_amd64.deb"),
+                 " bs=1 seek=100 conv=notrunc 2>/dev/null && rm " + t / "up/roctap-tools_1.0-1_amd64.deb" +
+                 " && ln -sf /dev/zero " + t / "up/libroctap1-dbgsym_1.0-1_amd64.deb"),
       0);
   Outcome a = AuditOf("--format json -o " + t / "report.json " + t / "up/" + changes_);
   EXPECT_EQ(a.status, 1) << a.out;
@@ -98,9 +99,29 @@ TEST_F(UploadInput, AFileNotAsListedIsAFindingAndTheRestIsAudited) {
   EXPECT_THAT(a.out, HasSubstr("not the file that was uploaded")) << a.out;
   EXPECT_THAT(a.out, HasSubstr("roctap-tools_1.0-1_amd64.deb: listed in the .changes, but not next to it"))
       << a.out;
+  // A device never ends: not read.
+  EXPECT_THAT(a.out, HasSubstr("libroctap1-dbgsym_1.0-1_amd64.deb: cannot be read: not a regular file"))
+      << a.out;
   const std::string report = ReadAll(t / "report.json");
   EXPECT_THAT(report, HasSubstr("\"name\": \"libroctap1\"")) << report;
   EXPECT_THAT(report, Not(HasSubstr("\"name\": \"libroctap-dev\""))) << report;
+}
+
+// A .changes whose files only Files lists (no Checksums-Sha256, as before format 1.8): MD5.
+TEST_F(UploadInput, WithoutSha256TheMd5OfFilesIsChecked) {
+  TempDir t;
+  CopyUpload(t / "up");
+  ASSERT_EQ(RunCommand("cd " + t / "up" + " && awk '/^[^ ]/ { skip = ($0 ~ /^Checksums-Sha/) } !skip' " +
+                       changes_ + " > md5 && mv md5 " + changes_),
+            0);
+  ASSERT_THAT(ReadAll(t / "up/" + changes_), Not(HasSubstr("Checksums-Sha256")));
+  EXPECT_EQ(AuditOf(t / "up/" + changes_).status, 0);
+  ASSERT_EQ(RunCommand("printf 'X' | dd of=" + t / "up/libroctap1_1.0-1_amd64.deb" +
+                       " bs=1 seek=100 conv=notrunc 2>/dev/null"),
+            0);
+  Outcome a = AuditOf(t / "up/" + changes_);
+  EXPECT_EQ(a.status, 1) << a.out;
+  EXPECT_THAT(a.out, HasSubstr("libroctap1_1.0-1_amd64.deb: its MD5 is ")) << a.out;
 }
 
 // dpkg-buildpackage -S: a real .dsc and a real source-only .changes.
