@@ -98,9 +98,10 @@ TEST(Hooks, DebhelperAddonFailsTheBuildAndAWaiverPassesIt) {
   WriteAll(src + "/debian/libroctest1.rocm-audit-suppress", kWaiver);
   EXPECT_EQ(RunCommand(build, &out), 0) << out;
   EXPECT_EQ(RunCommand("test -f " + t / "libroctest1_1.0-1_amd64.deb"), 0);
-  // The autopkgtest recipe is deb822 that autopkgtest reads: Tests, Depends, Restrictions.
+  // The autopkgtest recipe is deb822 that autopkgtest reads: Test-Command, Depends, Restrictions.
   const std::string control = ReadAll(kSource + "/hooks/debian/autopkgtest/control");
-  for (const char* field : {"Tests: rocm-audit-installed\n", "Depends: @, rocm-audit\n", "Restrictions: "})
+  for (const char* field : {"Test-Command: /usr/share/rocm-audit/hooks/autopkgtest/rocm-audit-installed\n",
+                            "Depends: @, rocm-audit\n", "Restrictions: "})
     EXPECT_THAT(control, HasSubstr(field)) << field;
   EXPECT_EQ(RunCommand("sh -n " + kSource + "/hooks/debian/autopkgtest/rocm-audit-installed"), 0);
 }
