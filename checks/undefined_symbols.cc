@@ -71,9 +71,15 @@ constexpr Rule kRules[] = {
     },
 };
 
+// llvm::demangle recurses once per level of a name's nesting (ItaniumDemangle.h has no depth
+// bound): a crafted undefined symbol "_Z1fPPP...Pi" of 100 KB overflows the stack and ends
+// the run. A name this long is shown mangled; at this length the deepest nesting stays far
+// inside a worker thread's stack.
+constexpr size_t kMaxDemangledName = 4096;
+
 // The C++ name a packager recognises, or "" when the symbol is not a mangled name.
 std::string Demangled(std::string_view name) {
-  if (!name.starts_with("_Z")) return "";
+  if (!name.starts_with("_Z") || name.size() > kMaxDemangledName) return "";
   std::string out = llvm::demangle(name);
   return out == name ? "" : out;
 }

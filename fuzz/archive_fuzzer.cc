@@ -1,5 +1,5 @@
 // The static-library member walk: the ar header chain (GNU and BSD long names, thin
-// archives) and the symbol index of every member object.
+// archives), the GNU symbol table's check, and the symbols of every ELF member.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -10,8 +10,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace rocm_audit;
   std::string_view bytes(reinterpret_cast<const char*>(data), size);
   std::string error;
-  size_t members = 0, sink = 0;
-  ValidateArchive(bytes, &members, &error);
+  size_t sink = 0;
+  ArchiveSummary summary;
+  ValidateArchive(bytes, &summary, &error);
   ForEachArchiveMember(
       bytes, [&](std::string_view name, std::string_view member) { sink += name.size() + member.size(); },
       &error);

@@ -90,5 +90,9 @@ done
 for f in "$hostile"/archives/*.deb "$hostile"/debs/p01_1.0_amd64.deb; do
   if [ -f "$f" ]; then seed unpack "$f"; fi
 done
+# Issue 47's static archives (fixtures/hostile_archive47.py): foreign members, lying tables.
+for f in "$hostile"/archives47/*/*/lib/*.a; do
+  if [ -f "$f" ]; then seed archive "$f"; fi
+done
 
 for t in "$out"/*; do printf '%s: %s seeds\n' "$(basename "$t")" "$(ls "$t" | wc -l)"; done

@@ -165,6 +165,12 @@ Json FileFactsToJson(const FileFacts& f, bool with_bundles) {
     }
   }
   if (f.archive_members) j["members"] = *f.archive_members;
+  if (f.non_elf_members) {
+    Json named = Json::array();
+    for (const NonElfMemberFacts::Named& m : f.non_elf_members->named)
+      named.push_back({{"member", m.member}, {"format", m.format}});
+    j["non_elf_members"] = {{"count", f.non_elf_members->count}, {"named", std::move(named)}};
+  }
   if (f.device) {
     Json bundles = Json::array();
     const size_t listed = std::min(f.device->bundles.size(), kMaxBundlesListed);

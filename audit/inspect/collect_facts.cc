@@ -115,6 +115,7 @@ FileFacts CollectFacts(const InspectedFile& file, const LoadFacts* load, const L
       CollectSymbols(*file.model(), &*out.elf);
   }
   if (file.archive) out.archive_members = file.archive_members;
+  if (file.archive) out.non_elf_members = file.non_elf_members;
   if (!file.device.bundles.empty()) out.device = ToDeviceFacts(file.device, file.offers, compat);
   if (file.arch_data) {
     const ArchDataDir& d = *file.arch_data;

@@ -51,6 +51,13 @@ std::optional<ParseProblem> NotAStaticLibrary(std::string_view bytes) {
                                                          "known package"};
 }
 
+// Members no ELF reader was handed (ValidateArchive): counted, the first few named.
+NonElfMemberFacts NonElfFacts(const ArchiveSummary& summary) {
+  NonElfMemberFacts facts{summary.non_elf, {}};
+  for (const NonElfMember& m : summary.named) facts.named.push_back({m.name, m.format});
+  return facts;
+}
+
 void ReadObject(const WalkedFile& file, ObjectStore& store, InspectedFile* out) {
   out->kind = std::string(FileKindName(file.kind));
   if (file.kind == FileKind::kElf) {
@@ -67,9 +74,10 @@ void ReadObject(const WalkedFile& file, ObjectStore& store, InspectedFile* out) 
   } else if (file.kind == FileKind::kArArchive) {
     std::string error;
     auto buffer = MapFile(file.real_path, &error);
-    size_t members = 0;
-    if (buffer && ValidateArchive(Bytes(*buffer), &members, &error)) {
-      out->archive_members = members;
+    ArchiveSummary summary;
+    if (buffer && ValidateArchive(Bytes(*buffer), &summary, &error)) {
+      out->archive_members = summary.members;
+      if (summary.non_elf) out->non_elf_members = NonElfFacts(summary);
       if (std::optional<ParseProblem> problem = NotAStaticLibrary(Bytes(*buffer)))
         out->problems.push_back(std::move(*problem));
       out->archive = std::move(buffer);

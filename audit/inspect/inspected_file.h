@@ -15,6 +15,7 @@
 #include "audit/gpu/bundle.h"
 #include "audit/gpu/device_code.h"
 #include "audit/model/boxed.h"
+#include "audit/model/file_facts.h"
 
 namespace llvm {
 class MemoryBuffer;
@@ -40,8 +41,9 @@ struct InspectedFile {
   std::shared_ptr<const StoredObject> elf;      ///< ELF files
   std::shared_ptr<llvm::MemoryBuffer> archive;  ///< valid archives (the symbol index reads them)
   uint64_t archive_members = 0;
-  DeviceInventory device;         ///< GPU code found in it
-  std::vector<ArchOffer> offers;  ///< what its device entries serve
+  Boxed<NonElfMemberFacts> non_elf_members;  ///< archives with members that are not ELF
+  DeviceInventory device;                    ///< GPU code found in it
+  std::vector<ArchOffer> offers;             ///< what its device entries serve
   /// rocBLAS/hipBLASLt: the Tensile data directory, when one was found or the library has
   /// device code for specific processors to pair it with.
   Boxed<ArchDataDir> arch_data;        ///< boxed: 152 bytes inline, for the few files that have one

@@ -2,6 +2,8 @@
 
 #include <llvm/Support/MemoryBuffer.h>
 
+#include <new>
+
 namespace rocm_audit {
 
 SymbolIndex BuildProviderIndex(const std::vector<Boxed<InspectedFile>>& files,
@@ -20,8 +22,14 @@ SymbolIndex BuildProviderIndex(const std::vector<Boxed<InspectedFile>>& files,
       index.AddElf(shown, *f.model());
     } else if (f.archive) {
       const llvm::MemoryBuffer& a = *f.archive;
-      std::string ignored;  // a member that breaks here broke validation too: reported there
-      index.AddArchive(shown, std::string_view(a.getBufferStart(), a.getBufferSize()), &ignored);
+      // An archive here passed ValidateArchive when it was read, and its findings are made;
+      // its ELF members' symbols are read in place (archive_reader.h), so what this costs is
+      // the providers found. Memory that runs out all the same leaves this archive out of
+      // the hints, never the run.
+      std::string ignored;
+      try {
+        index.AddArchive(shown, std::string_view(a.getBufferStart(), a.getBufferSize()), &ignored);
+      } catch (const std::bad_alloc&) {}
     }
   }
   return index;

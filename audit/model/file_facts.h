@@ -74,6 +74,17 @@ struct PluginFileFacts {
   uint64_t bound_by_host = 0;  ///< symbols only the host's scope defines
 };
 
+/// An archive's members that are not ELF (WebAssembly, COFF, Mach-O, LLVM bitcode, offload
+/// bundles, text): never parsed, so none defines a symbol here; counted, the first few named.
+struct NonElfMemberFacts {
+  struct Named {
+    std::string member;
+    std::string format;  ///< "wasm", "coff", "mach-o", "llvm-bitcode", "offload-bundle", "other", ...
+  };
+  uint64_t count = 0;
+  std::vector<Named> named;
+};
+
 /// The parts a file does not have are null (Boxed): a file with none of them costs its
 /// path, its kind and a pointer for each part.
 struct FileFacts {
@@ -81,6 +92,7 @@ struct FileFacts {
   std::string kind;  ///< elf-shared-library, ar-archive, offload-bundle, ... (see FileKindName)
   Boxed<ElfFacts> elf;
   std::optional<uint64_t> archive_members;
+  Boxed<NonElfMemberFacts> non_elf_members;
   Boxed<DeviceFacts> device;  ///< files with at least one bundle
   Boxed<ArchDataFacts> arch_data;
   Boxed<DeviceStackFacts> device_stack;

@@ -64,5 +64,20 @@ TEST(UndefinedSymbols, CxxSymbolsAreShownDemangled) {
   EXPECT_THAT(f[0].message, HasSubstr("(miopen::Handle_Create(int))"));
 }
 
+// Issue 47: llvm::demangle recurses once per level of nesting; an undefined symbol nested
+// 200,000 pointers deep would overflow the stack. It is reported, shown mangled.
+TEST(UndefinedSymbols, ANameNestedPastTheStackIsShownMangled) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+                        "python3 -c 'print(\"extern int v __asm__(\\\"_Z1fP\" + \"P\" * 200000 + "
+                        "\"i\\\"); int a(void) { return v; }\")' > a.c\n"
+                        "mkdir -p lib && cc -shared -fPIC -nostdlib -o lib/libA.so a.c"));
+  Report r = Audit({t / "lib/libA.so"}, t.path());
+  auto f = FindingsOf(r, "undefined-symbol");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fields["symbol"].get<std::string>().size(), 200006u);
+  EXPECT_FALSE(f[0].fields.contains("demangled"));
+}
+
 }  // namespace
 }  // namespace rocm_audit::testing

@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -585,6 +586,63 @@ TEST(HostileInput, FiftyDebsInAnyOrderGiveTheSameFindings) {
   std::rotate(rotated.begin(), rotated.begin() + 17, rotated.end());
   EXPECT_EQ(FindingsOf(audit(reverse)), FindingsOf(forward));
   EXPECT_EQ(FindingsOf(audit(rotated)), FindingsOf(forward));
+}
+
+// Issue 47: an archive's members that are not ELF are counted and named, never parsed (LLVM's
+// WebAssembly reader aborts the process on the first wasm member, reserves 2^32 entries for
+// the second); the run ends with libuser.so's undefined symbol and the ELF member beside them
+// that defines it.
+TEST(HostileInput, ForeignArchiveMembersAreNamedNeverParsed) {
+  const std::map<std::string, std::set<std::string>> formats = {
+      {"wasm-leb-past-32-bits", {"wasm"}},
+      {"wasm-2-32-types", {"wasm"}},
+      {"coff-macho-bitcode", {"coff", "mach-o", "llvm-bitcode"}}};
+  for (const auto& [name, expected] : formats) {
+    TempDir t;
+    const std::string archive =
+        std::string(ROCM_AUDIT_HOSTILE_TREE) + "/archives47/foreign/" + name + "/lib/libhostile.a";
+    nlohmann::json r = AuditQuickly("archives47/foreign/" + name, "", t);
+    EXPECT_EQ(ChecksOf(r), std::set<std::string>{"undefined-symbol"}) << name;
+    for (const auto& f : r.value("findings", nlohmann::json::array()))
+      EXPECT_EQ(f["providers"],
+                nlohmann::json::parse(R"([{"file": ")" + archive + R"(", "member": "provider.o"}])"))
+          << name;
+    std::set<std::string> seen;
+    for (const auto& f : r["files"])
+      if (f.value("path", "") == archive) {
+        EXPECT_EQ(f["non_elf_members"].value("count", 0u), expected.size()) << name;
+        for (const auto& m : f["non_elf_members"]["named"]) seen.insert(m.value("format", ""));
+      }
+    EXPECT_EQ(seen, expected) << name;
+  }
+}
+
+// Issue 47: an ar table that lies is the archive's malformed-file, naming the lie as llvm-ar
+// and GNU ar/ld name it, never an archive of fewer members; a valid thin archive is none.
+TEST(HostileInput, LyingArTablesAreMalformedNamingTheLie) {
+  const std::map<std::string, std::string> lies = {
+      {"long-name-offset-past-table", "long name offset 4096 past the end of the string table"},
+      {"name-table-unterminated", "string table at long name offset 0"},
+      {"member-header-bad-terminator", "terminator characters in archive member"},
+      {"member-size-past-end", "member provider.o runs past the end of the archive"},
+      {"symtab-offset-past-end", "symbol table / entry 0 names member offset 2147483632, past the end"},
+      {"symtab-count-past-table", "symbol table / claims 1073741824 entries"},
+      {"sym64-offset-past-end",
+       "symbol table /SYM64/ entry 0 names member offset 1099511627776, past the end"}};
+  for (const auto& [name, lie] : lies) {
+    TempDir t;
+    const std::string archive =
+        std::string(ROCM_AUDIT_HOSTILE_TREE) + "/archives47/lying/" + name + "/lib/libhostile.a";
+    nlohmann::json r = AuditQuickly("archives47/lying/" + name, "", t);
+    EXPECT_EQ(ChecksOf(r, archive), std::set<std::string>{"malformed-file"}) << name;
+    for (const auto& f : r.value("findings", nlohmann::json::array()))
+      if (f.value("file", "") == archive)
+        EXPECT_THAT(f.value("message", ""), ::testing::HasSubstr(lie)) << name;
+    EXPECT_TRUE(ChecksOf(r).count("undefined-symbol")) << name;
+  }
+  TempDir t;
+  nlohmann::json thin = AuditQuickly("archives47/lying/thin-valid", "", t);
+  EXPECT_EQ(ChecksOf(thin), std::set<std::string>{"undefined-symbol"});
 }
 
 }  // namespace
