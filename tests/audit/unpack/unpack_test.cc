@@ -1,0 +1,122 @@
+// The unpacker under hostile packages (fixtures/hostile_unpack47.py): the bytes of members it
+// does not unpack (refused, metadata, members of a control archive) count against the
+// package's caps as an unpacked member's do; metadata is kept once per kind; sparse data past
+// the cap is a refusal that names its offset.
+#include "audit/unpack/unpack.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "tests/support/test_support.h"
+
+namespace rocm_audit::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+// The hostile packages, made once for the suite.
+class HostilePackages : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir;
+    ASSERT_EQ(
+        RunCommand(std::string(ROCM_AUDIT_FIXTURES_DIR) + "/hostile_unpack47.py packages " + dir_->path()),
+        0);
+  }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
+  static std::string Package(const std::string& name) { return *dir_ / name; }
+
+  // Unpacks `name` into a fresh directory within `limits`; the problems it ends with.
+  std::vector<UnpackProblem> Unpack(const std::string& name, PackageFormat format, UnpackLimits limits,
+                                    UnpackedPackage* out = nullptr, double* seconds = nullptr) {
+    TempDir into;
+    UnpackBudget budget{limits};
+    std::vector<UnpackProblem> problems;
+    auto start = std::chrono::steady_clock::now();
+    UnpackedPackage u = UnpackPackage(Package(name), format, into.path(), &budget, &problems);
+    if (seconds) *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (out) *out = std::move(u);
+    return problems;
+  }
+
+  static TempDir* dir_;
+};
+TempDir* HostilePackages::dir_ = nullptr;
+
+// A cap's problem among `problems`, or nullptr.
+const UnpackProblem* LimitOf(const std::vector<UnpackProblem>& problems) {
+  for (const UnpackProblem& p : problems)
+    if (p.limit) return &p;
+  return nullptr;
+}
+
+UnpackLimits SmallLimits() {
+  UnpackLimits limits;
+  limits.max_bytes = uint64_t(64) << 20;
+  return limits;
+}
+
+// 512 GiB of zeros behind an absolute name, in 16 MiB of zstd: refused, and its bytes, read
+// to skip it, stop at --max-unpacked (before: read to the end unchecked, 27 s, no limit).
+TEST_F(HostilePackages, ARefusedMembersBytesCountAgainstTheCaps) {
+  double seconds = 0;
+  std::vector<UnpackProblem> problems =
+      Unpack("refused-member-512gib.tar.zst", PackageFormat::kTar, SmallLimits(), nullptr, &seconds);
+  ASSERT_GE(problems.size(), 2u);
+  EXPECT_EQ(problems[0].member, "/tmp/zeros.bin");
+  EXPECT_EQ(problems[0].reason, "an absolute member name");
+  const UnpackProblem* limit = LimitOf(problems);
+  ASSERT_NE(limit, nullptr);
+  EXPECT_THAT(limit->reason, HasSubstr("(--max-unpacked)"));
+  EXPECT_LT(seconds, 5);
+  // With the default caps, the ratio stops it.
+  problems = Unpack("refused-member-512gib.tar.zst", PackageFormat::kTar, UnpackLimits{});
+  ASSERT_NE(LimitOf(problems), nullptr);
+  EXPECT_THAT(LimitOf(problems)->reason, HasSubstr("(--max-ratio): a decompression bomb"));
+}
+
+// The same member in a .deb's control.tar.zst: the control file is read, the bomb stops at
+// the ratio, and the package says so (before: 27 s, no finding).
+TEST_F(HostilePackages, AControlArchivesMembersCountAgainstTheCaps) {
+  UnpackedPackage out;
+  std::vector<UnpackProblem> problems =
+      Unpack("control-member-512gib.deb", PackageFormat::kDeb, UnpackLimits{}, &out);
+  EXPECT_EQ(out.name, "bomb");
+  const UnpackProblem* limit = LimitOf(problems);
+  ASSERT_NE(limit, nullptr);
+  EXPECT_EQ(limit->member, "control.tar.zst: /tmp/zeros.bin");
+  EXPECT_THAT(limit->reason, HasSubstr("(--max-ratio)"));
+}
+
+// 6,000 METADATA members of 1 MiB: each read is charged, so the cap stops them; one text is
+// kept (before: every one kept in memory, 6 GB, and no cap).
+TEST_F(HostilePackages, MetadataMembersCountAgainstTheCapsAndOneIsKept) {
+  UnpackedPackage out;
+  std::vector<UnpackProblem> problems =
+      Unpack("metadata-6000.whl", PackageFormat::kWheel, SmallLimits(), &out);
+  const UnpackProblem* limit = LimitOf(problems);
+  ASSERT_NE(limit, nullptr);
+  EXPECT_THAT(limit->member, HasSubstr(".dist-info/METADATA"));
+  EXPECT_THAT(out.name, ::testing::StartsWith("bloat"));
+  EXPECT_EQ(out.depends, std::vector<std::string>{});
+}
+
+// Data at offset 2^62 of a sparse member: refused naming the offset; the next member unpacks
+// (before: "cannot write it (disk full?)", and the package stopped there).
+TEST_F(HostilePackages, ASparseMembersOffsetPastTheCapIsTheReason) {
+  UnpackedPackage out;
+  std::vector<UnpackProblem> problems = Unpack("sparse-2-62.tar", PackageFormat::kTar, UnpackLimits{}, &out);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].member, "usr/lib/libsparse.so.1");
+  EXPECT_FALSE(problems[0].limit);
+  EXPECT_THAT(problems[0].reason, HasSubstr("a sparse member with data at offset 4611686018427387904"));
+  EXPECT_EQ(out.members, std::vector<std::string>{"usr/share/doc/sparse/README"});
+}
+
+}  // namespace
+}  // namespace rocm_audit::testing
