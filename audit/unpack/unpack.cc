@@ -17,6 +17,7 @@
 #include "audit/fs/path.h"
 #include "audit/unpack/package_metadata.h"
 #include "audit/unpack/private_dir.h"
+#include "audit/unpack/rpm_header.h"
 #include "audit/unpack/xz_stream.h"
 
 namespace rocm_audit {
@@ -479,6 +480,19 @@ void UnpackTree(archive* a, Unpacker* u, const std::string& into, UnpackedPackag
   }
 }
 
+// What makes the package unreadable before libarchive reads it, or "": RPM headers that lie
+// (libarchive's rpm reader skips them by their claimed sizes and finds no member past the
+// end, an empty package).
+std::string Unreadable(const std::string& file, PackageFormat format, const UnpackLimits& limits,
+                       UnpackedPackage* out) {
+  if (format == PackageFormat::kRpm) {
+    std::string lie = ReadRpmHeader(file, out);
+    return lie.empty() ? "" : "not a readable RPM: " + lie;
+  }
+  (void)limits;
+  return "";
+}
+
 }  // namespace
 
 UnpackedPackage UnpackPackage(const std::string& file, PackageFormat format, const std::string& into,
@@ -488,13 +502,16 @@ UnpackedPackage UnpackPackage(const std::string& file, PackageFormat format, con
   out.format = format;
   out.name = std::string(BaseName(file));
   Unpacker u(file, into, budget, problems);
+  if (std::string why = Unreadable(file, format, budget->limits, &out); !why.empty()) {
+    u.Refuse("", why);
+    return out;
+  }
   std::string error;
   ArchivePtr a = OpenFile(file, &error);
   if (!a) {
     u.Refuse("", "cannot open the package: " + error);
     return out;
   }
-  if (format == PackageFormat::kRpm) ApplyRpmHeader(file, &out);
   if (format == PackageFormat::kDeb)
     UnpackDeb(a.get(), &u, &out);
   else if (format == PackageFormat::kConda && file.ends_with(".conda"))

@@ -1,7 +1,7 @@
 // The unpacker under hostile packages (fixtures/hostile_unpack47.py): the bytes of members it
 // does not unpack (refused, metadata, members of a control archive) count against the
-// package's caps as an unpacked member's do; metadata is kept once per kind; sparse data past
-// the cap is a refusal that names its offset.
+// package's caps as an unpacked member's do; metadata is kept once per kind; RPM headers that
+// lie, and sparse data past the cap, are refusals that say what lies.
 #include "audit/unpack/unpack.h"
 
 #include <gmock/gmock.h>
@@ -9,6 +9,7 @@
 
 #include <chrono>
 
+#include "audit/unpack/rpm_header.h"
 #include "tests/support/test_support.h"
 
 namespace rocm_audit::testing {
@@ -116,6 +117,34 @@ TEST_F(HostilePackages, ASparseMembersOffsetPastTheCapIsTheReason) {
   EXPECT_FALSE(problems[0].limit);
   EXPECT_THAT(problems[0].reason, HasSubstr("a sparse member with data at offset 4611686018427387904"));
   EXPECT_EQ(out.members, std::vector<std::string>{"usr/share/doc/sparse/README"});
+}
+
+// Each lying part of an .rpm is named, and the package is not read (before: an empty package,
+// no finding, but for the signature's magic, which libarchive checks too).
+TEST_F(HostilePackages, RpmHeadersThatLieAreNamed) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"lead-cut", "the lead is cut short: the file has 60 of its 96 bytes"},
+      {"signature-no-magic", "the signature header at byte 96 has no header magic"},
+      {"signature-count-past-file",
+       "the signature header's index count 4096 and data size 0 reach byte 65648, past the end of the file "
+       "("},
+      {"header-data-past-file", "the header's index count 1 and data size 1048576 reach byte"},
+      {"header-count-past-rpm", "the header's index count 65536 or data size 5 is past what rpm reads"},
+      {"header-cut", "the header is cut short at byte 112"},
+      {"no-payload", "no payload: the file ends with the header at byte 185"},
+  };
+  for (const auto& [name, reason] : cases) {
+    UnpackedPackage out;
+    std::vector<UnpackProblem> problems =
+        Unpack(std::string("rpm/") + name + ".rpm", PackageFormat::kRpm, UnpackLimits{}, &out);
+    ASSERT_EQ(problems.size(), 1u) << name;
+    EXPECT_THAT(problems[0].reason, HasSubstr(std::string("not a readable RPM: ") + reason)) << name;
+    EXPECT_TRUE(out.members.empty()) << name;
+  }
+  UnpackedPackage valid;
+  EXPECT_EQ(ReadRpmHeader(Package("valid.rpm"), &valid), "");
+  EXPECT_EQ(valid.name, "liar");
+  EXPECT_EQ(valid.version, "1-1");
 }
 
 }  // namespace
