@@ -19,6 +19,7 @@
 #include "audit/unpack/private_dir.h"
 #include "audit/unpack/rpm_header.h"
 #include "audit/unpack/xz_stream.h"
+#include "audit/unpack/zip_overlap.h"
 
 namespace rocm_audit {
 namespace {
@@ -482,14 +483,15 @@ void UnpackTree(archive* a, Unpacker* u, const std::string& into, UnpackedPackag
 
 // What makes the package unreadable before libarchive reads it, or "": RPM headers that lie
 // (libarchive's rpm reader skips them by their claimed sizes and finds no member past the
-// end, an empty package).
+// end, an empty package), zip entries that overlap (libarchive's seekable reader keeps one).
 std::string Unreadable(const std::string& file, PackageFormat format, const UnpackLimits& limits,
                        UnpackedPackage* out) {
   if (format == PackageFormat::kRpm) {
     std::string lie = ReadRpmHeader(file, out);
     return lie.empty() ? "" : "not a readable RPM: " + lie;
   }
-  (void)limits;
+  if (format == PackageFormat::kZip || format == PackageFormat::kWheel || format == PackageFormat::kConda)
+    return ZipOverlaps(file, limits.max_members);
   return "";
 }
 

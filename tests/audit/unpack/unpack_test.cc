@@ -1,7 +1,7 @@
 // The unpacker under hostile packages (fixtures/hostile_unpack47.py): the bytes of members it
 // does not unpack (refused, metadata, members of a control archive) count against the
-// package's caps as an unpacked member's do; metadata is kept once per kind; RPM headers that
-// lie, and sparse data past the cap, are refusals that say what lies.
+// package's caps as an unpacked member's do; metadata is kept once per kind; RPM headers and
+// zip directories that lie, and sparse data past the cap, are refusals that say what lies.
 #include "audit/unpack/unpack.h"
 
 #include <gmock/gmock.h>
@@ -10,6 +10,7 @@
 #include <chrono>
 
 #include "audit/unpack/rpm_header.h"
+#include "audit/unpack/zip_overlap.h"
 #include "tests/support/test_support.h"
 
 namespace rocm_audit::testing {
@@ -105,6 +106,29 @@ TEST_F(HostilePackages, MetadataMembersCountAgainstTheCapsAndOneIsKept) {
   EXPECT_THAT(limit->member, HasSubstr(".dist-info/METADATA"));
   EXPECT_THAT(out.name, ::testing::StartsWith("bloat"));
   EXPECT_EQ(out.depends, std::vector<std::string>{});
+}
+
+// 20,000 directory entries at one local entry: the package is refused, naming two of them
+// (before: libarchive kept one entry per offset, no finding).
+TEST_F(HostilePackages, ZipEntriesSharingALocalEntryAreRefused) {
+  std::vector<UnpackProblem> problems = Unpack("one-local-entry.zip", PackageFormat::kZip, UnpackLimits{});
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].member, "");
+  EXPECT_FALSE(problems[0].limit);
+  EXPECT_THAT(problems[0].reason, HasSubstr("'f00000' and 'f00001' share the local entry at offset 0"));
+  EXPECT_THAT(problems[0].reason, HasSubstr("19999 of the 20000 entries"));
+}
+
+// A zip as Python's zipfile writes it overlaps nowhere.
+TEST(ZipOverlaps, AnOrdinaryZipHasNone) {
+  TempDir t;
+  ASSERT_EQ(
+      RunCommand("cd " + t.path() +
+                 " && python3 -c \"import zipfile; z = zipfile.ZipFile('a.zip', 'w', zipfile.ZIP_DEFLATED); "
+                 "[z.writestr('d/f%d' % i, 'x' * i * 100) for i in range(50)]; z.close()\""),
+      0);
+  EXPECT_EQ(ZipOverlaps(t / "a.zip", 200000), "");
+  EXPECT_EQ(ZipOverlapsIn(ReadAll(t / "a.zip"), 200000), "");
 }
 
 // Data at offset 2^62 of a sparse member: refused naming the offset; the next member unpacks
