@@ -95,4 +95,16 @@ for f in "$hostile"/archives47/*/*/lib/*.a; do
   if [ -f "$f" ]; then seed archive "$f"; fi
 done
 
+# Package metadata (fixtures/hostile_unpack47.py seeds: a control file, METADATA, index.json,
+# an RPM and one whose signature claims 4,096 entries, a zip whose two entries share one
+# local entry, a RECORD), each behind the byte that picks its reader; and the package tree's
+# RPM and the lying RPMs of the hostile tree, behind byte 3.
+metadata=$(mktemp -d)
+"$src/fixtures/hostile_unpack47.py" seeds "$metadata"
+for f in "$metadata"/*; do seed package_metadata "$f"; done
+rm -rf "$metadata"
+for f in "$build"/package-tree/*.rpm "$hostile"/unpack47/rpm/*.rpm; do
+  if [ -f "$f" ]; then seed package_metadata "$f" 003; fi
+done
+
 for t in "$out"/*; do printf '%s: %s seeds\n' "$(basename "$t")" "$(ls "$t" | wc -l)"; done

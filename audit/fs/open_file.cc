@@ -30,14 +30,20 @@ bool Refuse(const struct stat& st, bool directory_ok, OpenedFile* out) {
 
 }  // namespace
 
-OpenedFile OpenNonBlocking(const std::string& path, bool directory_ok) {
+OpenedFile OpenNonBlocking(const std::string& path, bool directory_ok, Links links) {
   OpenedFile out;
-  if (stat(path.c_str(), &out.st) != 0) {
+  const bool follow = links == Links::kFollow;
+  if ((follow ? stat(path.c_str(), &out.st) : lstat(path.c_str(), &out.st)) != 0) {
     out.error = strerror(errno);
     return out;
   }
+  if (!follow && S_ISLNK(out.st.st_mode)) {
+    out.error = "a symbolic link, not followed";
+    return out;
+  }
   if (Refuse(out.st, directory_ok, &out)) return out;
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  // O_NOFOLLOW: a link put in place after the lstat fails the open (ELOOP) instead.
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW));
   if (fd < 0) {
     out.error = strerror(errno);
     return out;
@@ -67,9 +73,9 @@ std::string ReadUpTo(int fd, size_t size) {
   return text;
 }
 
-RegularFileText ReadRegularFile(const std::string& path, size_t cap, PastCap past_cap) {
+RegularFileText ReadRegularFile(const std::string& path, size_t cap, PastCap past_cap, Links links) {
   RegularFileText out;
-  OpenedFile opened = OpenNonBlocking(path);
+  OpenedFile opened = OpenNonBlocking(path, false, links);
   out.st = opened.st;
   if (opened.fd < 0) {
     out.why = !opened.special.empty() ? "is not a regular file (" + opened.special + ")"

@@ -24,10 +24,17 @@ struct OpenedFile {
   std::string error;    ///< strerror when stat or open failed (EISDIR's for a directory refused)
 };
 
-/// Opens `path` (symlinks followed) read-only and close-on-exec, never blocking: a FIFO,
-/// socket or device is refused before and after the open (`special` says which), and so is
-/// a directory unless `directory_ok`. The caller closes `fd`.
-OpenedFile OpenNonBlocking(const std::string& path, bool directory_ok = false);
+/// Whether the last component of a path may be a symbolic link that the open follows. A
+/// member a package unpacked, or a file a package database or a wheel's dist-info names, is
+/// read as the file itself (O_NOFOLLOW): a link there to /dev/zero or out of the tree is
+/// refused, never read through.
+enum class Links { kFollow, kRefuse };
+
+/// Opens `path` (symlinks followed unless `links` refuses them) read-only and close-on-exec,
+/// never blocking: a FIFO, socket or device is refused before and after the open (`special`
+/// says which), and so is a directory unless `directory_ok`, and a symbolic link with
+/// Links::kRefuse (`error` says so). The caller closes `fd`.
+OpenedFile OpenNonBlocking(const std::string& path, bool directory_ok = false, Links links = Links::kFollow);
 
 /// The first `size` bytes of an opened file (fewer when it ends sooner or a read fails).
 std::string ReadUpTo(int fd, size_t size);
@@ -45,9 +52,10 @@ struct RegularFileText {
   struct stat st = {};  ///< the file's fstat (its device and inode); what stat() found when refused
 };
 
-/// The text of the regular file `path` (symlinks followed), opened as OpenNonBlocking opens
-/// it, never blocking: a file of another type is refused, and so is one larger than `cap`
-/// bytes, unless `past_cap` takes its first `cap` bytes.
-RegularFileText ReadRegularFile(const std::string& path, size_t cap, PastCap past_cap = PastCap::kRefused);
+/// The text of the regular file `path` (symlinks followed unless `links` refuses them), opened
+/// as OpenNonBlocking opens it, never blocking: a file of another type is refused, and so is
+/// one larger than `cap` bytes, unless `past_cap` takes its first `cap` bytes.
+RegularFileText ReadRegularFile(const std::string& path, size_t cap, PastCap past_cap = PastCap::kRefused,
+                                Links links = Links::kFollow);
 
 }  // namespace rocm_audit

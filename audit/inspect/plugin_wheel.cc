@@ -3,15 +3,15 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 
+#include "audit/fs/open_file.h"
 #include "audit/fs/path.h"
 
 namespace rocm_audit {
 namespace {
 
 // A RECORD of torch lists ~15,000 files (2 MB); past this a file is not a RECORD worth reading.
-constexpr std::streamsize kMaxMetadataBytes = 64 << 20;
+constexpr size_t kMaxMetadataBytes = 64 << 20;
 // site-packages/torch/lib/x.so is two levels below the dist-info's parent; pkg/a/b/c/x.so four.
 constexpr int kMaxLevels = 8;
 
@@ -26,15 +26,21 @@ std::string DottedVersion(std::string_view digits) {
   return std::string(digits.substr(0, 1)) + "." + std::string(digits.substr(1));
 }
 
+// The lines of a dist-info file, its first kMaxMetadataBytes. Only a regular file is read,
+// never through a symbolic link and never blocking: a RECORD that is a FIFO would wait for a
+// writer for ever, one linked to /dev/zero would never end, and the walk reports both as not
+// followed (special-file, link-outside-tree). Anything else reads as no lines.
 std::vector<std::string> Lines(const std::string& path) {
   std::vector<std::string> out;
-  std::ifstream in(path, std::ios::binary);
-  std::string line;
-  std::streamsize read = 0;
-  while (read < kMaxMetadataBytes && std::getline(in, line)) {
-    read += static_cast<std::streamsize>(line.size()) + 1;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    out.push_back(std::move(line));
+  RegularFileText file = ReadRegularFile(path, kMaxMetadataBytes, PastCap::kCut, Links::kRefuse);
+  std::string_view text = file.text ? std::string_view(*file.text) : std::string_view();
+  while (!text.empty()) {
+    const size_t end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    if (line.ends_with('\r')) line.remove_suffix(1);
+    out.emplace_back(line);
+    if (end == std::string_view::npos) break;
+    text.remove_prefix(end + 1);
   }
   return out;
 }
@@ -87,7 +93,8 @@ const std::vector<WheelIndex::DistInfo>& WheelIndex::DistInfosIn(const std::stri
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     std::string name = entry.path().filename().string();
-    if (!name.ends_with(".dist-info") || !entry.is_directory(ec)) continue;
+    // The dist-info itself, never a link to a directory elsewhere (out of the tree, /proc).
+    if (!name.ends_with(".dist-info") || !entry.is_directory(ec) || entry.is_symlink(ec)) continue;
     DistInfo info;
     for (std::string& line : Lines(entry.path() / "RECORD"))
       if (std::string p = RecordPath(line); !p.empty()) info.record.insert(std::move(p));

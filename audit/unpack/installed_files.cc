@@ -14,9 +14,10 @@ namespace {
 constexpr size_t kMaxDatabaseFile = 256 << 20;
 
 // The file's text, or "" when it is not a regular file of at most kMaxDatabaseFile bytes.
-// Never blocks: a FIFO or device where a database file should be is refused unopened.
+// Never blocks: a FIFO or device where a database file should be is refused unopened, and a
+// symbolic link is not followed (a package manager writes its database files itself).
 std::string ReadDatabaseFile(const std::string& path) {
-  return ReadRegularFile(path, kMaxDatabaseFile).text.value_or("");
+  return ReadRegularFile(path, kMaxDatabaseFile, PastCap::kRefused, Links::kRefuse).text.value_or("");
 }
 
 template <class Fn>

@@ -1,6 +1,6 @@
 // What a package says of itself: name, version and dependencies, from a .deb's control file
 // (deb-control(5)), a wheel's METADATA (core metadata, RFC 822 style), a conda package's
-// info/index.json, or an RPM header (tags NAME 1000, VERSION 1001, RELEASE 1002).
+// info/index.json; an RPM header's in audit/unpack/rpm_header.h.
 #pragma once
 
 #include <string>
@@ -12,7 +12,5 @@ namespace rocm_audit {
 void ApplyDebControl(const std::string& control, UnpackedPackage* out);
 void ApplyWheelMetadata(const std::string& metadata, UnpackedPackage* out);
 void ApplyCondaIndex(const std::string& index_json, UnpackedPackage* out);
-/// Reads the header of the RPM file itself (bounds-checked; a damaged header leaves the name).
-void ApplyRpmHeader(const std::string& file, UnpackedPackage* out);
 
 }  // namespace rocm_audit

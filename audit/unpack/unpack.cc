@@ -8,14 +8,18 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 #include <thread>
 
 #include "audit/fs/path.h"
 #include "audit/unpack/package_metadata.h"
 #include "audit/unpack/private_dir.h"
+#include "audit/unpack/rpm_header.h"
 #include "audit/unpack/xz_stream.h"
+#include "audit/unpack/zip_overlap.h"
 
 namespace rocm_audit {
 namespace {
@@ -24,7 +28,8 @@ using ArchivePtr = std::unique_ptr<archive, int (*)(archive*)>;
 
 // Below this many compressed bytes the ratio is not judged: a small archive of zeros is fine.
 constexpr uint64_t kRatioFloor = uint64_t(1) << 20;
-// Metadata files read into memory (a control file, METADATA, index.json) are small.
+// Metadata files read into memory (a control file, METADATA, index.json) are small: their
+// first MiB is kept, the rest read and charged like any member's bytes.
 constexpr size_t kMaxMetadata = size_t(1) << 20;
 
 ArchivePtr NewReader() {
@@ -32,16 +37,6 @@ ArchivePtr NewReader() {
   archive_read_support_filter_all(a.get());
   archive_read_support_format_all(a.get());
   return a;
-}
-
-// The current member's bytes, up to kMaxMetadata (metadata files are small).
-std::string ReadText(archive* a) {
-  std::string text;
-  char buf[16384];
-  la_ssize_t n;
-  while ((n = archive_read_data(a, buf, sizeof buf)) > 0 && text.size() < kMaxMetadata)
-    text.append(buf, size_t(n));
-  return text;
 }
 
 // A member name as a clean relative path, or "" with `why` when it must be refused.
@@ -80,9 +75,11 @@ class Unpacker {
            std::vector<UnpackProblem>* problems)
       : file_(file), into_(into), budget_(budget), problems_(problems) {}
 
-  /// Files whose contents are wanted in memory (metadata), by clean name.
-  std::function<bool(const std::string&)> capture;
-  std::vector<std::pair<std::string, std::string>> captured;
+  /// The kind of metadata a member is, by clean name ("" for none): its text is kept in
+  /// memory instead of being written. One text is kept per kind, the last member's (a later
+  /// member of a name replaces an earlier one, as on disk).
+  std::function<std::string(const std::string&)> capture;
+  std::map<std::string, std::string> captured;
   std::vector<std::string> members;
   bool stopped() const { return stopped_; }
 
@@ -90,19 +87,50 @@ class Unpacker {
   /// (for the compression ratio).
   void Extract(archive* a, archive* outer) {
     archive_entry* entry;
-    int r;
-    while (!stopped_ && (r = archive_read_next_header(a, &entry)) != ARCHIVE_EOF) {
-      if (r < ARCHIVE_WARN) {
-        Stop("", std::string("cannot read the next member: ") + ErrorOf(a));
-        return;
-      }
-      if (++budget_->members > budget_->limits.max_members) {
-        Refuse("", "more than " + std::to_string(budget_->limits.max_members) + " members (--max-members)",
-               true);
-        return;
-      }
-      Member(a, outer, entry);
+    while (NextMember(a, &entry)) Member(a, outer, entry);
+  }
+
+  /// The next member of `a`, counted against --max-members; false at the end or a stop.
+  bool NextMember(archive* a, archive_entry** entry) {
+    if (stopped_) return false;
+    const int r = archive_read_next_header(a, entry);
+    if (r == ARCHIVE_EOF) return false;
+    if (r < ARCHIVE_WARN) {
+      Stop("", std::string("cannot read the next member: ") + ErrorOf(a));
+      return false;
     }
+    return Count();
+  }
+
+  /// Counts one more member against --max-members; false (the package stopped) past it.
+  bool Count() {
+    if (++budget_->members <= budget_->limits.max_members) return true;
+    Refuse("", "more than " + std::to_string(budget_->limits.max_members) + " members (--max-members)", true);
+    return false;
+  }
+
+  /// The current member's first kMaxMetadata bytes; every byte of it is read and charged.
+  std::string Text(archive* a, archive* outer, const std::string& name) {
+    std::string text;
+    const void* block;
+    size_t size;
+    la_int64_t offset;
+    while (archive_read_data_block(a, &block, &size, &offset) == ARCHIVE_OK && Charge(outer, name, size))
+      if (text.size() < kMaxMetadata)
+        text.append(static_cast<const char*>(block), std::min(size, kMaxMetadata - text.size()));
+    return text;
+  }
+
+  /// Reads the rest of the current member and throws it away. Skipping is decompressing: a
+  /// member not unpacked (refused, metadata, a link with data) costs what an unpacked one does,
+  /// so its bytes count against --max-unpacked and --max-ratio and a bomb stops there, whatever
+  /// its name.
+  void Skip(archive* a, archive* outer, const std::string& name) {
+    const void* block;
+    size_t size;
+    la_int64_t offset;
+    while (!stopped_ && archive_read_data_block(a, &block, &size, &offset) == ARCHIVE_OK &&
+           Charge(outer, name, size)) {}
   }
 
   /// A member not unpacked; with `limit`, a cap that stops the package.
@@ -127,8 +155,14 @@ class Unpacker {
     std::string why, name = CleanName(raw ? raw : "", &why);
     if (name.empty()) {
       if (!why.empty()) Refuse(raw ? raw : "", why);
-      return;
+    } else {
+      Place(a, outer, entry, name);
     }
+    Skip(a, outer, name.empty() && raw ? raw : name);
+  }
+
+  // Writes the member `name` (a clean name), or refuses it.
+  void Place(archive* a, archive* outer, archive_entry* entry, const std::string& name) {
     const mode_t type = archive_entry_filetype(entry);
     if (const char* hard = archive_entry_hardlink(entry)) {
       HardLink(name, hard);
@@ -137,8 +171,8 @@ class Unpacker {
     } else if (type == AE_IFLNK) {
       SymLink(name, archive_entry_symlink(entry) ? archive_entry_symlink(entry) : "");
     } else if (type == AE_IFREG) {
-      if (capture && capture(name))
-        Capture(a, name);
+      if (std::string kind = capture ? capture(name) : ""; !kind.empty())
+        Capture(kind, Text(a, outer, name));
       else
         File(a, outer, name, archive_entry_perm(entry));
     } else {
@@ -146,6 +180,34 @@ class Unpacker {
                    : type == AE_IFSOCK ? "a socket: not created"
                                        : "a device node: not created");
     }
+  }
+
+  // Keeps the text of a metadata member, unless a cap cut it short and an earlier member of
+  // its kind was read whole.
+  void Capture(const std::string& kind, std::string text) {
+    if (!stopped_ || !captured.contains(kind)) captured[kind] = std::move(text);
+  }
+
+  // Counts `size` more bytes of member `name` against the caps; false (the package
+  // stopped) when they are past one.
+  bool Charge(archive* outer, const std::string& name, size_t size) {
+    budget_->bytes += size;
+    if (budget_->bytes > budget_->limits.max_bytes) {
+      Refuse(
+          name,
+          "unpacking would exceed " + std::to_string(budget_->limits.max_bytes) + " bytes (--max-unpacked)",
+          true);
+      return false;
+    }
+    const uint64_t compressed = std::max<uint64_t>(archive_filter_bytes(outer, -1), kRatioFloor);
+    if (budget_->bytes > compressed * budget_->limits.max_ratio) {
+      Refuse(name,
+             "unpacks to more than " + std::to_string(budget_->limits.max_ratio) +
+                 " times its compressed size (--max-ratio): a decompression bomb",
+             true);
+      return false;
+    }
+    return true;
   }
 
   std::string Host(const std::string& name) const { return into_ + "/" + name; }
@@ -193,28 +255,34 @@ class Unpacker {
     la_int64_t offset;
     int r;
     while ((r = archive_read_data_block(a, &block, &size, &offset)) == ARCHIVE_OK) {
-      budget_->bytes += size;
-      if (budget_->bytes > budget_->limits.max_bytes) {
-        Refuse(
-            name,
-            "unpacking would exceed " + std::to_string(budget_->limits.max_bytes) + " bytes (--max-unpacked)",
-            true);
-        break;
-      }
-      const uint64_t compressed = std::max<uint64_t>(archive_filter_bytes(outer, -1), kRatioFloor);
-      if (budget_->bytes > compressed * budget_->limits.max_ratio) {
-        Refuse(name,
-               "unpacks to more than " + std::to_string(budget_->limits.max_ratio) +
-                   " times its compressed size (--max-ratio): a decompression bomb",
-               true);
-        break;
-      }
+      if (!Charge(outer, name, size) || !Writable(name, offset, size)) break;
       if (pwrite(fd, block, size, offset) != ssize_t(size)) {
-        Stop(name, "cannot write it (disk full?)");
+        const int error = errno;
+        const std::string why = "cannot write " + std::to_string(size) + " bytes at offset " +
+                                std::to_string(offset) + ": " + strerror(error);
+        // A full disk stops the package; a file the file system cannot hold is this member's.
+        if (error == EFBIG || error == EINVAL)
+          Refuse(name, why);
+        else
+          Stop(name, why + (error == ENOSPC || error == EDQUOT ? " (disk full?)" : ""));
         break;
       }
     }
     return r;
+  }
+
+  // Whether a block of `size` bytes at `offset` may be written. A sparse member (GNU tar,
+  // pax GNU.sparse) places its data at offsets of its own choosing: its size on disk is the
+  // data's, but the file it makes is as long as its last block's end, which every reader of
+  // the tree then reads through. That length is held to --max-unpacked, and the offset that
+  // passes it is named.
+  bool Writable(const std::string& name, la_int64_t offset, size_t size) {
+    const uint64_t end = uint64_t(std::max<la_int64_t>(offset, 0)) + size;
+    if (offset >= 0 && end <= budget_->limits.max_bytes && end >= size) return true;
+    Refuse(name, "a sparse member with data at offset " + std::to_string(offset) +
+                     ": it would make a file longer than " + std::to_string(budget_->limits.max_bytes) +
+                     " bytes (--max-unpacked)");
+    return false;
   }
 
   void File(archive* a, archive* outer, const std::string& name, mode_t perm) {
@@ -239,8 +307,6 @@ class Unpacker {
     }
     members.push_back(name);
   }
-
-  void Capture(archive* a, const std::string& name) { captured.emplace_back(name, ReadText(a)); }
 
   void SymLink(const std::string& name, const std::string& target) {
     if (!LinkStaysInside(name, target)) {
@@ -316,7 +382,11 @@ bool OpenNested(archive* outer, const std::function<void(archive*)>& inner, Unpa
   return true;
 }
 
-// The text of `wanted` inside the nested archive of the current member of `outer`.
+// The text of `wanted` inside the nested archive of the current member of `outer` (a .deb's
+// control.tar.*, a .conda's info-*.tar.zst), the last member of that name. Its members count
+// against the package's caps as the data's do; the others are read through and charged too:
+// skipping a member of a compressed tar decompresses it. A header that cannot be read ends
+// the metadata, not the package.
 std::string NestedMemberText(archive* outer, const std::string& wanted, Unpacker* u,
                              const std::string& member) {
   std::string text;
@@ -324,9 +394,13 @@ std::string NestedMemberText(archive* outer, const std::string& wanted, Unpacker
       outer,
       [&](archive* inner) {
         archive_entry* e;
-        while (archive_read_next_header(inner, &e) == ARCHIVE_OK) {
-          std::string why, name = CleanName(archive_entry_pathname(e) ? archive_entry_pathname(e) : "", &why);
-          if (name == wanted) text = ReadText(inner);
+        while (!u->stopped() && archive_read_next_header(inner, &e) == ARCHIVE_OK && u->Count()) {
+          const std::string raw = archive_entry_pathname(e) ? archive_entry_pathname(e) : "";
+          std::string why, name = CleanName(raw, &why);
+          if (name == wanted && archive_entry_filetype(e) == AE_IFREG)
+            text = u->Text(inner, outer, member + ": " + raw);
+          else
+            u->Skip(inner, outer, member + ": " + raw);
         }
       },
       u, member);
@@ -386,6 +460,41 @@ void UnpackCondaV2(archive* a, Unpacker* u, UnpackedPackage* out) {
   }
 }
 
+// Tarballs, zips, wheels, rpm payloads, conda v1: the tree itself, metadata captured.
+void UnpackTree(archive* a, Unpacker* u, const std::string& into, UnpackedPackage* out) {
+  u->capture = [](const std::string& name) -> std::string {
+    if (name == "info/index.json") return name;
+    if (name.ends_with(".dist-info/METADATA") && name.find('/') == name.rfind('/')) return "METADATA";
+    return "";
+  };
+  u->Extract(a, a);
+  if (auto it = u->captured.find("METADATA"); it != u->captured.end()) {
+    if (out->format == PackageFormat::kZip) out->format = PackageFormat::kWheel;
+    ApplyWheelMetadata(it->second, out);
+  }
+  if (auto it = u->captured.find("info/index.json"); it != u->captured.end()) {
+    // conda v1: info/ describes the package and is not installed into the environment.
+    out->format = PackageFormat::kConda;
+    ApplyCondaIndex(it->second, out);
+    RemoveTree(into + "/info");
+    std::erase_if(u->members, [](const std::string& m) { return m.starts_with("info/"); });
+  }
+}
+
+// What makes the package unreadable before libarchive reads it, or "": RPM headers that lie
+// (libarchive's rpm reader skips them by their claimed sizes and finds no member past the
+// end, an empty package), zip entries that overlap (libarchive's seekable reader keeps one).
+std::string Unreadable(const std::string& file, PackageFormat format, const UnpackLimits& limits,
+                       UnpackedPackage* out) {
+  if (format == PackageFormat::kRpm) {
+    std::string lie = ReadRpmHeader(file, out);
+    return lie.empty() ? "" : "not a readable RPM: " + lie;
+  }
+  if (format == PackageFormat::kZip || format == PackageFormat::kWheel || format == PackageFormat::kConda)
+    return ZipOverlaps(file, limits.max_members);
+  return "";
+}
+
 }  // namespace
 
 UnpackedPackage UnpackPackage(const std::string& file, PackageFormat format, const std::string& into,
@@ -395,37 +504,22 @@ UnpackedPackage UnpackPackage(const std::string& file, PackageFormat format, con
   out.format = format;
   out.name = std::string(BaseName(file));
   Unpacker u(file, into, budget, problems);
+  if (std::string why = Unreadable(file, format, budget->limits, &out); !why.empty()) {
+    u.Refuse("", why);
+    return out;
+  }
   std::string error;
   ArchivePtr a = OpenFile(file, &error);
   if (!a) {
     u.Refuse("", "cannot open the package: " + error);
     return out;
   }
-  if (format == PackageFormat::kRpm) ApplyRpmHeader(file, &out);
-  if (format == PackageFormat::kDeb) {
+  if (format == PackageFormat::kDeb)
     UnpackDeb(a.get(), &u, &out);
-  } else if (format == PackageFormat::kConda && file.ends_with(".conda")) {
+  else if (format == PackageFormat::kConda && file.ends_with(".conda"))
     UnpackCondaV2(a.get(), &u, &out);
-  } else {
-    // Tarballs, zips, wheels, rpm payloads, conda v1: the tree itself, metadata captured.
-    u.capture = [](const std::string& name) {
-      return name == "info/index.json" ||
-             (name.ends_with(".dist-info/METADATA") && name.find('/') == name.rfind('/'));
-    };
-    u.Extract(a.get(), a.get());
-    for (const auto& [name, text] : u.captured) {
-      if (name == "info/index.json") {
-        // conda v1: info/ describes the package and is not installed into the environment.
-        out.format = PackageFormat::kConda;
-        ApplyCondaIndex(text, &out);
-        RemoveTree(into + "/info");
-        std::erase_if(u.members, [](const std::string& m) { return m.starts_with("info/"); });
-      } else {
-        if (out.format == PackageFormat::kZip) out.format = PackageFormat::kWheel;
-        ApplyWheelMetadata(text, &out);
-      }
-    }
-  }
+  else
+    UnpackTree(a.get(), &u, into, &out);
   out.members = std::move(u.members);
   return out;
 }

@@ -645,5 +645,62 @@ TEST(HostileInput, LyingArTablesAreMalformedNamingTheLie) {
   EXPECT_EQ(ChecksOf(thin), std::set<std::string>{"undefined-symbol"});
 }
 
+// --- unpack47: the verdicts of lying containers and of skipped members (issue 47).
+
+// The findings of `check` about `file` (its path, with --absolute-paths), as "reason".
+std::vector<std::string> ReasonsOf(const nlohmann::json& report, const std::string& check,
+                                   const std::string& file) {
+  std::vector<std::string> out;
+  for (const auto& f : report.value("findings", nlohmann::json::array()))
+    if (f.value("check", "") == check && f.value("file", "") == file)
+      out.push_back(f["reason"].get<std::string>());
+  return out;
+}
+
+TEST(HostileInput, LyingContainersAreNamedForWhatLies) {
+  TempDir t;
+  const std::string tree = std::string(ROCM_AUDIT_HOSTILE_TREE) + "/unpack47/";
+  // Every lying RPM of the set is refused by what lies, none read as an empty package.
+  std::string others;
+  for (const auto& e : fs::directory_iterator(tree + "rpm"))
+    if (e.path().filename() != "lead-cut.rpm") others += (others.empty() ? "" : " ") + e.path().string();
+  nlohmann::json r = AuditQuickly("unpack47/rpm/lead-cut.rpm", others, t);
+  size_t rpms = 0;
+  for (const auto& e : fs::directory_iterator(tree + "rpm")) {
+    ++rpms;
+    std::vector<std::string> reasons = ReasonsOf(r, "package-member-refused", e.path().string());
+    ASSERT_EQ(reasons.size(), 1u) << e.path();
+    EXPECT_THAT(reasons[0], ::testing::StartsWith("not a readable RPM: ")) << e.path();
+  }
+  EXPECT_EQ(rpms, 7u);
+  // 20,000 directory entries sharing one local entry: the zip is refused, naming two.
+  r = AuditQuickly("unpack47/one-local-entry.zip", "", t);
+  std::vector<std::string> reasons = ReasonsOf(r, "package-member-refused", tree + "one-local-entry.zip");
+  ASSERT_EQ(reasons.size(), 1u);
+  EXPECT_THAT(reasons[0], ::testing::HasSubstr("'f00000' and 'f00001' share the local entry at offset 0"));
+  // The sparse member's offset is the reason, not the disk.
+  r = AuditQuickly("unpack47/sparse-2-62.tar", "", t);
+  reasons = ReasonsOf(r, "package-member-refused", tree + "sparse-2-62.tar");
+  ASSERT_EQ(reasons.size(), 1u);
+  EXPECT_THAT(reasons[0], ::testing::HasSubstr("a sparse member with data at offset 4611686018427387904"));
+}
+
+TEST(HostileInput, SkippedMembersStopAtTheRatioQuickly) {
+  TempDir t;
+  const std::string tree = std::string(ROCM_AUDIT_HOSTILE_TREE) + "/unpack47/";
+  // Refused, then charged while skipped: 512 GiB of zeros stop at --max-ratio within the
+  // quick bound (before: 27 s).
+  nlohmann::json r = AuditQuickly("unpack47/refused-member-512gib.tar.zst", "", t);
+  EXPECT_EQ(ReasonsOf(r, "package-member-refused", tree + "refused-member-512gib.tar.zst"),
+            std::vector<std::string>{"an absolute member name"});
+  EXPECT_THAT(ReasonsOf(r, "package-limit", tree + "refused-member-512gib.tar.zst"),
+              ::testing::ElementsAre(::testing::HasSubstr("(--max-ratio): a decompression bomb")));
+  // The same member in a control archive (before: 27 s and no finding); the control file is read.
+  r = AuditQuickly("unpack47/control-member-512gib.deb", "", t);
+  EXPECT_THAT(ReasonsOf(r, "package-limit", tree + "control-member-512gib.deb"),
+              ::testing::ElementsAre(::testing::HasSubstr("(--max-ratio)")));
+  EXPECT_EQ(r["inputs"]["packages"][0]["name"], "bomb");
+}
+
 }  // namespace
 }  // namespace rocm_audit::testing

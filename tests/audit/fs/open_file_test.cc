@@ -42,5 +42,20 @@ TEST(ReadRegularFile, ReadsARegularFileAndSaysWhyItRefusesAnyOther) {
   EXPECT_THAT(missing.why, HasSubstr("cannot be opened: No such file"));
 }
 
+// With Links::kRefuse the file must be the path itself: a link (to a regular file, or to
+// /dev/zero, which would never end) is refused unread.
+TEST(ReadRegularFile, RefusesALinkWhenAskedNotToFollowOne) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), "printf 0123456789 > ten && ln -s ten link && ln -s /dev/zero zero"));
+  RegularFileText own = ReadRegularFile(t / "ten", 10, PastCap::kRefused, Links::kRefuse);
+  ASSERT_TRUE(own.text);
+  EXPECT_EQ(*own.text, "0123456789");
+  for (const char* link : {"link", "zero"}) {
+    RegularFileText refused = ReadRegularFile(t / link, 10, PastCap::kCut, Links::kRefuse);
+    EXPECT_FALSE(refused.text) << link;
+    EXPECT_EQ(refused.why, "cannot be opened: a symbolic link, not followed") << link;
+  }
+}
+
 }  // namespace
 }  // namespace rocm_audit::testing

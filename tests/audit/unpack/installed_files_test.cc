@@ -80,5 +80,20 @@ TEST(InstalledFiles, DatabaseFilesThatAreNotRegularAreNotRead) {
   EXPECT_THAT(InstalledFilesOf(t.path(), {{"libx*", ""}}), IsEmpty());
 }
 
+// A database file that is a symbolic link is not read through: a package manager writes its
+// database itself, and a link there (to another package's list, to /dev/zero) is no record
+// of what the package owns.
+TEST(InstalledFiles, DatabaseFilesThatAreLinksAreNotFollowed) {
+  TempDir t;
+  MakeRoot(t.path());
+  WriteAll(t / "elsewhere.list", "/usr/lib/libx.so.1\n");
+  WriteAll(t / "var/db/pkg/cat/linked-1/elsewhere", "obj /usr/lib/liby.so.1 0 1\n");
+  ASSERT_EQ(RunCommand("mkdir -p " + t / "var/lib/dpkg/info" + " && ln -s ../../../../elsewhere.list " +
+                       t / "var/lib/dpkg/info/linked.list" + " && ln -s elsewhere " +
+                       t / "var/db/pkg/cat/linked-1/CONTENTS"),
+            0);
+  EXPECT_THAT(InstalledFilesOf(t.path(), {{"linked", ""}}), IsEmpty());
+}
+
 }  // namespace
 }  // namespace rocm_audit::testing
