@@ -117,7 +117,7 @@ bool IsDiffReport(const Json& j) {
   static const std::set<std::string_view> kComparison = {
       kSymbolsRemovedRule.id, kSonameChangedRule.id,         kLibraryRemovedRule.id,
       kProcessorsLostRule.id, kCMakeInterfaceRemovedRule.id, kCMakeDependencyDroppedRule.id,
-      kNewFindingRule.id,     kFixedFindingRule.id,         };
+      kNewFindingRule.id,     kFixedFindingRule.id,          kSideUnreadableRule.id};
   return std::any_of(findings->begin(), findings->end(),
                      [](const Json& f) { return f.is_object() && kComparison.count(String(f, "check")); });
 }
