@@ -226,4 +226,29 @@ constinit const Rule kFixedFindingRule{
     .fields = "rule:string baseline_key:string",
 };
 
+// As severe as the finding that says NEW's file cannot be read (an unparsable library is an
+// error the update brought in); a note when it is OLD's (NEW's file is read): either way the
+// side's other findings of that file are not news, and are not compared.
+constinit const Rule kSideUnreadableRule{
+    .id = "side-unreadable",
+    .severity = Severity::kNote,
+    .title = "a file one side could not read, whose findings are not compared",
+    .fix = "see the finding's own rule (--explain RULE); compare again once both sides read the file",
+    .key_fields = "side baseline_key",
+    .explanation =
+        "A file that one side of the diff could not read (malformed-file: it cannot be parsed, or "
+        "a table of it could not be read; unreadable-file) and the other side could. The findings "
+        "that side would have had of the file are unknown, so the other side's findings of it are "
+        "neither new nor fixed: they are counted in `not_compared` instead of being reported as "
+        "new-finding or fixed-finding, and a library NEW cannot read is not reported removed or as "
+        "exporting less. When NEW is the side that cannot read the file, the finding is as severe "
+        "as NEW's own (an unparsable library is an error the update brought in).",
+    .example =
+        "lib/libx.so.1\n"
+        "  error[side-unreadable]: NEW could not read this file: elf file cannot be parsed: section "
+        "headers: truncated (malformed-file); 2 findings of it not compared\n"
+        "    fix: see the finding's own rule (--explain RULE); compare again once both sides read the file",
+    .fields = "side:string rule:string baseline_key:string not_compared:integer",
+};
+
 }  // namespace rocm_audit

@@ -16,5 +16,6 @@ extern const Rule kCMakeInterfaceRemovedRule;
 extern const Rule kCMakeDependencyDroppedRule;
 extern const Rule kNewFindingRule;
 extern const Rule kFixedFindingRule;
+extern const Rule kSideUnreadableRule;
 
 }  // namespace rocm_audit

@@ -5,57 +5,25 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 
 #include "audit/fs/path.h"
 #include "audit/fs/path_display.h"
-#include "audit/model/byte_text.h"
 #include "cli/options.h"
 #include "cli/progress_line.h"
+#include "cli/report_output.h"
 #include "cli/shown_report.h"
 #include "diff/diff.h"
 #include "engine/audit.h"
 #include "engine/known_rules.h"
 #include "reports/closure_tree.h"
 #include "reports/display_escape.h"
-#include "reports/gitlab_report.h"
-#include "reports/html_report.h"
 #include "reports/json_file_stage.h"
-#include "reports/json_report.h"
-#include "reports/junit_report.h"
 #include "reports/rule_catalog.h"
-#include "reports/sarif_report.h"
-#include "reports/text_report.h"
 
 namespace rocm_audit {
 namespace {
-
-// Every message on stderr: its names come from the command line and the audited files,
-// and reach a terminal (audit/model/byte_text.h).
-int Error(std::string_view message) {
-  std::cerr << "rocm-audit: error: " << DisplayText(message) << "\n";
-  return 2;
-}
-
-std::string Render(const Report& report, const CliOptions& o, int exit_code) {
-  switch (o.format) {
-    case OutputFormat::kJson: return RenderJson(report, o.fail_on, o.fail_on_none, o.json_files);
-    case OutputFormat::kSarif: return RenderSarif(report, {o.base_uri, exit_code});
-    case OutputFormat::kJunit: return RenderJunit(report, o.fail_on, o.fail_on_none);
-    case OutputFormat::kGitlab: return RenderGitlab(report, o.base_uri);
-    case OutputFormat::kHtml: return RenderHtml(report);
-    case OutputFormat::kText: break;
-  }
-  TextOptions t;
-  t.color = o.color == "always" || (o.color == "auto" && o.output.empty() && isatty(STDOUT_FILENO));
-  t.quiet = o.quiet;
-  t.min_severity = o.fail_on_none ? Severity::kError : o.fail_on;
-  t.arch_matrix = o.arch_matrix;
-  t.verbose = o.verbose;
-  return RenderText(report, t);
-}
 
 // --help, --version, --list-checks and --explain answer without auditing anything.
 std::optional<int> AnswerWithoutAuditing(const CliOptions& o) {
@@ -145,46 +113,32 @@ class CliSinks : public AuditSinks {
 
 // A dashboard (SARIF, GitLab) opens the file a finding names, so there each finding names
 // the file on this machine: below the directory of the side it is about (OLD for a fixed
-// finding, NEW for the rest). A package's members, a set's or a report's files have no such
-// place, and keep their installed paths.
+// finding and a file OLD could not read, NEW for the rest). A package's members, a set's or
+// a report's files have no such place, and keep their installed paths.
 void PlaceOnThisMachine(const std::vector<std::string>& old_side, const std::vector<std::string>& new_side,
                         Report* report) {
   std::error_code ec;
   const bool old_dir = old_side.size() == 1 && std::filesystem::is_directory(old_side[0], ec);
   const bool new_dir = new_side.size() == 1 && std::filesystem::is_directory(new_side[0], ec);
   for (Finding& f : report->findings) {
-    const bool fixed = f.check == "fixed-finding";
+    const bool fixed =
+        f.check == "fixed-finding" || (f.check == "side-unreadable" && f.fields.value("side", "") == "old");
     if (f.file.empty() || f.file[0] == '/' || !(fixed ? old_dir : new_dir)) continue;
     f.file = (std::filesystem::path(fixed ? old_side[0] : new_side[0]) / f.file).lexically_normal().string();
   }
 }
 
 // `diff OLD NEW` or `diff --from OLD... --to NEW...`: the comparison's report, its paths
-// already below each side's input.
+// already below each side's input, printed as an audit's is.
 int RunDiff(const CliOptions& o) {
   Report report;
   std::string error;
-  if (!Diff(o.audit, o.diff_old, o.diff_new, &report, &error)) {
-    std::cerr << "rocm-audit: error: " << error << "\n";
-    return 2;
-  }
+  if (!Diff(o.audit, o.diff_old, o.diff_new, &report, &error)) return Error(error);
   if (o.format == OutputFormat::kSarif || o.format == OutputFormat::kGitlab)
     PlaceOnThisMachine(o.diff_old, o.diff_new, &report);
-  const int status = !o.fail_on_none && report.HasFindingsAtOrAbove(o.fail_on) ? 1 : 0;
-  std::ofstream file;
-  if (!o.output.empty()) file.open(o.output, std::ios::binary);
-  std::ostream& out = o.output.empty() ? std::cout : file;
-  if (o.format == OutputFormat::kJson)
-    WriteJson(report, o.fail_on, o.fail_on_none, JsonFiles::kNone, out, nullptr);
-  else
-    out << Render(report, o, status);
-  out << std::flush;
-  if (!out) {
-    std::cerr << "rocm-audit: error: cannot write " << (o.output.empty() ? "the standard output" : o.output)
-              << "\n";
-    return 2;
-  }
-  return status;
+  CliOptions shown = o;
+  shown.json_files = JsonFiles::kNone;  // a comparison lists no audited file
+  return PrintReport(report, shown);
 }
 
 }  // namespace
@@ -205,40 +159,27 @@ int RunCli(int argc, char** argv) {
   bool ok = Audit(o.audit, sinks, &report, &error);
   sinks.ClearProgress();
   if (!ok) return Error(error);
-  const int status = !o.fail_on_none && report.HasFindingsAtOrAbove(o.fail_on) ? 1 : 0;
   // Dashboards resolve paths against the repository (--base-uri) from the host's paths;
   // everything else names files as design.md §5 says.
   const PathDisplay& display = sinks.display();
   if (o.format != OutputFormat::kSarif && o.format != OutputFormat::kGitlab) ShowPaths(display, &report);
+  if (o.tree.empty()) return PrintReport(report, o, sinks.stage());
   std::string tree;
-  if (!o.tree.empty()) {
-    for (FileFacts& f : report.files)
-      if (f.path == o.tree || f.path == display.Show(o.tree)) {
-        EscapeForDisplay(f);
-        tree = RenderClosureTree(f);
-      }
-    if (tree.empty())
-      return Error("--tree " + o.tree +
-                   ": not an executable or shared library ld.so would load, among the audited files");
-  } else if (o.format == OutputFormat::kText) {
-    EscapeForDisplay(&report);  // the names are the files'; the layout and colours the renderer's
-  }
-  std::ofstream file;
-  if (!o.output.empty()) file.open(o.output, std::ios::binary);
-  std::ostream& out = o.output.empty() ? std::cout : file;
-  const std::string where = o.output.empty() ? "the standard output" : o.output;
-  if (!out) return Error("cannot write " + where);  // before the report is built for nothing
-  if (!o.tree.empty())
-    out << tree;
-  else if (o.format == OutputFormat::kJson) {
-    // Written as it is built; files[] from the stage when the run rendered it as it went.
-    if (!WriteJson(report, o.fail_on, o.fail_on_none, o.json_files, out, sinks.stage()))
-      return Error("cannot read back the report's files[] from its spill file");
-  } else
-    out << Render(report, o, status);
-  out << std::flush;
-  if (!out) return Error("cannot write " + where);
-  return status;
+  for (FileFacts& f : report.files)
+    if (f.path == o.tree || f.path == display.Show(o.tree)) {
+      EscapeForDisplay(f);
+      tree = RenderClosureTree(f);
+    }
+  if (tree.empty())
+    return Error("--tree " + o.tree +
+                 ": not an executable or shared library ld.so would load, among the audited files");
+  return PrintOutput(
+      o,
+      [&](std::ostream& out, std::string*) {
+        out << tree;
+        return true;
+      },
+      FindingsStatus(report, o));
 }
 
 }  // namespace rocm_audit

@@ -4,6 +4,8 @@
 // (Side::base) by their absolute installed path. Each kind of break is one function, in a file of its own.
 #pragma once
 
+#include <set>
+#include <string>
 #include <vector>
 
 #include "audit/model/finding.h"
@@ -15,7 +17,7 @@ namespace rocm_audit {
 /// Every finding, in this order: libraries (symbols-removed, soname-changed,
 /// library-removed), device code
 /// (processors-lost), CMake (cmake-interface-removed, cmake-dependency-dropped), audit
-/// findings (new-finding, fixed-finding).
+/// findings (new-finding, fixed-finding, side-unreadable).
 /// `base`: the base NEW is installed over (made of new_side.base; its scan may be under way).
 std::vector<Finding> CompareSides(const Side& old_side, const Side& new_side, BaseConsumers& base);
 
@@ -27,7 +29,12 @@ void CompareProcessors(const Side& old_side, const Side& new_side, BaseConsumers
 /// Package configs matched by package name: their own interface, and the dependencies whose
 /// targets they no longer bring.
 void CompareCMakePackages(const Side& old_side, const Side& new_side, FindingSink& out);
-/// Audit findings matched by key.
+/// Whether `f` says its audit could not read its file, or a table of it (malformed-file,
+/// unreadable-file): what that side would have found in the file is unknown.
+bool SaysUnread(const Finding& f);
+/// The places below their prefix (installed_layout.h) of the files `side` could not read.
+std::set<std::string> UnreadPlaces(const Side& side);
+/// Audit findings matched by key; those of a file one side could not read are not compared.
 void CompareFindings(const Side& old_side, const Side& new_side, FindingSink& out);
 
 }  // namespace rocm_audit

@@ -18,8 +18,8 @@
 namespace rocm_audit {
 namespace {
 
-// A regular file that starts like a JSON object is read as a report; a package never does.
-bool ReadReportText(const std::string& input, std::string* text) {
+// A regular file that starts like a JSON object may be a report; a package never does.
+bool ReadJsonText(const std::string& input, std::string* text) {
   struct stat st;
   if (stat(input.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
   std::ifstream in(input, std::ios::binary);
@@ -30,20 +30,25 @@ bool ReadReportText(const std::string& input, std::string* text) {
   std::ostringstream all;
   all << in.rdbuf();
   *text = std::move(all).str();
-  return IsJsonReport(*text);
+  return true;
 }
 
 bool LoadSide(const AuditRequest& request, const std::vector<std::string>& inputs, Side* side,
               std::string* error) {
   std::string text;
   for (const std::string& input : inputs) {
-    if (!ReadReportText(input, &text)) continue;
+    if (!ReadJsonText(input, &text)) continue;
+    Side read;
+    const ReportSide what = SideOfJsonReport(input, text, &read, error);
+    if (what == ReportSide::kError) return false;
+    if (what == ReportSide::kNotAReport) continue;
     if (inputs.size() > 1) {
       *error = input + ": a JSON report is a side of diff alone, not one of a set";
       return false;
     }
+    *side = std::move(read);
     side->base = request.roots;
-    return SideOfJsonReport(input, text, side, error);
+    return true;
   }
   AuditRequest one = request;
   one.paths = inputs;

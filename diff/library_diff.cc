@@ -5,6 +5,7 @@
 
 #include "checks/comparison_rules.h"
 #include "diff/compare.h"
+#include "diff/installed_layout.h"
 #include "diff/shared_libraries.h"
 
 namespace rocm_audit {
@@ -150,10 +151,15 @@ void LibraryRemoved(const Side& new_side, BaseConsumers& base, const FileFacts& 
 void CompareLibraries(const Side& old_side, const Side& new_side, BaseConsumers& base, FindingSink& out) {
   const SharedLibraries now(new_side);
   const SharedLibraries was(old_side);
+  const std::set<std::string> unread = UnreadPlaces(new_side);
   std::set<std::string_view> seen;
   for (const FileFacts* old_lib : was.All()) {
     if (!seen.insert(old_lib->elf->soname).second) continue;
-    if (const FileFacts* same = now.First(old_lib->elf->soname)) {
+    // A library NEW could not read (or whose symbols it could not) is neither removed nor
+    // changed as far as anyone knows: the side-unreadable finding says so (finding_diff.cc).
+    const FileFacts* same = now.First(old_lib->elf->soname);
+    if (unread.count(PlaceBelowPrefix(same ? same->path : old_lib->path))) continue;
+    if (same) {
       SymbolsRemoved(new_side, base, *old_lib, *same, out);
       continue;
     }

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <set>
 
 #include "audit/fs/path.h"
 #include "audit/fs/path_display.h"
+#include "audit/model/report_reader.h"
 #include "audit/model/severity.h"
 #include "checks/comparison_rules.h"
 
@@ -117,7 +117,7 @@ bool IsDiffReport(const Json& j) {
   static const std::set<std::string_view> kComparison = {
       kSymbolsRemovedRule.id, kSonameChangedRule.id,         kLibraryRemovedRule.id,
       kProcessorsLostRule.id, kCMakeInterfaceRemovedRule.id, kCMakeDependencyDroppedRule.id,
-      kNewFindingRule.id,     kFixedFindingRule.id};
+      kNewFindingRule.id,     kFixedFindingRule.id,          kSideUnreadableRule.id};
   return std::any_of(findings->begin(), findings->end(),
                      [](const Json& f) { return f.is_object() && kComparison.count(String(f, "check")); });
 }
@@ -213,25 +213,27 @@ Side SideOfReport(std::vector<std::string> given, Report&& report) {
   return side;
 }
 
-bool IsJsonReport(std::string_view text) {
-  const size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos || text[first] != '{') return false;
-  const Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  return j.is_object() && j.value("schema_version", 0) == 1 && j.contains("tool") && j["tool"].is_object() &&
-         j["tool"].value("name", "") == "rocm-audit";
-}
-
-bool SideOfJsonReport(std::string input, std::string_view text, Side* side, std::string* error) {
-  const Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!IsJsonReport(text) || !j.contains("files") || !j["files"].is_array()) {
+ReportSide SideOfJsonReport(std::string input, std::string_view text, Side* side, std::string* error) {
+  Json j;
+  std::string why;
+  // Read once, its names decoded to the bytes an audited side holds (audit/model/report_reader.h).
+  if (!ReadJsonReport(text, &j, &why)) {
+    if (why.find("nests deeper") == std::string::npos) return ReportSide::kNotAReport;
+    // Nothing tells a report from another JSON file that deep: a tool error, never audited as
+    // a file of a tree.
+    *error = input + ": " + why;
+    return ReportSide::kError;
+  }
+  if (!WrittenByRocmAudit(j)) return ReportSide::kNotAReport;
+  if (!j.contains("files") || !j["files"].is_array()) {
     *error = input + ": not a rocm-audit JSON report of schema_version 1 with files[]";
-    return false;
+    return ReportSide::kError;
   }
   if (IsDiffReport(j)) {
     *error =
         input +
         ": the report of a diff, not of an audit: give each side's audit report (--format json --symbols)";
-    return false;
+    return ReportSide::kError;
   }
   side->inputs = {input};
   side->from_report = true;
@@ -245,9 +247,9 @@ bool SideOfJsonReport(std::string input, std::string_view text, Side* side, std:
     if (f.elf && !f.elf->soname.empty() && !f.elf->has_symbols && f.elf->machine != "amdgpu") {
       *error = input + ": its files[] lists no symbols (" + f.path +
                "): write the report with --symbols to compare it";
-      return false;
+      return ReportSide::kError;
     }
-  return true;
+  return ReportSide::kSide;
 }
 
 }  // namespace rocm_audit

@@ -32,13 +32,13 @@ struct Side {
 /// The side of a finished audit (its facts kept, AuditRequest::symbol_facts set).
 Side SideOfReport(std::vector<std::string> inputs, Report&& report);
 
-/// Whether `text` is a JSON report written by rocm-audit (schema_version 1).
-bool IsJsonReport(std::string_view text);
-
-/// The side a JSON report describes: files[] and findings[]. False with `error` when it is
-/// not one, or when its files[] carries no symbols (written without --symbols) although
-/// it lists shared libraries.
-bool SideOfJsonReport(std::string input, std::string_view text, Side* side, std::string* error);
+/// What a regular file that starts like a JSON object is to `diff`: not a report of
+/// rocm-audit (a file to audit), a side read from the report (files[] and findings[]), or a
+/// tool error naming `input`: a report of a diff, one whose files[] carries no symbols
+/// (written without --symbols) although it lists shared libraries, or JSON nested deeper
+/// than a report may be (audit/model/report_reader.h).
+enum class ReportSide { kNotAReport, kSide, kError };
+ReportSide SideOfJsonReport(std::string input, std::string_view text, Side* side, std::string* error);
 
 /// A path as the report shows it, below its input: "PKG.deb:/usr/lib/x" -> "usr/lib/x".
 std::string InstalledPath(std::string_view shown);

@@ -56,6 +56,12 @@ done < <(find "$build/cmake-tree" "$build/demo-tree" "$src/fixtures/cmake" -name
 find "$build/package-tree" -maxdepth 2 -type f ! -name .stamp -print0 | sort -z |
   while IFS= read -r -d '' f; do seed unpack "$f"; done
 for f in "$src"/tests/golden/*.json "$src"/fuzz/seeds/policy_files/*; do seed policy_files "$f"; done
+# The JSON report read back: the golden reports (audits, a diff), the baseline seeds, and
+# fuzz/seeds/report_reader/ (a side naming files that are not UTF-8, a nest at the depth
+# limit and one 30,000 deep, issue 47).
+for f in "$src"/tests/golden/*.json "$src"/fuzz/seeds/policy_files/*.json "$src"/fuzz/seeds/report_reader/*; do
+  seed report_reader "$f"
+done
 # Names a terminal or a parser cannot take raw (issue 34): a DT_NEEDED and a SONAME with
 # escapes and a carriage return, a RUNPATH with an escape. The audit target renders them.
 for f in "$build/hostile-tree/names/bin/app" "$build/hostile-tree/names/lib/libterm.so"; do

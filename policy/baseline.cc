@@ -1,30 +1,37 @@
 #include "policy/baseline.h"
 
-#include "audit/model/byte_text.h"
-#include "audit/model/json_strings.h"
+#include <stdexcept>
+
+#include "audit/model/report_reader.h"
 #include "policy/finding_key.h"
 
 namespace rocm_audit {
 namespace {
 
-using Json = nlohmann::ordered_json;
+using Json = nlohmann::json;
 
-// A finding's JSON members that are not the check's own fields (json_report.cc).
-bool IsEnvelopeMember(const std::string& name) {
-  return name == "check" || name == "severity" || name == "file" || name == "message" || name == "hint" ||
-         name == "key" || name == "suppressed" || name == "repeated";
+std::string String(const Json& j, const char* name) {
+  auto it = j.find(name);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+// A finding's key as the run that wrote it made it, else as FindingKey makes it of the
+// check, the file and the rule's key fields (none but those are read: the key is made of
+// them alone).
 std::string KeyOf(const Json& j, std::span<const Rule> rules, const std::vector<std::string>& inputs) {
-  if (j.contains("key") && j["key"].is_string()) return j["key"].get<std::string>();
+  if (auto key = j.find("key"); key != j.end() && key->is_string()) return key->get<std::string>();
+  if (auto check = j.find("check"); check != j.end() && !check->is_string())
+    throw std::invalid_argument("\"check\" is not a string");
+  if (auto file = j.find("file"); file != j.end() && !file->is_string())
+    throw std::invalid_argument("\"file\" is not a string");
   Finding f;
-  f.check = j.value("check", "");
-  f.file = j.value("file", "");
-  for (const auto& [name, value] : j.items())
-    if (!IsEnvelopeMember(name)) f.fields[name] = value;
+  f.check = String(j, "check");
+  f.file = String(j, "file");
   std::string_view key_fields;
   for (const Rule& r : rules)
     if (r.id == f.check) key_fields = r.key_fields;
+  for (const std::string& name : FieldNames(key_fields))
+    if (auto value = j.find(name); value != j.end()) f.fields[name] = *value;
   return FindingKey(f, key_fields, inputs);
 }
 
@@ -32,30 +39,25 @@ std::string KeyOf(const Json& j, std::span<const Rule> rules, const std::vector<
 
 bool ReadBaselineKeys(std::string_view json_text, std::span<const Rule> rules, std::vector<std::string>* keys,
                       std::string* error) {
-  Json report = Json::parse(json_text, nullptr, /*allow_exceptions=*/false);
-  if (report.is_discarded() || !report.is_object()) {
-    *error = "not JSON";
+  // Its strings come back as the bytes the report's lossless text stands for, keys too.
+  Json report;
+  if (!ReadJsonReport(json_text, &report, error)) return false;
+  auto findings = report.find("findings");
+  if (findings == report.end() || !findings->is_array()) {
+    *error = "not a rocm-audit JSON report (schema_version 1, --format json): no findings[]";
     return false;
   }
   // Any member may have any type in a file handed to --baseline: a wrong one is an error
-  // message, never an exception out of here (nlohmann's value() throws on
-  // "schema_version": {...}).
+  // message, never an exception out of here.
   try {
-    const Json* version = report.contains("schema_version") ? &report["schema_version"] : nullptr;
-    if (!version || !version->is_number_integer() || version->get<int64_t>() != 1 ||
-        !report.contains("findings") || !report["findings"].is_array()) {
-      *error = "not a rocm-audit JSON report (schema_version 1, --format json)";
-      return false;
-    }
     std::vector<std::string> inputs;
-    if (report.contains("inputs") && report["inputs"].is_object() && report["inputs"].contains("paths") &&
-        report["inputs"]["paths"].is_array())
-      for (const Json& p : report["inputs"]["paths"])
-        if (p.is_string()) inputs.push_back(BytesOfLosslessText(p.get<std::string>()));
-    // Keys are made of the bytes the report's lossless text stands for.
-    for (const Json& f : report["findings"])
-      if (f.is_object()) keys->push_back(KeyOf(MapJsonStrings(f, BytesOfLosslessText), rules, inputs));
-  } catch (const Json::exception& e) {
+    if (auto in = report.find("inputs"); in != report.end() && in->is_object())
+      if (auto paths = in->find("paths"); paths != in->end() && paths->is_array())
+        for (const Json& p : *paths)
+          if (p.is_string()) inputs.push_back(p.get<std::string>());
+    for (const Json& f : *findings)
+      if (f.is_object()) keys->push_back(KeyOf(f, rules, inputs));
+  } catch (const std::exception& e) {
     *error = std::string("a member is not as --format json writes it: ") + e.what();
     return false;
   }

@@ -124,6 +124,26 @@ TEST(PolicyCli, BaselineRoundTripFailsOnlyForNewDefects) {
     if (!f.contains("suppressed")) EXPECT_THAT(f["file"].get<std::string>(), HasSubstr("libnew")) << f;
 }
 
+// Issue 47: the hooks take the baseline from the source package being built. One finding
+// field nested 30,000 deep overflowed the stack of the recursive reader (a segfault, no
+// report); it is a tool error naming the file, at once.
+TEST(PolicyCli, ABaselineNestedDeeperThanAReportIsAToolErrorNamingIt) {
+  TempDir t;
+  const std::string deep = std::string(30'000, '[') + std::string(30'000, ']');
+  WriteAll(t / "deep.json",
+           R"({"schema_version": 1, "findings": [{"check": "undefined-symbol", "symbol": )" + deep + "}]}");
+  std::string err;
+  EXPECT_EQ(RunCommand(kBin + "--baseline " + t / "deep.json " + kDemo + " 2>&1", &err), 2);
+  EXPECT_THAT(err,
+              HasSubstr("--baseline " + t / "deep.json" +
+                        ": not a rocm-audit JSON report: nests deeper than 64 levels of arrays and objects"));
+  // A report at the limit is read: its findings are accepted as they are.
+  WriteAll(t / "edge.json", R"({"schema_version": 1, "findings": [{"check": "undefined-symbol", "symbol": )" +
+                                std::string(61, '[') + std::string(61, ']') + "}]}");
+  EXPECT_EQ(RunCommand(kBin + "--fail-on none --baseline " + t / "edge.json " + kDemo + " 2>&1", &err), 0)
+      << err;
+}
+
 TEST(PolicyCli, SelectionAndSeverity) {
   TempDir t;
   EXPECT_EQ(

@@ -299,6 +299,29 @@ TEST(Diff, FindingsOldHadAndNewHasNotAreFixed) {
   EXPECT_TRUE(Of(r, "new-finding", "bin/consumer").empty());
 }
 
+// Issue 47: a file one side could not read hides what that side would have found in it.
+// NEW's libu.so.1 is cut short: OLD's finding of it (its DT_NEEDED found nowhere) is not
+// fixed, and the report says NEW could not read the file instead. The other way round, the
+// finding NEW has of it is not new.
+TEST(Diff, AFileOneSideCouldNotReadIsNoFixedOrNewFinding) {
+  for (const bool reversed : {false, true}) {
+    const Report r = reversed ? DiffTrees("unread", "new", "old") : DiffTrees("unread");
+    // Nor is the library NEW could not read removed: nobody knows.
+    for (const Finding& f : r.findings) EXPECT_EQ(f.check, "side-unreadable") << f.message;
+    const auto unread = Of(r, "side-unreadable", "lib/libu.so.1");
+    ASSERT_EQ(unread.size(), 1u) << reversed;
+    const Finding& f = *unread[0];
+    EXPECT_EQ(f.fields["side"], reversed ? "old" : "new");
+    EXPECT_EQ(f.fields["rule"], "malformed-file");
+    EXPECT_EQ(f.fields["not_compared"], 1);
+    EXPECT_EQ(f.severity, reversed ? Severity::kNote : Severity::kError);  // NEW's unparsable library
+    EXPECT_EQ(
+        f.message.rfind(reversed ? "OLD could not read this file: " : "NEW could not read this file: ", 0),
+        0u)
+        << f.message;
+  }
+}
+
 TEST(Diff, OnlyAdditionsGiveNoWarningOrError) {
   const Report r = DiffTrees("harmless");
   EXPECT_FALSE(r.HasFindingsAtOrAbove(Severity::kWarning));

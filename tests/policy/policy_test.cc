@@ -155,6 +155,18 @@ TEST(Baseline, MembersOfTheWrongTypeAreAnErrorNotAnException) {
   EXPECT_EQ(keys.size(), 1u);
 }
 
+// Issue 47: a field nested 30,000 deep overflowed the stack of the recursive copy and walk
+// of the parsed value; the parse now refuses it before the value is built.
+TEST(Baseline, AFieldNestedDeeperThanAReportIsAnErrorNotACrash) {
+  const std::string deep = std::string(30'000, '[') + std::string(30'000, ']');
+  std::vector<std::string> keys;
+  std::string error;
+  EXPECT_FALSE(ReadBaselineKeys(
+      R"({"schema_version": 1, "findings": [{"check": "x", "symbol": )" + deep + "}]}", {}, &keys, &error));
+  EXPECT_EQ(error, "not a rocm-audit JSON report: nests deeper than 64 levels of arrays and objects");
+  EXPECT_TRUE(keys.empty());
+}
+
 // A report writes names that are not UTF-8 as lossless text (audit/model/byte_text.h); its
 // keys are read back as the bytes they stand for, so lib\xfe.so's key is not lib\xff.so's.
 TEST(Baseline, KeysAreReadBackAsTheBytesTheyName) {
