@@ -19,10 +19,10 @@ struct Member {
 };
 
 // Every member as llvm-ar walks them (llvm/lib/Object/Archive.cpp). Each error is the
-// archive's: a long-name offset past the // table or a name the table does not end with
-// "/\n" (LLVM and GNU ar: "malformed archive"), a header without its "`\n", a size that
-// runs past the end. Skipping such a member would turn a lying archive into a smaller
-// honest-looking one.
+// archive's: a long-name offset past the // table (llvm-ar and GNU ar: malformed archive)
+// or a name the table does not end with "/\n" (llvm-ar: "not terminated"; GNU ar reads to
+// the table's end), a header without its "`\n", a size that runs past the end. Skipping
+// such a member would turn a lying archive into a smaller honest-looking one.
 bool WalkMembers(std::string_view bytes, const std::function<void(const llvm::object::Archive&)>& opened,
                  const std::function<void(const Member&)>& member, std::string* error) {
   llvm::MemoryBufferRef ref(llvm::StringRef(bytes.data(), bytes.size()), "archive");

@@ -75,7 +75,7 @@ TEST(UndefinedSymbols, ANameNestedPastTheStackIsShownMangled) {
   Report r = Audit({t / "lib/libA.so"}, t.path());
   auto f = FindingsOf(r, "undefined-symbol");
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].fields["symbol"].get<std::string>().size(), 200006u);
+  EXPECT_THAT(f[0].fields["symbol"].get<std::string>(), ::testing::StartsWith("_Z1fPPPP"));
   EXPECT_FALSE(f[0].fields.contains("demangled"));
 }
 

@@ -637,7 +637,7 @@ TEST(HostileInput, LyingArTablesAreMalformedNamingTheLie) {
     EXPECT_EQ(ChecksOf(r, archive), std::set<std::string>{"malformed-file"}) << name;
     for (const auto& f : r.value("findings", nlohmann::json::array()))
       if (f.value("file", "") == archive)
-        EXPECT_THAT(f.value("message", ""), ::testing::HasSubstr(lie)) << name;
+        EXPECT_THAT(f.value("reason", ""), ::testing::HasSubstr(lie)) << name;
     EXPECT_TRUE(ChecksOf(r).count("undefined-symbol")) << name;
   }
   TempDir t;

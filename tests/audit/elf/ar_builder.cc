@@ -55,8 +55,8 @@ std::string ElfObject(const ElfObjectSpec& spec) {
   const ElfObjectLayout layout = LayoutOf(spec);
   const std::vector<Symbol> symbols = SymbolsOf(spec);
   Writer w(spec.little);
+  w.bytes.assign(16, '\0');
   w.bytes[0] = 0x7f, w.bytes[1] = 'E', w.bytes[2] = 'L', w.bytes[3] = 'F';
-  w.bytes.resize(16, '\0');
   w.bytes[4] = w64 ? 2 : 1, w.bytes[5] = spec.little ? 1 : 2, w.bytes[6] = 1;
   w.Put(16, 1, 2);  // ET_REL
   w.Put(18, spec.machine, 2);
