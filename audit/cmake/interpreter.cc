@@ -148,7 +148,10 @@ ConditionResult Interpreter::Condition(const Args& args) {
   c.command = [this](std::string_view name) {
     return definitions_.count(ToLower(name)) ? Tri::kTrue : Tri::kUnknown;
   };
-  c.charge = [this](size_t bytes) { Charge(bytes); };
+  c.charge = [this](size_t bytes) {
+    Charge(bytes);
+    return !OverBudget();
+  };
   c.set_matches = [this](const std::vector<std::string>& groups) {
     for (size_t i = 0; i < 10; ++i) {
       if (i < groups.size())
