@@ -70,12 +70,27 @@ size_t ParseBracket(std::string_view p, size_t i, std::string* out, std::string*
   return i + 1;
 }
 
-// CMake's pattern in POSIX ERE; "" and `error` when CMake refuses it.
-std::string ToPosix(std::string_view p, std::string* error) {
+// The states LLVM's regcomp.c makes for an operator: '|' an OOR1 and OOR2 (and the OCH_
+// and O_CH of its first), '*' OPLUS_, O_PLUS and a choice around them, '?' a choice.
+size_t OperatorStates(char c) {
+  switch (c) {
+    case '|': return 2;
+    case '*': return 6;
+    case '+': return 2;
+    case '?': return 4;
+    default: return 1;
+  }
+}
+
+// CMake's pattern in POSIX ERE; "" and `error` when CMake refuses it. `states`: about the
+// number LLVM's engine compiles it to.
+std::string ToPosix(std::string_view p, size_t* states, std::string* error) {
   std::string out;
   int groups = 0;
+  *states = 1;  // OEND
   for (size_t i = 0; i < p.size();) {
     const char c = p[i++];
+    *states += OperatorStates(c);
     if (c == '\\') {
       if (i >= p.size()) {
         *error = "Trailing backslash.";
@@ -104,7 +119,7 @@ std::string ToPosix(std::string_view p, std::string* error) {
 
 std::unique_ptr<CMakeRegex> CMakeRegex::Compile(std::string_view pattern, std::string* error) {
   std::unique_ptr<CMakeRegex> r(new CMakeRegex);
-  r->posix_ = ToPosix(pattern, error);
+  r->posix_ = ToPosix(pattern, &r->states_, error);
   if (!error->empty()) return nullptr;
   r->re_ = std::make_unique<llvm::Regex>(r->posix_);
   if (!r->re_->isValid(*error)) return nullptr;
@@ -112,6 +127,8 @@ std::unique_ptr<CMakeRegex> CMakeRegex::Compile(std::string_view pattern, std::s
 }
 
 CMakeRegex::~CMakeRegex() = default;
+
+size_t CMakeRegex::SearchWork(size_t input) const { return RegexWork(input, states_); }
 
 std::optional<RegexMatch> CMakeRegex::Find(std::string_view text) const {
   llvm::SmallVector<llvm::StringRef, kMaxGroups + 1> found;

@@ -39,20 +39,34 @@ class CMakeRegex {
   /// matches, where CMake takes the first alternative that matches.
   std::optional<RegexMatch> Find(std::string_view text) const;
 
+  /// What one search of `input` bytes costs the evaluation's work budget (RegexWork).
+  size_t SearchWork(size_t input) const;
+
   /// The POSIX form the pattern was translated to (for tests).
   const std::string& posix() const { return posix_; }
+  /// About the number of states LLVM's engine compiles the pattern to (regcomp.c's strip:
+  /// one an atom or parenthesis, more an operator).
+  size_t states() const { return states_; }
 
  private:
   CMakeRegex() = default;
   std::string posix_;
+  size_t states_ = 0;
   std::unique_ptr<llvm::Regex> re_;
 };
 
 /// The bytes of input one search may be given: larger inputs are left unevaluated.
 constexpr size_t kMaxRegexInput = 64 * 1024;
 
-/// What one search of `input` bytes costs the evaluation's work budget: matching with
-/// groups takes up to ~200 ns a byte, copying a value ~1 ns.
-constexpr size_t RegexWork(size_t input) { return 256 * (input + 64); }
+/// What one search of `input` bytes with a pattern of `states` costs the evaluation's work
+/// budget, charged before the search is made: matching with groups takes up to ~200 ns a
+/// byte, copying a value ~1 ns. A pattern of more than 64 states leaves the engine's bit-set
+/// matcher for the one that steps each state over each byte (regexec.c: smatcher and
+/// lmatcher), and a search takes input x states: a pattern of 400 alternatives (2,800
+/// states) over a 1 MiB line took 6.8 s, 2.4 ns a byte and state, and one of 20,000 about
+/// 6 s over 60 kB, while each was charged by its input alone.
+constexpr size_t RegexWork(size_t input, size_t states) {
+  return (input + 64) * (states > 64 ? 4 * states : 256);
+}
 
 }  // namespace rocm_audit

@@ -139,6 +139,15 @@ bool Strings(Interpreter& in, const std::string& op, const Args& a) {
   for (unsigned char c : *text)
     if (c != '\n' && c != '\r' && c != '\t' && (c < 0x20 || c >= 0x7F))
       return unknown("of a file that is not plain ASCII text");
+  // Every line is searched: the searches are charged before any is made, at what one over
+  // the whole text costs (CMakeRegex::SearchWork). A 1 MiB line searched with a pattern of
+  // 400 alternatives took 6.8 s, and was charged nothing.
+  in.Charge(text->size());
+  if (re) in.Charge(re->SearchWork(text->size()));
+  if (in.OverBudget()) {
+    in.Skip("file", "file(STRINGS) of " + a[1].value.text + ": the evaluation's work budget ran out");
+    return unknown("past the evaluation's work budget");
+  }
   std::vector<std::string> lines;
   std::string line;
   auto take = [&] {
@@ -154,7 +163,6 @@ bool Strings(Interpreter& in, const std::string& op, const Args& a) {
       line += c;
   }
   if (!line.empty()) take();
-  in.Charge(text->size());
   in.Set(var, {JoinList(lines)});
   return true;
 }

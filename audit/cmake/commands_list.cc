@@ -136,7 +136,7 @@ Edited Filter(const ListCall& c, std::vector<std::string>& v, const std::vector<
   std::unique_ptr<CMakeRegex> re = CMakeRegex::Compile(c.a[4].value.text, &error);
   if (!re) return Edited::kNotEvaluated;  // CMake: "failed to compile regex"
   for (const std::string& s : v) {
-    c.in.Charge(RegexWork(s.size()));
+    c.in.Charge(re->SearchWork(s.size()));
     if (s.size() > kMaxRegexInput || c.in.OverBudget()) return Edited::kNotEvaluated;
   }
   std::erase_if(v, [&](const std::string& s) { return re->Find(s).has_value() != include; });

@@ -74,15 +74,17 @@ Replacement ParseReplacement(std::string_view r) {
   return out;
 }
 
+constexpr const char* kBudgetSpent = "the evaluation's work budget ran out";
+
 // Every match in turn, as CMake's MATCHALL and REPLACE search: each search starts where the
 // last match ended, and that start is a beginning of line for ^. An empty match is an error
 // in CMake. Each search is charged to the evaluation's work.
 bool EachMatch(Interpreter& in, const CMakeRegex& re, const std::string& text,
                const std::function<void(const RegexMatch&, size_t at)>& take, std::string* error) {
   for (size_t at = 0; at < text.size();) {
-    in.Charge(RegexWork(text.size() - at));
+    in.Charge(re.SearchWork(text.size() - at));
     if (in.OverBudget()) {
-      *error = "the evaluation's work budget ran out";
+      *error = kBudgetSpent;
       return false;
     }
     std::optional<RegexMatch> m = re.Find(std::string_view(text).substr(at));
@@ -120,14 +122,16 @@ bool Regex(Interpreter& in, const std::string&, const Args& a) {
     return true;
   }
   const std::string& text = input.text;
-  if (mode == "MATCH") {
-    in.Charge(RegexWork(text.size()));
-    std::optional<RegexMatch> m = re->Find(text);
-    in.Set(out, {m ? m->groups[0] : ""});
-    return true;
-  }
   std::string result;
-  if (mode == "MATCHALL") {
+  if (mode == "MATCH") {
+    // Charged before the search, as each of EachMatch's.
+    in.Charge(re->SearchWork(text.size()));
+    if (in.OverBudget()) {
+      error = kBudgetSpent;
+    } else if (std::optional<RegexMatch> m = re->Find(text)) {
+      result = m->groups[0];
+    }
+  } else if (mode == "MATCHALL") {
     std::vector<std::string> all;
     if (EachMatch(in, *re, text, [&](const RegexMatch& m, size_t) { all.push_back(m.groups[0]); }, &error))
       result = JoinList(all);

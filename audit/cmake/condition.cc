@@ -251,7 +251,7 @@ class Evaluator {
             if (item == lhs.text) r = Tri::kTrue;
         }
       } else if (k == "MATCHES") {
-        r = Matches(lhs.text, rhs.text);
+        r = Matches(lhs.text, rhs.text, &why);
       } else if (k.starts_with("VERSION_")) {
         int c = CompareVersions(lhs.text, rhs.text);
         r = Compare(k.substr(8), c);
@@ -286,12 +286,18 @@ class Evaluator {
     return v ? Tri::kTrue : Tri::kFalse;
   }
 
-  Tri Matches(const std::string& text, const std::string& pattern) {
-    if (text.size() > kMaxRegexInput) return Tri::kUnknown;
+  Tri Matches(const std::string& text, const std::string& pattern, std::string* why) {
+    if (text.size() > kMaxRegexInput) {
+      *why = "a string longer than " + std::to_string(kMaxRegexInput) + " bytes to match";
+      return Tri::kUnknown;
+    }
     std::string error;
     std::unique_ptr<CMakeRegex> re = CMakeRegex::Compile(pattern, &error);
     if (!re) return Tri::kFalse;  // CMake: "Regular expression cannot compile"
-    if (c_.charge) c_.charge(RegexWork(text.size()));
+    if (c_.charge && !c_.charge(re->SearchWork(text.size()))) {
+      *why = "a regular-expression search past the evaluation's work budget";
+      return Tri::kUnknown;
+    }
     std::optional<RegexMatch> m = re->Find(text);
     if (!m) return Tri::kFalse;
     if (c_.set_matches) c_.set_matches(m->groups);

@@ -30,8 +30,9 @@ struct ConditionContext {
   std::function<Tri(std::string_view)> command;
   std::function<void(const std::vector<std::string>&)> set_matches;  ///< CMAKE_MATCH_<n> after MATCHES
   /// Charges work to the evaluation's budget: each reduction level's tokens (their bytes and
-  /// kConditionTokenWork each), and a MATCHES search (RegexWork).
-  std::function<void(size_t)> charge;
+  /// kConditionTokenWork each), and a MATCHES search (RegexWork) before it is made, which is
+  /// not made, and undecided, when the budget is spent. False once it is.
+  std::function<bool(size_t)> charge;
 };
 
 /// Conditions longer or more deeply parenthesized than these are undecided, not evaluated:

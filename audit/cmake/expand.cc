@@ -47,7 +47,7 @@ class Expander {
         }
         continue;
       }
-      if (c == '$' && depth < kMaxNesting) {
+      if (c == '$') {
         std::string_view rest = raw_.substr(*at);
         const VariableLookup* table = nullptr;
         size_t open = 0;
@@ -60,6 +60,14 @@ class Expander {
         } else if (rest.starts_with("$CACHE{")) {
           table = &vars_;
           open = 7;
+        }
+        if (table && depth == kMaxNesting) {
+          // CMake nests references without bound (cmMakefile::ExpandVariablesInStringNew keeps
+          // a stack); past kMaxNesting one is left as written, and the value is unknown.
+          if (state->known)
+            state->why = "variable references nested deeper than " + std::to_string(kMaxNesting);
+          state->known = false;
+          table = nullptr;
         }
         if (table) {
           size_t inner = *at + open;

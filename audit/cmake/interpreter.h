@@ -128,16 +128,29 @@ class Interpreter {
     std::vector<std::string> missing;
   };
 
+  // The blocks (interpreter_blocks.cc): Exec runs a range of commands with the blocks in it
+  // on a stack of its own, never recursing per block. Each block opens (true when its body is
+  // to run) and, each time its body ends with a Flow, says whether the body runs again.
+  struct Running;    ///< a block in progress
+  struct Forked;     ///< an undecided if()'s branches and what they leave
+  struct Iterating;  ///< a foreach()'s items
   Flow Exec(const ProgramPtr& p, size_t begin, size_t end);
-  Flow ExecIf(const ProgramPtr& p, size_t at);
+  static bool Body(Running& r, size_t begin, size_t end, Flow* flow);
+  bool Open(const ProgramPtr& p, Running& r, Flow* flow);
+  bool Next(const ProgramPtr& p, Running& r, Flow* flow);
+  bool OpenIf(const ProgramPtr& p, Running& r, Flow* flow);
   std::vector<Branch> Branches(const ProgramPtr& p, size_t at, bool* taken, std::string* unknown_so_far);
-  Flow ExecUndecided(const ProgramPtr& p, const std::vector<Branch>& branches, bool taken,
-                     const std::string& unknown_so_far);
-  Flow ExecForeach(const ProgramPtr& p, size_t at);
+  bool StartBranch(Running& r, Flow* flow);
+  bool NextBranch(Running& r, Flow* flow);
+  Flow MergeBranches(Forked& f);
+  bool OpenForeach(const ProgramPtr& p, Running& r, Flow* flow);
   /// The items a foreach() iterates over; `failed` on CMake's fatal errors of RANGE.
   std::vector<std::string> ForeachItems(const Args& args, std::string* unknown, bool* failed);
-  Flow ExecWhile(const ProgramPtr& p, size_t at);
-  Flow ExecBlock(const ProgramPtr& p, size_t at);
+  bool NextItem(const ProgramPtr& p, Running& r, Flow* flow);
+  bool NextIteration(const ProgramPtr& p, Running& r, Flow* flow);
+  bool TestWhile(const ProgramPtr& p, Running& r, Flow* flow);
+  bool OpenBlock(const ProgramPtr& p, Running& r, Flow* flow);
+  void CloseBlock(Running& r);
   void Define(const ProgramPtr& p, size_t at);
   Flow Call(const Definition& def, const Args& args, const CMakeSite& site, const std::string& name);
   Flow Command(const ListFileCommand& cmd);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "audit/cmake/evaluation.h"
@@ -44,10 +45,11 @@ class Recorder {
   CMakeSite UserSite() const;  ///< the outermost call site inside the package's files
 
   // What the current command depends on.
-  void PushUndecided(std::string why) { undecided_.push_back(std::move(why)); }
-  void PopUndecided() { undecided_.pop_back(); }
+  void PushUndecided(std::string why);
+  void PopUndecided();
   size_t UndecidedMark() const { return undecided_.size(); }
-  void ResetUndecided(size_t mark) { undecided_.resize(mark); }
+  void ResetUndecided(size_t mark);
+  /// The conditions, outermost first; past the first few, how many more there are.
   std::string Undecided() const;
   /// EXISTS tests that failed, per if() level: a failure right after one is about that file.
   void PushMissingTests(std::vector<std::string> paths) { missing_tests_.push_back(std::move(paths)); }
@@ -75,10 +77,12 @@ class Recorder {
   std::vector<std::string> file_stack_;                  ///< list files being evaluated
   std::vector<std::string> command_files_;               ///< the file of each list file or body run
   std::vector<std::string> undecided_;                   ///< conditions the current command depends on
+  size_t undecided_conditions_ = 0;                      ///< the entries of undecided_ that are not empty
   std::vector<std::vector<std::string>> missing_tests_;  ///< EXISTS tests that failed, per if() level
   std::vector<std::string> loop_values_;                 ///< current foreach() items, innermost last
   const ListFileCommand* current_ = nullptr;
   CMakeEvaluation out_;
+  std::unordered_map<std::string, size_t> reference_index_;  ///< out_.references by path
 };
 
 }  // namespace rocm_audit
