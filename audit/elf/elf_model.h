@@ -125,6 +125,10 @@ struct ElfModel {
     const uint8_t* chains = nullptr;
     uint32_t chain_count = 0;
     uint32_t first_hashed = 0;  ///< GNU: symoffset, the first symbol the table covers
+    /// SysV: the bytes of one word of the table. 8 on 64-bit s390 and Alpha, whose ABIs make
+    /// .hash of 64-bit entries (glibc's Elf_Symndx in their bits/elfclass.h, binutils'
+    /// hash_entry_size 8 in elf64-s390.c and elf64-alpha.c); 4 everywhere else.
+    uint8_t word_size = 4;
   } hash_table;
 
   /// Calls `visit(index)` for each symbol named `name` that the loader may bind to

@@ -475,6 +475,23 @@ class Reader {
     return model_->little_endian ? llvm::support::endian::read32le(p) : llvm::support::endian::read32be(p);
   }
 
+  // The bytes of a word of DT_HASH: 8 for 64-bit s390 and Alpha (glibc's Elf_Symndx is
+  // uint64_t there, sysdeps/s390/bits/elfclass.h and sysdeps/unix/sysv/linux/alpha/
+  // bits/elfclass.h; binutils' elf64-s390.c and elf64-alpha.c set hash_entry_size 8), 4
+  // elsewhere. Read as 4 bytes, a valid s390x .hash has 0 buckets (the high half of nbucket).
+  // Linux/Alpha's files carry glibc's EM_ALPHA, 0x9026; 41 is the gABI's number for it.
+  uint8_t SysvHashWordSize() const {
+    constexpr uint16_t kLinuxAlpha = 0x9026;
+    const uint16_t m = model_->machine;
+    const bool wide = m == llvm::ELF::EM_S390 || m == llvm::ELF::EM_ALPHA || m == kLinuxAlpha;
+    return wide && model_->elf_class == 2 ? 8 : 4;
+  }
+
+  uint64_t HashWord(const uint8_t* p, uint8_t size) const {
+    if (size == 4) return Word(p);
+    return model_->little_endian ? llvm::support::endian::read64le(p) : llvm::support::endian::read64be(p);
+  }
+
   // DT_GNU_HASH first, as glibc prefers it; DT_HASH otherwise. Every range is checked here
   // so that lookups can index without checks.
   void ReadHashTable(uint32_t symbol_count) {
@@ -499,16 +516,18 @@ class Reader {
       Warn("DT_GNU_HASH table lies outside the file or does not match .dynsym");
     }
     if (sysv_hash_addr_) {
-      const uint8_t* header = MappedRange(*sysv_hash_addr_, 8);
+      const uint8_t w = SysvHashWordSize();
+      const uint8_t* header = MappedRange(*sysv_hash_addr_, 2ull * w);
       if (header) {
-        uint32_t buckets = Word(header), chains = Word(header + 4);
-        if (buckets > 0 && chains <= symbol_count &&
-            MappedRange(*sysv_hash_addr_, 8 + 4ull * buckets + 4ull * chains)) {
+        uint64_t buckets = HashWord(header, w), chains = HashWord(header + w, w);
+        if (buckets > 0 && buckets <= UINT32_MAX && chains <= symbol_count &&
+            MappedRange(*sysv_hash_addr_, w * (2 + buckets + chains))) {
           h.kind = ElfModel::HashTable::kSysv;
-          h.bucket_count = buckets;
-          h.buckets = header + 8;
-          h.chain_count = chains;
-          h.chains = h.buckets + 4ull * buckets;
+          h.word_size = w;
+          h.bucket_count = static_cast<uint32_t>(buckets);
+          h.buckets = header + 2 * w;
+          h.chain_count = static_cast<uint32_t>(chains);
+          h.chains = h.buckets + w * buckets;
           return;
         }
       }
