@@ -23,6 +23,7 @@
 #include <type_traits>
 #include <unordered_set>
 
+#include "audit/elf/elf_head_image.h"
 #include "audit/elf/loader_view.h"
 #include "audit/support/hex.h"
 
@@ -719,11 +720,17 @@ std::shared_ptr<llvm::MemoryBuffer> MapFile(const std::string& path, std::string
   auto buf = llvm::MemoryBuffer::getOpenFile(llvm::sys::fs::convertFDToNativeFile(fd), path,
                                              static_cast<uint64_t>(st.st_size),
                                              /*RequiresNullTerminator=*/false, /*IsVolatile=*/false);
-  close(fd);
   if (!buf) {
     *error = buf.getError().message();
-    return nullptr;
+    // Too large for the address space (a 100 GiB library under a 4 GiB limit; LLVM then
+    // tries a copy as large): an ELF file is read by the ranges the audit reads instead.
+    std::shared_ptr<llvm::MemoryBuffer> head;
+    if (buf.getError() == std::errc::not_enough_memory)
+      head = ReadElfHeadImage(fd, static_cast<uint64_t>(st.st_size), path, error);
+    close(fd);
+    return head;
   }
+  close(fd);
   return std::shared_ptr<llvm::MemoryBuffer>(std::move(*buf));
 }
 
