@@ -157,7 +157,11 @@ void Run(const LoadableInput& in, FindingSink& sink) {
                           {"source", s.source},
                           {"outcome", s.outcome}});
     f.fields["searched"] = searched;
-    f.fields["unbound_symbols"] = hidden == unbound.end() ? std::vector<std::string>() : hidden->second;
+    // The binding's names are views into the file: each copied as the report keeps it.
+    f.fields["unbound_symbols"] = nlohmann::ordered_json::array();
+    if (hidden != unbound.end())
+      for (std::string_view symbol : hidden->second)
+        f.fields["unbound_symbols"].push_back(BoundedView(symbol));
     if (hidden != unbound.end())
       f.message += "; " + std::to_string(hidden->second.size()) +
                    (hidden->second.size() == 1 ? " undefined symbol of " : " undefined symbols of ") +

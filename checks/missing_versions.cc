@@ -43,7 +43,7 @@ constexpr Rule kRules[] = {
 
 // "(its newest is GLIBCXX_3.4.30)": the highest of the same family by version order, never
 // GLIBC_PRIVATE or another name without a version number.
-std::string DescribeVersions(const ElfModel& lib, const std::string& wanted) {
+std::string DescribeVersions(const ElfModel& lib, std::string_view wanted) {
   std::string newest = NewestOfFamily(lib.defined_versions, wanted);
   return newest.empty() ? "" : " (its newest is " + newest + ")";
 }
@@ -52,8 +52,10 @@ void Run(const LoadableInput& in, FindingSink& sink) {
   for (const MissingVersion& m : in.load.binding.missing_versions) {
     const ElfModel& lib = *in.load.closure.objects[m.library_index].model;
     Finding f = MakeFinding(kRules[0], in.file.walked.path);
-    f.message = "version " + m.version + " not found in " + m.library + " (" + m.resolved_path + ")" +
-                DescribeVersions(lib, m.version) + "; ";
+    // The names as the report keeps them (BoundedView): the binding's are views into the file.
+    const std::string version = BoundedView(m.version), library = BoundedView(m.library);
+    f.message = "version " + version + " not found in " + library + " (" + m.resolved_path + ")" +
+                BoundedView(DescribeVersions(lib, m.version)) + "; ";
     if (m.symbols.empty())
       f.message +=
           "no symbol of the file binds through it, but ld.so checks every DT_VERNEED entry and refuses to "
@@ -61,12 +63,13 @@ void Run(const LoadableInput& in, FindingSink& sink) {
     else
       f.message += std::to_string(m.symbols.size()) +
                    (m.symbols.size() == 1 ? " symbol needs" : " symbols need") + " it";
-    f.hint = "the file was built against a newer " + m.library +
+    f.hint = "the file was built against a newer " + library +
              " than the one it loads: build against the oldest supported one, or depend on the newer one";
-    f.fields["library"] = m.library;
-    f.fields["version"] = m.version;
+    f.fields["library"] = library;
+    f.fields["version"] = version;
     f.fields["resolved_path"] = m.resolved_path;
-    f.fields["symbols"] = m.symbols;
+    f.fields["symbols"] = nlohmann::ordered_json::array();
+    for (std::string_view symbol : m.symbols) f.fields["symbols"].push_back(BoundedView(symbol));
     sink.Add(std::move(f));
   }
 }

@@ -78,6 +78,8 @@ constexpr Rule kRules[] = {
 constexpr size_t kMaxDemangledName = 4096;
 
 // The C++ name a packager recognises, or "" when the symbol is not a mangled name.
+// The length cap also keeps 20,000 suffixes of one 1 MiB name from costing 20,000 demanglings
+// of up to 1 MiB.
 std::string Demangled(std::string_view name) {
   if (!name.starts_with("_Z") || name.size() > kMaxDemangledName) return "";
   std::string out = llvm::demangle(name);
@@ -178,17 +180,19 @@ void Run(const LoadableInput& in, FindingSink& sink) {
   const SymbolBinding& binding = in.load.binding;
   for (const UndefinedSymbol& u : binding.undefined) {
     Finding f = MakeFinding(kRules[0], in.file.walked.path);
+    // The names as the report keeps them (BoundedView), copied once: the binding's names are
+    // views into the file, and 20,000 of them may be suffixes of one 1 MiB string.
+    const std::string name = BoundedView(u.name), version = BoundedView(u.version);
     std::string demangled = Demangled(u.name);
     f.message =
-        "undefined symbol " + u.name + (demangled.empty() ? "" : " (" + demangled + ")") +
-        (u.version.empty() ? "" : ", version " + u.version) + ": " +
+        "undefined symbol " + name + (demangled.empty() ? "" : " (" + demangled + ")") +
+        (version.empty() ? "" : ", version " + version) + ": " +
         (binding.scope_size == 1
              ? std::string("its load scope is itself alone, which does not define it")
              : "none of the " + std::to_string(binding.scope_size) + " objects in its load scope defines it");
-    f.fields["symbol"] = u.name;
+    f.fields["symbol"] = name;
     if (!demangled.empty()) f.fields["demangled"] = demangled;
-    f.fields["version"] =
-        u.version.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(u.version);
+    f.fields["version"] = version.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(version);
     f.fields["scope_size"] = binding.scope_size;
     static const std::vector<SymbolProvider> kNone;
     AddProviders(in.run.providers ? in.run.providers->Providers(u.name) : kNone, &f);

@@ -36,6 +36,14 @@ uint32_t Read32(const uint8_t* p, bool little_endian) {
                        : (static_cast<uint32_t>(p[0]) << 24 | p[1] << 16 | p[2] << 8 | p[3]);
 }
 
+// A word of a SysV hash table: 4 or 8 bytes (HashTable::word_size). An 8-byte value past
+// 32 bits is no symbol index: it reads as one no table has, which ends a chain.
+uint32_t ReadHashWord(const uint8_t* p, uint8_t size, bool little_endian) {
+  if (size == 4) return Read32(p, little_endian);
+  const uint64_t high = Read32(p + (little_endian ? 4 : 0), little_endian);
+  return high ? UINT32_MAX : Read32(p + (little_endian ? 0 : 4), little_endian);
+}
+
 // The hash functions of the two ELF symbol hash tables (dl-hash.h, dl-new-hash.h).
 uint32_t GnuHash(std::string_view name) {
   uint32_t h = 5381;
@@ -97,11 +105,12 @@ void ElfModel::ForEachDefinition(std::string_view name, const std::function<void
     return;
   }
   if (h.kind == HashTable::kSysv) {
-    uint32_t index = Read32(h.buckets + 4 * (SysvHash(name) % h.bucket_count), little_endian);
+    const uint8_t w = h.word_size;
+    uint32_t index = ReadHashWord(h.buckets + w * (SysvHash(name) % h.bucket_count), w, little_endian);
     // A chain longer than the table has entries is a loop: stop there.
     for (uint32_t steps = 0; index != 0 && index < h.chain_count && steps <= h.chain_count; ++steps) {
       consider(index);
-      index = Read32(h.chains + 4 * index, little_endian);
+      index = ReadHashWord(h.chains + uint64_t{w} * index, w, little_endian);
     }
     return;
   }

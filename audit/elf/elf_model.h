@@ -48,12 +48,13 @@ class SymbolTable {
   virtual std::vector<bool> RelocatedSymbols() const = 0;
 };
 
-/// A version this object requires from a library (one DT_VERNEED auxiliary entry).
+/// A version this object requires from a library (one DT_VERNEED auxiliary entry). The
+/// names are views into the mapped file, as every name of the model is.
 struct NeededVersion {
-  std::string library;  ///< vn_file: the soname the version must come from
-  std::string version;  ///< vna_name, e.g. GLIBCXX_3.4.32
-  uint16_t index = 0;   ///< vna_other: the .gnu.version index undefined symbols use
-  bool weak = false;    ///< VER_FLG_WEAK: the loader only warns
+  std::string_view library;  ///< vn_file: the soname the version must come from
+  std::string_view version;  ///< vna_name, e.g. GLIBCXX_3.4.32
+  uint16_t index = 0;        ///< vna_other: the .gnu.version index undefined symbols use
+  bool weak = false;         ///< VER_FLG_WEAK: the loader only warns
 };
 
 struct ElfModel {
@@ -95,9 +96,11 @@ struct ElfModel {
   uint32_t symbol_count() const { return symbol_table ? symbol_table->size() : 0; }
   DynamicSymbol SymbolAt(uint32_t index) const { return symbol_table->At(index); }
   bool has_version_table = false;
-  /// Version name by .gnu.version index, from both DT_VERDEF and DT_VERNEED.
-  std::unordered_map<uint16_t, std::string> version_names;
-  std::vector<std::string> defined_versions;  ///< DT_VERDEF names (base name excluded)
+  /// Version name by .gnu.version index, from both DT_VERDEF and DT_VERNEED. Version names
+  /// are views into `buffer`, like DT_NEEDED: 4,096 entries naming one 1 MiB string cost
+  /// the string once, not 4 GB of copies.
+  std::unordered_map<uint16_t, std::string_view> version_names;
+  std::vector<std::string_view> defined_versions;  ///< DT_VERDEF names (base name excluded)
   bool has_version_definitions = false;
   std::vector<NeededVersion> needed_versions;
 
@@ -122,6 +125,10 @@ struct ElfModel {
     const uint8_t* chains = nullptr;
     uint32_t chain_count = 0;
     uint32_t first_hashed = 0;  ///< GNU: symoffset, the first symbol the table covers
+    /// SysV: the bytes of one word of the table. 8 on 64-bit s390 and Alpha, whose ABIs make
+    /// .hash of 64-bit entries (glibc's Elf_Symndx in their bits/elfclass.h, binutils'
+    /// hash_entry_size 8 in elf64-s390.c and elf64-alpha.c); 4 everywhere else.
+    uint8_t word_size = 4;
   } hash_table;
 
   /// Calls `visit(index)` for each symbol named `name` that the loader may bind to

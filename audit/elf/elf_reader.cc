@@ -23,6 +23,7 @@
 #include <type_traits>
 #include <unordered_set>
 
+#include "audit/elf/elf_head_image.h"
 #include "audit/elf/loader_view.h"
 #include "audit/support/hex.h"
 
@@ -34,6 +35,12 @@ using llvm::object::ELFFile;
 // Distinct DT_NEEDED names read from one file, all together: real libraries need a few
 // dozen names of a few dozen bytes. Names past it are a note, never a stop.
 constexpr uint64_t kMaxNeededBytes = uint64_t(4) << 20;
+
+// The names of undefined dynamic symbols looked up for one file, all together: each costs
+// its length in every lookup (hashing, comparing, reporting). A large C++ library imports a
+// few MB of names; 20,000 symbols named by the suffixes of one 1 MiB string claim 10 GB.
+// The references past it are a note, never a stop.
+constexpr uint64_t kMaxUndefinedNameBytes = uint64_t(64) << 20;
 
 std::string TakeMessage(llvm::Error err) { return llvm::toString(std::move(err)); }
 
@@ -64,12 +71,13 @@ class LlvmSymbolTable : public SymbolTable {
  public:
   LlvmSymbolTable(llvm::ArrayRef<typename ELFT::Sym> symbols, llvm::ArrayRef<typename ELFT::Versym> versions,
                   std::vector<llvm::ArrayRef<typename ELFT::Rela>> relas,
-                  std::vector<llvm::ArrayRef<typename ELFT::Rel>> rels, bool mips64el)
+                  std::vector<llvm::ArrayRef<typename ELFT::Rel>> rels, bool mips64el, uint32_t unnamed_from)
       : symbols_(symbols),
         versions_(versions),
         relas_(std::move(relas)),
         rels_(std::move(rels)),
-        mips64el_(mips64el) {}
+        mips64el_(mips64el),
+        unnamed_from_(unnamed_from) {}
 
   std::vector<bool> RelocatedSymbols() const override {
     std::vector<bool> out;
@@ -92,7 +100,9 @@ class LlvmSymbolTable : public SymbolTable {
   DynamicSymbol At(uint32_t i) const override {
     const auto& s = symbols_[i];
     DynamicSymbol out;
-    out.name_offset = s.st_name;
+    // An undefined symbol past kMaxUndefinedNameBytes is nameless to the audit: never looked up.
+    out.name_offset =
+        i >= unnamed_from_ && s.st_shndx == llvm::ELF::SHN_UNDEF ? UINT32_MAX : uint32_t(s.st_name);
     out.value = s.st_value;
     out.section_index = s.st_shndx;
     out.type = s.getType();
@@ -113,6 +123,7 @@ class LlvmSymbolTable : public SymbolTable {
   std::vector<llvm::ArrayRef<typename ELFT::Rela>> relas_;
   std::vector<llvm::ArrayRef<typename ELFT::Rel>> rels_;
   bool mips64el_;
+  uint32_t unnamed_from_;
 };
 
 template <class ELFT>
@@ -414,8 +425,9 @@ class Reader {
       }
     }
     CheckTablesAgainstSections(*dynsym);
-    model_->symbol_table = std::make_unique<LlvmSymbolTable<ELFT>>(*syms, versyms, std::move(relas),
-                                                                   std::move(rels), obj_.isMips64EL());
+    const uint32_t unnamed_from = UndefinedNamesRead(*syms, model_->dynamic_strings);
+    model_->symbol_table = std::make_unique<LlvmSymbolTable<ELFT>>(
+        *syms, versyms, std::move(relas), std::move(rels), obj_.isMips64EL(), unnamed_from);
     // ld.so reads a name at strtab + st_name unchecked: past the table it reads whatever
     // lies there (or faults). Such symbols are nameless here.
     size_t outside = 0;
@@ -424,6 +436,27 @@ class Reader {
       Warn(std::to_string(outside) + " dynamic symbol" +
            (outside == 1 ? " has its name" : "s have their names") + " outside the string table");
     ReadHashTable(static_cast<uint32_t>(std::min<size_t>(syms->size(), UINT32_MAX)));
+  }
+
+  // The index from which undefined symbols go unnamed: their names, before it, take up to
+  // kMaxUndefinedNameBytes. Counted here once (the lengths up to the cap, no further), so that
+  // the file costs the lookups of what it holds, not of how often it points into one string.
+  uint32_t UndefinedNamesRead(llvm::ArrayRef<typename ELFT::Sym> syms, std::string_view strings) {
+    const uint32_t count = static_cast<uint32_t>(std::min<size_t>(syms.size(), UINT32_MAX));
+    uint64_t bytes = 0;
+    for (uint32_t i = 1; i < count; ++i) {
+      if (syms[i].st_shndx != llvm::ELF::SHN_UNDEF || syms[i].st_name >= strings.size()) continue;
+      const size_t end = strings.find('\0', syms[i].st_name);
+      bytes += (end == std::string_view::npos ? strings.size() : end) - syms[i].st_name;
+      if (bytes <= kMaxUndefinedNameBytes) continue;
+      uint32_t unread = 0;
+      for (uint32_t j = i; j < count; ++j) unread += syms[j].st_shndx == llvm::ELF::SHN_UNDEF;
+      Warn(std::to_string(unread) + " undefined dynamic symbol" + (unread == 1 ? " was" : "s were") +
+           " not looked up: the names before them pass rocm-audit's cap of " +
+           std::to_string(kMaxUndefinedNameBytes) + " bytes of undefined symbol names per file");
+      return i;
+    }
+    return count;
   }
 
   // The bytes at virtual address `addr`, if `size` of them lie inside the file. Compared as
@@ -441,6 +474,23 @@ class Reader {
 
   uint32_t Word(const uint8_t* p) const {
     return model_->little_endian ? llvm::support::endian::read32le(p) : llvm::support::endian::read32be(p);
+  }
+
+  // The bytes of a word of DT_HASH: 8 for 64-bit s390 and Alpha (glibc's Elf_Symndx is
+  // uint64_t there, sysdeps/s390/bits/elfclass.h and sysdeps/unix/sysv/linux/alpha/
+  // bits/elfclass.h; binutils' elf64-s390.c and elf64-alpha.c set hash_entry_size 8), 4
+  // elsewhere. Read as 4 bytes, a valid s390x .hash has 0 buckets (the high half of nbucket).
+  // Linux/Alpha's files carry glibc's EM_ALPHA, 0x9026; 41 is the gABI's number for it.
+  uint8_t SysvHashWordSize() const {
+    constexpr uint16_t kLinuxAlpha = 0x9026;
+    const uint16_t m = model_->machine;
+    const bool wide = m == llvm::ELF::EM_S390 || m == llvm::ELF::EM_ALPHA || m == kLinuxAlpha;
+    return wide && model_->elf_class == 2 ? 8 : 4;
+  }
+
+  uint64_t HashWord(const uint8_t* p, uint8_t size) const {
+    if (size == 4) return Word(p);
+    return model_->little_endian ? llvm::support::endian::read64le(p) : llvm::support::endian::read64be(p);
   }
 
   // DT_GNU_HASH first, as glibc prefers it; DT_HASH otherwise. Every range is checked here
@@ -467,16 +517,18 @@ class Reader {
       Warn("DT_GNU_HASH table lies outside the file or does not match .dynsym");
     }
     if (sysv_hash_addr_) {
-      const uint8_t* header = MappedRange(*sysv_hash_addr_, 8);
+      const uint8_t w = SysvHashWordSize();
+      const uint8_t* header = MappedRange(*sysv_hash_addr_, 2ull * w);
       if (header) {
-        uint32_t buckets = Word(header), chains = Word(header + 4);
-        if (buckets > 0 && chains <= symbol_count &&
-            MappedRange(*sysv_hash_addr_, 8 + 4ull * buckets + 4ull * chains)) {
+        uint64_t buckets = HashWord(header, w), chains = HashWord(header + w, w);
+        if (buckets > 0 && buckets <= UINT32_MAX && chains <= symbol_count &&
+            MappedRange(*sysv_hash_addr_, w * (2 + buckets + chains))) {
           h.kind = ElfModel::HashTable::kSysv;
-          h.bucket_count = buckets;
-          h.buckets = header + 8;
-          h.chain_count = chains;
-          h.chains = h.buckets + 4ull * buckets;
+          h.word_size = w;
+          h.bucket_count = static_cast<uint32_t>(buckets);
+          h.buckets = header + 2 * w;
+          h.chain_count = static_cast<uint32_t>(chains);
+          h.chains = h.buckets + w * buckets;
           return;
         }
       }
@@ -567,8 +619,8 @@ class Reader {
           // glibc (_dl_check_map_versions) does not record the base version: index 1 then
           // reads as "unversioned", which matters for versioned lookups.
           if (d.vd_flags & llvm::ELF::VER_FLG_BASE) return;
-          model_->version_names[d.vd_ndx & llvm::ELF::VERSYM_VERSION] = std::string(name);
-          model_->defined_versions.emplace_back(name);
+          model_->version_names[d.vd_ndx & llvm::ELF::VERSYM_VERSION] = name;
+          model_->defined_versions.push_back(name);
         });
   }
 
@@ -581,9 +633,9 @@ class Reader {
         *sec, "version needs",
         [&](const Verneed&, std::string_view file, const Vernaux& aux, std::string_view name) {
           uint16_t index = aux.vna_other & llvm::ELF::VERSYM_VERSION;
-          model_->version_names[index] = std::string(name);
-          model_->needed_versions.push_back(NeededVersion{std::string(file), std::string(name), index,
-                                                          (aux.vna_flags & llvm::ELF::VER_FLG_WEAK) != 0});
+          model_->version_names[index] = name;
+          model_->needed_versions.push_back(
+              NeededVersion{file, name, index, (aux.vna_flags & llvm::ELF::VER_FLG_WEAK) != 0});
         });
   }
 
@@ -668,11 +720,17 @@ std::shared_ptr<llvm::MemoryBuffer> MapFile(const std::string& path, std::string
   auto buf = llvm::MemoryBuffer::getOpenFile(llvm::sys::fs::convertFDToNativeFile(fd), path,
                                              static_cast<uint64_t>(st.st_size),
                                              /*RequiresNullTerminator=*/false, /*IsVolatile=*/false);
-  close(fd);
   if (!buf) {
     *error = buf.getError().message();
-    return nullptr;
+    // Too large for the address space (a 100 GiB library under a 4 GiB limit; LLVM then
+    // tries a copy as large): an ELF file is read by the ranges the audit reads instead.
+    std::shared_ptr<llvm::MemoryBuffer> head;
+    if (buf.getError() == std::errc::not_enough_memory)
+      head = ReadElfHeadImage(fd, static_cast<uint64_t>(st.st_size), path, error);
+    close(fd);
+    return head;
   }
+  close(fd);
   return std::shared_ptr<llvm::MemoryBuffer>(std::move(*buf));
 }
 

@@ -47,6 +47,15 @@ MappedBytes MapAddress(llvm::ArrayRef<typename ELFT::Phdr> phdrs, std::string_vi
   return out;
 }
 
+/// The bytes of zeros a mapping of a file of `size` bytes shows after its end, up to the end
+/// of the page: 4 KiB pages, the smallest Linux maps (a larger page only adds zeros). A file
+/// offset and its address agree modulo the page size (ld.so refuses a PT_LOAD where they do
+/// not), so the end of the file falls at the same place in the page of its address.
+inline uint64_t ZerosPastEndOfFile(uint64_t size) {
+  constexpr uint64_t kPage = 4096;
+  return (kPage - size % kPage) % kPage;
+}
+
 /// The dynamic table ld.so reads, in order, up to (not including) DT_NULL.
 template <class ELFT>
 struct LoaderDynamic {
@@ -102,8 +111,13 @@ LoaderDynamic<ELFT> ReadLoaderDynamic(llvm::ArrayRef<typename ELFT::Phdr> phdrs,
     at.truncated = at.file.size() < size;
   }
   // Past the file part of its segment the table continues in the zero fill (an entry may
-  // straddle the two), where the first entry read is DT_NULL.
-  const uint64_t readable = at.truncated ? at.file.size() : at.file.size() + at.zeros;
+  // straddle the two), where the first entry read is DT_NULL. A table that runs to the end of
+  // the file reads zeros there too, to the end of that page: glibc maps whole pages
+  // (elf/dl-map-segments.h), and the kernel fills the part of the last page past the end of
+  // the file with zeros; beyond that page only the segment's zero fill is mapped.
+  uint64_t readable = at.truncated ? at.file.size() : at.file.size() + at.zeros;
+  if (at.file.data() + at.file.size() == file.data() + file.size())
+    readable = std::max(readable, at.file.size() + ZerosPastEndOfFile(file.size()));
   for (uint64_t pos = 0;; pos += sizeof(Dyn)) {
     if (pos > readable || readable - pos < sizeof(Dyn)) {
       out.status = LoaderDynamic<ELFT>::kBroken;

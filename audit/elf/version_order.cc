@@ -27,12 +27,12 @@ std::optional<VersionName> ParseVersionName(std::string_view name) {
   return out;
 }
 
-std::string NewestOfFamily(const std::vector<std::string>& defined, std::string_view wanted) {
+std::string NewestOfFamily(const std::vector<std::string_view>& defined, std::string_view wanted) {
   std::optional<VersionName> want = ParseVersionName(wanted);
   if (!want) return "";
   std::string best;
   std::vector<unsigned> best_parts;
-  for (const std::string& name : defined) {
+  for (std::string_view name : defined) {
     std::optional<VersionName> v = ParseVersionName(name);
     if (!v || v->family != want->family) continue;
     if (best.empty() || best_parts < v->parts) {  // lexicographic over the numbers

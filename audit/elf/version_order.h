@@ -20,6 +20,6 @@ std::optional<VersionName> ParseVersionName(std::string_view name);
 
 /// The highest of `defined` in the family of `wanted`, by version order (GLIBC_2.36 after
 /// GLIBC_2.4); "" when `defined` has none of that family.
-std::string NewestOfFamily(const std::vector<std::string>& defined, std::string_view wanted);
+std::string NewestOfFamily(const std::vector<std::string_view>& defined, std::string_view wanted);
 
 }  // namespace rocm_audit

@@ -36,7 +36,7 @@ std::string VersionedName(const ElfModel& m, const DynamicSymbol& s) {
   auto it = m.version_names.find(s.version_index);
   if (it == m.version_names.end()) return name;
   const bool defined_default = s.defined() && !s.version_hidden;
-  return name + (defined_default ? "@@" : "@") + it->second;
+  return name + (defined_default ? "@@" : "@") + std::string(it->second);
 }
 
 // Each object's DT_NEEDED names, matched as ld.so matches them (closure.h): by name or

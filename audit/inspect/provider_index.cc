@@ -11,7 +11,7 @@ SymbolIndex BuildProviderIndex(const std::vector<Boxed<InspectedFile>>& files,
   std::unordered_set<std::string> wanted;
   for (const auto& load : loads)
     if (load)
-      for (const UndefinedSymbol& u : load->binding.undefined) wanted.insert(u.name);
+      for (const UndefinedSymbol& u : load->binding.undefined) wanted.emplace(u.name);
   SymbolIndex index(std::move(wanted));
   if (index.empty()) return index;
   for (const Boxed<InspectedFile>& kept : files) {

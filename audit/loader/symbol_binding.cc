@@ -26,7 +26,7 @@ std::vector<MissingVersion> FindMissingVersions(const ElfModel& model, const Loa
   return out;
 }
 
-const std::string* VersionLibrary(const ElfModel& model, uint16_t index) {
+const std::string_view* VersionLibrary(const ElfModel& model, uint16_t index) {
   for (const NeededVersion& nv : model.needed_versions)
     if (nv.index == index) return &nv.library;
   return nullptr;
@@ -53,7 +53,7 @@ SymbolBinding BindSymbols(const ElfModel& model, const LoadClosure& closure,
   std::set<std::string_view> unresolved_names;
   for (const UnresolvedLibrary& u : closure.unresolved) unresolved_names.insert(u.name);
 
-  std::set<std::pair<std::string_view, std::string>> seen;
+  std::set<std::pair<std::string_view, std::string_view>> seen;
   std::vector<bool> relocated =
       model.symbol_table ? model.symbol_table->RelocatedSymbols() : std::vector<bool>();
   for (uint32_t i = 1; i < model.symbol_count(); ++i) {
@@ -65,27 +65,27 @@ SymbolBinding BindSymbols(const ElfModel& model, const LoadClosure& closure,
     if (s.binding != llvm::ELF::STB_GLOBAL && s.binding != llvm::ELF::STB_GNU_UNIQUE) continue;
     SymbolReference ref = ReferenceOf(model, s);
     if (FindDefinition(scope, ref) >= 0) continue;
-    std::string version = ref.version ? *ref.version : "";
+    std::string_view version = ref.version ? *ref.version : std::string_view();
     if (!seen.insert({name, version}).second) continue;
     if (host_scope && FindDefinition(*host_scope, ref) >= 0) {
       ++out.bound_by_host;
       continue;
     }
 
-    const std::string* from = ref.version ? VersionLibrary(model, s.version_index) : nullptr;
+    const std::string_view* from = ref.version ? VersionLibrary(model, s.version_index) : nullptr;
     auto mv = std::find_if(
         out.missing_versions.begin(), out.missing_versions.end(),
         [&](const MissingVersion& m) { return from && m.library == *from && m.version == version; });
     if (mv != out.missing_versions.end()) {
-      mv->symbols.emplace_back(name);
+      mv->symbols.push_back(name);
       continue;
     }
     if (!fallback_library.empty()) {
       bool from_unresolved = from && unresolved_names.count(*from) > 0;
-      out.behind_unresolved[from_unresolved ? *from : std::string(fallback_library)].emplace_back(name);
+      out.behind_unresolved[std::string(from_unresolved ? *from : fallback_library)].push_back(name);
       continue;
     }
-    out.undefined.push_back({std::string(name), version});
+    out.undefined.push_back({name, version});
   }
   return out;
 }

@@ -7,6 +7,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "audit/elf/elf_model.h"
@@ -14,19 +15,21 @@
 
 namespace rocm_audit {
 
-/// A relocated symbol no object of the scope defines.
+/// A relocated symbol no object of the scope defines. Names are views into the mapping of
+/// the file the binding is of (ElfModel's names), which lives as long as its LoadFacts: 20,000
+/// symbols named by the suffixes of one 1 MiB string cost that string, not 10 GB of copies.
 struct UndefinedSymbol {
-  std::string name;
-  std::string version;  ///< "" for an unversioned reference
+  std::string_view name;
+  std::string_view version;  ///< "" for an unversioned reference
 };
 
 /// A non-weak DT_VERNEED version the resolved library does not define: fatal in ld.so.
 struct MissingVersion {
-  std::string library;  ///< vn_file, the DT_NEEDED name
-  std::string version;
-  std::string resolved_path;         ///< host path of the library the loader found
-  int library_index = -1;            ///< into LoadClosure::objects
-  std::vector<std::string> symbols;  ///< this object's references that need it
+  std::string_view library;  ///< vn_file, the DT_NEEDED name
+  std::string_view version;
+  std::string resolved_path;              ///< host path of the library the loader found
+  int library_index = -1;                 ///< into LoadClosure::objects
+  std::vector<std::string_view> symbols;  ///< this object's references that need it
 };
 
 struct SymbolBinding {
@@ -37,7 +40,7 @@ struct SymbolBinding {
   /// Symbols left unbound because a library is unresolved, by that library's DT_NEEDED
   /// name: the one a versioned reference names, else the first unresolved direct
   /// dependency, else the first unresolved one.
-  std::map<std::string, std::vector<std::string>> behind_unresolved;
+  std::map<std::string, std::vector<std::string_view>> behind_unresolved;
 };
 
 /// `host_scope`: for a plugin, its host program and the host's closure, which ld.so

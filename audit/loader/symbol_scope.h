@@ -17,7 +17,7 @@ namespace rocm_audit {
 
 struct SymbolReference {
   std::string_view name;
-  const std::string* version = nullptr;  ///< null for an unversioned reference
+  const std::string_view* version = nullptr;  ///< null for an unversioned reference
   bool hidden = false;
 };
 

@@ -42,9 +42,9 @@ ElfView ViewOf(const ElfModel& model) {
     if (s.has_version && s.version_index > 1 && it != model.version_names.end()) out.version = it->second;
     v.symbols.push_back(std::move(out));
   }
-  v.defined_versions = model.defined_versions;
+  v.defined_versions.assign(model.defined_versions.begin(), model.defined_versions.end());
   for (const NeededVersion& n : model.needed_versions)
-    v.needed_versions.push_back(n.library + ":" + n.version);
+    v.needed_versions.push_back(std::string(n.library) + ":" + std::string(n.version));
   return v;
 }
 

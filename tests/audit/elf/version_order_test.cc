@@ -7,10 +7,11 @@ namespace rocm_audit {
 namespace {
 
 TEST(VersionOrder, NumbersCompareAsNumbersWithinAFamily) {
-  std::vector<std::string> glibc = {"GLIBC_2.2.5", "GLIBC_2.36", "GLIBC_2.4", "GLIBC_PRIVATE", "GLIBC_2.9"};
+  std::vector<std::string_view> glibc = {"GLIBC_2.2.5", "GLIBC_2.36", "GLIBC_2.4", "GLIBC_PRIVATE",
+                                         "GLIBC_2.9"};
   EXPECT_EQ(NewestOfFamily(glibc, "GLIBC_2.38"), "GLIBC_2.36");
-  std::vector<std::string> cxx = {"GLIBCXX_3.4",   "GLIBCXX_3.4.30",  "GLIBCXX_3.4.9",
-                                  "CXXABI_1.3.13", "CXXABI_FLOAT128", "CXXABI_TM_1"};
+  std::vector<std::string_view> cxx = {"GLIBCXX_3.4",   "GLIBCXX_3.4.30",  "GLIBCXX_3.4.9",
+                                       "CXXABI_1.3.13", "CXXABI_FLOAT128", "CXXABI_TM_1"};
   EXPECT_EQ(NewestOfFamily(cxx, "GLIBCXX_3.4.32"), "GLIBCXX_3.4.30");
   EXPECT_EQ(NewestOfFamily(cxx, "CXXABI_1.3.15"), "CXXABI_1.3.13");
   EXPECT_EQ(NewestOfFamily(cxx, "CXXABI_TM_2"), "CXXABI_TM_1");
