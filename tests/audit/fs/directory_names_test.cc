@@ -36,12 +36,17 @@ TEST(DirectoryNames, WhatIsNoDirectoryHoldsNothingAndIsNeverOpenedAsAFile) {
   EXPECT_EQ(names->size(), 0u);
 }
 
-TEST(DirectoryNames, ADirectoryPastTheBoundOrUnreadableIsNotListed) {
+TEST(DirectoryNames, ADirectoryPastTheBoundIsNotListed) {
   TempDir t;
   ASSERT_TRUE(BuildTree(t.path(), "mkdir big && touch big/a big/b big/c"));
   EXPECT_TRUE(DirectoryNames::List({t / "big"}, 3));
   EXPECT_FALSE(DirectoryNames::List({t / "big"}, 2)) << "a listing cut short would call the rest absent";
+}
+
+TEST(DirectoryNames, AnUnreadableDirectoryIsNotListed) {
   if (geteuid() == 0) GTEST_SKIP() << "root reads any directory";
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), "mkdir big && touch big/a"));
   ASSERT_EQ(chmod((t / "big").c_str(), 0300), 0);
   EXPECT_FALSE(DirectoryNames::List({t / "big"}));
   chmod((t / "big").c_str(), 0755);
