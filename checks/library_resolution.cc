@@ -152,7 +152,7 @@ void Run(const LoadableInput& in, FindingSink& sink) {
     f.fields["library"] = name;
     f.fields["needed_by"] = needed_by;
     nlohmann::ordered_json searched = nlohmann::ordered_json::array();
-    for (const SearchStep& s : u.resolution.searched)
+    for (const auto& s : u.resolution.searched)
       searched.push_back({{"directory", in.loader.fs.DisplayPath(s.directory)},
                           {"source", s.source},
                           {"outcome", s.outcome}});

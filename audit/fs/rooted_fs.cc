@@ -16,9 +16,6 @@
 namespace rocm_audit {
 namespace {
 
-// Linux's limit on symlinks followed in one path resolution (MAXSYMLINKS).
-constexpr int kMaxSymlinks = 40;
-
 std::deque<std::string> Components(std::string_view path) {
   std::deque<std::string> out;
   for (std::string_view part : PathComponents(path)) out.emplace_back(part);
@@ -76,6 +73,7 @@ void RootedFs::Hide(size_t layer, std::unordered_set<std::string> paths) {
   if (layer >= layers_.size()) return;
   if (hidden_.size() < layers_.size()) hidden_.resize(layers_.size());
   hidden_[layer] = std::make_shared<const std::unordered_set<std::string>>(std::move(paths));
+  link_memo_ = std::make_shared<LinkMemo>();  // the outcomes were of the view before
 }
 
 size_t RootedFs::HiddenCount(size_t layer) const {
@@ -165,104 +163,205 @@ std::optional<RootedFs::Resolved> RootedFs::ResolveChild(const Resolved& dir, co
   return Follow(dir.path, {name}, dir.in_layers, dir.links, why);
 }
 
+// Resolves a path as the kernel does (a symlink's target taken from the link's directory,
+// an absolute target from the root of the layers, ".." in the directory reached), past
+// the kernel's 40 links: a resolution that follows more fails with ELOOP all the same,
+// and the reason says whether it would end (kTooManySymlinks) or never does
+// (kSymlinkCycle). Each link's outcome is kept in the view's LinkMemo once its target is
+// resolved, and a link met again is not followed again: a directory of N links, each
+// naming the next, costs N links followed for the whole run, where telling a cycle from
+// a long chain anew from every link cost up to N each.
+class PathFollower {
+ public:
+  PathFollower(const RootedFs& fs, bool in_layers, int links)
+      : fs_(fs),
+        layers_(in_layers ? fs.layers_ : Host()),
+        in_layers_(in_layers),
+        links_(static_cast<uint64_t>(links)) {}
+
+  std::optional<RootedFs::Resolved> Run(std::string cur, std::deque<std::string> todo, std::string* why) {
+    // A link is entered at most once per resolution (entered again, it is a cycle) and
+    // each of its components taken once, so a resolution ends within the links and
+    // components of the files; the bound is for views that change as they are read.
+    constexpr size_t kMaxSteps = size_t{1} << 20;
+    cur_ = std::move(cur);
+    todo_ = std::move(todo);
+    for (size_t steps = 0; !todo_.empty(); ++steps) {
+      if (steps == kMaxSteps) return Failed(kSymlinkCycle, why);
+      std::string comp = std::move(todo_.front());
+      todo_.pop_front();
+      if (!Step(std::move(comp), why)) return std::nullopt;
+      CompleteFrames();
+    }
+    if (links_ > kMaxSymlinks) return Failed(kTooManySymlinks, why);
+    return Finish();
+  }
+
+ private:
+  // A link whose target is being resolved.
+  struct Frame {
+    std::string path;      ///< the link, in the installed system
+    size_t rest;           ///< what todo_ holds once its target is resolved
+    uint64_t links_at;     ///< links_ before it
+    uint64_t volatile_at;  ///< volatile_ before it
+  };
+
+  static const std::vector<std::string>& Host() {
+    static const std::vector<std::string> host{""};
+    return host;
+  }
+  static uint8_t Counted(uint64_t links) { return static_cast<uint8_t>(std::min(links, kCountedLinks)); }
+  static std::nullopt_t Failed(std::string_view reason, std::string* why) {
+    if (why) *why = reason;
+    return std::nullopt;
+  }
+
+  // One component of the path. False when the resolution fails there (`why` set).
+  bool Step(std::string comp, std::string* why) {
+    if (comp == ".") return true;
+    if (comp == "..") {
+      size_t slash = cur_.rfind('/');
+      cur_ = slash == std::string::npos ? std::string() : cur_.substr(0, slash);
+      return true;
+    }
+    std::string next = cur_ + "/" + comp;
+    if (const LinkOutcome* known = fs_.link_memo_->Find(in_layers_, next)) return Apply(*known, why);
+    struct stat st;
+    bool too_long = false;
+    std::optional<size_t> holder = HolderOf(next, &st, &too_long);
+    if (!holder) {
+      const std::string_view reason = too_long ? kPathTooLong : kNoSuchPath;
+      FailFrames(LinkOutcome::Kind::kFails, reason, links_);
+      // Past the kernel's limit, the kernel stopped before it met the missing component.
+      Failed(links_ > kMaxSymlinks ? kTooManySymlinks : reason, why);
+      return false;
+    }
+    holder_ = *holder;
+    if (!S_ISLNK(st.st_mode)) {
+      cur_ = std::move(next);
+      return true;
+    }
+    return Enter(std::move(next), why);
+  }
+
+  // The top layer that shows `next` and has it (lstat), if any.
+  std::optional<size_t> HolderOf(const std::string& next, struct stat* st, bool* too_long) const {
+    for (size_t i = 0; i < layers_.size(); ++i) {
+      if (in_layers_ && !fs_.Shows(i, next)) continue;  // hidden there: no lstat, so no errno to read
+      if (lstat((layers_[i] + next).c_str(), st) == 0) return i;
+      *too_long |= errno == ENAMETOOLONG;
+    }
+    return std::nullopt;
+  }
+
+  // A link met before, in this resolution or another one of the view.
+  bool Apply(const LinkOutcome& known, std::string* why) {
+    switch (known.kind) {
+      case LinkOutcome::Kind::kNeverEnds:
+        FailFrames(LinkOutcome::Kind::kNeverEnds, {}, 0);
+        Failed(kSymlinkCycle, why);
+        return false;
+      case LinkOutcome::Kind::kFails: {
+        const uint64_t at = links_ + known.links;
+        FailFrames(LinkOutcome::Kind::kFails, known.why, at);
+        Failed(at > kMaxSymlinks ? kTooManySymlinks : known.why, why);
+        return false;
+      }
+      case LinkOutcome::Kind::kEnds: break;
+    }
+    links_ += known.links;
+    cur_ = known.where;
+    holder_ = known.holder;
+    return true;
+  }
+
+  // A link met for the first time: its target's components go first.
+  bool Enter(std::string path, std::string* why) {
+    ++links_;
+    if (open_.count(path)) {
+      // Its own resolution needs it: it never ends, nor does any link open around it.
+      FailFrames(LinkOutcome::Kind::kNeverEnds, {}, 0);
+      Failed(kSymlinkCycle, why);
+      return false;
+    }
+    const std::string& layer = layers_[holder_];
+    through_proc_ |= layer.empty() && path.starts_with("/proc/");
+    const uint64_t volatile_at = volatile_;
+    if (layer.empty() && !KernelFileSystemOf(path).empty()) ++volatile_;
+    const std::string target = ReadLink(layer + path);
+    open_.insert(path);
+    frames_.push_back({std::move(path), todo_.size(), links_ - 1, volatile_at});
+    std::deque<std::string> parts = Components(target);
+    if (!target.empty() && target[0] == '/') cur_.clear();
+    todo_.insert(todo_.begin(), parts.begin(), parts.end());
+    return true;
+  }
+
+  // The links whose targets are now resolved: each ends where the resolution is.
+  void CompleteFrames() {
+    while (!frames_.empty() && todo_.size() == frames_.back().rest) {
+      const Frame& f = frames_.back();
+      if (volatile_ == f.volatile_at)
+        fs_.link_memo_->Keep(in_layers_, f.path,
+                             {LinkOutcome::Kind::kEnds,
+                              Counted(links_ - f.links_at),
+                              static_cast<uint32_t>(holder_),
+                              cur_,
+                              {}});
+      open_.erase(f.path);
+      frames_.pop_back();
+    }
+  }
+
+  // The resolution ends here without a place: so does every link still open.
+  void FailFrames(LinkOutcome::Kind kind, std::string_view reason, uint64_t links_at_failure) {
+    for (const Frame& f : frames_)
+      if (volatile_ == f.volatile_at)
+        fs_.link_memo_->Keep(
+            in_layers_, f.path,
+            {kind,
+             kind == LinkOutcome::Kind::kFails ? Counted(links_at_failure - f.links_at) : uint8_t{0},
+             0,
+             {},
+             reason});
+    frames_.clear();
+    open_.clear();
+  }
+
+  std::optional<RootedFs::Resolved> Finish() const {
+    const int links = static_cast<int>(links_);
+    const std::string& holder = layers_[holder_];
+    if (cur_.empty())
+      return RootedFs::Resolved{cur_, holder.empty() ? std::string("/") : holder, in_layers_, links,
+                                through_proc_};
+    // The final object lives in the top layer that has it (with one layer, the one that
+    // held its last component).
+    if (layers_.size() > 1)
+      for (size_t i = 0; i < layers_.size(); ++i) {
+        struct stat st;
+        if ((!in_layers_ || fs_.Shows(i, cur_)) && lstat((layers_[i] + cur_).c_str(), &st) == 0)
+          return RootedFs::Resolved{cur_, layers_[i] + cur_, in_layers_, links, through_proc_};
+      }
+    return RootedFs::Resolved{cur_, holder + cur_, in_layers_, links, through_proc_};
+  }
+
+  const RootedFs& fs_;
+  const std::vector<std::string>& layers_;
+  const bool in_layers_;
+  uint64_t links_;  ///< links followed so far, counted past the kernel's limit
+  std::string cur_;
+  std::deque<std::string> todo_;
+  size_t holder_ = 0;  ///< the layer the last component came from
+  bool through_proc_ = false;
+  /// Links read from the host's /proc or /sys: an outcome that reads one is not kept.
+  uint64_t volatile_ = 0;
+  std::vector<Frame> frames_;
+  std::unordered_set<std::string> open_;  ///< frames_' paths
+};
+
 std::optional<RootedFs::Resolved> RootedFs::Follow(std::string cur, std::deque<std::string> todo,
                                                    bool in_layers, int links, std::string* why) const {
-  static const std::vector<std::string> kHost{""};
-  const std::vector<std::string>& layers = in_layers ? layers_ : kHost;
-  const std::string* holder = &layers.front();  // the layer the last component came from
-  bool through_proc = false;
-  while (!todo.empty()) {
-    std::string comp = std::move(todo.front());
-    todo.pop_front();
-    if (comp == ".") continue;
-    if (comp == "..") {
-      size_t slash = cur.rfind('/');
-      cur = slash == std::string::npos ? std::string() : cur.substr(0, slash);
-      continue;
-    }
-    std::string next = cur + "/" + comp;
-    struct stat st;
-    holder = nullptr;
-    bool too_long = false;
-    for (size_t i = 0; i < layers.size(); ++i) {
-      if (in_layers && !Shows(i, next)) continue;  // hidden there: no lstat, so no errno to read
-      if (lstat((layers[i] + next).c_str(), &st) == 0) {
-        holder = &layers[i];
-        break;
-      }
-      too_long |= errno == ENAMETOOLONG;
-    }
-    if (!holder) {
-      if (why) *why = too_long ? kPathTooLong : kNoSuchPath;
-      return std::nullopt;
-    }
-    if (!S_ISLNK(st.st_mode)) {
-      cur = std::move(next);
-      continue;
-    }
-    if (++links > kMaxSymlinks) {
-      // The kernel stops here either way (ELOOP); the message says whether the links
-      // loop or only are many.
-      todo.push_front(comp);
-      if (why) *why = NeverEnds(cur, std::move(todo), in_layers) ? kSymlinkCycle : kTooManySymlinks;
-      return std::nullopt;
-    }
-    through_proc |= holder->empty() && next.starts_with("/proc/");
-    std::string target = ReadLink(*holder + next);
-    std::deque<std::string> target_parts = Components(target);
-    if (!target.empty() && target[0] == '/') cur.clear();
-    todo.insert(todo.begin(), target_parts.begin(), target_parts.end());
-  }
-  if (cur.empty())
-    return Resolved{cur, holder->empty() ? std::string("/") : *holder, in_layers, links, through_proc};
-  // The final object lives in the top layer that has it (with one layer, the one that held
-  // its last component).
-  if (layers.size() > 1)
-    for (size_t i = 0; i < layers.size(); ++i) {
-      struct stat st;
-      if ((!in_layers || Shows(i, cur)) && lstat((layers[i] + cur).c_str(), &st) == 0)
-        return Resolved{cur, layers[i] + cur, in_layers, links, through_proc};
-    }
-  return Resolved{cur, *holder + cur, in_layers, links, through_proc};
-}
-
-bool RootedFs::NeverEnds(std::string cur, std::deque<std::string> todo, bool in_layers) const {
-  // A cycle revisits a state (where the resolution is, what is left of it); a link that
-  // names itself below it (l -> l/x) grows the rest forever instead. Either never ends
-  // within the bound; a chain of distinct links ends well before it.
-  constexpr int kBound = 4096;
-  static const std::vector<std::string> kHost{""};
-  const std::vector<std::string>& layers = in_layers ? layers_ : kHost;
-  std::unordered_set<std::string> seen;
-  for (int links = 0; !todo.empty();) {
-    std::string comp = std::move(todo.front());
-    todo.pop_front();
-    if (comp == "." || comp == "..") {
-      if (comp == "..") cur = cur.substr(0, cur.rfind('/') == std::string::npos ? 0 : cur.rfind('/'));
-      continue;
-    }
-    std::string next = cur + "/" + comp;
-    struct stat st;
-    const std::string* holder = nullptr;
-    for (size_t i = 0; i < layers.size(); ++i)
-      if ((!in_layers || Shows(i, next)) && lstat((layers[i] + next).c_str(), &st) == 0) {
-        holder = &layers[i];
-        break;
-      }
-    if (!holder) return false;  // ends: at a missing component
-    if (!S_ISLNK(st.st_mode)) {
-      cur = std::move(next);
-      continue;
-    }
-    std::string state = next;
-    for (const std::string& part : todo) state += '\0' + part;
-    if (!seen.insert(std::move(state)).second || ++links > kBound) return true;
-    std::string target = ReadLink(*holder + next);
-    std::deque<std::string> target_parts = Components(target);
-    if (!target.empty() && target[0] == '/') cur.clear();
-    todo.insert(todo.begin(), target_parts.begin(), target_parts.end());
-  }
-  return false;
+  return PathFollower(*this, in_layers, links).Run(std::move(cur), std::move(todo), why);
 }
 
 std::vector<std::string> RootedFs::Glob(const std::string& absolute_pattern, bool* cut,

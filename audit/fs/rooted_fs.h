@@ -16,6 +16,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "audit/fs/link_memo.h"
 #include "audit/fs/path.h"
 
 namespace rocm_audit {
@@ -126,12 +127,11 @@ class RootedFs {
   /// `host_path` below the longest layer it starts with, as written ("..", "." kept), or
   /// nothing when it starts with none.
   std::optional<std::string> TextBelowLayer(const std::string& host_path) const;
-  /// Resolves `todo`'s components from `cur` (a resolved path of the installed system).
+  friend class PathFollower;
+  /// Resolves `todo`'s components from `cur` (a resolved path of the installed system),
+  /// `links` links already followed (PathFollower, rooted_fs.cc).
   std::optional<Resolved> Follow(std::string cur, std::deque<std::string> todo, bool in_layers, int links,
                                  std::string* why) const;
-  /// Past the kernel's limit: whether going on from (`cur`, `todo`) would loop forever (a
-  /// state met again, or no end within a bound) rather than end.
-  bool NeverEnds(std::string cur, std::deque<std::string> todo, bool in_layers) const;
 
   /// Whether layer `layer` (of layers_) shows `virtual_path` when it exists there.
   bool Shows(size_t layer, const std::string& virtual_path) const {
@@ -141,6 +141,8 @@ class RootedFs {
   std::vector<std::string> layers_;  ///< canonical, no trailing slash; "" = the host's "/"
   /// hidden_[i]: the paths layer i hides; shared, so that copies of the view stay cheap.
   std::vector<std::shared_ptr<const std::unordered_set<std::string>>> hidden_;
+  /// Each link's outcome in this view (its layers, what they hide), shared by its copies.
+  std::shared_ptr<LinkMemo> link_memo_ = std::make_shared<LinkMemo>();
 };
 
 }  // namespace rocm_audit

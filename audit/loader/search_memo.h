@@ -2,13 +2,15 @@
 // of the run. The search of a name depends on the requesting object, the DT_RPATHs of the
 // objects that loaded it and the main object's interpreter (closure.h's LoaderMemo keeps
 // whole searches); what it learns at each step depends on none of them: whether a
-// directory resolves, and what a directory holds under one name. Those answers are kept here, once per run,
+// directory resolves, which names it holds (listed once, as ld.so.cache lists them), and
+// what it holds under one name. Those answers are kept here, once per run,
 // so that N audited files whose closures overlap probe each directory and each name once, not N times. The
 // files do not change while the audit runs.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -16,6 +18,7 @@
 #include <unordered_map>
 
 #include "audit/elf/elf_reader.h"
+#include "audit/fs/directory_names.h"
 #include "audit/fs/rooted_fs.h"
 
 namespace rocm_audit {
@@ -38,10 +41,20 @@ struct ProbedCandidate {
   FileId file;         ///< kElf
 };
 
-/// A search directory, resolved in the root.
+/// A search directory, resolved in the root, and what it holds for every name at once.
 struct ProbedDirectory {
   std::optional<RootedFs::Resolved> resolved;
   std::string why;  ///< when it does not resolve
+  /// What a name of one component is here when the directory alone decides it (it does not
+  /// resolve); else nothing.
+  std::optional<ProbedCandidate> every_name;
+  /// Its entries, listed once for the run (DirectoryNames); null when it is not listed (in
+  /// /proc or /sys, unreadable, past kMaxListedEntries) or when a name's candidate is not
+  /// decided by the directory's entries alone (LibrarySearch::ResolveDirectory).
+  std::shared_ptr<const DirectoryNames> names;
+  /// The longest host path of the directory in any layer: a name whose host path reaches
+  /// PATH_MAX fails with ENAMETOOLONG, not ENOENT, and is looked at on its own.
+  size_t longest_host_path = 0;
 };
 
 /// Answers kept by a string key, for every worker of a run. Thread-safe. An answer, once
@@ -83,8 +96,11 @@ class SharedAnswers {
 /// One memo belongs to one RootedFs, once its layers and hidden files are final: a path's
 /// answer is that filesystem's.
 struct SearchMemo {
-  SharedAnswers<ProbedCandidate> candidates;  ///< by directory + '\0' + name
+  SharedAnswers<ProbedCandidate> candidates;  ///< by directory + '\0' + name; only names a listing may hold
   SharedAnswers<ProbedDirectory> directories;
+  /// Each directory's listing, by where it resolves ('L' in the layers, 'H' on the host, then
+  /// its path): listed once however many search entries name it.
+  SharedAnswers<std::shared_ptr<const DirectoryNames>> listings;
 };
 
 }  // namespace rocm_audit

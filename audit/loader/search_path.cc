@@ -174,13 +174,19 @@ constexpr std::string_view kCandidateTooLong =
 
 }  // namespace
 
-size_t LibrarySearch::OpenedLength(const std::string& candidate) const {
+size_t LibrarySearch::OpenedLength(const std::string& dir, std::string_view name) const {
   // ld.so's $ORIGIN is absolute (a relative path is taken from the working directory).
   static const std::string cwd = std::filesystem::current_path().string();
-  const bool relative = candidate.empty() || candidate[0] != '/';
-  const size_t host_length = relative ? cwd.size() + 1 + candidate.size() : candidate.size();
+  const bool slash = !dir.empty() && dir.back() != '/';
+  const size_t length = dir.size() + (slash ? 1 : 0) + name.size();
+  const bool relative = dir.empty() ? name.empty() || name[0] != '/' : dir[0] != '/';
+  const size_t host_length = relative ? cwd.size() + 1 + length : length;
   if (host_length < PATH_MAX) return host_length;  // a layer's prefix only shortens it
-  return config_.fs.InstalledLength(relative ? cwd + "/" + candidate : candidate);
+  std::string candidate = relative ? cwd + "/" : std::string();
+  candidate += dir;
+  if (slash) candidate += '/';
+  candidate += name;
+  return config_.fs.InstalledLength(candidate);
 }
 
 Resolution FindLibrary(const std::string& name, const std::vector<RpathLink>& chain,
@@ -190,19 +196,55 @@ Resolution FindLibrary(const std::string& name, const std::vector<RpathLink>& ch
   return search.Find(name, chain.front(), *chain.back().model, up);
 }
 
+LibrarySearch::ListInUse& LibrarySearch::ListOf(std::string key, const std::function<SearchList()>& expand) {
+  auto [it, fresh] = lists_.try_emplace(std::move(key));
+  if (fresh) {
+    it->second.list = std::make_shared<const SearchList>(expand());
+    it->second.probed.assign(it->second.list->directories.size(), nullptr);
+  }
+  return it->second;
+}
+
+LibrarySearch::ListInUse& LibrarySearch::EntriesOf(const char* what, const RpathLink& link,
+                                                   const ObjectIdentity& want) {
+  // An object's entries expand with its $ORIGIN and the requester's $LIB and $PLATFORM.
+  std::string key = std::string(what) + '\0' + std::to_string(want.elf_class) + ':' +
+                    std::to_string(want.machine) + ':' +
+                    std::to_string(reinterpret_cast<uintptr_t>(link.model)) + '\0' + link.origin;
+  return ListOf(std::move(key), [&] {
+    SearchList list{SourceName(what, link), {}};
+    const bool rpath = std::string_view(what) == "RPATH";
+    for (const auto& e : rpath ? link.model->rpath : link.model->runpath)
+      if (auto dir = ExpandSearchEntry(e, link.origin, want, config_))
+        list.directories.push_back(std::move(*dir));
+    return list;
+  });
+}
+
+LibrarySearch::ListInUse& LibrarySearch::SystemList(bool conf, const ElfModel& main,
+                                                    const ObjectIdentity& want, bool nodeflib) {
+  std::string key = std::string(conf ? "ld.so.conf" : "default") + '\0' + std::to_string(want.elf_class) +
+                    ':' + std::to_string(want.machine) + ':' + (nodeflib ? "nodeflib" : "") + '\0' +
+                    main.interpreter;
+  return ListOf(std::move(key), [&] {
+    std::vector<std::string> defaults = DefaultDirectoriesFor(main, want, config_);
+    SearchList list{conf ? "ld.so.conf" : "default", {}};
+    if (!conf) {
+      for (const auto& dir : defaults) list.directories.push_back(config_.fs.HostPath(dir));
+      return list;
+    }
+    for (const auto& dir : config_.conf_dirs)
+      if (!nodeflib || !UnderDefaultDir(dir, defaults)) list.directories.push_back(config_.fs.HostPath(dir));
+    return list;
+  });
+}
+
 const ProbedCandidate& LibrarySearch::Look(const std::string& dir, std::string_view name,
                                            const std::string& candidate) {
   std::string key = dir + '\0';
   key += name;
   if (const ProbedCandidate* known = memo_->candidates.Find(key)) return *known;
   return memo_->candidates.Keep(std::move(key), Probe(dir, name, candidate));
-}
-
-const ProbedDirectory& LibrarySearch::ResolveDirectory(const std::string& dir) {
-  if (const ProbedDirectory* known = memo_->directories.Find(dir)) return *known;
-  ProbedDirectory d;
-  d.resolved = config_.fs.ResolveFully(dir, &d.why);
-  return memo_->directories.Keep(dir, std::move(d));
 }
 
 namespace {
@@ -222,7 +264,94 @@ bool InKernelView(std::string_view fs, ProbedCandidate* c) {
   return true;
 }
 
+// A candidate that does not resolve: ld.so's open() fails with ENOENT, ELOOP or
+// ENAMETOOLONG there, and it searches on.
+ProbedCandidate Unresolved(const std::string& why) {
+  using State = ProbedCandidate::State;
+  ProbedCandidate c;
+  c.state = State::kMissing;
+  if (why == kSymlinkCycle || why == kTooManySymlinks) {
+    c.state = State::kSymlinkLoop;
+    c.detail = why == kSymlinkCycle ? "symlink loop" : "more than 40 symbolic links (ELOOP)";
+  } else if (why == kPathTooLong) {
+    c.state = State::kCannotOpen;
+    c.detail = "cannot open: " + why;
+  }
+  return c;
+}
+
+// The host directories that hold `dir`'s entries, one per layer it is resolved in, and the
+// longest of them with `dir`'s path (RootedFs resolves a name in it as each layer's prefix
+// + the path + '/' + the name, top layer first).
+std::vector<std::string> HostDirectoriesOf(const RootedFs& fs, const RootedFs::Resolved& dir,
+                                           size_t* longest) {
+  const std::string path = dir.path.empty() ? "/" : dir.path;
+  std::vector<std::string> out;
+  *longest = dir.path.size();
+  if (!dir.in_layers) return {path};
+  for (const std::string& layer : fs.layers()) {
+    const std::string prefix = layer == "/" ? "" : layer;  // "/" is the host's own tree
+    out.push_back(prefix + path);
+    *longest = std::max(*longest, prefix.size() + dir.path.size());
+  }
+  return out;
+}
+
 }  // namespace
+
+bool LibrarySearch::DecidedByEntries(const std::string& dir) const {
+  // Probe first asks whether the candidate, dir + '/' + name, lies in /proc or /sys as the
+  // installed system names it (relative candidates are not asked). For a name of one
+  // component that is the directory's answer, unless the directory is "/" (the name may
+  // be "proc") or the name may complete a layer's path (a layer named dir/name shows the
+  // candidate as "/"): those directories are left to Probe, name by name.
+  if (dir.empty() || dir[0] != '/') return true;
+  const std::string normal = NormalizePath(dir);
+  const std::string shown = NormalizePath(config_.fs.DisplayPath(normal));
+  if (shown == "/" || !KernelFileSystemOf(shown).empty()) return false;
+  for (const std::string& layer : config_.fs.layers())
+    if (layer != "/" && DirName(layer) == normal) return false;
+  return true;
+}
+
+const ProbedDirectory& LibrarySearch::ResolveDirectory(const std::string& dir) {
+  if (const ProbedDirectory* known = memo_->directories.Find(dir)) return *known;
+  ProbedDirectory d;
+  d.resolved = config_.fs.ResolveFully(dir, &d.why);
+  if (DecidedByEntries(dir)) {
+    if (!d.resolved) {
+      d.every_name = Unresolved(d.why);
+    } else if (d.resolved->KernelView().empty()) {
+      // Listed once for the run, by where it resolves, however many entries name it. A
+      // directory in /proc or /sys is never listed: its candidates are never opened either.
+      std::vector<std::string> hosts = HostDirectoriesOf(config_.fs, *d.resolved, &d.longest_host_path);
+      std::string key = (d.resolved->in_layers ? "L" : "H") + d.resolved->path;
+      const auto* listed = memo_->listings.Find(key);
+      if (!listed) {
+        std::optional<DirectoryNames> names = DirectoryNames::List(hosts);
+        listed = &memo_->listings.Keep(
+            std::move(key), names ? std::make_shared<const DirectoryNames>(std::move(*names)) : nullptr);
+      }
+      d.names = *listed;
+    }
+  }
+  return memo_->directories.Keep(dir, std::move(d));
+}
+
+const ProbedCandidate* LibrarySearch::DecidedByDirectory(ListInUse& list, size_t index,
+                                                         std::string_view name) {
+  const std::string& dir = list.list->directories[index];
+  if (dir.empty() || !PlainName(name)) return nullptr;  // Probe resolves the whole candidate
+  const ProbedDirectory*& d = list.probed[index];
+  if (!d) d = &ResolveDirectory(dir);
+  if (d->every_name) return &*d->every_name;
+  // Not in the listing: the lstat() of each layer's dir/name would fail with ENOENT, unless
+  // the path is too long for it (ENAMETOOLONG).
+  static const ProbedCandidate kAbsent = Unresolved(std::string(kNoSuchPath));
+  if (d->names && d->longest_host_path + 1 + name.size() < PATH_MAX && !d->names->MayHold(name))
+    return &kAbsent;
+  return nullptr;
+}
 
 ProbedCandidate LibrarySearch::Probe(const std::string& dir, std::string_view name,
                                      const std::string& candidate) {
@@ -244,19 +373,7 @@ ProbedCandidate LibrarySearch::Probe(const std::string& dir, std::string_view na
     real = config_.fs.ResolveFully(candidate, &why);
   }
   using State = ProbedCandidate::State;
-  if (!real) {
-    // ld.so's open() fails with ELOOP or ENAMETOOLONG there, and it searches on.
-    if (why == kSymlinkCycle || why == kTooManySymlinks) {
-      c.state = State::kSymlinkLoop;
-      c.detail = why == kSymlinkCycle ? "symlink loop" : "more than 40 symbolic links (ELOOP)";
-    } else if (why == kPathTooLong) {
-      c.state = State::kCannotOpen;
-      c.detail = "cannot open: " + why;
-    } else {
-      c.state = State::kMissing;
-    }
-    return c;
-  }
+  if (!real) return Unresolved(why);
   if (InKernelView(real->KernelView(), &c)) return c;
   c.real = std::move(real->host);
   // Read just the ELF identity, as ld.so's open_verify does, never blocking. A directory is
@@ -287,35 +404,51 @@ ProbedCandidate LibrarySearch::Probe(const std::string& dir, std::string_view na
   return c;
 }
 
-bool LibrarySearch::Try(const std::string& dir, const std::string& source, std::string_view name,
-                        const ObjectIdentity& want, Resolution* out) {
+namespace {
+
+std::string CandidateOf(const std::string& dir, std::string_view name) {
+  std::string candidate = dir.empty() || dir.back() == '/' ? dir : dir + "/";
+  candidate += name;
+  return candidate;
+}
+
+}  // namespace
+
+bool LibrarySearch::Try(ListInUse& list, size_t index, std::string_view name, const ObjectIdentity& want,
+                        Resolution* out) {
+  const std::string& dir = list.list->directories[index];
+  auto step = [&](std::string_view outcome) { out->searched.Add(list.list, index, outcome); };
   // A name as long as its file allows (a DT_NEEDED of 100 MB) is never copied into a
   // directory's candidate: it opens nowhere.
   if (const char* too_long = TooLongToOpen(name)) {
-    out->searched.push_back({dir, source, too_long});
+    step(too_long);
     return false;
   }
-  std::string candidate = dir.empty() || dir.back() == '/' ? dir : dir + "/";
-  candidate += name;
   // glibc's open_path passes the directory and the name joined as written, ".." and all; the
   // kernel refuses a path of PATH_MAX bytes or more (ENAMETOOLONG) however short the
   // directory it names is, and ld.so searches on. A chain of RUNPATH $ORIGIN/../dN grows it.
-  if (OpenedLength(candidate) >= PATH_MAX) {
-    out->searched.push_back({dir, source, std::string(kCandidateTooLong)});
+  if (OpenedLength(dir, name) >= PATH_MAX) {
+    step(kCandidateTooLong);
     return false;
   }
-  const ProbedCandidate& c = Look(dir, name, candidate);
+  // Most names are not in most directories: the directory's listing says so without a
+  // candidate path, a system call or an answer kept per name.
+  std::string candidate;
+  const ProbedCandidate* known = DecidedByDirectory(list, index, name);
+  if (!known) {
+    candidate = CandidateOf(dir, name);
+    known = &Look(dir, name, candidate);
+  }
+  const ProbedCandidate& c = *known;
   using State = ProbedCandidate::State;
   switch (c.state) {
-    case State::kMissing: out->searched.push_back({dir, source, "not found"}); return false;
-    case State::kSymlinkLoop: out->searched.push_back({dir, source, c.detail}); return false;
-    case State::kSpecial:
-      out->searched.push_back({dir, source, "skipped: not a regular file (" + c.detail + ")"});
-      return false;
-    case State::kCannotOpen: out->searched.push_back({dir, source, c.detail}); return false;
-    case State::kKernelView: out->searched.push_back({dir, source, "skipped: in " + c.detail}); return false;
+    case State::kMissing: step("not found"); return false;
+    case State::kSymlinkLoop: step(c.detail); return false;
+    case State::kSpecial: step("skipped: not a regular file (" + c.detail + ")"); return false;
+    case State::kCannotOpen: step(c.detail); return false;
+    case State::kKernelView: step("skipped: in " + c.detail); return false;
     case State::kNotLoadable:
-      out->searched.push_back({dir, source, "not loadable: " + c.detail});
+      step("not loadable: " + c.detail);
       out->error = candidate + ": " + c.detail + " (the loader stops here instead of searching on)";
       out->path = candidate;
       out->real_path = c.real;
@@ -323,17 +456,17 @@ bool LibrarySearch::Try(const std::string& dir, const std::string& source, std::
     case State::kElf: break;
   }
   if (c.id.elf_class != want.elf_class || c.id.machine != want.machine) {
-    out->searched.push_back({dir, source, "skipped: wrong ELF class or machine"});
+    step("skipped: wrong ELF class or machine");
     return false;
   }
   if (c.id.type != llvm::ELF::ET_DYN && c.id.type != llvm::ELF::ET_EXEC) {
-    out->searched.push_back({dir, source, "not loadable: not a shared object"});
+    step("not loadable: not a shared object");
     out->error = candidate + ": only ET_DYN and ET_EXEC can be loaded";
     out->path = candidate;
     out->real_path = c.real;
     return true;
   }
-  out->searched.push_back({dir, source, "found"});
+  step("found");
   out->found = true;
   out->path = candidate;
   out->real_path = c.real;
@@ -341,51 +474,41 @@ bool LibrarySearch::Try(const std::string& dir, const std::string& source, std::
   return true;
 }
 
+void LibrarySearch::TryPath(const std::string& path, const ObjectIdentity& want, Resolution* out) {
+  ListInUse one{std::make_shared<const SearchList>(SearchList{"path in DT_NEEDED", {DirName(path)}}),
+                {nullptr}};
+  Try(one, 0, BaseName(path), want, out);
+}
+
 Resolution LibrarySearch::Find(std::string_view name, const RpathLink& requester, const ElfModel& main,
                                RpathWalk& up) {
   Resolution res;
-  const LoaderConfig& config = config_;
-  ObjectIdentity want{requester.model->elf_class, requester.model->machine};
-
+  const ObjectIdentity want{requester.model->elf_class, requester.model->machine};
   if (name.find('/') != std::string_view::npos) {
     // Opened as is, once: a path too long to open is not copied to find that out.
     if (const char* too_long = TooLongToOpen(name)) {
-      res.searched.push_back({"", "path in DT_NEEDED", too_long});
+      res.searched.Add(std::make_shared<const SearchList>(SearchList{"path in DT_NEEDED", {""}}), 0,
+                       too_long);
       return res;
     }
-    std::string path = name[0] == '/' ? config.fs.HostPath(name) : std::string(name);
-    Try(DirName(path), "path in DT_NEEDED", std::string(BaseName(path)), want, &res);
+    TryPath(name[0] == '/' ? config_.fs.HostPath(name) : std::string(name), want, &res);
     return res;
   }
-
-  auto try_list = [&](const std::vector<std::string>& entries, const RpathLink& owner,
-                      const std::string& source) {
-    for (const auto& e : entries) {
-      auto dir = ExpandSearchEntry(e, owner.origin, want, config);
-      if (!dir) continue;
-      if (Try(*dir, source, name, want, &res)) return true;
-    }
+  auto try_list = [&](ListInUse& list) {
+    for (size_t i = 0; i < list.list->directories.size(); ++i)
+      if (Try(list, i, name, want, &res)) return true;
     return false;
   };
-
   if (!requester.model->has_runpath) {
     while (const RpathLink* link = up.Next())
-      if (try_list(link->model->rpath, *link, SourceName("RPATH", *link))) return res;
+      if (try_list(EntriesOf("RPATH", *link, want))) return res;
   }
-  for (const auto& dir : config.library_path)
-    if (Try(dir, "--library-path", name, want, &res)) return res;
-  if (requester.model->has_runpath &&
-      try_list(requester.model->runpath, requester, SourceName("RUNPATH", requester)))
+  if (try_list(ListOf("--library-path", [&] { return SearchList{"--library-path", config_.library_path}; })))
     return res;
-
-  std::vector<std::string> defaults = DefaultDirectoriesFor(main, want, config);
-  for (const auto& dir : config.conf_dirs) {
-    if (requester.model->nodeflib && UnderDefaultDir(dir, defaults)) continue;
-    if (Try(config.fs.HostPath(dir), "ld.so.conf", name, want, &res)) return res;
-  }
-  if (!requester.model->nodeflib)
-    for (const auto& dir : defaults)
-      if (Try(config.fs.HostPath(dir), "default", name, want, &res)) return res;
+  if (requester.model->has_runpath && try_list(EntriesOf("RUNPATH", requester, want))) return res;
+  const bool nodeflib = requester.model->nodeflib;
+  if (try_list(SystemList(/*conf=*/true, main, want, nodeflib))) return res;
+  if (!nodeflib) try_list(SystemList(/*conf=*/false, main, want, false));
   return res;
 }
 

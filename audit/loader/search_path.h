@@ -14,14 +14,17 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "audit/elf/elf_model.h"
 #include "audit/elf/elf_reader.h"
 #include "audit/fs/rooted_fs.h"
 #include "audit/loader/search_memo.h"
+#include "audit/loader/search_trail.h"
 
 namespace rocm_audit {
 
@@ -59,12 +62,6 @@ struct RpathLink {
   std::string origin;  ///< host directory the object was found in ($ORIGIN)
 };
 
-struct SearchStep {
-  std::string directory;  ///< host directory tried
-  std::string source;     ///< "RPATH of libX.so", "--library-path", "RUNPATH of ...", "ld.so.conf", "default"
-  std::string outcome;    ///< "not found", "skipped: wrong ELF class", ...
-};
-
 /// The device and inode of a host path (symlinks followed); unknown when it cannot be stat()ed.
 FileId FileIdOf(const std::string& host_path);
 
@@ -74,7 +71,7 @@ struct Resolution {
   std::string real_path;  ///< symlinks resolved (the file actually mapped)
   FileId id;              ///< the mapped file's device and inode
   std::string error;      ///< set when the loader would fail on a found candidate
-  std::vector<SearchStep> searched;
+  SearchTrail searched;   ///< the directories tried, in order
 };
 
 /// Expands $ORIGIN, $LIB and $PLATFORM (also in ${...} form) in one RPATH/RUNPATH entry and
@@ -97,9 +94,12 @@ class RpathWalk {
 };
 
 /// FindLibrary for every search of one closure, each as FindLibrary would make it, without
-/// doing the same work twice: a search directory is resolved once, and a name is looked at
-/// once in each directory (the files do not change while the audit runs). With a run's
-/// SearchMemo, once for the whole run.
+/// doing the same work twice: each search list is expanded once (SearchList, shared by the
+/// trails of the names searched in it), a search directory is resolved and listed once,
+/// and a name is looked at once in each directory that may hold it (the files do not
+/// change while the audit runs). With a run's SearchMemo, once for the whole run. A name
+/// missing from M directories costs M lookups in their listings, as ld.so.cache's lookups,
+/// where ld.so itself pays M failed open() calls.
 class LibrarySearch {
  public:
   /// `memo`: the run's, shared by every closure of `config`; null keeps one of its own.
@@ -112,18 +112,37 @@ class LibrarySearch {
   Resolution Find(std::string_view name, const RpathLink& requester, const ElfModel& main, RpathWalk& up);
 
  private:
+  // A search list, with its directories resolved as they are first tried.
+  struct ListInUse {
+    std::shared_ptr<const SearchList> list;
+    std::vector<const ProbedDirectory*> probed;  ///< by index; null until tried
+  };
+  ListInUse& ListOf(std::string key, const std::function<SearchList()>& expand);
+  ListInUse& EntriesOf(const char* what, const RpathLink& link, const ObjectIdentity& want);
+  ListInUse& SystemList(bool conf, const ElfModel& main, const ObjectIdentity& want, bool nodeflib);
+
   const ProbedCandidate& Look(const std::string& dir, std::string_view name, const std::string& candidate);
   ProbedCandidate Probe(const std::string& dir, std::string_view name, const std::string& candidate);
   const ProbedDirectory& ResolveDirectory(const std::string& dir);
-  /// The length of the path ld.so's open() is given for `candidate`.
-  size_t OpenedLength(const std::string& candidate) const;
-  /// Tries `dir/name`. Returns true when the search is over (found, or a loader error).
-  bool Try(const std::string& dir, const std::string& source, std::string_view name,
-           const ObjectIdentity& want, Resolution* out);
+  /// Whether Probe's answer for any name of one component in `dir` depends only on what
+  /// the directory holds under that name (not on the name's text: a candidate in /proc).
+  bool DecidedByEntries(const std::string& dir) const;
+  /// What `name` is in directory `index` of `list` when that is known without looking at
+  /// the name's entry (the directory does not resolve, or its listing has no such name).
+  const ProbedCandidate* DecidedByDirectory(ListInUse& list, size_t index, std::string_view name);
+  /// The length of the path ld.so's open() is given for `dir` + '/' + `name`.
+  size_t OpenedLength(const std::string& dir, std::string_view name) const;
+  /// Tries directory `index` of `list`. Returns true when the search is over (found, or a
+  /// loader error).
+  bool Try(ListInUse& list, size_t index, std::string_view name, const ObjectIdentity& want, Resolution* out);
+  /// Tries `dir`/`name` for a DT_NEEDED with a slash, as a list of one directory.
+  void TryPath(const std::string& path, const ObjectIdentity& want, Resolution* out);
 
   const LoaderConfig& config_;
   SearchMemo own_memo_;
   SearchMemo* memo_;
+  /// The lists of this search's objects, by what they expand (ListOf's keys).
+  std::unordered_map<std::string, ListInUse> lists_;
 };
 
 }  // namespace rocm_audit
