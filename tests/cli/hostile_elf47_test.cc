@@ -17,6 +17,22 @@
 namespace rocm_audit::testing {
 namespace {
 
+#if defined(__SANITIZE_ADDRESS__)
+#define ROCM_AUDIT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ROCM_AUDIT_ASAN 1
+#endif
+#endif
+
+// AddressSanitizer reserves terabytes of address space for its shadow and runs several times
+// slower: under it only the CPU bound holds, widened.
+#ifdef ROCM_AUDIT_ASAN
+constexpr const char* kLimits = "ulimit -t 60";
+#else
+constexpr const char* kLimits = "ulimit -t 10 && ulimit -v 4194304";
+#endif
+
 struct Audited {
   int exit_code = -1;
   std::map<std::string, std::set<std::string>> severities;  ///< by check
@@ -28,7 +44,8 @@ struct Audited {
 Audited AuditLimited(const TempDir& t, const std::string& rel) {
   const std::string report = t / "report.json";
   Audited out;
-  out.exit_code = RunCommand("ulimit -t 10 && ulimit -v 4194304 && exec '" ROCM_AUDIT_BINARY
+  out.exit_code = RunCommand(std::string(kLimits) +
+                             " && exec '" ROCM_AUDIT_BINARY
                              "' --no-progress --format json '" ROCM_AUDIT_HOSTILE_TREE "/" +
                              rel + "' > '" + report + "'");
   auto json = nlohmann::json::parse(ReadAll(report), nullptr, /*allow_exceptions=*/false);
