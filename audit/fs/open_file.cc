@@ -73,6 +73,18 @@ std::string ReadUpTo(int fd, size_t size) {
   return text;
 }
 
+std::string ReadRange(int fd, uint64_t offset, size_t size) {
+  std::string text(size, '\0');
+  size_t got = 0;
+  while (got < text.size()) {
+    ssize_t n = pread(fd, text.data() + got, text.size() - got, static_cast<off_t>(offset + got));
+    if (n <= 0) break;
+    got += static_cast<size_t>(n);
+  }
+  text.resize(got);
+  return text;
+}
+
 RegularFileText ReadRegularFile(const std::string& path, size_t cap, PastCap past_cap, Links links) {
   RegularFileText out;
   OpenedFile opened = OpenNonBlocking(path, false, links);

@@ -39,6 +39,10 @@ OpenedFile OpenNonBlocking(const std::string& path, bool directory_ok = false, L
 /// The first `size` bytes of an opened file (fewer when it ends sooner or a read fails).
 std::string ReadUpTo(int fd, size_t size);
 
+/// `size` bytes at `offset` of an opened file (fewer when it ends sooner or a read fails); the
+/// file position is not moved (pread).
+std::string ReadRange(int fd, uint64_t offset, size_t size);
+
 /// What a regular file larger than the cap gives ReadRegularFile: nothing, or its first
 /// `cap` bytes.
 enum class PastCap { kRefused, kCut };

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "audit/fs/open_file.h"
+
 namespace rocm_audit {
 namespace {
 
@@ -23,19 +25,6 @@ uint32_t Be32(const unsigned char* p) {
   return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3];
 }
 
-// `size` bytes at `offset` of `fd` (fewer at the end of the file).
-std::string ReadAt(int fd, uint64_t offset, size_t size) {
-  std::string buf(size, '\0');
-  size_t got = 0;
-  while (got < size) {
-    ssize_t n = pread(fd, buf.data() + got, size - got, off_t(offset + got));
-    if (n <= 0) break;
-    got += size_t(n);
-  }
-  buf.resize(got);
-  return buf;
-}
-
 // One header's place in the file.
 struct Section {
   uint64_t index = 0;  // where its index entries start
@@ -47,7 +36,7 @@ struct Section {
 
 // The header `what` ("the signature header", "the header") at `at`, or "" with `why`.
 bool ReadSection(int fd, uint64_t file_size, uint64_t at, const char* what, Section* s, std::string* why) {
-  const std::string intro = ReadAt(fd, at, kIntroSize);
+  const std::string intro = ReadRange(fd, at, kIntroSize);
   const std::string where = " at byte " + std::to_string(at);
   if (intro.size() < kIntroSize) {
     *why =
@@ -94,7 +83,7 @@ void AddRequires(const std::string& s, uint32_t count, UnpackedPackage* out) {
 // NAME, VERSION-RELEASE and REQUIRENAME from the header's entries; an entry whose offset is
 // past the data is not read.
 void ReadTags(int fd, const Section& h, UnpackedPackage* out) {
-  const std::string index = ReadAt(fd, h.index, size_t(h.count * 16));
+  const std::string index = ReadRange(fd, h.index, size_t(h.count * 16));
   std::string release;
   for (uint64_t i = 0; i + 1 <= index.size() / 16; ++i) {
     const auto* e = reinterpret_cast<const unsigned char*>(index.data()) + i * 16;
@@ -102,11 +91,11 @@ void ReadTags(int fd, const Section& h, UnpackedPackage* out) {
     if (offset >= h.data_size) continue;
     const uint64_t left = h.data_size - offset;
     if (tag == 1049 && type == 8) {  // REQUIRENAME, RPM_STRING_ARRAY_TYPE
-      AddRequires(ReadAt(fd, h.data + offset, size_t(std::min<uint64_t>(left, kMaxRequires))), n, out);
+      AddRequires(ReadRange(fd, h.data + offset, size_t(std::min<uint64_t>(left, kMaxRequires))), n, out);
       continue;
     }
     if (type != 6) continue;  // RPM_STRING_TYPE
-    std::string value = ReadAt(fd, h.data + offset, size_t(std::min<uint64_t>(left, kMaxString)));
+    std::string value = ReadRange(fd, h.data + offset, size_t(std::min<uint64_t>(left, kMaxString)));
     value.resize(strnlen(value.data(), value.size()));
     if (tag == 1000) out->name = value;
     if (tag == 1001) out->version = value;

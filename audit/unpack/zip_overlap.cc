@@ -8,6 +8,8 @@
 #include <functional>
 #include <vector>
 
+#include "audit/fs/open_file.h"
+
 namespace rocm_audit {
 namespace {
 
@@ -153,19 +155,8 @@ std::string ZipOverlaps(const std::string& file, uint64_t max_entries) {
   struct stat st;
   std::string why;
   if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-    why = Overlaps(
-        [fd](uint64_t offset, size_t size) {
-          std::string buf(size, '\0');
-          size_t got = 0;
-          while (got < size) {
-            ssize_t n = pread(fd, buf.data() + got, size - got, off_t(offset + got));
-            if (n <= 0) break;
-            got += size_t(n);
-          }
-          buf.resize(got);
-          return buf;
-        },
-        uint64_t(st.st_size), max_entries);
+    why = Overlaps([fd](uint64_t offset, size_t size) { return ReadRange(fd, offset, size); },
+                   uint64_t(st.st_size), max_entries);
   }
   close(fd);
   return why;

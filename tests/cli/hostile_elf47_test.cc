@@ -17,14 +17,6 @@
 namespace rocm_audit::testing {
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-#define ROCM_AUDIT_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ROCM_AUDIT_ASAN 1
-#endif
-#endif
-
 // AddressSanitizer reserves terabytes of address space for its shadow and runs several times
 // slower: under it only the CPU bound holds, widened.
 #ifdef ROCM_AUDIT_ASAN

@@ -460,14 +460,6 @@ TEST(HostileInput, BundlesListedPerFileAreCappedAndCounted) {
   EXPECT_NE(text.find("30000 bundles"), std::string::npos) << text.substr(0, 2000);
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define ROCM_AUDIT_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ROCM_AUDIT_ASAN 1
-#endif
-#endif
-
 // Not built with AddressSanitizer, which reserves terabytes of address space: no limit
 // applies there (the plain build runs it).
 #ifndef ROCM_AUDIT_ASAN

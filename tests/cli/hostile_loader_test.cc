@@ -23,14 +23,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-#if defined(__SANITIZE_ADDRESS__)
-#define ROCM_AUDIT_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ROCM_AUDIT_ASAN 1
-#endif
-#endif
-
 struct Bounded {
   int exit_code = -1;  ///< -1: killed (a signal, or past a limit)
   double cpu_seconds = 0;

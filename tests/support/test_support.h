@@ -6,6 +6,17 @@
 #include <string_view>
 #include <vector>
 
+// ROCM_AUDIT_ASAN: built with AddressSanitizer (GCC says so by a macro, clang by a feature),
+// whose shadow reserves terabytes of address space and which runs several times slower, so
+// tests that bound a child's address space or CPU time widen or drop those bounds.
+#if defined(__SANITIZE_ADDRESS__)
+#define ROCM_AUDIT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ROCM_AUDIT_ASAN 1
+#endif
+#endif
+
 namespace rocm_audit::testing {
 
 /// A fresh directory, removed with everything in it when the object dies; under `parent`
