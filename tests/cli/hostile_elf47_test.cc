@@ -89,5 +89,32 @@ TEST(HostileElf47, ValidFilesTheReaderCalledMalformed) {
   }
 }
 
+// The same shape on the exporting side, through diff: 20,000 exports named by the suffixes of
+// one 1 MiB string in OLD, NEW without the last. Copying each name into the set of exports
+// was 10 GB; each long name is now kept as its head and a digest. The one dropped export is
+// symbols-removed, and the file is no fixed, new or unreadable finding.
+TEST(HostileElf47, ExportsNamedBySuffixesOfOneStringAreComparedByDiff) {
+  TempDir t;
+  const std::string report = t / "report.json";
+  const std::string dir = ROCM_AUDIT_HOSTILE_TREE "/elf47/names/";
+  const int exit_code = RunCommand(std::string(kLimits) +
+                                   " && exec '" ROCM_AUDIT_BINARY "' diff --no-progress --format json '" +
+                                   dir + "exports-old' '" + dir + "exports-new' > '" + report + "'");
+  EXPECT_EQ(exit_code, 1);
+  auto json = nlohmann::json::parse(ReadAll(report), nullptr, /*allow_exceptions=*/false);
+  ASSERT_TRUE(json.is_object()) << "no report";
+  std::map<std::string, int> checks;
+  for (const auto& f : json["findings"]) {
+    ++checks[f.value("check", "")];
+    if (f.value("check", "") != "symbols-removed") continue;
+    EXPECT_EQ(f.value("count", 0), 1);
+    ASSERT_EQ(f["removed"].size(), 1u);
+    const std::string name = f["removed"][0].get<std::string>();
+    EXPECT_EQ(name.substr(0, 8), "vvvvvvvv");
+    EXPECT_LT(name.size(), 1100u);
+  }
+  EXPECT_EQ(checks, (std::map<std::string, int>{{"symbols-removed", 1}}));
+}
+
 }  // namespace
 }  // namespace rocm_audit::testing
