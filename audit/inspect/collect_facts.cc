@@ -31,9 +31,7 @@ ElfFacts ToElfFacts(const ElfModel& m) {
   return f;
 }
 
-// A dynamic symbol as `nm -D` names it: the version after @@ when it is the default one,
-// after @ when hidden; none for the local and global indexes (0, 1) or without a table.
-// The longest symbol name kept whole in `exports`/`imports`. A longer one is kept as its first
+// The longest symbol or version name kept whole in `exports`/`imports`. A longer one is kept as its first
 // kShortNameHead bytes, "...#" and the XXH3-64 digest of the whole name: still one identity
 // per name for diff's set difference, without copying it. 20,000 exports named by the suffixes
 // of one 1 MiB string are 1.5 MB of file that ld.so loads; copied whole they were 10 GB.
@@ -49,13 +47,16 @@ std::string KeptName(std::string_view name) {
   return out;
 }
 
+// A dynamic symbol as `nm -D` names it: the version after @@ when it is the default one,
+// after @ when hidden; none for the local and global indexes (0, 1) or without a table.
+// Each part is kept as KeptName keeps it.
 std::string VersionedName(const ElfModel& m, const DynamicSymbol& s) {
   std::string name = KeptName(m.NameOf(s));
   if (!s.has_version || s.version_index <= llvm::ELF::VER_NDX_GLOBAL) return name;
   auto it = m.version_names.find(s.version_index);
   if (it == m.version_names.end()) return name;
   const bool defined_default = s.defined() && !s.version_hidden;
-  return name + (defined_default ? "@@" : "@") + std::string(it->second);
+  return name + (defined_default ? "@@" : "@") + KeptName(it->second);
 }
 
 // Each object's DT_NEEDED names, matched as ld.so matches them (closure.h): by name or
