@@ -13,7 +13,7 @@ std::string Control(const RoctapSource& s) {
   return "Source: roctap\nSection: libs\nPriority: optional\nMaintainer: Test <test@rocm-audit.invalid>\n"
          "Build-Depends: debhelper-compat (= 13)" +
          s.build_depends +
-         "\nStandards-Version: 4.6.2\n\n"
+         "\nRules-Requires-Root: no\nStandards-Version: 4.6.2\n\n"
          "Package: libroctap1\nArchitecture: any\nDepends: ${misc:Depends}\n"
          "Description: rocm-audit test library\n the library\n\n"
          "Package: roctap-tools\nArchitecture: any\nDepends: libroctap1 (= ${binary:Version}), "

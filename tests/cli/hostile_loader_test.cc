@@ -76,7 +76,7 @@ const std::string kTree = ROCM_AUDIT_HOSTILE_TREE "/tree";
 // for every name, most of them past the file's budget.
 #ifdef ROCM_AUDIT_ASAN
 constexpr double kCpuSeconds = 40, kLinkCpuSeconds = 8;
-constexpr long kRssMb = 1024;
+constexpr long kRssMb = 2048;
 #else
 constexpr double kCpuSeconds = 8, kLinkCpuSeconds = 2;
 constexpr long kRssMb = 256;

@@ -19,6 +19,14 @@
 
 namespace rocm_audit::testing {
 
+/// How many times slower a sanitized build runs what a time bound measures: bounds on CPU
+/// seconds are multiplied by it.
+#ifdef ROCM_AUDIT_ASAN
+inline constexpr double kSanitizerSlowdown = 8;
+#else
+inline constexpr double kSanitizerSlowdown = 1;
+#endif
+
 /// A fresh directory, removed with everything in it when the object dies; under `parent`
 /// when given (a test that needs a disk, not the tmpfs /tmp may be), else the temp directory.
 class TempDir {

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 
@@ -65,7 +65,7 @@ TEST(SymlinkChain, ADirectoryOfChainedLinksResolvesInLinearTime) {
   RootedFs fs;
   auto dir = fs.ResolveFully(t / "chain");
   ASSERT_TRUE(dir);
-  const auto start = std::chrono::steady_clock::now();
+  const std::clock_t start = std::clock();  // CPU time: a busy machine does not count
   int too_many = 0, resolved = 0;
   for (int i = 0; i < 3000; ++i) {
     std::string why;
@@ -78,10 +78,10 @@ TEST(SymlinkChain, ADirectoryOfChainedLinksResolvesInLinearTime) {
       ++too_many;
     }
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = double(std::clock() - start) / CLOCKS_PER_SEC;
   EXPECT_EQ(too_many, 2960);
   EXPECT_EQ(resolved, 40);
-  EXPECT_LT(seconds, 2.0);
+  EXPECT_LT(seconds, 2.0 * kSanitizerSlowdown);
 }
 
 // A kept outcome carries its count of links: what it adds to the links already followed
