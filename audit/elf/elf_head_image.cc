@@ -154,6 +154,14 @@ class HeadImage {
     if (!shdrs_.empty()) {
       if (names && ReadAt(fd_, out + shoff + table, names, shdrs_[names_index].sh_offset))
         shdrs_[names_index].sh_offset = shoff + table;
+      // A section past the image (device code in a huge .hip_fatbin) has no bytes here: it
+      // reads as SHT_NOBITS, never as a section that runs past the end of a valid file.
+      for (uint64_t i = 1; i < shdrs_.size(); ++i) {
+        Shdr& sh = shdrs_[i];
+        if (i != names_index && sh.sh_type != llvm::ELF::SHT_NOBITS &&
+            (sh.sh_offset > head || sh.sh_size > head - sh.sh_offset))
+          sh.sh_type = llvm::ELF::SHT_NOBITS;
+      }
       std::memcpy(out + shoff, shdrs_.data(), table);
       eh_.e_shoff = shoff;
       std::memcpy(out, &eh_, sizeof eh_);
