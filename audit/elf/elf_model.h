@@ -139,8 +139,21 @@ struct ElfModel {
   bool Bindable(const DynamicSymbol& s) const;
   // Objects without any hash table (rare; ld.so cannot look into them either, but then
   // they are not loadable): a map built on first use.
+  // A long name is hashed by its length, head and tail, not whole: 20,000 names that are the
+  // suffixes of one 1 MiB string (1.5 MB of file) are 10 GB to hash whole. Names that share
+  // bytes in the string table are suffixes of one another and so differ in length; names of
+  // one length have bytes of their own, so comparing the ones that share a hash reads no more
+  // than the table.
+  struct NameHash {
+    size_t operator()(std::string_view name) const {
+      constexpr size_t kEnds = 64;
+      std::hash<std::string_view> h;
+      if (name.size() <= 2 * kEnds) return h(name);
+      return h(name.substr(0, kEnds)) ^ (h(name.substr(name.size() - kEnds)) * 31) ^ (name.size() * 1000003);
+    }
+  };
   mutable std::once_flag fallback_once_;
-  mutable std::unordered_multimap<std::string_view, uint32_t> fallback_;
+  mutable std::unordered_multimap<std::string_view, uint32_t, NameHash> fallback_;
 };
 
 }  // namespace rocm_audit

@@ -31,19 +31,29 @@ ElfFacts ToElfFacts(const ElfModel& m) {
   return f;
 }
 
-// The longest symbol or version name kept whole in `exports`/`imports`. A longer one is kept as its first
-// kShortNameHead bytes, "...#" and the XXH3-64 digest of the whole name: still one identity
-// per name for diff's set difference, without copying it. 20,000 exports named by the suffixes
-// of one 1 MiB string are 1.5 MB of file that ld.so loads; copied whole they were 10 GB.
+// The longest symbol or version name kept whole in `exports`/`imports`. A longer one is kept
+// as its first kShortNameHead bytes, "...#" and a 64-bit XXH3 digest: one identity per name
+// for diff's set difference, without a copy of it. 20,000 exports named by the suffixes of
+// one 1 MiB string are 1.5 MB of file that ld.so loads; copied whole they were 10 GB, and
+// even hashed whole 10 GB of reading. So a name past kMaxHashedName (no real mangled name
+// comes near: the longest in Debian's ROCm are a few KiB) is digested by its length and its
+// last kShortNameHead bytes, after the head that is kept.
 constexpr size_t kMaxWholeSymbolName = 4096;
 constexpr size_t kShortNameHead = 1024;
+constexpr size_t kMaxHashedName = 64 * 1024;
 
 std::string KeptName(std::string_view name) {
   if (name.size() <= kMaxWholeSymbolName) return std::string(name);
   std::string out(name.substr(0, kShortNameHead));
+  std::string_view hashed = name;
+  uint64_t salt = 0;
+  if (name.size() > kMaxHashedName) {
+    hashed = name.substr(name.size() - kShortNameHead);
+    salt = name.size();
+  }
+  const uint64_t digest = llvm::xxh3_64bits(llvm::StringRef(hashed.data(), hashed.size())) ^ salt;
   llvm::raw_string_ostream os(out);
-  os << "...#"
-     << llvm::format_hex_no_prefix(llvm::xxh3_64bits(llvm::StringRef(name.data(), name.size())), 16);
+  os << "...#" << llvm::format_hex_no_prefix(digest, 16);
   return out;
 }
 
