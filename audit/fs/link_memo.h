@@ -7,12 +7,11 @@
 // is never kept, since what it names is the reading process's own state.
 #pragma once
 
-#include <array>
 #include <cstdint>
-#include <mutex>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+
+#include "audit/fs/shared_answers.h"
 
 namespace rocm_audit {
 
@@ -47,18 +46,7 @@ class LinkMemo {
   size_t size() const;
 
  private:
-  struct Hash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
-  struct Shard {
-    mutable std::mutex mutex;
-    std::unordered_map<std::string, LinkOutcome, Hash, std::equal_to<>> outcomes[2];  ///< by in_layers
-  };
-  static constexpr size_t kShards = 16;
-  Shard& ShardOf(std::string_view path) const { return shards_[Hash{}(path) % kShards]; }
-
-  mutable std::array<Shard, kShards> shards_;
+  SharedAnswers<LinkOutcome> outcomes_[2];  ///< by in_layers
 };
 
 }  // namespace rocm_audit

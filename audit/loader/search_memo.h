@@ -20,6 +20,7 @@
 #include "audit/elf/elf_reader.h"
 #include "audit/fs/directory_names.h"
 #include "audit/fs/rooted_fs.h"
+#include "audit/fs/shared_answers.h"
 
 namespace rocm_audit {
 
@@ -55,42 +56,6 @@ struct ProbedDirectory {
   /// The longest host path of the directory in any layer: a name whose host path reaches
   /// PATH_MAX fails with ENAMETOOLONG, not ENOENT, and is looked at on its own.
   size_t longest_host_path = 0;
-};
-
-/// Answers kept by a string key, for every worker of a run. Thread-safe. An answer, once
-/// kept, is never replaced, so a reference to it stays valid for the map's life.
-template <typename T>
-class SharedAnswers {
- public:
-  /// The answer kept under `key`, else null.
-  const T* Find(std::string_view key) const {
-    Shard& shard = ShardOf(key);
-    std::lock_guard lock(shard.mutex);
-    auto it = shard.answers.find(key);
-    return it == shard.answers.end() ? nullptr : &it->second;
-  }
-  /// Keeps `answer` under `key` unless another worker kept one first; returns the one kept.
-  const T& Keep(std::string key, T answer) {
-    Shard& shard = ShardOf(key);
-    std::lock_guard lock(shard.mutex);
-    return shard.answers.try_emplace(std::move(key), std::move(answer)).first->second;
-  }
-
- private:
-  struct Hash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
-  // One lock per shard, chosen by the key's hash, keeps two workers from waiting on each
-  // other for different keys.
-  struct Shard {
-    mutable std::mutex mutex;
-    std::unordered_map<std::string, T, Hash, std::equal_to<>> answers;
-  };
-  static constexpr size_t kShards = 64;
-  Shard& ShardOf(std::string_view key) const { return shards_[Hash{}(key) % kShards]; }
-
-  mutable std::array<Shard, kShards> shards_;
 };
 
 /// One memo belongs to one RootedFs, once its layers and hidden files are final: a path's
