@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <unordered_set>
 
 #include <llvm/BinaryFormat/ELF.h>
 
@@ -165,19 +164,21 @@ bool MpiLibraryName(std::string_view needed) {
 std::optional<PluginRole> MpiProfilingLibraryRole(const ElfModel& model) {
   if (model.type != llvm::ELF::ET_DYN || model.has_interpreter) return std::nullopt;
   if (std::any_of(model.needed.begin(), model.needed.end(), MpiLibraryName)) return std::nullopt;
-  std::unordered_set<std::string_view> wrappers;  // MPI_X the object defines
-  std::vector<std::string_view> wanted;           // X of each non-weak undefined PMPI_X
-  for (uint32_t i = 1; i < model.symbol_count(); ++i) {
+  // A non-weak undefined PMPI_X whose MPI_X the object defines as a function. The MPI_X is
+  // looked up in the object's hash table, as ld.so would look it up: the names of its other
+  // definitions are never read, and of a large C++ library they are most of its string table
+  // (20 of libmigraphx.so's 22 MB), which reading them all mapped for every audited library.
+  bool wraps = false;
+  for (uint32_t i = 1; i < model.symbol_count() && !wraps; ++i) {
     const DynamicSymbol s = model.SymbolAt(i);
-    if (s.binding == llvm::ELF::STB_LOCAL) continue;
+    if (s.defined() || s.binding == llvm::ELF::STB_LOCAL || s.binding == llvm::ELF::STB_WEAK) continue;
     std::string_view name = model.NameOf(s);
-    if (s.defined() && s.type == llvm::ELF::STT_FUNC && name.starts_with("MPI_"))
-      wrappers.insert(name.substr(4));
-    else if (!s.defined() && s.binding != llvm::ELF::STB_WEAK && name.starts_with("PMPI_"))
-      wanted.push_back(name.substr(5));
+    if (!name.starts_with("PMPI_")) continue;
+    model.ForEachDefinition("MPI_" + std::string(name.substr(5)), [&](uint32_t index) {
+      wraps = wraps || model.SymbolAt(index).type == llvm::ELF::STT_FUNC;
+    });
   }
-  if (std::none_of(wanted.begin(), wanted.end(), [&](std::string_view x) { return wrappers.count(x); }))
-    return std::nullopt;
+  if (!wraps) return std::nullopt;
   PluginRole role;
   role.kind = PluginKind::kMpiProfilingLibrary;
   role.host = "libmpi";
