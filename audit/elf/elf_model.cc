@@ -36,6 +36,11 @@ uint32_t Read32(const uint8_t* p, bool little_endian) {
                        : (static_cast<uint32_t>(p[0]) << 24 | p[1] << 16 | p[2] << 8 | p[3]);
 }
 
+uint64_t Read64(const uint8_t* p, bool little_endian) {
+  const uint64_t a = Read32(p, little_endian), b = Read32(p + 4, little_endian);
+  return little_endian ? (b << 32 | a) : (a << 32 | b);
+}
+
 // A word of a SysV hash table: 4 or 8 bytes (HashTable::word_size). An 8-byte value past
 // 32 bits is no symbol index: it reads as one no table has, which ends a chain.
 uint32_t ReadHashWord(const uint8_t* p, uint8_t size, bool little_endian) {
@@ -86,6 +91,21 @@ bool ElfModel::Bindable(const DynamicSymbol& s) const {
   return s.visibility != llvm::ELF::STV_HIDDEN && s.visibility != llvm::ELF::STV_INTERNAL;
 }
 
+// do_lookup_x's test: two bits of one word of the filter, both set for every name the table
+// holds. A name whose bits are clear is not looked for in the buckets, by ld.so or here.
+// The hash is uint_fast32_t, as wide as the class's words on x86 (64 bits for ELFCLASS64),
+// and the shift is taken as x86 takes it (modulo the width).
+bool ElfModel::MayBeInBloom(uint32_t hash) const {
+  const HashTable& h = hash_table;
+  const unsigned bits = elf_class == 2 ? 64 : 32;
+  const uint32_t index = (hash / bits) & (h.bloom_words - 1);
+  const uint64_t word = bits == 64 ? Read64(h.bloom + 8ull * index, little_endian)
+                                   : Read32(h.bloom + 4ull * index, little_endian);
+  const unsigned bit1 = hash & (bits - 1);
+  const unsigned bit2 = (uint64_t{hash} >> (h.bloom_shift & (bits - 1))) & (bits - 1);
+  return (word >> bit1) & (word >> bit2) & 1;
+}
+
 void ElfModel::ForEachDefinition(std::string_view name, const std::function<void(uint32_t)>& visit) const {
   const HashTable& h = hash_table;
   auto consider = [&](uint32_t index) {
@@ -95,6 +115,7 @@ void ElfModel::ForEachDefinition(std::string_view name, const std::function<void
   };
   if (h.kind == HashTable::kGnu) {
     uint32_t hash = GnuHash(name);
+    if (h.bloom && !MayBeInBloom(hash)) return;
     uint32_t index = Read32(h.buckets + 4 * (hash % h.bucket_count), little_endian);
     if (index < h.first_hashed) return;  // empty bucket
     for (; index - h.first_hashed < h.chain_count; ++index) {

@@ -125,6 +125,12 @@ struct ElfModel {
     const uint8_t* chains = nullptr;
     uint32_t chain_count = 0;
     uint32_t first_hashed = 0;  ///< GNU: symoffset, the first symbol the table covers
+    /// GNU: the Bloom filter ld.so asks before the buckets (elf/dl-lookup.c, do_lookup_x):
+    /// bloom_words words of the object's class, a power of two of them (_dl_setup_hash
+    /// asserts it); null when there is none ld.so could use.
+    const uint8_t* bloom = nullptr;
+    uint32_t bloom_words = 0;
+    uint32_t bloom_shift = 0;
     /// SysV: the bytes of one word of the table. 8 on 64-bit s390 and Alpha, whose ABIs make
     /// .hash of 64-bit entries (glibc's Elf_Symndx in their bits/elfclass.h, binutils'
     /// hash_entry_size 8 in elf64-s390.c and elf64-alpha.c); 4 everywhere else.
@@ -137,6 +143,8 @@ struct ElfModel {
 
  private:
   bool Bindable(const DynamicSymbol& s) const;
+  /// Whether the GNU hash table's Bloom filter lets ld.so look for a name of hash `hash`.
+  bool MayBeInBloom(uint32_t hash) const;
   // Objects without any hash table (rare; ld.so cannot look into them either, but then
   // they are not loadable): a map built on first use.
   // A long name is hashed by its length, head and tail, not whole: 20,000 names that are the

@@ -511,6 +511,11 @@ class Reader {
           h.first_hashed = first;
           h.chain_count = static_cast<uint32_t>(chain_count);
           h.chains = h.buckets + 4ull * buckets;
+          if (bloom > 0 && (bloom & (bloom - 1)) == 0) {
+            h.bloom = header + 16;
+            h.bloom_words = bloom;
+            h.bloom_shift = Word(header + 12);
+          }
           return;
         }
       }

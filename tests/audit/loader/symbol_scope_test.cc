@@ -151,5 +151,24 @@ TEST(SymbolScope, AnExecutableDefinitionSatisfiesALibraryAuditedWithIt) {
   EXPECT_TRUE(r.Undefined(t / "bin/host").empty());
 }
 
+// Issue 52: ld.so asks a library's GNU hash Bloom filter before its buckets (elf/dl-lookup.c,
+// do_lookup_x), and so does the binding: a name whose two bits are clear is not defined there
+// for ld.so, whatever the buckets hold (ldd -r: "undefined symbol: b"), and the filter spares
+// the lookup the bucket and chain pages of every library a name is not in.
+TEST(SymbolScope, ANameTheBloomFilterRulesOutIsNotDefinedThere) {
+  TempDir t;
+  const std::string tree =
+      "mklib lib/libb.so.1 libb.so.1 'int b(void) { return 1; }' -nostdlib\n"
+      "mklib app/libapp.so libapp.so 'int b(void); int a(void) { return b(); }' -nostdlib -Llib -l:libb.so.1 "
+      "-Wl,--enable-new-dtags,-rpath,/lib\n";
+  ASSERT_TRUE(BuildTree(t.path(), tree));
+  EXPECT_TRUE(CoreAudit({t / "app/libapp.so"}, {t.path()}).Undefined().empty());
+  ASSERT_TRUE(BuildTree(t.path(),
+                        "python3 '" ROCM_AUDIT_FIXTURES_DIR "/hostile_speed52.py' zero-bloom lib/libb.so.1"));
+  auto undefined = CoreAudit({t / "app/libapp.so"}, {t.path()}).Undefined();
+  ASSERT_EQ(undefined.size(), 1u);
+  EXPECT_EQ(undefined[0].name, "b");
+}
+
 }  // namespace
 }  // namespace rocm_audit::testing
