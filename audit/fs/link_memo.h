@@ -4,7 +4,9 @@
 // place and goes on from there). A directory of N links, each naming the next, is resolved
 // in O(N) links followed, not one chain of up to N per link. The files do not change while
 // the audit runs; a link read from the host's /proc or /sys (or whose resolution reads one)
-// is never kept, since what it names is the reading process's own state.
+// is never kept, since what it names is the reading process's own state. A directory is kept
+// too, as an outcome of no links (RootedFs's PathFollower): the directories above a tree are
+// looked at once per run, not once per path that passes through them.
 #pragma once
 
 #include <cstdint>

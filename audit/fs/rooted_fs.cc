@@ -238,16 +238,28 @@ class PathFollower {
     }
     holder_ = *holder;
     if (!S_ISLNK(st.st_mode)) {
+      if (S_ISDIR(st.st_mode)) KeepDirectory(next);
       cur_ = std::move(next);
       return true;
     }
     return Enter(std::move(next), why);
   }
 
+  // A directory is where it is: kept as an outcome of no links, so that the components
+  // above every file of a tree (the layer's own path, /usr, /usr/lib) are looked at once
+  // per run, not once per path that passes through them. One of the host's /proc or /sys
+  // is not kept: it is the reading process's own state.
+  void KeepDirectory(const std::string& path) const {
+    if (layers_[holder_].empty() && !KernelFileSystemOf(path).empty()) return;
+    fs_.link_memo_->Keep(in_layers_, path,
+                         {LinkOutcome::Kind::kEnds, 0, static_cast<uint32_t>(holder_), path, {}});
+  }
+
   // The top layer that shows `next` and has it (lstat), if any.
   std::optional<size_t> HolderOf(const std::string& next, struct stat* st, bool* too_long) const {
     for (size_t i = 0; i < layers_.size(); ++i) {
       if (in_layers_ && !fs_.Shows(i, next)) continue;  // hidden there: no lstat, so no errno to read
+      fs_.CountLookup();
       if (lstat((layers_[i] + next).c_str(), st) == 0) return i;
       *too_long |= errno == ENAMETOOLONG;
     }
@@ -288,6 +300,7 @@ class PathFollower {
     through_proc_ |= layer.empty() && path.starts_with("/proc/");
     const uint64_t volatile_at = volatile_;
     if (layer.empty() && !KernelFileSystemOf(path).empty()) ++volatile_;
+    fs_.CountLookup();
     const std::string target = ReadLink(layer + path);
     open_.insert(path);
     frames_.push_back({std::move(path), todo_.size(), links_ - 1, volatile_at});
@@ -339,7 +352,9 @@ class PathFollower {
     if (layers_.size() > 1)
       for (size_t i = 0; i < layers_.size(); ++i) {
         struct stat st;
-        if ((!in_layers_ || fs_.Shows(i, cur_)) && lstat((layers_[i] + cur_).c_str(), &st) == 0)
+        if (in_layers_ && !fs_.Shows(i, cur_)) continue;
+        fs_.CountLookup();
+        if (lstat((layers_[i] + cur_).c_str(), &st) == 0)
           return RootedFs::Resolved{cur_, layers_[i] + cur_, in_layers_, links, through_proc_};
       }
     return RootedFs::Resolved{cur_, holder + cur_, in_layers_, links, through_proc_};

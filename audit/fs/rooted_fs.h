@@ -8,6 +8,8 @@
 // §1.1, the installed world).
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -113,6 +115,10 @@ class RootedFs {
 
   bool IsDirectory(const std::string& host_path) const;
 
+  /// The lstat(2) and readlink(2) calls resolutions of this view and its copies made: a
+  /// directory is looked at once per run, however many paths pass through it.
+  uint64_t Lookups() const { return lookups_->load(std::memory_order_relaxed); }
+
   /// Host paths matching an absolute glob pattern in any layer (the top layer wins for a
   /// path that several hold), in `order` (by their path in the installed system unless
   /// asked otherwise). A pattern may read at most kMaxGlobEntries directory entries
@@ -141,8 +147,12 @@ class RootedFs {
   std::vector<std::string> layers_;  ///< canonical, no trailing slash; "" = the host's "/"
   /// hidden_[i]: the paths layer i hides; shared, so that copies of the view stay cheap.
   std::vector<std::shared_ptr<const std::unordered_set<std::string>>> hidden_;
-  /// Each link's outcome in this view (its layers, what they hide), shared by its copies.
+  void CountLookup() const { lookups_->fetch_add(1, std::memory_order_relaxed); }
+
+  /// Each link's outcome in this view (its layers, what they hide), shared by its copies;
+  /// each directory's too (an outcome of no links).
   std::shared_ptr<LinkMemo> link_memo_ = std::make_shared<LinkMemo>();
+  std::shared_ptr<std::atomic<uint64_t>> lookups_ = std::make_shared<std::atomic<uint64_t>>(0);
 };
 
 }  // namespace rocm_audit

@@ -208,5 +208,31 @@ TEST(RootedFs, AHiddenPathIsGoneFromItsLayerOnly) {
   EXPECT_EQ(fs.Resolve(fs.HostPath("/usr/lib/libother.so.1")), t / "base/usr/lib/libother.so.1");
 }
 
+// Issue 52: a directory is looked at once per run. Every input of a run (328 files of one
+// tree given as PATHs) is resolved from "/", and each walked component of each was an
+// lstat(2): the directories above the tree were looked at once per file (1,391 times each
+// for sid's 328 files). Now each directory costs one lookup for the run and each file its own.
+TEST(RootedFs, EachDirectoryIsLookedAtOncePerRun) {
+  TempDir t;
+  constexpr int kFiles = 200;
+  ASSERT_TRUE(BuildTree(t.path(), "mkdir -p a/b/c/d && for i in $(seq " + std::to_string(kFiles) +
+                                      "); do echo x > a/b/c/d/lib$i.so; done\n"
+                                      "ln -s d a/b/c/link"));
+  const size_t above = PathComponents(t.path()).size();  // the directories of the TempDir's path
+  RootedFs host;
+  for (int i = 1; i <= kFiles; ++i) {
+    const std::string file = t / ("a/b/c/d/lib" + std::to_string(i) + ".so");
+    ASSERT_EQ(host.Resolve(file), file);
+  }
+  // One lookup for each directory, one for each file: not (directories + 1) per file.
+  EXPECT_LE(host.Lookups(), above + 4 + kFiles);
+  // Below a root the layer's own path is never looked at; a link to a directory is read once.
+  RootedFs rooted(t.path());
+  for (int i = 1; i <= kFiles; ++i)
+    ASSERT_EQ(rooted.Resolve(rooted.HostPath("/a/b/c/link/lib" + std::to_string(i) + ".so")),
+              t / ("a/b/c/d/lib" + std::to_string(i) + ".so"));
+  EXPECT_LE(rooted.Lookups(), 6 + kFiles);  // a, b, c, the link (lstat, readlink), d; each file
+}
+
 }  // namespace
 }  // namespace rocm_audit::testing
