@@ -34,15 +34,35 @@ const Rule kUnusedWaiverRule{
 
 namespace {
 
+// weakly_canonical(p), each directory resolved once: a path that exists and is no symbolic
+// link is its directory's canonical form and its name (one lstat(2)), where
+// weakly_canonical reads every component of every input again (a readlink(2) each).
+std::filesystem::path WeaklyCanonical(const std::filesystem::path& p,
+                                      std::map<std::filesystem::path, std::filesystem::path>* dirs,
+                                      std::error_code& ec) {
+  const std::filesystem::path name = p.filename();
+  std::error_code lstat_ec;
+  const auto status = std::filesystem::symlink_status(p, lstat_ec);
+  if (name.empty() || name == "." || name == ".." || lstat_ec || !std::filesystem::exists(status) ||
+      std::filesystem::is_symlink(status))
+    return std::filesystem::weakly_canonical(p, ec);
+  const std::filesystem::path parent = p.has_parent_path() ? p.parent_path() : ".";
+  auto [dir, fresh] = dirs->try_emplace(parent);
+  if (fresh) dir->second = std::filesystem::weakly_canonical(parent, ec);
+  if (ec || dir->second.empty()) return std::filesystem::weakly_canonical(p, ec);
+  return dir->second / name;
+}
+
 // Each input as given and as an absolute path, so that keys of fields holding absolute
 // paths under an input are relative too.
 std::vector<std::string> InputForms(const std::vector<std::string>& paths) {
   std::vector<std::string> out = paths;
+  std::map<std::filesystem::path, std::filesystem::path> dirs;
   for (const std::string& p : paths) {
     std::error_code ec;
     std::filesystem::path absolute = std::filesystem::absolute(p, ec).lexically_normal();
     if (!ec) out.push_back(absolute.string());
-    std::filesystem::path canonical = std::filesystem::weakly_canonical(p, ec);
+    std::filesystem::path canonical = WeaklyCanonical(p, &dirs, ec);
     if (!ec) out.push_back(canonical.string());
   }
   return out;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <system_error>
+#include <unordered_map>
 
 #include "audit/fs/path.h"
 
@@ -44,6 +45,27 @@ std::string Real(const std::string& path) {
   std::filesystem::path real = std::filesystem::canonical(path, ec);
   return ec ? std::string() : real.string();
 }
+
+// Real() of many paths, each directory resolved once: a path that is no symbolic link
+// itself is its directory's real path and its name, for one lstat(2), where realpath(3)
+// reads every component of every path again (a readlink(2) each, for each input).
+class RealPaths {
+ public:
+  std::string Of(const std::string& path) {
+    const std::string_view name = BaseName(path);
+    if (name.empty() || name == "." || name == "..") return Real(path);
+    struct stat st;
+    if (lstat(path.c_str(), &st) != 0) return std::string();
+    if (S_ISLNK(st.st_mode)) return Real(path);
+    auto [dir, fresh] = dirs_.try_emplace(DirName(path));
+    if (fresh) dir->second = Real(dir->first);
+    if (dir->second.empty()) return std::string();
+    return (dir->second == "/" ? std::string() : dir->second) + "/" + std::string(name);
+  }
+
+ private:
+  std::unordered_map<std::string, std::string> dirs_;  ///< directory as written -> Real()
+};
 
 std::string Join(const std::string& shown, std::string_view rest) {
   if (rest.empty()) return shown.empty() ? "." : shown;
@@ -169,9 +191,10 @@ PathDisplay MakePathDisplay(const std::vector<std::string>& inputs, const std::v
   // Several inputs are told apart by their last component, unless two share it.
   std::vector<std::string> names;
   for (const std::string& in : inputs) names.emplace_back(BaseName(Absolute(in)));
+  RealPaths reals;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const std::string& in = inputs[i];
-    std::string real = Real(in);
+    std::string real = reals.Of(in);
     // Inside a root, the root's mapping already names it root-relative.
     if (under_root(Absolute(in)) || (!real.empty() && under_root(real))) continue;
     std::error_code ec;

@@ -48,6 +48,8 @@ class Walker {
   /// audited itself but opens no tree.
   void AddTree(const std::string& input) {
     struct stat st;
+    // A regular file is visited as one (Visit's lstat sees the same): nothing to resolve.
+    if (lstat(input.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return;
     if (auto real = fs_.Resolve(input); real && stat(real->c_str(), &st) == 0 && S_ISDIR(st.st_mode))
       trees_.push_back(*real);
   }
