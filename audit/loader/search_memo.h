@@ -9,6 +9,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -16,6 +17,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "audit/elf/elf_reader.h"
 #include "audit/fs/directory_names.h"
@@ -42,6 +44,33 @@ struct ProbedCandidate {
   FileId file;         ///< kElf
 };
 
+/// A search directory's names, listed once it has been asked about kAskedBeforeListing
+/// names: listing a large directory (Debian's /usr/lib/x86_64-linux-gnu holds 5,000
+/// entries, a fifth of a one-file audit's time) costs more than the few names one file
+/// asks, and less than the hundreds a tree asks. Before that each name is looked at on its
+/// own (one lstat(2)), as ld.so's open_path opens each. Thread-safe.
+class DirectoryListing {
+ public:
+  static constexpr uint32_t kAskedBeforeListing = 8;
+  /// `hosts`: the host directories that hold its entries, one per layer.
+  explicit DirectoryListing(std::vector<std::string> hosts) : hosts_(std::move(hosts)) {}
+  /// Counts one name asked; the listing from the kAskedBeforeListing-th on, null before and
+  /// when it cannot be listed (DirectoryNames::List).
+  const DirectoryNames* Ask() {
+    if (asked_.fetch_add(1, std::memory_order_relaxed) < kAskedBeforeListing) return nullptr;
+    std::call_once(once_, [this] { names_ = DirectoryNames::List(hosts_); });
+    return names_ ? &*names_ : nullptr;
+  }
+  /// Whether it has been listed, for tests.
+  bool listed() const { return asked_.load(std::memory_order_relaxed) > kAskedBeforeListing; }
+
+ private:
+  const std::vector<std::string> hosts_;
+  std::atomic<uint32_t> asked_{0};
+  std::once_flag once_;
+  std::optional<DirectoryNames> names_;
+};
+
 /// A search directory, resolved in the root, and what it holds for every name at once.
 struct ProbedDirectory {
   std::optional<RootedFs::Resolved> resolved;
@@ -49,10 +78,10 @@ struct ProbedDirectory {
   /// What a name of one component is here when the directory alone decides it (it does not
   /// resolve); else nothing.
   std::optional<ProbedCandidate> every_name;
-  /// Its entries, listed once for the run (DirectoryNames); null when it is not listed (in
-  /// /proc or /sys, unreadable, past kMaxListedEntries) or when a name's candidate is not
-  /// decided by the directory's entries alone (LibrarySearch::ResolveDirectory).
-  std::shared_ptr<const DirectoryNames> names;
+  /// Its entries, listed at most once for the run (DirectoryListing); null when a name's
+  /// candidate is not decided by the directory's entries alone (in /proc or /sys;
+  /// LibrarySearch::ResolveDirectory).
+  std::shared_ptr<DirectoryListing> listing;
   /// The longest host path of the directory in any layer: a name whose host path reaches
   /// PATH_MAX fails with ENAMETOOLONG, not ENOENT, and is looked at on its own.
   size_t longest_host_path = 0;
@@ -65,7 +94,7 @@ struct SearchMemo {
   SharedAnswers<ProbedDirectory> directories;
   /// Each directory's listing, by where it resolves ('L' in the layers, 'H' on the host, then
   /// its path): listed once however many search entries name it.
-  SharedAnswers<std::shared_ptr<const DirectoryNames>> listings;
+  SharedAnswers<std::shared_ptr<DirectoryListing>> listings;
 };
 
 }  // namespace rocm_audit

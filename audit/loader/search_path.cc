@@ -327,12 +327,9 @@ const ProbedDirectory& LibrarySearch::ResolveDirectory(const std::string& dir) {
       std::vector<std::string> hosts = HostDirectoriesOf(config_.fs, *d.resolved, &d.longest_host_path);
       std::string key = (d.resolved->in_layers ? "L" : "H") + d.resolved->path;
       const auto* listed = memo_->listings.Find(key);
-      if (!listed) {
-        std::optional<DirectoryNames> names = DirectoryNames::List(hosts);
-        listed = &memo_->listings.Keep(
-            std::move(key), names ? std::make_shared<const DirectoryNames>(std::move(*names)) : nullptr);
-      }
-      d.names = *listed;
+      if (!listed)
+        listed = &memo_->listings.Keep(std::move(key), std::make_shared<DirectoryListing>(std::move(hosts)));
+      d.listing = *listed;
     }
   }
   return memo_->directories.Keep(dir, std::move(d));
@@ -348,9 +345,9 @@ const ProbedCandidate* LibrarySearch::DecidedByDirectory(ListInUse& list, size_t
   // Not in the listing: the lstat() of each layer's dir/name would fail with ENOENT, unless
   // the path is too long for it (ENAMETOOLONG).
   static const ProbedCandidate kAbsent = Unresolved(std::string(kNoSuchPath));
-  if (d->names && d->longest_host_path + 1 + name.size() < PATH_MAX && !d->names->MayHold(name))
-    return &kAbsent;
-  return nullptr;
+  if (!d->listing || d->longest_host_path + 1 + name.size() >= PATH_MAX) return nullptr;
+  const DirectoryNames* names = d->listing->Ask();
+  return names && !names->MayHold(name) ? &kAbsent : nullptr;
 }
 
 ProbedCandidate LibrarySearch::Probe(const std::string& dir, std::string_view name,

@@ -50,6 +50,9 @@ TEST(DirectoryIndex, AMissingNameIsAnsweredByTheListingWithNothingKeptForIt) {
   LibrarySearch search(config, &memo);
   ElfModel m;
   MakeRequester(m, t / "lib/libuser.so", {t / "a", t / "b", t / "missing"});
+  // A directory is listed once it has been asked about enough names to pay for a listing.
+  for (uint32_t i = 0; i < DirectoryListing::kAskedBeforeListing; ++i)
+    EXPECT_FALSE(Search(search, "libwarm" + std::to_string(i) + ".so.1", m).found);
   Resolution missing = Search(search, "libnowhere.so.1", m);
   EXPECT_FALSE(missing.found);
   EXPECT_EQ(Outcomes(missing), (std::vector<std::string>{"not found", "not found", "not found"}));
@@ -65,6 +68,31 @@ TEST(DirectoryIndex, AMissingNameIsAnsweredByTheListingWithNothingKeptForIt) {
   Resolution text = Search(search, "libtext.so.1", m);
   EXPECT_EQ(Outcomes(text), (std::vector<std::string>{"not found", "not loadable: file too short"}));
   EXPECT_EQ(text.path, t / "b/libtext.so.1");
+}
+
+// Issue 52: a one-file audit asks a directory about a few names. Listing it would cost more
+// than looking at each (Debian's /usr/lib/x86_64-linux-gnu holds 5,000 entries: a fifth of
+// the audit's time went to reading them for two names); a tree's hundreds of names pay for
+// one listing.
+TEST(DirectoryIndex, ADirectoryIsListedOnlyOnceAskedAboutManyNames) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(), "mkdir -p a lib && for i in $(seq 100); do echo x > a/libfill$i.so; done"));
+  LoaderConfig config{RootedFs(), {}, {}, "", std::vector<std::string>{}};
+  SearchMemo memo;
+  LibrarySearch search(config, &memo);
+  ElfModel m;
+  MakeRequester(m, t / "lib/libuser.so", {t / "a"});
+  for (int i = 0; i < 2; ++i) EXPECT_FALSE(Search(search, "libfew" + std::to_string(i) + ".so.1", m).found);
+  const std::shared_ptr<DirectoryListing>* listing = memo.listings.Find("H" + t / "a");
+  ASSERT_NE(listing, nullptr);
+  EXPECT_FALSE((*listing)->listed());
+  // The names asked before the listing are answered as ld.so answers them: looked at, one each.
+  EXPECT_NE(memo.candidates.Find(t / "a" + '\0' + "libfew0.so.1"), nullptr);
+  for (int i = 0; i < 20; ++i) EXPECT_FALSE(Search(search, "libmany" + std::to_string(i) + ".so.1", m).found);
+  EXPECT_TRUE((*listing)->listed());
+  EXPECT_EQ(memo.candidates.Find(t / "a" + '\0' + "libmany19.so.1"), nullptr);
+  EXPECT_EQ(Outcomes(Search(search, "libfill7.so", m)),
+            (std::vector<std::string>{"not loadable: file too short"}));
 }
 
 // --root layers: a directory's listing is every layer's, and what a layer hides is still
