@@ -152,7 +152,8 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, cons
   DependencyLocator locator(all, search, prefixes.size(), fs.has_root(), installed, search_configs);
   locator.Locate(all);
   ReevaluateToFixedPoint(all, locator, installed, jobs);
-  if (has_base) {
+  // The linker's directories (a glob of /usr/lib/gcc/<arch>) only when a package links.
+  if (has_base && !all.empty()) {
     const std::vector<std::string> linker_dirs = LinkerDefaultDirectories(installed);
     for (CMakePackage* p : all) FindLinkedLibraries(*p, linker_dirs, installed);
   }
