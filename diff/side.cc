@@ -8,7 +8,7 @@
 #include "audit/fs/path_display.h"
 #include "audit/model/report_reader.h"
 #include "audit/model/severity.h"
-#include "checks/comparison_rules.h"
+#include "engine/comparison_rules.h"
 
 namespace rocm_audit {
 namespace {
