@@ -205,7 +205,7 @@ TEST(HostileInput, UnreadableFilesAndDirectoriesAreFindings) {
 }
 
 TEST(HostileInput, DeviceNodeIsNeverOpened) {
-  if (geteuid() != 0) GTEST_SKIP() << "needs root (mknod)";
+  if (geteuid() != 0) ROCM_AUDIT_SKIP_NEEDS_ROOT << "mknod(2) needs root";
   TempDir t;
   std::string tree = WorldReadableCopy(t, "tree/device");
   // /dev/zero's numbers: read, it would never end.
