@@ -78,7 +78,8 @@ FileFacts FileOfJson(const Json& j) {
 Finding FindingOfJson(const Json& j) {
   Finding f;
   f.check = String(j, "check");
-  ParseSeverity(String(j, "severity"), &f.severity);
+  if (!ParseSeverity(String(j, "severity"), &f.severity))
+    f.severity = Severity::kNote;  // unknown: the lowest
   f.file = InstalledPath(String(j, "file"));
   f.message = String(j, "message");
   f.key = String(j, "key");
