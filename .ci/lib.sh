@@ -147,9 +147,10 @@ run_in_root() {
     "${trust[@]}" /bin/bash -c "cd '$dir' && $(cat "$3")" </dev/null
 }
 
-# check_skips CTEST_OUTPUT LAST_TEST_LOG: a test may skip only for the absent corpus or
-# for needing root. The reason is the skip message the test printed, read from ctest's log
-# of every test's output.
+# check_skips CTEST_OUTPUT LAST_TEST_LOG: a test may skip only for one of the reasons of
+# tests/support/test_support.h, which it prints as a code before its message:
+# [skip:no-corpus], [skip:needs-root], [skip:installed-world]. The code is read from the skip
+# message in ctest's log of every test's output; the wording after it is not read.
 check_skips() {
   local output=$1 log=$2 skipped bad=0
   skipped=$(awk '/The following tests did not run:/ { on = 1; next }
@@ -164,14 +165,14 @@ check_skips() {
     reason=$(awk -v t="$name" '
       /^[0-9]+\/[0-9]+ Test: / { sub(/^[0-9]+\/[0-9]+ Test: /, ""); on = ($0 == t); next }
       on && /: Skipped$/ { getline; print; exit }' "$log")
-    if grep -qE 'no corpus at|needs root' <<<"$reason"; then
+    if grep -qE '^\[skip:(no-corpus|needs-root|installed-world)\] ' <<<"$reason"; then
       echo "skipped, allowed: $name: $reason"
     else
       echo "ci: skipped for another reason: $name: ${reason:-no reason printed}" >&2
       bad=1
     fi
   done <<<"$skipped"
-  [ "$bad" = 0 ] || die "a test skipped for a reason other than the absent corpus or needing root"
+  [ "$bad" = 0 ] || die "a test skipped without the code of an allowed reason (tests/support/test_support.h)"
 }
 
 # The CI snippets of hooks/ci/ as scripts, for a fresh root that has no YAML parser. They are

@@ -2,8 +2,10 @@
 // the directories searched in order (libtree's explanation) and the symbols it hides.
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 #include "audit/fs/path.h"
+#include "audit/fs/soname.h"
 #include "checks/registry.h"
 
 namespace rocm_audit {
@@ -24,9 +26,9 @@ std::string OriginRelative(const std::string& from_dir, const std::string& to_di
 // ".so.", a "-" between a name and a version that both end and start with a digit.
 // "libnuma.so.1" -> "libnuma1", "libamdhip64.so.6" -> "libamdhip64-6".
 std::string DebianPackageOf(const std::string& soname) {
-  size_t so = soname.find(".so.");
-  if (so == std::string::npos || so == 0) return "";
-  std::string name = soname.substr(0, so), version = soname.substr(so + 4);
+  const std::optional<SonameParts> parts = ParseSoname(soname);
+  if (!parts || parts->stem.size() == soname.size()) return "";
+  std::string name(parts->family), version(parts->version);
   std::string out = name + (std::isdigit(static_cast<unsigned char>(name.back())) ? "-" : "") + version;
   std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
   return out;

@@ -3,12 +3,15 @@
 // tree it means one component was built against a stale major: a warning.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/ADT/StringRef.h>
 
+#include "audit/fs/soname.h"
+#include "audit/support/text.h"
 #include "checks/registry.h"
 
 namespace rocm_audit {
@@ -50,20 +53,14 @@ constexpr Rule kRules[] = {
     },
 };
 
-// "libamdhip64.so.6" -> "libamdhip64"; "" when the name has no ".so.MAJOR" part.
-// "libfoo.so" of "libfoo.so.1"; empty for a name with no major after ".so".
+// The library a SONAME is a major of: "libamdhip64.so.6" -> "libamdhip64"; "" when the
+// name has no version after ".so" (audit/fs/soname.h).
 std::string_view SonameBaseOf(std::string_view soname) {
-  size_t so = soname.find(".so.");
-  if (so == std::string_view::npos || so + 4 >= soname.size()) return {};
-  return soname.substr(0, so);
+  const std::optional<SonameParts> parts = ParseSoname(soname);
+  return parts && !parts->version.empty() ? parts->family : std::string_view();
 }
 
 std::string SonameBase(std::string_view soname) { return std::string(SonameBaseOf(soname)); }
-
-std::string FileName(std::string_view path) {
-  size_t slash = path.rfind('/');
-  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
-}
 
 // soname -> the files that need it, for one library.
 using NeedersBySoname = std::map<std::string, std::vector<std::string>>;
@@ -74,7 +71,8 @@ std::string MajorsText(const NeedersBySoname& needers) {
   std::string out;
   for (const auto& [soname, files] : needers) {
     out += (out.empty() ? "" : ", ") + soname + " (needed by ";
-    for (size_t i = 0; i < files.size() && i < 3; ++i) out += (i ? ", " : "") + FileName(files[i]);
+    for (size_t i = 0; i < files.size() && i < 3; ++i)
+      out += (i ? ", " : "") + std::string(BaseName(files[i]));
     if (files.size() > 3) out += " and " + std::to_string(files.size() - 3) + " more";
     out += ")";
   }

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <vector>
 
-#include "checks/comparison_rules.h"
-
 namespace rocm_audit {
 
 // Each is defined, with its rules, in the check's own file.
@@ -54,14 +52,6 @@ const Check* const kChecks[] = {
     &kCMakeNotEvaluatedCheck,
 };
 
-// The rules of `diff` (comparison_rules.cc), which no check runs: the comparison of two
-// audited sides makes their findings. Listed after the checks' rules.
-const Rule* const kComparisonRules[] = {
-    &kSymbolsRemovedRule, &kSonameChangedRule,         &kLibraryRemovedRule,
-    &kProcessorsLostRule, &kCMakeInterfaceRemovedRule, &kCMakeDependencyDroppedRule,
-    &kNewFindingRule,     &kFixedFindingRule,          &kSideUnreadableRule,
-};
-
 std::vector<const Rule*> CollectRules() {
   std::vector<const Rule*> out;
   for (const Check* c : kChecks)
@@ -74,8 +64,6 @@ std::vector<const Rule*> CollectRules() {
 }  // namespace
 
 std::span<const Check* const> AllChecks() { return kChecks; }
-
-std::span<const Rule* const> ComparisonRules() { return kComparisonRules; }
 
 std::span<const Rule* const> AllRules() {
   static const std::vector<const Rule*> rules = CollectRules();

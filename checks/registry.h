@@ -42,8 +42,6 @@ struct Check {
 std::span<const Check* const> AllChecks();
 /// Every rule, each once, in the order of the checks that emit them.
 std::span<const Rule* const> AllRules();
-/// The rules of `diff OLD NEW`, which no check runs (comparison_rules.h).
-std::span<const Rule* const> ComparisonRules();
 /// nullptr for an unknown ID.
 const Rule* FindRule(std::string_view id);
 

@@ -1,4 +1,4 @@
-// rocm-audit: the whole program is cli/cli.cc; see RunCli.
+// rocm-audit: the commands are the table of cli/commands.cc; see RunCli (cli/cli.cc).
 #include <cstdio>
 #include <new>
 

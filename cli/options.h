@@ -1,6 +1,6 @@
-// The command line, as one table: each option's names, value, help text and what it sets.
-// --help is generated from the table and the man page is tested against it, so the three
-// cannot drift apart.
+// The command line, as one table: each option's names, value, help text, the commands that
+// take it (commands.h) and what it sets. --help is generated per command from the two tables
+// and the man page is tested against them, so the three cannot drift apart.
 #pragma once
 
 #include <span>
@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/commands.h"
 #include "engine/audit_request.h"
 #include "engine/known_rules.h"
 #include "reports/json_report.h"
@@ -17,7 +18,8 @@ namespace rocm_audit {
 enum class OutputFormat { kText, kJson, kSarif, kJunit, kGitlab, kHtml };
 
 struct CliOptions {
-  AuditRequest audit;  ///< what to audit, in which system, with which policy
+  CommandBit command = kAuditCommand;  ///< the command named, else the audit
+  AuditRequest audit;                  ///< what to audit, in which system, with which policy
   OutputFormat format = OutputFormat::kText;
   std::string output;    ///< empty = stdout
   std::string base_uri;  ///< sarif, gitlab: paths relative to this directory (default: the working directory)
@@ -36,7 +38,6 @@ struct CliOptions {
   std::string tree;                        ///< --tree FILE: draw its load closure instead of the report
   bool spill_dir_given = false;            ///< --spill-dir given (else $TMPDIR or /tmp, /var/tmp)
   bool absolute_paths = false;             ///< --absolute-paths: host paths instead of PATH-relative ones
-  bool diff = false;                       ///< `diff`: two sides compared instead of audited
   /// `diff --from OLD... --to NEW...` (debdiff's form): each side a set of PATHs installed
   /// together; `diff OLD NEW` fills one PATH each.
   std::vector<std::string> diff_old, diff_new;
@@ -45,6 +46,7 @@ struct CliOptions {
 };
 
 struct Option {
+  unsigned commands;            ///< the CommandBits of the commands that take it
   std::string_view group;       ///< the --help section
   std::string_view short_name;  ///< "-j", or ""
   std::string_view long_name;   ///< "--jobs"
@@ -58,9 +60,10 @@ struct Option {
 std::span<const Option> AllOptions();
 
 /// Returns false with `error` set for a usage error.
-bool ParseArguments(const std::vector<std::string>& args, CliOptions* options, std::string* error);
+[[nodiscard]] bool ParseArguments(const std::vector<std::string>& args, CliOptions* options,
+                                  std::string* error);
 
-/// --help, generated from AllOptions().
-std::string HelpText();
+/// `command`'s --help, generated from its row and the options it takes.
+std::string HelpText(const Command& command);
 
 }  // namespace rocm_audit

@@ -7,8 +7,8 @@
 #include <map>
 #include <set>
 
-#include "checks/comparison_rules.h"
 #include "diff/compare.h"
+#include "engine/comparison_rules.h"
 
 namespace rocm_audit {
 namespace {

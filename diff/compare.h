@@ -1,5 +1,5 @@
 // The comparison of two audited sides (side.h): what the update from OLD to NEW broke, as
-// findings of the comparison rules (checks/comparison_rules.h), each naming the files it hits:
+// findings of the comparison rules (engine/comparison_rules.h), each naming the files it hits:
 // files of NEW by their path below NEW, files of the base NEW is installed over
 // (Side::base) by their absolute installed path. Each kind of break is one function, in a file of its own.
 #pragma once

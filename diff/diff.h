@@ -16,7 +16,7 @@ namespace rocm_audit {
 /// the comparison's findings. Each side is one input, or a set of them installed together
 /// (packages of one install, as an audit of several PATHs takes them); a JSON report is a
 /// side alone. False with `error` for a tool error of either side.
-bool Diff(const AuditRequest& request, std::vector<std::string> old_inputs,
-          std::vector<std::string> new_inputs, Report* report, std::string* error);
+[[nodiscard]] bool Diff(const AuditRequest& request, std::vector<std::string> old_inputs,
+                        std::vector<std::string> new_inputs, Report* report, std::string* error);
 
 }  // namespace rocm_audit

@@ -6,9 +6,9 @@
 #include <map>
 #include <set>
 
-#include "checks/comparison_rules.h"
 #include "diff/compare.h"
 #include "diff/installed_layout.h"
+#include "engine/comparison_rules.h"
 
 namespace rocm_audit {
 namespace {

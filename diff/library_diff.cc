@@ -3,10 +3,10 @@
 #include <set>
 #include <string_view>
 
-#include "checks/comparison_rules.h"
 #include "diff/compare.h"
 #include "diff/installed_layout.h"
 #include "diff/shared_libraries.h"
+#include "engine/comparison_rules.h"
 
 namespace rocm_audit {
 namespace {

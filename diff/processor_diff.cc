@@ -6,10 +6,10 @@
 #include <set>
 
 #include "audit/gpu/amdgpu_target.h"
-#include "checks/comparison_rules.h"
 #include "diff/compare.h"
 #include "diff/installed_layout.h"
 #include "diff/shared_libraries.h"
+#include "engine/comparison_rules.h"
 
 namespace rocm_audit {
 namespace {

@@ -1,12 +1,15 @@
 #include "diff/shared_libraries.h"
 
 #include <algorithm>
+#include <optional>
+
+#include "audit/fs/soname.h"
 
 namespace rocm_audit {
 
 std::string_view SonameStem(std::string_view soname) {
-  const size_t so = soname.find(".so");
-  return so == std::string_view::npos ? soname : soname.substr(0, so + 3);
+  const std::optional<SonameParts> parts = ParseSoname(soname);
+  return parts ? parts->stem : soname;
 }
 
 bool Links(const ElfFacts& elf, std::string_view soname) {

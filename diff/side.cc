@@ -8,7 +8,7 @@
 #include "audit/fs/path_display.h"
 #include "audit/model/report_reader.h"
 #include "audit/model/severity.h"
-#include "checks/comparison_rules.h"
+#include "engine/comparison_rules.h"
 
 namespace rocm_audit {
 namespace {
@@ -78,7 +78,8 @@ FileFacts FileOfJson(const Json& j) {
 Finding FindingOfJson(const Json& j) {
   Finding f;
   f.check = String(j, "check");
-  ParseSeverity(String(j, "severity"), &f.severity);
+  if (!ParseSeverity(String(j, "severity"), &f.severity))
+    f.severity = Severity::kNote;  // unknown: the lowest
   f.file = InstalledPath(String(j, "file"));
   f.message = String(j, "message");
   f.key = String(j, "key");

@@ -18,9 +18,9 @@ namespace rocm_audit {
 /// hostile packages are findings in `report`, which is whole when this returns true: the
 /// inputs, the files' facts (unless `sinks` took them), the findings with the policy
 /// applied, and every rule the run could report.
-bool Audit(const AuditRequest& request, AuditSinks& sinks, Report* report, std::string* error);
+[[nodiscard]] bool Audit(const AuditRequest& request, AuditSinks& sinks, Report* report, std::string* error);
 
 /// The same, with no sink: the Report keeps every file's facts.
-bool Audit(const AuditRequest& request, Report* report, std::string* error);
+[[nodiscard]] bool Audit(const AuditRequest& request, Report* report, std::string* error);
 
 }  // namespace rocm_audit

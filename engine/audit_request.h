@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "audit/gpu/bundle.h"
-#include "audit/unpack/installed_files.h"
+#include "audit/unpack/package_database.h"
 #include "audit/unpack/unpack.h"
 #include "checks/check_input.h"
 #include "policy/policy.h"

@@ -19,7 +19,7 @@ namespace rocm_audit {
 /// such packages or siblings the --root layers are the world as given. Adds the packages'
 /// names to `installing` and says in `inputs` what the world is. False with `error` when the
 /// options contradict each other.
-bool ArrangeInstalledWorld(const PackageInputs& packages, AuditRequest* request, ReportInputs* inputs,
-                           std::string* error);
+[[nodiscard]] bool ArrangeInstalledWorld(const PackageInputs& packages, AuditRequest* request,
+                                         ReportInputs* inputs, std::string* error);
 
 }  // namespace rocm_audit

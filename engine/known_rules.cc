@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/comparison_rules.h"
 #include "engine/run_checks.h"
 
 namespace rocm_audit {

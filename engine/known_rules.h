@@ -22,7 +22,7 @@ class EnabledRules {
   explicit EnabledRules(const Policy& policy);
 
   /// The checks that run, in registry order.
-  const std::vector<const Check*>& Running() const { return running_; }
+  const std::vector<const Check*>& RunningChecks() const { return running_; }
   /// The Needs bits of every check that runs, with the ELF and loader facts every run reads.
   unsigned Needs() const { return needs_; }
 

@@ -23,7 +23,8 @@ struct PackageInputs {
 /// Unpacks the packages among `paths` and rewrites `paths` to audit them; sets
 /// `relocatable` when a package is relocatable by design (wheels, conda). False with `error`
 /// only when the private directory cannot be made.
-bool UnpackPackageInputs(std::vector<std::string>* paths, bool* relocatable, const UnpackLimits& limits,
-                         unsigned jobs, PackageInputs* out, std::string* error);
+[[nodiscard]] bool UnpackPackageInputs(std::vector<std::string>* paths, bool* relocatable,
+                                       const UnpackLimits& limits, unsigned jobs, PackageInputs* out,
+                                       std::string* error);
 
 }  // namespace rocm_audit

@@ -88,7 +88,7 @@ std::vector<Finding> CheckFile(const InspectedFile& file, const LoadFacts* load,
   // way) are folded into one, as compilers fold a repeated diagnostic.
   const uint64_t byte_limit = ReportByteBudget(caps.bytes, file.walked.size);
   FindingSink sink({.count = caps.findings, .bytes = byte_limit}, AllRules());
-  for (const Check* check : enabled.Running()) {
+  for (const Check* check : enabled.RunningChecks()) {
     if (const auto* run_file = std::get_if<FileCheck>(&check->run)) {
       (*run_file)(FileInput{file, options}, sink);
     } else if (const auto* run_loadable = std::get_if<LoadableCheck>(&check->run); run_loadable && load) {
@@ -110,7 +110,7 @@ std::vector<Finding> CheckTree(const TreeInput& tree, const EnabledRules& enable
   // Not folded (they are of many files), and kept in the order the checks made them.
   const uint64_t byte_limit = ReportByteBudget(caps.caps.bytes, caps.bytes_audited);
   FindingSink sink({.count = caps.caps.findings, .bytes = byte_limit}, {});
-  for (const Check* check : enabled.Running())
+  for (const Check* check : enabled.RunningChecks())
     if (const auto* run_tree = std::get_if<TreeCheck>(&check->run)) (*run_tree)(tree, sink);
   std::vector<Finding> findings = std::move(sink).WithinLimit();
   if (sink.left_out > 0) {

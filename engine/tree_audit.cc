@@ -22,7 +22,7 @@
 #include "audit/inspect/provider_index.h"
 #include "audit/loader/ld_so_conf.h"
 #include "audit/support/parallel.h"
-#include "audit/unpack/installed_files.h"
+#include "audit/unpack/package_database.h"
 #include "checks/registry.h"
 #include "engine/run_checks.h"
 

@@ -19,6 +19,7 @@
 
 #include "audit/fs/path.h"
 #include "audit/support/parallel.h"
+#include "audit/support/text.h"
 
 namespace rocm_audit {
 namespace {
@@ -26,16 +27,6 @@ namespace {
 // Far more than any real upload: linux's .changes, hundreds of files and a long Changes
 // field, is well below 1 MiB. More is not read (a finding), so a hostile one costs nothing.
 constexpr size_t kMaxChangesBytes = size_t(16) << 20;
-
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
 
 // Opened without following a FIFO into a block (O_NONBLOCK), read only when a regular file,
 // and never past `max` bytes.
@@ -243,7 +234,7 @@ std::string Mismatch(const std::string& path, const UploadedFile& listed) {
   return "";
 }
 
-bool IsBinaryPackageName(std::string_view name) { return EndsWith(name, ".deb") || EndsWith(name, ".udeb"); }
+bool IsBinaryPackageName(std::string_view name) { return name.ends_with(".deb") || name.ends_with(".udeb"); }
 
 }  // namespace
 
@@ -285,7 +276,7 @@ bool ParseChangesText(std::string_view text, std::vector<UploadedFile>* files, s
 }
 
 bool IsUploadDescription(std::string_view path) {
-  return EndsWith(path, ".changes") || EndsWith(path, ".dsc");
+  return path.ends_with(".changes") || path.ends_with(".dsc");
 }
 
 std::vector<std::string> VerifiedUploadBinaries(const std::string& path, unsigned jobs,
@@ -297,7 +288,7 @@ std::vector<std::string> VerifiedUploadBinaries(const std::string& path, unsigne
     p.reason = std::move(reason);
     p.upload = true;
   };
-  if (EndsWith(path, ".dsc")) {
+  if (path.ends_with(".dsc")) {
     problem(
         "",
         "a source package (.dsc) names no binary package, and rocm-audit audits binary packages: give the "

@@ -27,7 +27,8 @@ struct UploadedFile {
 /// fields, in their order. OpenPGP cleartext armor (RFC 4880 §7) is skipped and dash-escaped
 /// lines are unescaped. False with `error` when the text is no .changes (no Files field,
 /// a line of a field that cannot be read, a file name that is not a plain name).
-bool ParseChangesText(std::string_view text, std::vector<UploadedFile>* files, std::string* error);
+[[nodiscard]] bool ParseChangesText(std::string_view text, std::vector<UploadedFile>* files,
+                                    std::string* error);
 
 /// Whether `path` names an upload description this reads (by its name: "*.changes",
 /// "*.dsc"), as lintian tells them.

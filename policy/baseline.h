@@ -15,7 +15,7 @@ namespace rocm_audit {
 
 /// The keys of every finding in the report `json_text` (suppressed ones included). False
 /// with `error` when it is not a rocm-audit JSON report of schema_version 1.
-bool ReadBaselineKeys(std::string_view json_text, std::span<const Rule> rules, std::vector<std::string>* keys,
-                      std::string* error);
+[[nodiscard]] bool ReadBaselineKeys(std::string_view json_text, std::span<const Rule> rules,
+                                    std::vector<std::string>* keys, std::string* error);
 
 }  // namespace rocm_audit

@@ -29,7 +29,7 @@ struct Policy {
 extern const Rule kUnusedWaiverRule;
 
 /// False with `error` for an --enable/--disable/--severity glob that matches no rule.
-bool CheckPolicyNames(const Policy& policy, std::span<const Rule> rules, std::string* error);
+[[nodiscard]] bool CheckPolicyNames(const Policy& policy, std::span<const Rule> rules, std::string* error);
 
 /// Whether the rule runs: enabled (or no --enable) and not disabled.
 bool RuleEnabled(const Policy& policy, std::string_view id);

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "audit/support/text.h"
 #include "policy/name_glob.h"
 
 namespace rocm_audit {
@@ -25,11 +26,6 @@ bool NamesARule(std::string_view glob, std::span<const Rule> rules) {
   for (const Rule& r : rules)
     if (GlobMatches(glob, r.id)) return true;
   return false;
-}
-
-std::string BaseName(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 }  // namespace

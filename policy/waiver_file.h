@@ -33,8 +33,8 @@ struct Waiver {
 
 /// Parses `text` read from `file_name`. False with "FILE:LINE: what is wrong" for a line
 /// without a reason, with too few or too many fields, or whose CHECK-ID matches no rule.
-bool ParseWaivers(std::string_view text, const std::string& file_name, std::span<const Rule> rules,
-                  std::vector<Waiver>* out, std::string* error);
+[[nodiscard]] bool ParseWaivers(std::string_view text, const std::string& file_name,
+                                std::span<const Rule> rules, std::vector<Waiver>* out, std::string* error);
 
 /// Whether `waiver` accepts `finding`, whose path below its input is `path` and whose key
 /// fields hold `key_values`.

@@ -12,6 +12,7 @@
 
 #include "audit/model/byte_text.h"
 #include "audit/model/target_order.h"
+#include "audit/support/text.h"
 #include "reports/device_rows.h"
 #include "reports/diff_sides.h"
 #include "reports/root_causes.h"
@@ -153,10 +154,6 @@ std::string CspHash(std::string_view text) {
   std::array<uint8_t, 32> digest =
       llvm::SHA256::hash(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
   return "'sha256-" + llvm::encodeBase64(digest) + "'";
-}
-
-std::string Plural(size_t n, const char* word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
 std::string ProcessorOf(const std::string& target) { return target.substr(0, target.find(':')); }

@@ -27,8 +27,8 @@ class JsonFileStage;
 /// (files[] goes out a batch of files at a time). files[] is `staged` when the run rendered
 /// it as it went (its files' facts were not kept); false: the staged text could not be read
 /// back, and the report is cut short.
-bool WriteJson(const Report& report, Severity fail_on, bool fail_on_none, JsonFiles files, std::ostream& out,
-               const JsonFileStage* staged = nullptr);
+[[nodiscard]] bool WriteJson(const Report& report, Severity fail_on, bool fail_on_none, JsonFiles files,
+                             std::ostream& out, const JsonFileStage* staged = nullptr);
 
 /// The same report as one string (tests, and callers that want it whole).
 std::string RenderJson(const Report& report, Severity fail_on, bool fail_on_none,

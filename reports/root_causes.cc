@@ -1,5 +1,7 @@
 #include "reports/root_causes.h"
 
+#include "audit/support/text.h"
+
 #include <algorithm>
 #include <map>
 
@@ -7,11 +9,6 @@ namespace rocm_audit {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-std::string BaseName(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 std::string Text(const Json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); }
 
@@ -56,7 +53,7 @@ std::vector<std::string> DistinctValues(const Group& g, const std::string& field
 
 std::string FilesText(const std::vector<std::string>& files) {
   std::vector<std::string> names;
-  for (const std::string& f : files) names.push_back(BaseName(f));
+  for (const std::string& f : files) names.emplace_back(BaseName(f));
   if (names.size() == 1) return names[0];
   std::string out = std::to_string(names.size()) + " files (";
   for (size_t i = 0; i < names.size() && i < 3; ++i) out += (i ? ", " : "") + names[i];

@@ -1,6 +1,7 @@
 #include "reports/text_report.h"
 
 #include "audit/model/target_order.h"
+#include "audit/support/text.h"
 #include "reports/device_rows.h"
 #include "reports/root_causes.h"
 #include "reports/urgency_order.h"
@@ -21,10 +22,6 @@ const char* Color(Severity s) {
   return "";
 }
 
-std::string Plural(size_t n, const char* word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
-
 void RenderSearch(const nlohmann::ordered_json& searched, std::string* out) {
   const char* label = "    searched: ";
   for (const auto& s : searched) {
@@ -32,11 +29,6 @@ void RenderSearch(const nlohmann::ordered_json& searched, std::string* out) {
             "): " + s["outcome"].get<std::string>() + "\n";
     label = "              ";
   }
-}
-
-std::string FileNameOf(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 std::string Size(uint64_t bytes) {
@@ -73,7 +65,7 @@ std::string CMakeSummary(const CMakePackageFacts& c, const Finding* failure) {
       out += " (" + Plural(undecided, "file") + " named only on branches not decided statically are missing)";
     return out;
   }
-  std::string in = FileNameOf(first->file);
+  std::string in(BaseName(first->file));
   out += ", " + Plural(decided, "missing file") + ": " + first->path + " (" + first->via + " at " + in + ":" +
          std::to_string(first->line) + ")";
   return out;

@@ -1,6 +1,7 @@
 // get_filename_component, and the lexical path rules the path commands share.
 #include "audit/cmake/commands.h"
 #include "audit/fs/path.h"
+#include "audit/support/text.h"
 
 namespace rocm_audit {
 namespace {
@@ -10,11 +11,6 @@ std::string FilenamePath(const std::string& p) {
   size_t slash = p.rfind('/');
   if (slash == 0) return "/";
   return slash == std::string::npos ? "" : p.substr(0, slash);
-}
-
-std::string FilenameName(const std::string& p) {
-  size_t slash = p.rfind('/');
-  return slash == std::string::npos ? p : p.substr(slash + 1);
 }
 
 // ABSOLUTE, REALPATH: relative to BASE_DIR, else to the consumer's source directory.
@@ -53,9 +49,9 @@ Flow GetFilenameComponentCommand(Interpreter& in, const std::string& name, const
   if (mode == "DIRECTORY" || mode == "PATH") {
     out = FilenamePath(p);
   } else if (mode == "NAME") {
-    out = FilenameName(p);
+    out = BaseName(p);
   } else if (mode == "EXT" || mode == "NAME_WE" || mode == "LAST_EXT" || mode == "NAME_WLE") {
-    std::string file = FilenameName(p);
+    std::string file(BaseName(p));
     size_t dot = mode == "EXT" || mode == "NAME_WE" ? file.find('.') : file.rfind('.');
     bool ext = mode == "EXT" || mode == "LAST_EXT";
     out = dot == std::string::npos ? (ext ? "" : file) : (ext ? file.substr(dot) : file.substr(0, dot));

@@ -41,12 +41,12 @@ struct Interpreter::Iterating {
 /// A block whose body is running, or the range Exec was given (kRange).
 struct Interpreter::Running {
   enum Kind { kRange, kIf, kForked, kForeach, kWhile, kBlock } kind;
-  size_t at = 0;             ///< the command that opens it
-  size_t next = 0, end = 0;  ///< what is left of the range running
-  size_t iteration = 0;      ///< while()
-  std::unique_ptr<Forked> forked;
-  std::unique_ptr<Iterating> loop;
-  std::vector<std::string> propagate;  ///< block(PROPAGATE)
+  size_t at = 0;                             ///< the command that opens it
+  size_t next = 0, end = 0;                  ///< what is left of the range running
+  size_t iteration = 0;                      ///< while()
+  std::unique_ptr<Forked> forked = nullptr;  // initialized, so {kRange, i} needs no more fields
+  std::unique_ptr<Iterating> loop = nullptr;
+  std::vector<std::string> propagate = {};  ///< block(PROPAGATE)
 };
 
 namespace {

@@ -8,6 +8,7 @@
 
 #include "audit/cmake/package_config.h"
 #include "audit/fs/path.h"
+#include "audit/support/text.h"
 
 namespace rocm_audit {
 namespace {
@@ -43,11 +44,6 @@ std::string Expand(const std::string& value, const std::map<std::string, std::st
   return out;
 }
 
-std::string Trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
-
 PcFile ParsePc(const std::string& text, const std::string& pc_file) {
   PcFile pc;
   pc.variables["pcfiledir"] = DirName(pc_file);
@@ -63,7 +59,7 @@ PcFile ParsePc(const std::string& text, const std::string& pc_file) {
     while (op < line.size() && (line[op] == ' ' || line[op] == '\t')) ++op;
     if (key_end == k || op >= line.size() || (line[op] != ':' && line[op] != '=')) return;
     const std::string key = line.substr(k, key_end - k);
-    const std::string value = Expand(Trim(line.substr(op + 1)), pc.variables);
+    const std::string value = Expand(std::string(Trim(line.substr(op + 1))), pc.variables);
     (line[op] == ':' ? pc.fields : pc.variables)[key] = value;
   };
   for (size_t i = 0; i <= text.size(); ++i) {

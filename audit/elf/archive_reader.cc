@@ -185,7 +185,8 @@ bool ForEachArchiveDefinition(std::string_view bytes,
         if (!m.data.data() || !IsReadableElf(m.data)) return;
         std::string_view member(m.name.data(), m.name.size());
         std::string ignored;
-        ForEachElfMemberDefinition(m.data, [&](std::string_view symbol) { visit(symbol, member); }, &ignored);
+        (void)ForEachElfMemberDefinition(
+            m.data, [&](std::string_view symbol) { visit(symbol, member); }, &ignored);
       },
       error);
 }

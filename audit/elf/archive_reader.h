@@ -32,20 +32,20 @@ inline constexpr size_t kMaxNonElfNamed = 16;
 
 /// Walks the member headers and checks the symbol table. Returns false with `error` (which
 /// member, which offset lies) for a malformed archive.
-bool ValidateArchive(std::string_view bytes, ArchiveSummary* summary, std::string* error);
+[[nodiscard]] bool ValidateArchive(std::string_view bytes, ArchiveSummary* summary, std::string* error);
 
 /// Calls `visit(name, data)` for each member, in order; stops at the first malformed header
 /// or name (returning false with `error`). A thin archive's members are not visited: they
 /// are other files, named relative to wherever the archive was made.
-bool ForEachArchiveMember(std::string_view bytes,
-                          const std::function<void(std::string_view name, std::string_view data)>& visit,
-                          std::string* error);
+[[nodiscard]] bool ForEachArchiveMember(
+    std::string_view bytes, const std::function<void(std::string_view name, std::string_view data)>& visit,
+    std::string* error);
 
 /// Calls `visit(symbol, member)` for each global symbol an ELF member's .symtab defines (GPU
 /// code objects aside: ld.so never binds a host symbol to one). Other members are skipped
 /// unread. Returns false with `error` set when the archive cannot be walked (the symbols
 /// visited so far stand); an ELF member with a corrupt symbol table only ends its own symbols.
-bool ForEachArchiveDefinition(
+[[nodiscard]] bool ForEachArchiveDefinition(
     std::string_view bytes,
     const std::function<void(std::string_view symbol, std::string_view member)>& visit, std::string* error);
 

@@ -20,11 +20,11 @@ struct ElfIdentity {
   uint16_t type = 0;
   uint16_t machine = 0;
 };
-bool ReadElfIdentity(std::string_view bytes, ElfIdentity* out, std::string* error);
+[[nodiscard]] bool ReadElfIdentity(std::string_view bytes, ElfIdentity* out, std::string* error);
 
 /// Parses everything the audit uses. Returns false with `error` set for a file the loader
 /// could not use either (truncated header, tables past the end of the file, ...).
-bool ReadElf(std::shared_ptr<llvm::MemoryBuffer> buffer, std::string path, ElfModel* model,
-             std::string* error);
+[[nodiscard]] bool ReadElf(std::shared_ptr<llvm::MemoryBuffer> buffer, std::string path, ElfModel* model,
+                           std::string* error);
 
 }  // namespace rocm_audit

@@ -20,7 +20,8 @@ bool IsReadableElf(std::string_view bytes);
 /// section is not SHN_UNDEF: what ar's symbol index lists for the member. An AMDGPU code
 /// object defines nothing for the host: nothing is visited. Returns false with `error`
 /// when the headers or the table lie (the names visited before stand).
-bool ForEachElfMemberDefinition(std::string_view bytes,
-                                const std::function<void(std::string_view name)>& visit, std::string* error);
+[[nodiscard]] bool ForEachElfMemberDefinition(std::string_view bytes,
+                                              const std::function<void(std::string_view name)>& visit,
+                                              std::string* error);
 
 }  // namespace rocm_audit

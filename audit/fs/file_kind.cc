@@ -6,11 +6,6 @@
 namespace rocm_audit {
 namespace {
 
-bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool EndsWith(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
-}
-
 // GNU ld accepts any text file of commands where a library is expected; the ones that
 // ship in library directories start with a comment and use GROUP/INPUT/OUTPUT_FORMAT.
 bool LooksLikeLinkerScript(std::string_view head) {
@@ -23,9 +18,9 @@ bool LooksLikeLinkerScript(std::string_view head) {
 }
 
 bool IsCMakePackageName(std::string_view name) {
-  if (!EndsWith(name, ".cmake")) return false;
-  return EndsWith(name, "Config.cmake") || EndsWith(name, "-config.cmake") ||
-         EndsWith(name, "ConfigVersion.cmake") || EndsWith(name, "-config-version.cmake") ||
+  if (!name.ends_with(".cmake")) return false;
+  return name.ends_with("Config.cmake") || name.ends_with("-config.cmake") ||
+         name.ends_with("ConfigVersion.cmake") || name.ends_with("-config-version.cmake") ||
          name.find("Targets") != std::string_view::npos || name.find("-targets") != std::string_view::npos;
 }
 
@@ -45,17 +40,16 @@ std::string_view FileKindName(FileKind kind) {
 }
 
 FileKind ClassifyFile(std::string_view file_name, std::string_view head) {
-  if (StartsWith(head,
-                 "\x7f"
-                 "ELF"))
+  if (head.starts_with("\x7f"
+                       "ELF"))
     return FileKind::kElf;
-  if (StartsWith(head, "!<arch>\n") || StartsWith(head, "!<thin>\n")) return FileKind::kArArchive;
-  if (StartsWith(head, "__CLANG_OFFLOAD_BUNDLE__")) return FileKind::kOffloadBundle;
-  if (StartsWith(head, "CCOB")) return FileKind::kCompressedBundle;
+  if (head.starts_with("!<arch>\n") || head.starts_with("!<thin>\n")) return FileKind::kArArchive;
+  if (head.starts_with("__CLANG_OFFLOAD_BUNDLE__")) return FileKind::kOffloadBundle;
+  if (head.starts_with("CCOB")) return FileKind::kCompressedBundle;
   if (IsCMakePackageName(file_name)) return FileKind::kCMakePackage;
   // Only names the link editor would look at can be linker scripts (lib*.so, lib*.a).
-  if (StartsWith(file_name, "lib") &&
-      (file_name.find(".so") != std::string_view::npos || EndsWith(file_name, ".a")) &&
+  if (file_name.starts_with("lib") &&
+      (file_name.find(".so") != std::string_view::npos || file_name.ends_with(".a")) &&
       LooksLikeLinkerScript(head))
     return FileKind::kLinkerScript;
   return FileKind::kOther;

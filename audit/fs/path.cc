@@ -55,9 +55,4 @@ std::string DirName(std::string_view path) {
   return std::string(path.substr(0, slash));
 }
 
-std::string_view BaseName(std::string_view path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
 }  // namespace rocm_audit

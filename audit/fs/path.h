@@ -6,13 +6,14 @@
 #include <string_view>
 #include <vector>
 
+#include "audit/support/text.h"  // BaseName
+
 namespace rocm_audit {
 
 /// Lexically normalises an absolute path: removes "." and empty components, folds "..".
 std::string NormalizePath(std::string_view path);
 /// Directory part of a path ("/a/b/c" -> "/a/b", "c" -> ".").
 std::string DirName(std::string_view path);
-std::string_view BaseName(std::string_view path);
 /// Whether `path` is `dir` or lies below it (component-wise; "/" or "" contains everything).
 bool IsUnderDirectory(std::string_view path, std::string_view dir);
 /// "/proc" or "/sys" when `path` (absolute, normalised) is one of them or lies below it, else

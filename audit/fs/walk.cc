@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "audit/fs/open_file.h"
+#include "audit/fs/soname.h"
 
 namespace rocm_audit {
 namespace {
@@ -22,14 +23,8 @@ using Inode = std::pair<dev_t, ino_t>;
 // "libfoo.so", "libfoo.so.6", "libfoo.so.6.4.3": what the loader or the link editor would
 // try to open. Such a file that is neither ELF nor a linker script is itself a finding.
 bool LooksLikeSharedLibraryName(std::string_view name) {
-  size_t so = name.find(".so");
-  if (so == std::string_view::npos || so == 0) return false;
-  std::string_view rest = name.substr(so + 3);
-  if (rest.empty()) return true;
-  if (rest[0] != '.') return false;
-  for (char c : rest.substr(1))
-    if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.')) return false;
-  return rest.size() > 1;
+  const std::optional<SonameParts> parts = ParseSoname(name);
+  return parts && (parts->stem.size() == name.size() || parts->NumericVersion());
 }
 
 std::string SpecialKind(mode_t mode) {

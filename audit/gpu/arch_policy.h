@@ -26,10 +26,10 @@ struct ArchRequirement {
 /// Parses "gfx906,gfx90a:xnack+;gfx1030 gfx1100" (commas, semicolons or spaces, as
 /// GPU_TARGETS lists are written) into target IDs. Unknown processors are errors here:
 /// a typo in a policy must not pass silently.
-bool ParseArchList(std::string_view text, std::vector<TargetId>* out, std::string* error);
+[[nodiscard]] bool ParseArchList(std::string_view text, std::vector<TargetId>* out, std::string* error);
 
 /// Reads an arch list file: one or more IDs per line, '#' starts a comment.
-bool ParseArchFile(std::string_view contents, std::vector<TargetId>* out, std::string* error);
+[[nodiscard]] bool ParseArchFile(std::string_view contents, std::vector<TargetId>* out, std::string* error);
 
 /// One device entry a file carries.
 struct ArchOffer {

@@ -26,7 +26,7 @@ struct BundleProblem {
   std::string message;
   /// The ID of the entry it is about, as stored; none for the bundle as a whole. Findings
   /// about two entries of one bundle differ in it, and so do their keys.
-  std::optional<std::string> entry;
+  std::optional<std::string> entry = std::nullopt;  // most problems are the whole bundle's
 };
 
 struct BundleEntry {

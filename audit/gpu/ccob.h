@@ -28,7 +28,7 @@ std::string_view CompressionName(int method);  ///< "zlib" | "zstd" | "unknown"
 
 /// Reads the header at the start of `bytes` (which runs to the end of the container).
 /// Fails for an unknown version or method, or a total size past the container.
-bool ParseCcobHeader(std::string_view bytes, CcobHeader* out, std::string* error);
+[[nodiscard]] bool ParseCcobHeader(std::string_view bytes, CcobHeader* out, std::string* error);
 
 struct DecodeResult {
   uint64_t consumed = 0;  ///< compressed bytes used (V1: where the stream ended)
@@ -64,9 +64,9 @@ class WholeBundle {
 /// The frame LLVM writes (one zstd frame, content size known and within its window and the
 /// window cap) is decoded in one call. Then, when `whole` is given, the sink is not called:
 /// the bytes are handed over in `*whole` instead, so that the caller reads them in place.
-bool DecodeCcobPayload(const CcobHeader& header, std::string_view payload, bool whole_payload,
-                       uint64_t max_output, DecodeMemory* memory,
-                       const std::function<bool(uint64_t offset, std::string_view chunk)>& sink,
-                       DecodeResult* result, std::string* error, WholeBundle* whole = nullptr);
+[[nodiscard]] bool DecodeCcobPayload(const CcobHeader& header, std::string_view payload, bool whole_payload,
+                                     uint64_t max_output, DecodeMemory* memory,
+                                     const std::function<bool(uint64_t offset, std::string_view chunk)>& sink,
+                                     DecodeResult* result, std::string* error, WholeBundle* whole = nullptr);
 
 }  // namespace rocm_audit

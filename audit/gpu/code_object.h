@@ -37,6 +37,7 @@ uint64_t CodeObjectPrefixNeeded(std::string_view head);
 /// Inspects a code object of `total_size` bytes from its first `prefix.size()` bytes.
 /// Fails (with `error`) for anything the loader would refuse: not ELF64 LE, not EM_AMDGPU,
 /// tables past `total_size`. Kernels are counted when the notes lie in `prefix`.
-bool InspectCodeObject(std::string_view prefix, uint64_t total_size, CodeObjectInfo* out, std::string* error);
+[[nodiscard]] bool InspectCodeObject(std::string_view prefix, uint64_t total_size, CodeObjectInfo* out,
+                                     std::string* error);
 
 }  // namespace rocm_audit

@@ -258,7 +258,7 @@ DeviceInventory FindDeviceCode(FileKind kind, std::string_view bytes, const Bund
       break;
     case FileKind::kArArchive: {
       std::string error;  // a corrupt archive is reported by the archive parse
-      ForEachArchiveMember(
+      (void)ForEachArchiveMember(
           bytes,
           [&](std::string_view name, std::string_view data) {
             uint64_t base = data.data() - bytes.data();

@@ -25,8 +25,8 @@ std::string_view Bytes(const llvm::MemoryBuffer& b) {
 std::optional<ParseProblem> NotAStaticLibrary(std::string_view bytes) {
   std::vector<std::string> names;
   bool object = false;
-  std::string error;
-  ForEachArchiveMember(
+  std::string error;  // the members read before a corrupt one decide; the archive parse reports it
+  (void)ForEachArchiveMember(
       bytes,
       [&](std::string_view name, std::string_view data) {
         if (names.size() < 3) names.emplace_back(name);

@@ -43,7 +43,7 @@ struct PluginHostOption {
 };
 
 /// Parses "MODULE-GLOB=PROGRAM" (split at the first '='); false when either side is empty.
-bool ParsePluginHostOption(const std::string& text, PluginHostOption* out);
+[[nodiscard]] bool ParsePluginHostOption(const std::string& text, PluginHostOption* out);
 
 /// A glob starting with '/' matches the module's path in the installed system (or its host
 /// path); any other glob matches its trailing path components ("openmpi3/mca_*.so"), a glob

@@ -28,7 +28,7 @@ SymbolIndex BuildProviderIndex(const std::vector<Boxed<InspectedFile>>& files,
       // the hints, never the run.
       std::string ignored;
       try {
-        index.AddArchive(shown, std::string_view(a.getBufferStart(), a.getBufferSize()), &ignored);
+        (void)index.AddArchive(shown, std::string_view(a.getBufferStart(), a.getBufferSize()), &ignored);
       } catch (const std::bad_alloc&) {}
     }
   }

@@ -25,7 +25,7 @@ class SymbolIndex {
   bool empty() const { return wanted_.empty(); }
   void AddElf(const std::string& path, const ElfModel& model);
   /// Returns false with `error` set when the archive cannot be read.
-  bool AddArchive(const std::string& path, std::string_view bytes, std::string* error);
+  [[nodiscard]] bool AddArchive(const std::string& path, std::string_view bytes, std::string* error);
 
   const std::vector<SymbolProvider>& Providers(std::string_view name) const;
 

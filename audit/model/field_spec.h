@@ -35,12 +35,12 @@ struct FieldSpec {
 };
 
 /// Parses a declaration; false with `error` when it is malformed.
-bool ParseFieldSpecs(std::string_view text, std::vector<FieldSpec>* out, std::string* error);
+[[nodiscard]] bool ParseFieldSpecs(std::string_view text, std::vector<FieldSpec>* out, std::string* error);
 /// ParseFieldSpecs for declarations known to be valid (the rules' own; a test parses them all).
 std::vector<FieldSpec> FieldSpecs(std::string_view text);
 
 /// Whether `value` has `type`; `why` says where it does not.
-bool Conforms(const nlohmann::ordered_json& value, const FieldType& type, std::string* why);
+[[nodiscard]] bool Conforms(const nlohmann::ordered_json& value, const FieldType& type, std::string* why);
 
 /// Calls `show` on every string of `value` that `type` declares a path, replacing it.
 template <typename Show>

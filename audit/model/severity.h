@@ -9,6 +9,6 @@ enum class Severity { kNote = 0, kWarning = 1, kError = 2 };
 
 std::string_view SeverityName(Severity s);  ///< "note" | "warning" | "error"
 /// Parses "error" | "warning" | "note"; returns false on anything else.
-bool ParseSeverity(std::string_view text, Severity* out);
+[[nodiscard]] bool ParseSeverity(std::string_view text, Severity* out);
 
 }  // namespace rocm_audit

@@ -6,10 +6,6 @@
 namespace rocm_audit {
 namespace {
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 // An ar archive whose first member is "debian-binary" (dpkg-deb(1), deb(5)).
 bool IsDeb(std::string_view head) {
   return head.substr(0, 8) == "!<arch>\n" && head.size() >= 8 + 16 && head.substr(8, 13) == "debian-binary";
@@ -47,8 +43,8 @@ std::optional<PackageFormat> DetectPackageFormat(std::string_view path, std::str
   if (head.substr(0, 4) == "\xed\xab\xee\xdb") return PackageFormat::kRpm;  // the RPM lead
   if (head.substr(0, 4) == std::string_view("PK\x03\x04", 4)) {
     // A wheel is also told by its *.dist-info/ once unpacked.
-    if (EndsWith(path, ".whl")) return PackageFormat::kWheel;
-    if (EndsWith(path, ".conda")) return PackageFormat::kConda;
+    if (path.ends_with(".whl")) return PackageFormat::kWheel;
+    if (path.ends_with(".conda")) return PackageFormat::kConda;
     return PackageFormat::kZip;
   }
   // A conda v1 package (.tar.bz2) is told from a plain tarball by its info/index.json, which

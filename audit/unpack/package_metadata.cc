@@ -1,5 +1,7 @@
 #include "audit/unpack/package_metadata.h"
 
+#include "audit/support/text.h"
+
 #include <algorithm>
 #include <cstring>
 #include <functional>
@@ -9,12 +11,6 @@
 namespace rocm_audit {
 namespace {
 
-std::string Trim(std::string s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.pop_back();
-  size_t start = s.find_first_not_of(" \t");
-  return start == std::string::npos ? "" : s.substr(start);
-}
-
 // "Field: value" lines of the first paragraph; continuation lines (starting with a space)
 // join the field before them.
 void ForEachField(const std::string& text,
@@ -22,14 +18,14 @@ void ForEachField(const std::string& text,
   std::istringstream in(text);
   std::string line, field, value;
   auto flush = [&] {
-    if (!field.empty()) f(field, Trim(value));
+    if (!field.empty()) f(field, std::string(Trim(value)));
     field.clear();
     value.clear();
   };
   while (std::getline(in, line)) {
     if (line.empty() || line == "\r") break;
     if ((line[0] == ' ' || line[0] == '\t') && !field.empty()) {
-      value += " " + Trim(line);
+      value += " " + std::string(Trim(line));
       continue;
     }
     flush();
@@ -51,7 +47,7 @@ void ApplyDebControl(const std::string& control, UnpackedPackage* out) {
     if (field == "Depends" || field == "Pre-Depends") {
       std::istringstream list(value);
       for (std::string dep; std::getline(list, dep, ',');)
-        if (std::string d = Trim(dep); !d.empty()) out->depends.push_back(d);
+        if (std::string d(Trim(dep)); !d.empty()) out->depends.push_back(d);
     }
   });
 }

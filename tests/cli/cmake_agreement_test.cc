@@ -276,7 +276,7 @@ TEST(CMakeAgreement, CorpusPackages) {
   std::string root = testing::CorpusRoot() + "/sid-root";
   struct stat st;
   if (stat((root + "/usr/lib/x86_64-linux-gnu/cmake").c_str(), &st) != 0)
-    GTEST_SKIP() << "no corpus at " << root;
+    ROCM_AUDIT_SKIP_NO_CORPUS << "no corpus at " << root;
   CompareCorpusTree(root,
                     {"/usr/lib/x86_64-linux-gnu/cmake", "/usr/share/cmake", "/usr/share/rocm/cmake",
                      "/usr/share/rocmcmakebuildtools/cmake", "/usr/lib/llvm-21/lib/cmake/AMDDeviceLibs"},
@@ -288,7 +288,7 @@ TEST(CMakeAgreement, CorpusBookwormPackages) {
   std::string root = testing::CorpusRoot() + "/bookworm-root";
   struct stat st;
   if (stat((root + "/usr/lib/x86_64-linux-gnu/cmake").c_str(), &st) != 0)
-    GTEST_SKIP() << "no corpus at " << root;
+    ROCM_AUDIT_SKIP_NO_CORPUS << "no corpus at " << root;
   CompareCorpusTree(root, {"/usr/lib/x86_64-linux-gnu/cmake", "/usr/share/cmake"}, 8);
 }
 

@@ -54,7 +54,7 @@ bool HaveSid(const std::string& root) {
 
 TEST(CorpusAgreesWithLdd, EveryX86FileHasTheLoadersVerdicts) {
   const std::string root = SidRoot();
-  if (!HaveSid(root)) GTEST_SKIP() << "no corpus at " << root;
+  if (!HaveSid(root)) ROCM_AUDIT_SKIP_NO_CORPUS << "no corpus at " << root;
   TempDir t;
   EXPECT_GE(CompareWithSidLoader(t, root, "").value("files", 0), 300);
 }
@@ -63,7 +63,7 @@ TEST(CorpusAgreesWithLdd, EveryX86FileHasTheLoadersVerdicts) {
 // bundles in the report) and the verdicts are the loader's all the same.
 TEST(CorpusAgreesWithLdd, LoaderChecksAloneReadNoDeviceCodeAndAgree) {
   const std::string root = SidRoot();
-  if (!HaveSid(root)) GTEST_SKIP() << "no corpus at " << root;
+  if (!HaveSid(root)) ROCM_AUDIT_SKIP_NO_CORPUS << "no corpus at " << root;
   TempDir t;
   auto stats = CompareWithSidLoader(
       t, root, "--enable 'undefined-symbol,missing-version,unresolved-library,rpath-*,mixed-soname'");
@@ -79,8 +79,8 @@ TEST(CorpusAgreesWithLdd, RootMatchesTheLoaderInsideAChroot) {
   std::string root = SidRoot();
   struct stat st;
   if (stat((root + "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2").c_str(), &st) != 0)
-    GTEST_SKIP() << "no corpus at " << root;
-  if (geteuid() != 0) GTEST_SKIP() << "chroot(2) needs root";
+    ROCM_AUDIT_SKIP_NO_CORPUS << "no corpus at " << root;
+  if (geteuid() != 0) ROCM_AUDIT_SKIP_NEEDS_ROOT << "chroot(2) needs root";
   TempDir t;
   auto stats =
       AuditAndCompare(t, "--root " + root + " " + root,
@@ -95,7 +95,7 @@ TEST(CorpusAgreesWithLdd, NewerRuntimeVersionsOnAnOlderSystem) {
   std::string root = SidRoot();
   std::string lib = root + "/usr/lib/x86_64-linux-gnu";
   struct stat st;
-  if (stat((lib + "/libMIOpen.so.1").c_str(), &st) != 0) GTEST_SKIP() << "no corpus at " << root;
+  if (stat((lib + "/libMIOpen.so.1").c_str(), &st) != 0) ROCM_AUDIT_SKIP_NO_CORPUS << "no corpus at " << root;
   TempDir t;
   ASSERT_TRUE(BuildTree(
       t.path(),

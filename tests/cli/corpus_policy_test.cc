@@ -32,7 +32,7 @@ std::string SidAudit(const std::string& options, int* status = nullptr) {
 }
 
 TEST(CorpusPolicy, TheFirstScreenNamesEveryDistinctDefect) {
-  if (!HaveCorpus()) GTEST_SKIP() << "no corpus at " << SidRoot();
+  if (!HaveCorpus()) ROCM_AUDIT_SKIP_NO_CORPUS << "no corpus at " << SidRoot();
   std::istringstream text(SidAudit(""));
   std::string first, line;
   for (int i = 0; i < 25 && std::getline(text, line); ++i) first += line + "\n";
@@ -48,7 +48,7 @@ TEST(CorpusPolicy, TheFirstScreenNamesEveryDistinctDefect) {
 }
 
 TEST(CorpusPolicy, WaiversAndABaselineGateOnlyWhatIsNew) {
-  if (!HaveCorpus()) GTEST_SKIP() << "no corpus at " << SidRoot();
+  if (!HaveCorpus()) ROCM_AUDIT_SKIP_NO_CORPUS << "no corpus at " << SidRoot();
   TempDir t;
   WriteAll(t / "waivers",
            "undefined-symbol usr/lib/*/libthread_db.so* ps_* # gdb provides the ps_* callbacks\n");

@@ -53,8 +53,11 @@ TEST(Docs, CiTakesBothCommandsFromTheReadme) {
   EXPECT_THAT(ci, ::testing::HasSubstr("run_in_root \"$root\" \"$clone\" \"$work/command.$n\""));
 }
 
-// CI's skip rule: a skip is allowed for the absent corpus or for needing root, and for
-// nothing else (a missing tool once skipped 12 GPU tests while CI stayed green).
+// CI's skip rule: a skip is allowed for the reasons of test_support.h, by the code the test
+// prints (the absent corpus, needing root, an installed world), and for nothing else: a
+// missing tool once skipped 12 GPU tests while CI stayed green, and the wording of an allowed
+// reason without its code (a skip once said "no corpus" for a missing installed world) is
+// refused.
 TEST(Docs, CiRefusesASkipForAnyOtherReason) {
   testing::TempDir t;
   auto block = [](const std::string& name, const std::string& reason) {
@@ -65,15 +68,20 @@ TEST(Docs, CiRefusesASkipForAnyOtherReason) {
            "sec\n----------------------------------------------------------\n" +
            "Test Skipped.\n";
   };
-  testing::WriteAll(t / "log", block("Corpus.Ldd", "no corpus at /root/rocm-corpus/sid-root") +
-                                   block("Corpus.Chroot", "chroot(2) needs root") +
-                                   block("Gpu.Bundler", "clang-offload-bundler-19 not found"));
+  testing::WriteAll(t / "log",
+                    block("Corpus.Ldd", "[skip:no-corpus] no corpus at /root/rocm-corpus/sid-root") +
+                        block("Corpus.Chroot", "[skip:needs-root] chroot(2) needs root") +
+                        block("World.Configs", "[skip:installed-world] 3 package configs installed") +
+                        block("Gpu.Bundler", "clang-offload-bundler-19 not found") +
+                        block("Corpus.Words", "no corpus at /usr"));
   testing::WriteAll(t / "allowed",
                     "The following tests did not run:\n\t  1 - Corpus.Ldd (Skipped)\n"
-                    "\t  2 - Corpus.Chroot (Skipped)\n\nThe following tests FAILED:\n");
+                    "\t  2 - Corpus.Chroot (Skipped)\n\t  3 - World.Configs (Skipped)\n\n"
+                    "The following tests FAILED:\n");
   testing::WriteAll(t / "refused",
                     "The following tests did not run:\n\t  1 - Corpus.Ldd (Skipped)\n"
-                    "\t  3 - Gpu.Bundler (Skipped)\n");
+                    "\t  4 - Gpu.Bundler (Skipped)\n");
+  testing::WriteAll(t / "uncoded", "The following tests did not run:\n\t  5 - Corpus.Words (Skipped)\n");
   std::string lib = std::string(ROCM_AUDIT_FIXTURES_DIR) + "/../.ci/lib.sh";
   auto check = [&](const std::string& output, std::string* said) {
     return testing::RunCommand(
@@ -81,23 +89,30 @@ TEST(Docs, CiRefusesASkipForAnyOtherReason) {
   };
   std::string said;
   EXPECT_EQ(check("allowed", &said), 0) << said;
-  EXPECT_THAT(said, ::testing::HasSubstr("skipped, allowed: Corpus.Chroot: chroot(2) needs root")) << said;
+  EXPECT_THAT(said,
+              ::testing::HasSubstr("skipped, allowed: Corpus.Chroot: [skip:needs-root] chroot(2) needs root"))
+      << said;
+  EXPECT_THAT(said, ::testing::HasSubstr("skipped, allowed: World.Configs: [skip:installed-world]")) << said;
   EXPECT_NE(check("refused", &said), 0) << said;
   EXPECT_THAT(said, ::testing::HasSubstr("Gpu.Bundler: clang-offload-bundler-19 not found")) << said;
+  EXPECT_NE(check("uncoded", &said), 0) << said;
+  EXPECT_THAT(said, ::testing::HasSubstr("Corpus.Words: no corpus at /usr")) << said;
 }
 
 // The README's first command installs what building rocm-audit and its demo tree needs, and
-// builds without the test suite; the second installs what the tests need and builds them.
+// GoogleTest (the unit tests need nothing more: README, Developing), and builds without the
+// test suite; the second installs what the other tests need and builds them.
 // Each configure step names BUILD_TESTING: the build directory is shared, and the first
 // command's OFF would stay in its cache.
 TEST(Docs, FirstCommandInstallsTheBuildToolsOnly) {
   std::string setup = CommandAfter(Read("README.md"), "## Two commands");
-  for (const char* pkg : {" g++ ", " cmake ", " ninja-build ", " pkg-config ", " llvm-19-dev ", " clang-19 ",
-                          " clang-tools-19 ", " lld-19 ", " libzstd-dev ", " zlib1g-dev ",
-                          " nlohmann-json3-dev ", " libarchive-dev ", " liblzma-dev "})
+  for (const char* pkg :
+       {" g++ ", " cmake ", " ninja-build ", " pkg-config ", " llvm-19-dev ", " clang-19 ",
+        " clang-tools-19 ", " lld-19 ", " libzstd-dev ", " zlib1g-dev ", " nlohmann-json3-dev ",
+        " libarchive-dev ", " liblzma-dev ", " libgtest-dev ", " libgmock-dev "})
     EXPECT_THAT(setup, ::testing::HasSubstr(pkg)) << pkg;
-  for (const char* pkg : {"gtest", "gmock", "npm", "chromium", "nix-bin", "debhelper", "lintian",
-                          "jsonschema", "clang-format", "liblief"})
+  for (const char* pkg :
+       {"npm", "chromium", "nix-bin", "debhelper", "lintian", "jsonschema", "clang-format", "liblief"})
     EXPECT_THAT(setup, ::testing::Not(::testing::HasSubstr(pkg))) << pkg;
   EXPECT_THAT(setup, ::testing::HasSubstr("-G Ninja"));
   EXPECT_THAT(setup, ::testing::HasSubstr(" -DBUILD_TESTING=OFF "));

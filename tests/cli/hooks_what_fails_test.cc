@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "checks/registry.h"
+#include "engine/comparison_rules.h"
 #include "engine/known_rules.h"
 #include "tests/support/test_support.h"
 

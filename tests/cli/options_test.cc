@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <regex>
 #include <sstream>
 
@@ -66,14 +68,24 @@ TEST(Options, SpillDirIsADirectoryOrNone) {
   EXPECT_EQ(error, "--spill-dir needs a directory, or none");
 }
 
-TEST(Options, EveryOptionIsParsedAndListedInHelp) {
-  std::vector<std::string> help = Lines(HelpText());
+// Each command's --help lists the options it takes (the option's own line: "  -j, --jobs N"
+// then its help, on that line or the next) and no other; every option is parsed.
+TEST(Options, EveryOptionIsParsedAndListedInTheHelpOfTheCommandsThatTakeIt) {
+  for (const Command& command : AllCommands()) {
+    const std::vector<std::string> help = Lines(HelpText(command));
+    for (const Option& opt : AllOptions()) {
+      const std::string name(opt.long_name);
+      const std::string left = "  " + (opt.short_name.empty() ? "" : std::string(opt.short_name) + ", ") +
+                               name + (opt.value.empty() ? "" : " " + std::string(opt.value));
+      if (opt.commands & command.bit)
+        EXPECT_THAT(help, Contains(AnyOf(StartsWith(left + "  "), Eq(left)))) << command.name << " " << name;
+      else
+        EXPECT_THAT(help, Not(Contains(AnyOf(StartsWith(left + "  "), Eq(left)))))
+            << command.name << " " << name;
+    }
+  }
   for (const Option& opt : AllOptions()) {
-    std::string name(opt.long_name);
-    // The option's own line: "  -j, --jobs N" then its help, on that line or the next.
-    std::string left = "  " + (opt.short_name.empty() ? "" : std::string(opt.short_name) + ", ") + name +
-                       (opt.value.empty() ? "" : " " + std::string(opt.value));
-    EXPECT_THAT(help, Contains(AnyOf(StartsWith(left + "  "), Eq(left)))) << name;
+    const std::string name(opt.long_name);
     CliOptions o;
     std::string error;
     bool ok = ParseArguments({name, "x"}, &o, &error);
@@ -88,15 +100,112 @@ TEST(Options, EveryOptionIsParsedAndListedInHelp) {
 }
 
 TEST(Options, HelpNamesNoOptionTheParserDoesNotKnow) {
-  std::string help = HelpText();
-  std::regex long_option("--[a-z][a-z-]*");
-  for (auto it = std::sregex_iterator(help.begin(), help.end(), long_option); it != std::sregex_iterator();
-       ++it) {
+  for (const Command& command : AllCommands()) {
+    const std::string help = HelpText(command);
+    std::regex long_option("--[a-z][a-z-]*");
+    for (auto it = std::sregex_iterator(help.begin(), help.end(), long_option); it != std::sregex_iterator();
+         ++it) {
+      CliOptions o;
+      std::string error;
+      ParseArguments({it->str(), "x"}, &o, &error);
+      EXPECT_THAT(error, Not(HasSubstr("unknown option"))) << it->str();
+    }
+  }
+}
+
+// The command is the first argument that is no option and no option's value: options go
+// before it or after it alike.
+TEST(Commands, OptionsBeforeTheCommandAreUnderstood) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"--no-progress", "diff", "A", "B"},
+                                             {"--format", "json", "-j2", "diff", "A", "B"},
+                                             {"diff", "--no-progress", "A", "B"},
+                                             {"--root=/r", "diff", "--from", "A", "--to", "B"}}) {
     CliOptions o;
     std::string error;
-    ParseArguments({it->str(), "x"}, &o, &error);
-    EXPECT_THAT(error, Not(HasSubstr("unknown option"))) << it->str();
+    ASSERT_TRUE(ParseArguments(args, &o, &error)) << error;
+    EXPECT_EQ(o.command, kDiffCommand);
+    EXPECT_EQ(o.diff_old, std::vector<std::string>{"A"});
+    EXPECT_EQ(o.diff_new, std::vector<std::string>{"B"});
   }
+  // The value of an option is never the command; nor is a second PATH, nor one after "--".
+  CliOptions value, after_dashes;
+  std::string error;
+  ASSERT_TRUE(ParseArguments({"--tree", "diff", "p"}, &value, &error)) << error;
+  EXPECT_EQ(value.command, kAuditCommand);
+  EXPECT_EQ(value.tree, "diff");
+  ASSERT_TRUE(ParseArguments({"--", "diff"}, &after_dashes, &error)) << error;
+  EXPECT_EQ(after_dashes.command, kAuditCommand);
+  EXPECT_EQ(after_dashes.audit.paths, std::vector<std::string>{"diff"});
+}
+
+// An option that the command does not take says which commands take it, whichever side of
+// the command it is on.
+TEST(Commands, AMisplacedOptionSaysWhereItGoes) {
+  CliOptions o;
+  std::string error;
+  EXPECT_FALSE(ParseArguments({"diff", "--tree", "x", "A", "B"}, &o, &error));
+  EXPECT_EQ(
+      error,
+      "--tree is an option of audit (rocm-audit [options] PATH...), not of diff (see rocm-audit help diff)");
+  CliOptions before;
+  EXPECT_FALSE(ParseArguments({"--files", "none", "diff", "A", "B"}, &before, &error));
+  EXPECT_EQ(
+      error,
+      "--files is an option of audit (rocm-audit [options] PATH...), not of diff (see rocm-audit help diff)");
+  CliOptions audit;
+  EXPECT_FALSE(ParseArguments({"--from", "A", "--to", "B"}, &audit, &error));
+  EXPECT_EQ(error,
+            "--from is an option of diff (rocm-audit diff [options] OLD NEW), not of audit (see rocm-audit "
+            "help audit)");
+  CliOptions help;
+  EXPECT_FALSE(ParseArguments({"help", "-j2"}, &help, &error));
+  EXPECT_EQ(error,
+            "--jobs is an option of audit (rocm-audit [options] PATH...) and diff (rocm-audit diff [options] "
+            "OLD NEW), not of help (see rocm-audit help help)");
+}
+
+// A command named after a PATH was meant as the command, when no file has its name.
+TEST(Commands, ACommandAfterAPathSaysItGoesFirst) {
+  TempDir dir;
+  const std::filesystem::path before = std::filesystem::current_path();
+  std::filesystem::current_path(dir.path());
+  CliOptions o, file;
+  std::string error, file_error;
+  const bool parsed = ParseArguments({"old", "diff", "new"}, &o, &error);
+  std::ofstream(dir.path() + "/diff").put('\n');
+  const bool parsed_file = ParseArguments({"old", "diff"}, &file, &file_error);
+  std::filesystem::current_path(before);
+  EXPECT_FALSE(parsed);
+  EXPECT_EQ(error,
+            "diff: no such file or directory; the command diff goes before its PATHs (rocm-audit [options] "
+            "diff ...; see rocm-audit help diff)");
+  EXPECT_TRUE(parsed_file) << file_error;  // a file named diff is audited
+}
+
+TEST(Commands, HelpNamesACommandOrNone) {
+  CliOptions none, diff, flag, unknown;
+  std::string error;
+  ASSERT_TRUE(ParseArguments({"help"}, &none, &error)) << error;
+  EXPECT_EQ(none.command, kHelpCommand);
+  ASSERT_TRUE(ParseArguments({"help", "diff"}, &diff, &error)) << error;
+  EXPECT_EQ(diff.audit.paths, std::vector<std::string>{"diff"});
+  ASSERT_TRUE(ParseArguments({"diff", "--help"}, &flag, &error)) << error;  // no PATHs needed
+  EXPECT_TRUE(flag.show_help);
+  EXPECT_EQ(flag.command, kDiffCommand);
+  EXPECT_FALSE(ParseArguments({"help", "nosuch"}, &unknown, &error));
+  EXPECT_EQ(error, "help: no command named nosuch (commands: audit, diff, help)");
+}
+
+// `rocm-audit diff --help`, `rocm-audit help diff` and the diff row's help are one text.
+TEST(Commands, DiffHelpIsTheSameByEitherSpelling) {
+  std::string flag, word;
+  ASSERT_EQ(RunCommand(std::string(ROCM_AUDIT_BINARY) + " diff --help", &flag), 0);
+  ASSERT_EQ(RunCommand(std::string(ROCM_AUDIT_BINARY) + " help diff", &word), 0);
+  EXPECT_EQ(flag, word);
+  EXPECT_EQ(flag, HelpText(CommandOf(kDiffCommand)));
+  EXPECT_THAT(Lines(flag), Contains("usage: rocm-audit diff [options] OLD NEW"));
+  EXPECT_THAT(flag, Not(HasSubstr("--tree")));
 }
 
 // The unquoted arguments of a roff macro line, with "\-" as "-": in a .TP tag they are the
@@ -171,6 +280,69 @@ TEST(Options, ManPageDocumentsEveryOptionAndNoOther) {
   }
   ASSERT_FALSE(documented.empty());
   EXPECT_THAT(documented, UnorderedElementsAreArray(parsed));
+}
+
+// The text of a roff section (".SH name" to the next .SH), its font escapes and "\-" undone.
+std::string SectionText(const std::string& man, const std::string& name) {
+  std::string out;
+  std::istringstream in(man);
+  std::string line;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    if (line.starts_with(".SH ")) inside = line == ".SH " + name;
+    if (!inside || line.starts_with(".SH ")) continue;
+    out += std::regex_replace(std::regex_replace(line, std::regex(R"(\\f[BIRP])"), ""), std::regex(R"(\\-)"),
+                              "-") +
+           "\n";
+  }
+  return out;
+}
+
+// The SYNOPSIS shows each command's synopsis lines as the table has them.
+TEST(Commands, ManPageSynopsisShowsEveryCommand) {
+  std::string synopsis = SectionText(ManPage(), "SYNOPSIS");
+  std::replace(synopsis.begin(), synopsis.end(), '\n', ' ');
+  synopsis = std::regex_replace(synopsis, std::regex(R"(\.B )"), "");
+  for (const Command& c : AllCommands()) {
+    std::string_view lines = c.synopsis;
+    while (!lines.empty()) {
+      const size_t end = std::min(lines.find('\n'), lines.size());
+      EXPECT_THAT(synopsis, HasSubstr("rocm-audit " + std::string(lines.substr(0, end))));
+      lines.remove_prefix(std::min(end + 1, lines.size()));
+    }
+  }
+}
+
+// The COMMANDS section has one entry per command, named as the table names it, whose
+// "Options:" line names the options it takes ("only ...") or those it does not ("all but
+// ..."), as the options table says.
+TEST(Commands, ManPageSaysWhichOptionsEachCommandTakes) {
+  const std::vector<std::string> text = Lines(SectionText(ManPage(), "COMMANDS"));
+  std::vector<std::string> documented;
+  for (size_t i = 0; i + 1 < text.size(); ++i) {
+    if (text[i] != ".TP") continue;
+    const std::string name = UnquotedArguments(text[i + 1]).at(0);
+    documented.push_back(name);
+    const Command* command = CommandNamed(name);
+    ASSERT_NE(command, nullptr) << name;
+    size_t k = i + 2;
+    while (k < text.size() && !text[k].starts_with("Options: ") && text[k] != ".TP") ++k;
+    ASSERT_LT(k, text.size()) << name << ": no Options: line";
+    const bool all_but = text[k].starts_with("Options: all but ");
+    ASSERT_TRUE(all_but || text[k].starts_with("Options: only ")) << text[k];
+    std::vector<std::string> named;
+    std::regex long_option("--[a-z][a-z-]*");
+    for (auto it = std::sregex_iterator(text[k].begin(), text[k].end(), long_option);
+         it != std::sregex_iterator(); ++it)
+      named.push_back(it->str());
+    std::vector<std::string> expected;
+    for (const Option& opt : AllOptions())
+      if (bool(opt.commands & command->bit) != all_but) expected.emplace_back(opt.long_name);
+    EXPECT_THAT(named, UnorderedElementsAreArray(expected)) << name;
+  }
+  std::vector<std::string> names;
+  for (const Command& c : AllCommands()) names.emplace_back(c.name);
+  EXPECT_THAT(documented, UnorderedElementsAreArray(names));
 }
 
 // The CHECKS section's tags name each rule whole (".B missing\-arch \fR(error)", and a second

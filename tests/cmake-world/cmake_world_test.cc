@@ -157,8 +157,9 @@ TEST(CMakeWorld, AgreesWithCMakeOnDebianConfigs) {
   const char* binary = std::getenv("ROCM_AUDIT_WORLD_BINARY");  // another build, to compare
   std::map<std::string, Verdict> verdicts = AuditVerdicts(dirs, binary ? binary : ROCM_AUDIT_BINARY);
   if (verdicts.size() < kAtLeast)
-    GTEST_SKIP() << "no corpus at /usr: " << verdicts.size()
-                 << " package configs installed; tests/cmake-world/install.sh installs them";
+    ROCM_AUDIT_SKIP_NO_INSTALLED_WORLD << verdicts.size()
+                                       << " package configs installed in /usr; tests/cmake-world/install.sh "
+                                          "installs them";
   // Two probes at a time, each in its own directory.
   std::vector<Verdict*> all;
   for (auto& [key, v] : verdicts) all.push_back(&v);

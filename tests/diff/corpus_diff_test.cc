@@ -60,7 +60,8 @@ class CorpusDiff : public ::testing::TestWithParam<Update> {};
 
 TEST_P(CorpusDiff, RemovedSymbolsAreThoseNmLists) {
   const std::string corpus = CorpusRoot();
-  if (!std::filesystem::is_directory(corpus + "/debs")) GTEST_SKIP() << "no corpus at " << corpus;
+  if (!std::filesystem::is_directory(corpus + "/debs"))
+    ROCM_AUDIT_SKIP_NO_CORPUS << "no corpus at " << corpus;
   const Update u = GetParam();
   std::string json;
   ASSERT_EQ(RunCommand(std::string(ROCM_AUDIT_BINARY) + " diff --no-progress --fail-on none --format json " +
@@ -97,7 +98,8 @@ INSTANTIATE_TEST_SUITE_P(
 // and the set given in another order gives the same report.
 TEST(CorpusDiffSets, RuntimeAndDevelopmentPackagesTogether) {
   const std::string corpus = CorpusRoot();
-  if (!std::filesystem::is_directory(corpus + "/debs")) GTEST_SKIP() << "no corpus at " << corpus;
+  if (!std::filesystem::is_directory(corpus + "/debs"))
+    ROCM_AUDIT_SKIP_NO_CORPUS << "no corpus at " << corpus;
   const std::string old_lib = corpus + "/debs/bookworm/librocrand1_5.3.3-4_amd64.deb";
   const std::string old_dev = corpus + "/debs/bookworm/librocrand-dev_5.3.3-4_amd64.deb";
   const std::string new_lib = corpus + "/debs/sid/librocrand1_6.4.3-1_amd64.deb";
@@ -157,7 +159,7 @@ TEST(CorpusDiffTensile, ProcessorsLostFromTheDataAreThoseItsDirectoryNoLongerHas
   const std::string corpus = CorpusRoot();
   const std::string libdir = corpus + "/sid-root/usr/lib/x86_64-linux-gnu";
   const std::string data = libdir + "/rocblas/4.4.1/library";
-  if (!std::filesystem::is_directory(data)) GTEST_SKIP() << "no corpus at " << corpus;
+  if (!std::filesystem::is_directory(data)) ROCM_AUDIT_SKIP_NO_CORPUS << "no corpus at " << corpus;
   TempDir t;
   for (const auto& [side, processors] :
        {std::pair<std::string, std::vector<std::string>>{"old", {"gfx1030", "gfx1100"}},

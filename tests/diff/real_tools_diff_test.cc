@@ -78,7 +78,8 @@ Names Strings(const Json& j) { return j.get<Names>(); }
 TEST(RealToolsDiff, ProcessorsLostAreThoseClangOffloadBundlerListsInOldAndNotInNew) {
   const std::string corpus = CorpusRoot();
   const std::string lib = "/usr/lib/x86_64-linux-gnu/librocrand.so.1.1";
-  if (!std::filesystem::exists(corpus + "/bookworm-root" + lib)) GTEST_SKIP() << "no corpus at " << corpus;
+  if (!std::filesystem::exists(corpus + "/bookworm-root" + lib))
+    ROCM_AUDIT_SKIP_NO_CORPUS << "no corpus at " << corpus;
   TempDir tmp;
   const std::map<std::string, Names> listed = {
       {"bookworm", BundlerProcessors(corpus + "/bookworm-root" + lib, tmp)},
@@ -200,7 +201,8 @@ TEST(RealToolsDiff, SeededCMakeTargetRemovedIsWhatRealCMakeNoLongerImports) {
 // rocrand or rocsparse gets its targets (ocml, ockl, oclc_*) too; sid's does not.
 TEST(RealToolsDiff, CorpusCMakeTargetsRemovedAreOnesRealCMakeNoLongerImports) {
   const std::string corpus = CorpusRoot();
-  if (!std::filesystem::is_directory(corpus + "/sid-root")) GTEST_SKIP() << "no corpus at " << corpus;
+  if (!std::filesystem::is_directory(corpus + "/sid-root"))
+    ROCM_AUDIT_SKIP_NO_CORPUS << "no corpus at " << corpus;
   const std::vector<std::string> packages = {"amd_comgr",     "hip",     "hiprand",  "hipsparse",
                                              "hsa-runtime64", "rocrand", "rocsparse"};
   TempDir tmp;

@@ -76,7 +76,7 @@ TEST(JsonReport, FilesWrittenInBatchesAreTheWholeDocumentsDump) {
   for (size_t i = 0; i < r.files.size(); ++i) EXPECT_EQ(j["files"][i]["path"], r.files[i].path) << i;
   EXPECT_EQ(text, j.dump(2) + "\n");
   std::ostringstream streamed;
-  WriteJson(r, Severity::kError, false, JsonFiles::kAll, streamed);
+  EXPECT_TRUE(WriteJson(r, Severity::kError, false, JsonFiles::kAll, streamed));
   EXPECT_EQ(streamed.str(), text);
 }
 

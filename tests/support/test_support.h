@@ -17,6 +17,16 @@
 #endif
 #endif
 
+// The only reasons a test may skip, each printed as its code first ("[skip:no-corpus] no
+// corpus at /root/rocm-corpus"): CI (.ci/lib.sh, check_skips) accepts a skip by its code, never
+// by its wording. A missing tool is no reason: it is a failure.
+//   no-corpus        Debian's ROCm packages (CorpusRoot()) are not on this machine;
+//   needs-root       the test does what only root may (chroot(2), mknod(2));
+//   installed-world  packages the test audits in place are not installed (tests/cmake-world).
+#define ROCM_AUDIT_SKIP_NO_CORPUS GTEST_SKIP() << "[skip:no-corpus] "
+#define ROCM_AUDIT_SKIP_NEEDS_ROOT GTEST_SKIP() << "[skip:needs-root] "
+#define ROCM_AUDIT_SKIP_NO_INSTALLED_WORLD GTEST_SKIP() << "[skip:installed-world] "
+
 namespace rocm_audit::testing {
 
 /// How many times slower a sanitized build runs what a time bound measures: bounds on CPU

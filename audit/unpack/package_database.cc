@@ -1,4 +1,4 @@
-#include "audit/unpack/installed_files.h"
+#include "audit/unpack/package_database.h"
 
 #include <sys/stat.h>
 

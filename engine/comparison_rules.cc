@@ -1,4 +1,4 @@
-#include "checks/comparison_rules.h"
+#include "engine/comparison_rules.h"
 
 namespace rocm_audit {
 
@@ -250,5 +250,15 @@ constinit const Rule kSideUnreadableRule{
         "    fix: see the finding's own rule (--explain RULE); compare again once both sides read the file",
     .fields = "side:string rule:string baseline_key:string not_compared:integer",
 };
+
+namespace {
+const Rule* const kComparisonRules[] = {
+    &kSymbolsRemovedRule, &kSonameChangedRule,         &kLibraryRemovedRule,
+    &kProcessorsLostRule, &kCMakeInterfaceRemovedRule, &kCMakeDependencyDroppedRule,
+    &kNewFindingRule,     &kFixedFindingRule,          &kSideUnreadableRule,
+};
+}  // namespace
+
+std::span<const Rule* const> ComparisonRules() { return kComparisonRules; }
 
 }  // namespace rocm_audit

@@ -1,8 +1,10 @@
 // The rules of `rocm-audit diff OLD NEW`: what an update breaks that neither tree shows on its
 // own. No check runs them during an audit; the comparison (diff/) makes their findings from
-// the facts of two audited sides. Registered with the checks' rules (registry.h) so that
+// the facts of two audited sides. Listed after the checks' rules (engine/known_rules.h) so that
 // --list-checks, --explain, the policy and every renderer know them.
 #pragma once
+
+#include <span>
 
 #include "audit/model/rule.h"
 
@@ -17,5 +19,8 @@ extern const Rule kCMakeDependencyDroppedRule;
 extern const Rule kNewFindingRule;
 extern const Rule kFixedFindingRule;
 extern const Rule kSideUnreadableRule;
+
+/// The rules above, in the order --list-checks lists them (after the checks' rules).
+std::span<const Rule* const> ComparisonRules();
 
 }  // namespace rocm_audit

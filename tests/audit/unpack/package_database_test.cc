@@ -1,7 +1,7 @@
-// What a package database says the installed copy of a package owns (installed_files.h):
+// What a package database says the installed copy of a package owns (package_database.h):
 // dpkg's, pacman's and Portage's formats, a name that is another's prefix, and database files
 // that are no regular files.
-#include "audit/unpack/installed_files.h"
+#include "audit/unpack/package_database.h"
 
 #include <sys/stat.h>
 
