@@ -4,9 +4,22 @@
 
 namespace rocm_audit {
 
-std::string_view SonameStem(std::string_view soname) {
+SonameParts SplitSoname(std::string_view soname) {
   const size_t so = soname.find(".so");
-  return so == std::string_view::npos ? soname : soname.substr(0, so + 3);
+  if (so == std::string_view::npos) return {soname, ""};
+  std::string_view rest = soname.substr(so + 3);
+  if (rest.starts_with('.')) rest.remove_prefix(1);
+  return {soname.substr(0, so + 3), rest.substr(0, rest.find('.'))};
+}
+
+std::string_view SonameStem(std::string_view soname) { return SplitSoname(soname).stem; }
+
+std::string NextSoname(std::string_view soname) {
+  const SonameParts parts = SplitSoname(soname);
+  if (parts.major.empty() || parts.major.size() > 9 ||
+      parts.major.find_first_not_of("0123456789") != std::string_view::npos)
+    return "";
+  return std::string(parts.stem) + "." + std::to_string(std::stoul(std::string(parts.major)) + 1);
 }
 
 bool Links(const ElfFacts& elf, std::string_view soname) {

@@ -31,6 +31,16 @@ class SharedLibraries {
 
 /// "libx.so.1" -> "libx.so"; a SONAME without ".so" is its own stem.
 std::string_view SonameStem(std::string_view soname);
+/// The SONAME family's parts, in one place (a shared parser replaces it, issue 50): "libx.so.1.2"
+/// -> {"libx.so", "1"}; a SONAME with no number after ".so" has an empty major.
+struct SonameParts {
+  std::string_view stem;
+  std::string_view major;
+};
+SonameParts SplitSoname(std::string_view soname);
+/// The SONAME a bump gives `soname`: its major plus one ("libx.so.1" -> "libx.so.2"); "" when
+/// it has no numeric major.
+std::string NextSoname(std::string_view soname);
 /// Whether the file's DT_NEEDED names `soname`.
 bool Links(const ElfFacts& elf, std::string_view soname);
 
