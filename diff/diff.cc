@@ -11,6 +11,7 @@
 #include "audit/unpack/package_format.h"
 #include "diff/base_consumers.h"
 #include "diff/compare.h"
+#include "diff/package_verdict.h"
 #include "diff/side.h"
 #include "engine/audit.h"
 #include "engine/known_rules.h"
@@ -73,6 +74,19 @@ std::vector<std::string> BaseKnownBeforehand(const AuditRequest& request,
   return {};
 }
 
+// How the two sides' audits differ, one line per condition: findings that depend on the base
+// or on an option ("libdrm.so.2 not found" with --no-base, found over /) differ between
+// sides audited differently although the update changed nothing.
+std::vector<std::string> SidesDiffer(const Side& old_side, const Side& new_side) {
+  std::vector<std::string> out;
+  for (const auto& [what, old_value] : old_side.audited_with) {
+    auto now = new_side.audited_with.find(what);
+    if (now != new_side.audited_with.end() && now->second != old_value)
+      out.push_back(what + ": OLD " + old_value + ", NEW " + now->second);
+  }
+  return out;
+}
+
 }  // namespace
 
 bool Diff(const AuditRequest& request, std::vector<std::string> old_inputs,
@@ -112,12 +126,15 @@ bool Diff(const AuditRequest& request, std::vector<std::string> old_inputs,
   report->inputs.library_path = request.library_path;
   report->inputs.suppress_files = request.suppress_files;
   report->inputs.baseline_file = request.policy.baseline_file;
+  report->inputs.sides_differ = SidesDiffer(old_side, new_side);
+  report->inputs.base = new_side.base;  // named on the first line; no world of its own
   report->rules = KnownRules();
   // The summary counts the files of NEW, the side the findings are about.
   for (const FileFacts& f : new_side.files) ++report->streamed_by_kind[f.kind];
   report->findings = CompareSides(old_side, new_side, *base);
   ApplyPolicy(request.policy, report);
   ArrangeDeclaredFields(report);
+  report->verdicts = PackageVerdicts(old_side, new_side, report->findings);
   return true;
 }
 

@@ -7,22 +7,46 @@
 #include <set>
 
 #include "diff/compare.h"
+#include "diff/file_identity.h"
 #include "diff/installed_layout.h"
 #include "engine/comparison_rules.h"
 
 namespace rocm_audit {
 namespace {
 
-std::set<std::string> Keys(const Side& side) {
-  std::set<std::string> out;
-  for (const Finding& f : side.findings) out.insert(KeyBelowPrefix(f.key));
-  return out;
-}
+// Each finding of a side by what it is about (file_identity.h), counted: a key an audit
+// gives twice (a RUNPATH listing one missing directory twice) is two findings, matched one
+// for one.
+class IdentityKeys {
+ public:
+  explicit IdentityKeys(const Side& side) : identity_(FileIdentities(side)) {
+    for (const Finding& f : side.findings)
+      ++count_[Of(f)];  // accepted ones too: an accepted defect is not news when it reappears
+  }
+  std::string Of(const Finding& f) const { return KeyByIdentity(f.key, identity_); }
+  /// Takes one finding of `key` from this side; false when none is left.
+  bool Take(const std::string& key) {
+    auto it = count_.find(key);
+    if (it == count_.end() || it->second == 0) return false;
+    --it->second;
+    return true;
+  }
 
-Finding Counterpart(const Rule& rule, const Finding& of, const char* where) {
+ private:
+  std::map<std::string, std::string, std::less<>> identity_;
+  std::map<std::string, size_t> count_;
+};
+
+// `occurrence`: the how-manieth finding of its key on its side, given from the second on so
+// that no two findings of the diff share a key.
+// `side`: the side `of` is a finding of, whose package of the file the finding names.
+Finding Counterpart(const Rule& rule, const Finding& of, const Side& side, const char* where,
+                    size_t occurrence) {
   Finding f = MakeFinding(rule, of.file);
   f.message = std::string(where) + of.message + " (" + of.check + ")";
   f.fields = {{"rule", of.check}, {"baseline_key", of.key}};
+  if (occurrence > 1) f.fields["occurrence"] = occurrence;
+  if (const SidePackage* p = side.PackageOf(of.file)) f.fields["package"] = p->name;
   return f;
 }
 
@@ -89,27 +113,28 @@ std::set<std::string> UnreadPlaces(const Side& side) {
 }
 
 void CompareFindings(const Side& old_side, const Side& new_side, FindingSink& out) {
-  const std::set<std::string> before = Keys(old_side);
-  const std::set<std::string> after = Keys(new_side);
+  IdentityKeys before(old_side), after(new_side);
   const UnreadOnOneSide unread = OnOneSide(old_side, new_side);
   std::map<std::string, size_t> not_compared;  // by place
+  std::map<std::string, size_t> seen;          // occurrences by baseline key
   // An accepted finding (a waiver or the baseline) is neither new nor fixed news.
   for (const Finding& f : new_side.findings)
-    if (!f.suppressed && !before.count(KeyBelowPrefix(f.key))) {
+    if (!f.suppressed && !before.Take(after.Of(f))) {
       if (unread.Holds(f)) {
         not_compared[PlaceBelowPrefix(f.file)] += !SaysUnread(f);
         continue;
       }
-      Finding n = Counterpart(kNewFindingRule, f, "new in NEW: ");
+      Finding n = Counterpart(kNewFindingRule, f, new_side, "new in NEW: ", ++seen["new|" + f.key]);
       n.severity = f.severity;
       out.Add(std::move(n));
     }
+  IdentityKeys now(new_side);
   for (const Finding& f : old_side.findings)
-    if (!f.suppressed && !after.count(KeyBelowPrefix(f.key))) {
+    if (!f.suppressed && !now.Take(before.Of(f))) {
       if (unread.Holds(f))
         not_compared[PlaceBelowPrefix(f.file)] += !SaysUnread(f);
       else
-        out.Add(Counterpart(kFixedFindingRule, f, "fixed in NEW: "));
+        out.Add(Counterpart(kFixedFindingRule, f, old_side, "fixed in NEW: ", ++seen["fixed|" + f.key]));
     }
   for (const auto& [place, f] : unread.new_only) out.Add(SideUnreadable(*f, false, not_compared[place]));
   for (const auto& [place, f] : unread.old_only) out.Add(SideUnreadable(*f, true, not_compared[place]));

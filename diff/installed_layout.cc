@@ -63,7 +63,15 @@ InstalledPlace SplitAtPrefix(std::string_view path) {
 
 std::string PlaceBelowPrefix(std::string_view path) { return SplitAtPrefix(path).place; }
 
-std::string KeyBelowPrefix(std::string_view key) {
+std::string KeyBelowPrefix(std::string_view key) { return KeyByIdentity(key, {}); }
+
+std::string KeyByIdentity(std::string_view key,
+                          const std::map<std::string, std::string, std::less<>>& identity) {
+  auto named = [&](std::string_view path) {
+    std::string place = PlaceBelowPrefix(InstalledPath(path));
+    auto it = identity.find(place);
+    return it == identity.end() ? place : it->second;
+  };
   const std::vector<std::string_view> parts = Split(key, '|');
   std::string out(parts[0]);
   for (size_t i = 1; i < parts.size(); ++i) {
@@ -83,7 +91,7 @@ std::string KeyBelowPrefix(std::string_view key) {
         continue;
       }
     }
-    out += "|" + name + PlaceBelowPrefix(InstalledPath(part));
+    out += "|" + name + named(part);
   }
   return out;
 }

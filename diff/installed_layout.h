@@ -16,6 +16,7 @@
 // one install.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -40,5 +41,10 @@ InstalledPlace SplitAtPrefix(std::string_view path);
 /// member ("PKG.deb:/usr/lib/x") by its installed path: the key two sides' findings of the
 /// same defect share whatever prefix and package file each was installed from.
 std::string KeyBelowPrefix(std::string_view key);
+
+/// KeyBelowPrefix(key) with each place that `identity` names (PlaceBelowPrefix -> what the
+/// file is, diff/file_identity.h) written as that identity instead.
+std::string KeyByIdentity(std::string_view key,
+                          const std::map<std::string, std::string, std::less<>>& identity);
 
 }  // namespace rocm_audit

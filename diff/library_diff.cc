@@ -4,78 +4,58 @@
 #include <string_view>
 
 #include "diff/compare.h"
+#include "diff/demangled_names.h"
 #include "diff/installed_layout.h"
 #include "diff/shared_libraries.h"
+#include "diff/symbol_match.h"
 #include "engine/comparison_rules.h"
 
 namespace rocm_audit {
 namespace {
 
-// "name@@V" and "name@V" are one export for a binary linked against it (its reference names
-// the version, which either still defines); "name" is bound by any version's default.
-struct Export {
-  std::string_view name;
-  std::string_view version;  ///< "" when unversioned
-};
-
-Export Split(std::string_view symbol) {
-  const size_t at = symbol.find('@');
-  if (at == std::string_view::npos) return {symbol, ""};
-  std::string_view version = symbol.substr(at + 1);
-  if (version.starts_with('@')) version.remove_prefix(1);
-  return {symbol.substr(0, at), version};
-}
-
 // clang names each HIP translation unit's compilation with an exported __hip_cuid_<hash>,
 // different at every build; the runtime matches host and device code by it inside the one
-// library, and no other object references it.
-bool BuildIdentity(std::string_view name) { return name.starts_with("__hip_cuid_"); }
+// library, and no other object references it. Nor does any reference a version node's mark.
+bool NoInterface(std::string_view symbol) {
+  return ParseSymbolName(symbol).name.starts_with("__hip_cuid_") || IsVersionNodeMark(symbol);
+}
 
-// The exports of `old_lib` that `new_lib` no longer provides, as OLD names them.
-std::vector<std::string> RemovedExports(const ElfFacts& old_lib, const ElfFacts& new_lib) {
-  std::set<std::pair<std::string_view, std::string_view>> versioned;
-  std::set<std::string_view> names;
-  for (const std::string& s : new_lib.exports) {
-    const Export e = Split(s);
-    versioned.insert({e.name, e.version});
-    names.insert(e.name);
-  }
+// The exports of `old_lib` that a program linked against it no longer finds in `now`, as
+// ld.so would look them up there (symbol_match.h), as OLD names them.
+std::vector<std::string> RemovedExports(const ElfFacts& old_lib, const ExportTable& now) {
   std::vector<std::string> removed;
-  for (const std::string& s : old_lib.exports) {
-    const Export e = Split(s);
-    if (BuildIdentity(e.name)) continue;
-    const bool kept = e.version.empty() ? names.count(e.name) > 0 : versioned.count({e.name, e.version}) > 0;
-    if (!kept) removed.push_back(s);
-  }
+  for (const std::string& s : old_lib.exports)
+    if (!NoInterface(s) && !now.Binds(ReferenceTo(s))) removed.push_back(s);
   return removed;
 }
 
-std::set<std::string> Versions(const std::vector<std::string>& exports) {
-  std::set<std::string> out;
-  for (const std::string& s : exports)
-    if (const Export e = Split(s); !e.version.empty()) out.insert(std::string(e.version));
+// The version nodes of `was` that `now` no longer defines, and whether a symbol of OLD
+// other than its mark belonged to each: an empty node binds no reference.
+struct VersionsRemoved {
+  std::vector<std::string> all, empty;
+};
+VersionsRemoved RemovedVersions(const ElfFacts& old_lib, const ExportTable& was, const ExportTable& now) {
+  std::set<std::string_view> used;
+  for (const std::string& s : old_lib.exports)
+    if (!NoInterface(s)) used.insert(ParseSymbolName(s).version);
+  VersionsRemoved out;
+  for (std::string_view v : was.Versions())
+    if (!now.Versions().count(v)) {
+      out.all.emplace_back(v);
+      if (!used.count(v)) out.empty.emplace_back(v);
+    }
   return out;
 }
 
-// The files of NEW other than the library, then of the base, that link its SONAME and import
-// a removed symbol: an unversioned import is bound by any version of its name.
+// The files of NEW other than the library, then of the base, that link its SONAME and make
+// a reference OLD's library bound and NEW's no longer binds.
 nlohmann::ordered_json Hits(const Side& new_side, BaseConsumers& base, const FileFacts& lib,
-                            const std::vector<std::string>& removed) {
-  std::set<std::pair<std::string_view, std::string_view>> gone;
-  std::set<std::string_view> gone_names;
-  for (const std::string& s : removed) {
-    const Export e = Split(s);
-    gone.insert({e.name, e.version});
-    gone_names.insert(e.name);
-  }
+                            const ExportTable& was, const ExportTable& now) {
   nlohmann::ordered_json hits = nlohmann::ordered_json::array();
   auto add = [&](const FileFacts& f) {
     std::vector<std::string> symbols;
-    for (const std::string& s : f.elf->imports) {
-      const Export e = Split(s);
-      if (e.version.empty() ? gone_names.count(e.name) > 0 : gone.count({e.name, e.version}) > 0)
-        symbols.push_back(s);
-    }
+    for (const std::string& s : f.elf->imports)
+      if (!NoInterface(s) && was.Binds(s) && !now.Binds(s)) symbols.push_back(s);
     if (!symbols.empty()) hits.push_back({{"file", f.path}, {"symbols", symbols}});
   };
   for (const FileFacts& f : new_side.files)
@@ -84,35 +64,82 @@ nlohmann::ordered_json Hits(const Side& new_side, BaseConsumers& base, const Fil
   return hits;
 }
 
+std::string Listed(const std::vector<std::string>& items) {
+  return items[0] + (items.size() > 1 ? ", ..." : "");
+}
+
+std::string RemovedMessage(const std::string& soname, const std::vector<std::string>& removed,
+                           const VersionsRemoved& versions) {
+  if (removed.empty())
+    return soname + " keeps its SONAME and no longer defines the version node" +
+           (versions.all.size() > 1 ? "s " : " ") + Listed(versions.all) +
+           (versions.empty.size() == versions.all.size()
+                ? ", which held no symbol: no reference names it"
+                : ": NEW defines no version, which ld.so only warns of");
+  const std::string lead = GroupByScope({removed[0]}).front().names.front();  // demangled
+  std::string message = soname + " keeps its SONAME and no longer exports " + std::to_string(removed.size()) +
+                        (removed.size() == 1 ? " symbol (" : " symbols (") + lead +
+                        (removed.size() > 1 ? ", ...)" : ")");
+  if (!versions.all.empty())
+    message += "; version node" + std::string(versions.all.size() > 1 ? "s " : " ") + Listed(versions.all) +
+               " removed";
+  return message;
+}
+
 void SymbolsRemoved(const Side& new_side, BaseConsumers& base, const FileFacts& old_lib,
                     const FileFacts& new_lib, FindingSink& out) {
   if (!old_lib.elf->has_symbols || !new_lib.elf->has_symbols) return;
-  const std::vector<std::string> removed = RemovedExports(*old_lib.elf, *new_lib.elf);
-  if (removed.empty()) return;
-  std::vector<std::string> versions_removed;
-  const std::set<std::string> now = Versions(new_lib.elf->exports);
-  for (const std::string& v : Versions(old_lib.elf->exports))
-    if (!now.count(v)) versions_removed.push_back(v);
+  const ExportTable was(old_lib.elf->exports, old_lib.elf->imports);
+  const ExportTable now(new_lib.elf->exports, new_lib.elf->imports);
+  const std::vector<std::string> removed = RemovedExports(*old_lib.elf, now);
+  const VersionsRemoved versions = RemovedVersions(*old_lib.elf, was, now);
+  if (removed.empty() && versions.all.empty()) return;
   const std::string& soname = new_lib.elf->soname;
   Finding f = MakeFinding(kSymbolsRemovedRule, new_lib.path);
-  f.message = soname + " keeps its SONAME and no longer exports " + std::to_string(removed.size()) +
-              (removed.size() == 1 ? " symbol (" : " symbols (") + removed[0] +
-              (removed.size() > 1 ? ", ...)" : ")");
-  if (!versions_removed.empty())
-    f.message += "; version node" + std::string(versions_removed.size() > 1 ? "s " : " ") +
-                 versions_removed[0] + (versions_removed.size() > 1 ? ", ..." : "") + " removed";
-  nlohmann::ordered_json hits = Hits(new_side, base, new_lib, removed);
+  f.message = RemovedMessage(soname, removed, versions);
+  // Nodes that go with no symbol a program could have bound break no program (an empty
+  // node, or versions dropped altogether, dl-version.c then warning only): a note.
+  if (removed.empty()) f.severity = Severity::kNote;
+  nlohmann::ordered_json hits = Hits(new_side, base, new_lib, was, now);
   if (!hits.empty()) f.message += "; " + std::to_string(hits.size()) + " installed file(s) use them";
+  nlohmann::ordered_json by_scope = nlohmann::ordered_json::array();
+  for (ScopeGroup& g : GroupByScope(removed)) by_scope.push_back({{"scope", g.scope}, {"names", g.names}});
   f.fields = {{"soname", soname},
               {"old_file", old_lib.path},
               {"count", removed.size()},
               {"removed", removed},
-              {"versions_removed", versions_removed},
+              {"removed_by_scope", std::move(by_scope)},
+              {"versions_removed", versions.all},
               {"hit", std::move(hits)}};
   out.Add(std::move(f));
 }
 
-void SonameChanged(const Side& new_side, BaseConsumers& base, const FileFacts& old_lib,
+// Whether the package of OLD that held `old_lib` stays installed beside NEW's: NEW's
+// successor comes in a package of another name and NEW ships none of the old name, so
+// installing NEW replaces nothing of it and its files stay (dpkg removes a package's files
+// when a package of the same name is installed over it; Debian names a library package
+// after its SONAME for this, Policy 8.1). Conflicts and Replaces are not read.
+bool StaysInstalled(const Side& old_side, const Side& new_side, const FileFacts& old_lib,
+                    const FileFacts& new_lib) {
+  const SidePackage* was = old_side.PackageOf(old_lib.path);
+  const SidePackage* now = new_side.PackageOf(new_lib.path);
+  return was && now && was->name != now->name && !new_side.HasPackage(was->name);
+}
+
+std::string SonameChangedMessage(const Side& old_side, const Side& new_side, const FileFacts& old_lib,
+                                 const FileFacts& new_lib, bool still, size_t hits) {
+  const std::string& old_soname = old_lib.elf->soname;
+  std::string message = old_soname + " became " + new_lib.elf->soname;
+  if (!still && StaysInstalled(old_side, new_side, old_lib, new_lib))
+    message += "; a transition: " + old_side.PackageOf(old_lib.path)->name + ", which provides " +
+               old_soname + ", stays installable beside " + new_side.PackageOf(new_lib.path)->name;
+  else if (!still)
+    message += "; no file provides " + old_soname + " any more";
+  if (hits) message += "; " + std::to_string(hits) + " installed file(s) still link it";
+  return message;
+}
+
+void SonameChanged(const Side& old_side, const Side& new_side, BaseConsumers& base, const FileFacts& old_lib,
                    const FileFacts& new_lib, FindingSink& out) {
   const std::string& old_soname = old_lib.elf->soname;
   const bool still = !SharedLibraries(new_side).BySoname(old_soname).empty();
@@ -121,13 +148,14 @@ void SonameChanged(const Side& new_side, BaseConsumers& base, const FileFacts& o
     if (f.elf && Links(*f.elf, old_soname)) hits.push_back(f.path);
   for (const FileFacts& f : base.Linking(old_soname)) hits.push_back(f.path);
   Finding f = MakeFinding(kSonameChangedRule, new_lib.path);
-  f.message = old_soname + " became " + new_lib.elf->soname +
-              (still ? "" : "; no file provides " + old_soname + " any more");
-  if (!hits.empty()) f.message += "; " + std::to_string(hits.size()) + " installed file(s) still link it";
+  f.message = SonameChangedMessage(old_side, new_side, old_lib, new_lib, still, hits.size());
   f.fields = {{"old_soname", old_soname},
               {"new_soname", new_lib.elf->soname},
               {"old_still_provided", still},
               {"hit", hits}};
+  if (const SidePackage* was = old_side.PackageOf(old_lib.path)) f.fields["old_package"] = was->name;
+  if (const SidePackage* now = new_side.PackageOf(new_lib.path)) f.fields["new_package"] = now->name;
+  f.fields["old_package_stays"] = !still && StaysInstalled(old_side, new_side, old_lib, new_lib);
   out.Add(std::move(f));
 }
 
@@ -164,7 +192,7 @@ void CompareLibraries(const Side& old_side, const Side& new_side, BaseConsumers&
       continue;
     }
     if (const FileFacts* renamed = now.SameStem(old_lib->elf->soname))
-      SonameChanged(new_side, base, *old_lib, *renamed, out);
+      SonameChanged(old_side, new_side, base, *old_lib, *renamed, out);
     else
       LibraryRemoved(new_side, base, *old_lib, out);
   }

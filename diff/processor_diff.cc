@@ -29,19 +29,35 @@ std::vector<std::string> Sorted(const Processors& p) {
   return out;
 }
 
-// What `before` served that `after` does not: lost outright, or now only through the
-// generic target of its family.
+// Whether `processors` serves `p` through the generic target of its family (LLVM's AMDGPU
+// processor table: gfx9-generic serves gfx900, gfx902, gfx904, gfx906, gfx909, gfx90c).
+bool ServesGenerically(const Processors& processors, const std::string& p) {
+  const ProcessorInfo* info = IsGenericProcessor(p) ? nullptr : ProcessorByName(p);
+  return info && !info->generic.empty() && processors.count(std::string(info->generic));
+}
+
+// What `before` served that `after` does not: lost outright, or now only through the generic
+// target of its family. A generic target of `before` stands for the processors it served, so
+// that what is lost is named by processor ("gfx900, gfx902", not "gfx9-generic").
 void Lost(const Processors& before, const Processors& after, std::vector<std::string>* lost,
           std::vector<std::string>* generic_only) {
+  Processors served;
+  for (const std::string& p : before)
+    if (!IsGenericProcessor(p)) served.insert(p);
+  for (const ProcessorInfo& info : AllProcessors())
+    if (!info.generic.empty() && before.count(std::string(info.generic)))
+      served.insert(std::string(info.name));
   Processors gone, generic;
-  for (const std::string& p : before) {
+  for (const std::string& p : served) {
     if (after.count(p)) continue;
-    const ProcessorInfo* info = IsGenericProcessor(p) ? nullptr : ProcessorByName(p);
-    if (info && !info->generic.empty() && after.count(std::string(info->generic)))
-      generic.insert(p);
-    else
+    if (!ServesGenerically(after, p))
       gone.insert(p);
+    else if (before.count(p))  // native before, generic now
+      generic.insert(p);
   }
+  // A generic target neither side's processors name (one this build of LLVM does not know).
+  for (const std::string& p : before)
+    if (IsGenericProcessor(p) && !after.count(p) && ProcessorByName(p) == nullptr) gone.insert(p);
   *lost = Sorted(gone);
   *generic_only = Sorted(generic);
 }

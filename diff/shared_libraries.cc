@@ -12,6 +12,20 @@ std::string_view SonameStem(std::string_view soname) {
   return parts ? parts->stem : soname;
 }
 
+std::string_view SonameMajor(std::string_view soname) {
+  const std::optional<SonameParts> parts = ParseSoname(soname);
+  return parts ? parts->Major() : std::string_view();
+}
+
+std::string NextSoname(std::string_view soname) {
+  const std::optional<SonameParts> parts = ParseSoname(soname);
+  if (!parts) return "";
+  const std::string_view major = parts->Major();
+  if (major.empty() || major.size() > 9 || major.find_first_not_of("0123456789") != std::string_view::npos)
+    return "";
+  return std::string(parts->stem) + "." + std::to_string(std::stoul(std::string(major)) + 1);
+}
+
 bool Links(const ElfFacts& elf, std::string_view soname) {
   return std::find(elf.needed.begin(), elf.needed.end(), soname) != elf.needed.end();
 }

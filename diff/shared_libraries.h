@@ -31,6 +31,11 @@ class SharedLibraries {
 
 /// "libx.so.1" -> "libx.so"; a SONAME without ".so" is its own stem.
 std::string_view SonameStem(std::string_view soname);
+/// The SONAME's major version (audit/fs/soname.h): "1" of "libx.so.1.2"; empty without one.
+std::string_view SonameMajor(std::string_view soname);
+/// The SONAME a bump gives `soname`: its major plus one ("libx.so.1" -> "libx.so.2"); "" when
+/// it has no numeric major.
+std::string NextSoname(std::string_view soname);
 /// Whether the file's DT_NEEDED names `soname`.
 bool Links(const ElfFacts& elf, std::string_view soname);
 

@@ -75,6 +75,39 @@ FileFacts FileOfJson(const Json& j) {
   return f;
 }
 
+// The package file a report's path names ("PKG.deb:/usr/lib/x" -> "PKG.deb"), or "".
+std::string PackageFileOf(std::string_view shown) {
+  const size_t colon = shown.find(":/");
+  if (colon == std::string_view::npos || colon == 0 ||
+      shown.substr(0, colon).find('/') != std::string_view::npos)
+    return "";
+  return std::string(shown.substr(0, colon));
+}
+
+// What the report's inputs record of how it was audited (side->audited_with), and
+// inputs.packages[] into side->packages, by the file name its paths show (PathDisplay
+// names a member by its package's file name).
+std::map<std::string, size_t, std::less<>> InputsOfJson(const Json& j, Side* side) {
+  std::map<std::string, size_t, std::less<>> by_file;
+  auto in = j.find("inputs");
+  if (in == j.end() || !in->is_object()) return by_file;
+  const Json* world = in->contains("world") && (*in)["world"].is_object() ? &(*in)["world"] : nullptr;
+  const Json* baseline = in->contains("baseline") ? &(*in)["baseline"] : nullptr;
+  side->audited_with =
+      AuditedWith(world, world ? Strings(*world, "base") : std::vector<std::string>{}, Strings(*in, "roots"),
+                  Strings(*in, "library_path"), Strings(*in, "ld_so_conf_dirs"), Strings(*in, "suppress"),
+                  baseline && baseline->is_string() ? baseline->get<std::string>() : "");
+  auto packages = in->find("packages");
+  if (packages == in->end() || !packages->is_array()) return by_file;
+  for (const Json& p : *packages) {
+    if (!p.is_object()) continue;
+    const std::string file = String(p, "file");
+    by_file.emplace(file.substr(file.rfind('/') + 1), side->packages.size());
+    side->packages.push_back({String(p, "name"), String(p, "version")});
+  }
+  return by_file;
+}
+
 Finding FindingOfJson(const Json& j) {
   Finding f;
   f.check = String(j, "check");
@@ -104,7 +137,7 @@ bool CountsFilesItNeverWalked(const Json& j) {
   return audited->get<uint64_t>() > walked_files;
 }
 
-// The report of `diff` names its sides (inputs.old, inputs.new). One written before it did
+// The report of `diff` names its sides (inputs.old, inputs.new) and has verdicts. One written before it did
 // is told by its summary (files audited that no walk met) or by its findings (an audit
 // reports none of the comparison rules). A diff report with neither, no finding and no file
 // of NEW audited, says what an audit of an empty NEW says: nothing to compare.
@@ -112,7 +145,7 @@ bool IsDiffReport(const Json& j) {
   if (auto in = j.find("inputs");
       in != j.end() && in->is_object() && (in->contains("old") || in->contains("new")))
     return true;
-  if (CountsFilesItNeverWalked(j)) return true;
+  if (j.contains("verdicts") || CountsFilesItNeverWalked(j)) return true;
   auto findings = j.find("findings");
   if (findings == j.end() || !findings->is_array() || findings->empty()) return false;
   static const std::set<std::string_view> kComparison = {
@@ -124,6 +157,35 @@ bool IsDiffReport(const Json& j) {
 }
 
 }  // namespace
+
+std::map<std::string, std::string> AuditedWith(bool world, const std::vector<std::string>& base,
+                                               const std::vector<std::string>& roots,
+                                               const std::vector<std::string>& library_path,
+                                               const std::vector<std::string>& ld_so_conf_dirs,
+                                               const std::vector<std::string>& suppress,
+                                               const std::string& baseline) {
+  auto joined = [](const std::vector<std::string>& items, const char* none) {
+    std::string out;
+    for (const std::string& i : items) out += (out.empty() ? "" : ", ") + i;
+    return out.empty() ? std::string(none) : out;
+  };
+  // A tree with no --root is judged against the host's own directories, as a package over /.
+  const std::string over = world ? joined(base, "no base (--no-base)") : joined(roots, "/");
+  return {{"base", over},
+          {"library path", joined(library_path, "none")},
+          {"ld.so.conf directories", joined(ld_so_conf_dirs, "none")},
+          {"suppressions", joined(suppress, "none")},
+          {"baseline", baseline.empty() ? "none" : baseline}};
+}
+
+const SidePackage* Side::PackageOf(std::string_view path) const {
+  auto it = package_of.find(path);
+  return it == package_of.end() ? nullptr : &packages[it->second];
+}
+
+bool Side::HasPackage(std::string_view name) const {
+  return std::any_of(packages.begin(), packages.end(), [&](const SidePackage& p) { return p.name == name; });
+}
 
 std::string InstalledPath(std::string_view shown) {
   // PACKAGE:/member (design.md §5, Paths): the package's file name holds no '/'.
@@ -193,6 +255,14 @@ Side SideOfReport(std::vector<std::string> given, Report&& report) {
   const BelowInputs below(report.inputs.paths, trees);
   side.files_audited = report.FilesAudited();
   side.base = report.inputs.installed_world ? report.inputs.base : report.inputs.roots;
+  const ReportInputs& in = report.inputs;
+  side.audited_with = AuditedWith(in.installed_world, in.base, in.roots, in.library_path, in.ld_so_conf_dirs,
+                                  in.suppress_files, in.baseline_file);
+  // A package's members are below the tree it was unpacked into, as the side's files are.
+  for (const InputPackage& p : report.inputs.packages) {
+    for (const std::string& m : p.members) side.package_of.emplace(InstalledPath(m), side.packages.size());
+    side.packages.push_back({p.name, p.version});
+  }
   for (FileFacts& f : report.files) {
     f.path = below.Path(f.path);
     if (f.arch_data && !f.arch_data->dir.empty()) f.arch_data->dir = below.Path(f.arch_data->dir);
@@ -238,8 +308,13 @@ ReportSide SideOfJsonReport(std::string input, std::string_view text, Side* side
   }
   side->inputs = {input};
   side->from_report = true;
+  const std::map<std::string, size_t, std::less<>> by_file = InputsOfJson(j, side);
   for (const Json& f : j["files"])
-    if (f.is_object()) side->files.push_back(FileOfJson(f));
+    if (f.is_object()) {
+      side->files.push_back(FileOfJson(f));
+      if (auto p = by_file.find(PackageFileOf(String(f, "path"))); p != by_file.end())
+        side->package_of.emplace(side->files.back().path, p->second);
+    }
   if (auto it = j.find("findings"); it != j.end() && it->is_array())
     for (const Json& f : *it)
       if (f.is_object()) side->findings.push_back(FindingOfJson(f));

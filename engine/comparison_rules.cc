@@ -19,8 +19,13 @@ constinit const Rule kSymbolsRemovedRule{
         "node, and it keeps the same SONAME. Every program and library linked against the old "
         "one still asks for that SONAME, so the package manager keeps them installed, and they "
         "fail when ld.so loads them (a versioned symbol or a version node) or at their first "
-        "call of the symbol (an unversioned one bound lazily). Symbols are compared as `nm -D "
-        "--defined-only` names them, version included (`hipCreateSurfaceObject@@hip_4.2`). "
+        "call of the symbol (an unversioned one bound lazily). Symbols are named as `nm -D "
+        "--defined-only` names them, version included (`hipCreateSurfaceObject@@hip_4.2`), and "
+        "a symbol is kept when ld.so would bind a reference to it in the new library (glibc's "
+        "check_match: its version, or an unversioned definition; an unversioned reference the "
+        "one default version). The absolute symbol each version node has (`VER@@VER`) is no "
+        "symbol; a node removed with none of its symbols (an empty node) breaks no program and "
+        "is a note. "
         "Either keep the symbols, or bump the SONAME so that dependent packages must be "
         "rebuilt. The finding lists the removed symbols, their count, the version nodes gone, "
         "and the installed files of NEW that reference one of them (`hit`).",
@@ -33,7 +38,8 @@ constinit const Rule kSymbolsRemovedRule{
     .cause_fields = "soname",
     .cause = "{soname} drops exported symbols without a SONAME change",
     .fields =
-        "soname:string old_file:path count:integer removed:[string] versions_removed:[string] "
+        "soname:string old_file:path count:integer removed:[string] "
+        "removed_by_scope:[{scope:string names:[string]}] versions_removed:[string] "
         "hit:[{file:path symbols:[string]}]",
 };
 
@@ -50,13 +56,20 @@ constinit const Rule kSonameChangedRule{
         "A shared library of OLD is in NEW under another SONAME (matched by its name before "
         "`.so`). Programs linked against the old SONAME ask ld.so for that name; when no file "
         "of NEW provides it any more (`old_still_provided` false) they fail to load until they "
-        "are rebuilt. The finding names the files of NEW that still link the old SONAME (`hit`).",
+        "are rebuilt. The finding names the files of NEW that still link the old SONAME (`hit`). "
+        "When the sides are packages, `old_package` and `new_package` name the packages of the "
+        "two libraries; when the new one comes in a package of another name and NEW ships no "
+        "package of the old one's name (`old_package_stays`), the old package is not replaced "
+        "and stays installed beside the new one: a transition, whose consumers keep loading "
+        "until they are rebuilt.",
     .example =
         "usr/lib/x86_64-linux-gnu/libamdhip64.so.6\n"
         "  note[soname-changed]: libamdhip64.so.5 became libamdhip64.so.6; no file provides "
         "libamdhip64.so.5 any more\n"
         "    fix: rebuild every package that links the old SONAME, or keep providing it",
-    .fields = "old_soname:string new_soname:string old_still_provided:bool hit:[path]",
+    .fields =
+        "old_soname:string new_soname:string old_still_provided:bool hit:[path] old_package?:string "
+        "new_package?:string old_package_stays:bool",
 };
 
 // Error when a file of NEW or of the base still links the SONAME (set per finding): it fails
@@ -196,17 +209,21 @@ constinit const Rule kNewFindingRule{
     .severity = Severity::kError,
     .title = "a finding of NEW that OLD did not have",
     .fix = "see the finding's own rule (--explain RULE)",
-    .key_fields = "baseline_key",
+    .key_fields = "baseline_key occurrence",
     .explanation =
         "An audit finding of NEW whose key (the key --baseline compares: the rule, the file "
         "below its input and the rule's key fields) no finding of OLD has: a defect the update "
-        "brought in. Its severity is the finding's own; `rule` names the audit rule, whose "
-        "--explain says what it means.",
+        "brought in. Files are matched by what they are, not by their name: a shared library by "
+        "its SONAME, a CMake package config by its package, any other file by its place below "
+        "the install prefix, so a renamed library's old defect is not new. Its severity is the "
+        "finding's own; `rule` names the audit rule, whose --explain says what it means; "
+        "`occurrence` counts findings of one key from the second on (a RUNPATH listing a "
+        "directory twice).",
     .example =
         "lib/libx.so.1\n"
         "  error[new-finding]: new in NEW: undefined symbol foo (undefined-symbol)\n"
         "    fix: see the finding's own rule (--explain RULE)",
-    .fields = "rule:string baseline_key:string",
+    .fields = "rule:string baseline_key:string occurrence?:integer package?:string",
 };
 
 // Note: good news, listed so that the diff accounts for every finding of both sides.
@@ -215,15 +232,16 @@ constinit const Rule kFixedFindingRule{
     .severity = Severity::kNote,
     .title = "a finding of OLD that NEW no longer has",
     .fix = "nothing to do",
-    .key_fields = "baseline_key",
+    .key_fields = "baseline_key occurrence",
     .explanation =
-        "An audit finding of OLD whose key no finding of NEW has: the update fixed it (or "
-        "removed the file). `rule` names the audit rule.",
+        "An audit finding of OLD whose key no finding of NEW has, files matched by what they "
+        "are as for new-finding: the update fixed it (or removed the file). `rule` names the "
+        "audit rule.",
     .example =
         "lib/libx.so.1\n"
         "  note[fixed-finding]: fixed in NEW: undefined symbol foo (undefined-symbol)\n"
         "    fix: nothing to do",
-    .fields = "rule:string baseline_key:string",
+    .fields = "rule:string baseline_key:string occurrence?:integer package?:string",
 };
 
 // As severe as the finding that says NEW's file cannot be read (an unparsable library is an

@@ -126,6 +126,14 @@ void EscapeForDisplay(Report* report) {
     }
   }
   for (FileFacts& f : report->files) EscapeForDisplay(f);
+  // A diff's verdicts and the inputs its first line names (paths, packages, SONAMEs).
+  for (PackageVerdict& v : report->verdicts) {
+    Escape(v.package);
+    Escape(v.old_version);
+    Escape(v.new_version);
+    for (std::string& n : v.needs) Escape(n);
+  }
+  for (std::string& d : report->inputs.sides_differ) Escape(d);
 }
 
 }  // namespace rocm_audit

@@ -55,6 +55,8 @@ table{border-collapse:collapse}
 .findings td.file{overflow-wrap:anywhere;min-width:16em}
 .findings td.message,.findings td.fix{overflow-wrap:anywhere}
 .findings td.check{white-space:nowrap}
+.sides td{overflow-wrap:anywhere}
+.inputs.warning{color:var(--warn);font-weight:600}
 tr.accepted td{color:var(--muted);background:#fbfbfc}
 .why{margin-top:4px;font-size:12.5px}
 details summary{cursor:pointer;color:var(--muted)}
@@ -168,10 +170,17 @@ std::string InputsLine(const ReportInputs& inputs) {
     return s;
   };
   std::string out;
-  if (!inputs.old_paths.empty() || !inputs.new_paths.empty())
-    out = "<p class=\"inputs\" id=\"sides\">Compared: OLD " + listed(inputs.old_paths) + "; NEW " +
-          listed(inputs.new_paths);
-  else if (!inputs.paths.empty())
+  if (!inputs.sides_differ.empty()) {
+    out = "<p class=\"inputs warning\" id=\"sides-differ\">OLD and NEW were audited differently: ";
+    for (size_t i = 0; i < inputs.sides_differ.size(); ++i)
+      out += (i ? "; " : "") + HtmlEscape(inputs.sides_differ[i]);
+    out += ". Findings that depend on it are not comparable.</p>\n";
+  }
+  if (!inputs.old_paths.empty() || !inputs.new_paths.empty()) {
+    out += "<p class=\"inputs\" id=\"sides\">Compared: OLD " + listed(inputs.old_paths) + "; NEW " +
+           listed(inputs.new_paths);
+    if (!inputs.base.empty()) out += "; over the base " + Code(inputs.base.front());
+  } else if (!inputs.paths.empty())
     out = "<p class=\"inputs\">Audited: " + listed(inputs.paths);
   else
     return "";
@@ -433,8 +442,8 @@ std::string RenderHtml(const Report& report) {
   out +=
       "<title>" + HtmlEscape(title) + "</title>\n<style>" + std::string(kCss) + "</style>\n</head>\n<body>\n";
   out += Header(report);
-  out += "<main>\n" + Causes(report) + FindingsTable(report) + DiffSidesSection(report) + ArchMatrix(report) +
-         "</main>\n";
+  out += "<main>\n" + DiffVerdictSection(report) + Causes(report) + FindingsTable(report) +
+         DiffSidesSection(report) + ArchMatrix(report) + "</main>\n";
   out += "<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";
   return out;
 }

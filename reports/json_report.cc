@@ -69,6 +69,7 @@ Json InputsJson(const Report& report, Severity fail_on, bool fail_on_none) {
   if (!report.inputs.old_paths.empty() || !report.inputs.new_paths.empty()) {
     inputs["old"] = report.inputs.old_paths;
     inputs["new"] = report.inputs.new_paths;
+    inputs["sides_differ"] = report.inputs.sides_differ;
   }
   inputs["root"] = report.inputs.roots.empty() ? Json(nullptr) : Json(report.inputs.roots[0]);
   inputs["roots"] = report.inputs.roots;
@@ -105,6 +106,18 @@ bool WriteJson(const Report& report, Severity fail_on, bool fail_on_none, JsonFi
   out["schema_version"] = 1;
   out["tool"] = {{"name", "rocm-audit"}, {"version", ROCM_AUDIT_VERSION}};
   out["inputs"] = InputsJson(report, fail_on, fail_on_none);
+  // `diff` only: the verdict per package of NEW, before the findings it is made of.
+  if (!report.verdicts.empty()) {
+    Json verdicts = Json::array();
+    for (const PackageVerdict& v : report.verdicts)
+      verdicts.push_back({{"package", v.package},
+                          {"old_version", v.old_version.empty() ? Json(nullptr) : Json(v.old_version)},
+                          {"new_version", v.new_version.empty() ? Json(nullptr) : Json(v.new_version)},
+                          {"compatible", v.needs.empty()},
+                          {"needs", v.needs},
+                          {"new_defects", v.new_defects}});
+    out["verdicts"] = std::move(verdicts);
+  }
 
   // The summary counts the findings that count; accepted ones are under "suppressed".
   Json by_check = Json::object();

@@ -141,8 +141,13 @@ std::vector<RootCause> RootCauses(const Report& report) {
     c.line = Fill(g, c.files);
     out.push_back(std::move(c));
   }
-  std::stable_sort(out.begin(), out.end(), [](const RootCause& a, const RootCause& b) {
-    return a.severity != b.severity ? a.severity > b.severity : a.findings > b.findings;
+  // In a diff, what the update breaks comes before the audit findings it carries over
+  // (new-finding and the like, often the base's doing): of equal severity, the break first.
+  auto carried = [](const RootCause& c) { return c.check == "new-finding" || c.check == "fixed-finding"; };
+  std::stable_sort(out.begin(), out.end(), [&](const RootCause& a, const RootCause& b) {
+    if (a.severity != b.severity) return a.severity > b.severity;
+    if (carried(a) != carried(b)) return carried(b);
+    return a.findings > b.findings;
   });
   return out;
 }

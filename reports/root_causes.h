@@ -19,7 +19,8 @@ struct RootCause {
   std::vector<std::string> files;  ///< distinct, in report order
 };
 
-/// Most severe first, then the causes with more findings, then report order.
+/// Most severe first, then (a diff's) breaks before new-finding and fixed-finding, then the
+/// causes with more findings, then report order.
 std::vector<RootCause> RootCauses(const Report& report);
 
 }  // namespace rocm_audit

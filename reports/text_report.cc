@@ -3,6 +3,7 @@
 #include "audit/model/target_order.h"
 #include "audit/support/text.h"
 #include "reports/device_rows.h"
+#include "reports/diff_text.h"
 #include "reports/root_causes.h"
 #include "reports/urgency_order.h"
 
@@ -216,15 +217,38 @@ std::string WorldLine(const ReportInputs& inputs) {
   return line + "\n";
 }
 
-// The sides of `diff OLD NEW`, each PATH of a set; "" for an audit.
-std::string SidesLine(const ReportInputs& inputs) {
-  if (inputs.old_paths.empty() && inputs.new_paths.empty()) return "";
-  auto listed = [](const std::vector<std::string>& paths) {
+// A side of `diff OLD NEW` in a few words: its PATHs, or for a set of more than three, how
+// many and the directory they share, the first and the last (a distribution's set is dozens
+// of .debs, thousands of characters named one by one).
+std::string SideBriefly(const std::vector<std::string>& paths) {
+  if (paths.size() <= 3) {
     std::string s;
     for (const std::string& p : paths) s += (s.empty() ? "" : ", ") + p;
     return s;
-  };
-  return "compared OLD " + listed(inputs.old_paths) + " with NEW " + listed(inputs.new_paths) + "\n";
+  }
+  std::string common = paths[0].substr(0, paths[0].rfind('/') + 1);
+  for (const std::string& p : paths)
+    while (!common.empty() && !p.starts_with(common))
+      common = common.substr(0, common.rfind('/', common.size() - 2) + 1);
+  auto name = [&](const std::string& p) { return p.substr(common.size()); };
+  return std::to_string(paths.size()) + " inputs" + (common.empty() ? "" : " in " + common) + " (" +
+         name(paths.front()) + " ... " + name(paths.back()) + ")";
+}
+
+// The sides of `diff OLD NEW` and the base NEW is installed over; first, a warning when the
+// sides were audited differently. "" for an audit.
+std::string SidesLine(const ReportInputs& inputs) {
+  if (inputs.old_paths.empty() && inputs.new_paths.empty()) return "";
+  std::string out;
+  if (!inputs.sides_differ.empty()) {
+    out = "warning: OLD and NEW were audited differently (";
+    for (size_t i = 0; i < inputs.sides_differ.size(); ++i) out += (i ? "; " : "") + inputs.sides_differ[i];
+    out += "): findings that depend on it are not comparable\n";
+  }
+  out += "compared OLD " + SideBriefly(inputs.old_paths) + " with NEW " + SideBriefly(inputs.new_paths);
+  if (!inputs.base.empty())
+    out += " over the base " + inputs.base.front() + (inputs.base.size() > 1 ? ", ..." : "");
+  return out + "\n";
 }
 
 }  // namespace
@@ -250,6 +274,7 @@ std::string RenderText(const Report& report, const TextOptions& options) {
                  std::string(SeverityName(f->severity)) + reset + "[" + f->check + "]: " + f->message + "\n";
       if (f->fields.contains("searched") && !f->fields["searched"].empty())
         RenderSearch(f->fields["searched"], &details);
+      details += DiffDetailLines(*f);
       if (!f->hint.empty()) details += "    fix: " + f->hint + "\n";
     }
   }
@@ -264,6 +289,7 @@ std::string RenderText(const Report& report, const TextOptions& options) {
   }
   const std::string summary = SummaryLine(report);
   std::string out = SidesLine(report.inputs) + WorldLine(report.inputs) + summary;
+  if (const std::string verdicts = VerdictLines(report); !verdicts.empty()) out += "\n" + verdicts;
   std::string causes = FirstScreen(report, options.color);
   if (!causes.empty()) out += "\n" + causes;
   if (!details.empty()) out += "\n" + details;

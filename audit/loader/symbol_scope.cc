@@ -14,6 +14,17 @@ SymbolReference ReferenceOf(const ElfModel& model, const DynamicSymbol& symbol) 
   return ref;
 }
 
+DefinitionMatch MatchDefinition(const SymbolReference& ref, const std::string_view* version, bool hidden,
+                                uint16_t index) {
+  if (ref.version) {
+    // l_versions[ndx].hash is 0 only for indices without a version entry (0 and 1).
+    if (version && *version == *ref.version) return DefinitionMatch::kYes;
+    return !ref.hidden && !version && !hidden ? DefinitionMatch::kYes : DefinitionMatch::kNo;
+  }
+  if (index < 3) return DefinitionMatch::kYes;  // DL_LOOKUP flags of relocation processing: cut-off 3
+  return hidden ? DefinitionMatch::kNo : DefinitionMatch::kCandidate;
+}
+
 bool ObjectDefines(const ElfModel& object, const SymbolReference& ref) {
   bool any = false, match = false;
   int versioned_candidates = 0;
@@ -21,18 +32,11 @@ bool ObjectDefines(const ElfModel& object, const SymbolReference& ref) {
     any = true;
     if (match || !object.has_version_table) return;  // no version information: accept
     const DynamicSymbol def = object.SymbolAt(index);
-    uint16_t ndx = def.version_index;
-    if (ref.version) {
-      auto name = object.version_names.find(ndx);
-      bool same_name = name != object.version_names.end() && name->second == *ref.version;
-      // l_versions[ndx].hash is 0 only for indices without a version entry (0 and 1).
-      bool unversioned_def = name == object.version_names.end();
-      match = same_name || (!ref.hidden && unversioned_def && !def.version_hidden);
-    } else if (ndx < 3) {
-      match = true;  // DL_LOOKUP flags of relocation processing: cut-off 3
-    } else if (!def.version_hidden) {
-      ++versioned_candidates;
-    }
+    auto name = object.version_names.find(def.version_index);
+    const std::string_view* version = name == object.version_names.end() ? nullptr : &name->second;
+    const DefinitionMatch m = MatchDefinition(ref, version, def.version_hidden, def.version_index);
+    match = m == DefinitionMatch::kYes;
+    versioned_candidates += m == DefinitionMatch::kCandidate;
   });
   if (!any) return false;
   return !object.has_version_table || match || versioned_candidates == 1;

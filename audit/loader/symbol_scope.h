@@ -24,6 +24,17 @@ struct SymbolReference {
 /// The reference an undefined dynamic symbol of `model` makes.
 SymbolReference ReferenceOf(const ElfModel& model, const DynamicSymbol& symbol);
 
+/// check_match's verdict on one definition of the looked-up name in an object that has a
+/// version table (glibc elf/dl-lookup.c): it binds, it does not, or it is a versioned
+/// candidate an unversioned reference binds when it is its object's only one.
+enum class DefinitionMatch { kNo, kYes, kCandidate };
+/// `version`: the name of the definition's version index, null for indices 0 and 1 (no
+/// version entry); `hidden`: bit 15 of its .gnu.version entry; `index`: the entry with that
+/// bit masked off. Shared by the loader and by `diff`, which judges a library's successor by
+/// the same rule (diff/symbol_match.h).
+DefinitionMatch MatchDefinition(const SymbolReference& ref, const std::string_view* version, bool hidden,
+                                uint16_t index);
+
 /// Whether `object` provides a definition `ref` would bind to.
 bool ObjectDefines(const ElfModel& object, const SymbolReference& ref);
 

@@ -45,10 +45,26 @@ struct ReportInputs {
   /// `diff OLD NEW`: the PATHs of each side (sorted: a set has no order); `paths` lists
   /// OLD's then NEW's. Both empty in an audit.
   std::vector<std::string> old_paths, new_paths;
+  /// `diff OLD NEW`: how the sides' audits differ ("base: OLD over no base (--no-base), NEW
+  /// over /"), one line each; empty when they ran alike.
+  std::vector<std::string> sides_differ;
+};
+
+/// `diff OLD NEW`: what the update means for one package of NEW (NEW itself when it is no
+/// package), first of the report: compatible, or each thing it needs or drops.
+struct PackageVerdict {
+  std::string package;      ///< its name, or NEW's PATHs when NEW is no package
+  std::string old_version;  ///< "" when OLD has no package of the name, or it says none
+  std::string new_version;
+  /// One line each, most severe first: "needs a SONAME bump: ...", "needs a transition: ...",
+  /// "drops GPU processors: ...", "drops CMake interface: ...". Empty: compatible.
+  std::vector<std::string> needs;
+  size_t new_defects = 0;  ///< new-finding findings of its files that count
 };
 
 struct Report {
   ReportInputs inputs;
+  std::vector<PackageVerdict> verdicts;  ///< `diff` only: per package of NEW
   /// Audited files, in walk order: those whose facts the run kept. A run that hands each
   /// file's facts to a sink as it goes (the JSON report renders files[] then) keeps none,
   /// and counts them in `streamed_by_kind`.

@@ -3,7 +3,7 @@
 // removed must be exactly those `llvm-nm-19 -D
 // --defined-only` lists for the old file and not for the new (a version still defined,
 // default or hidden, keeps a versioned symbol; any definition keeps an unversioned one; clang's
-// per-build __hip_cuid_* are no interface).
+// per-build __hip_cuid_* are no interface, nor is the absolute symbol each version node has).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -44,6 +44,7 @@ std::set<std::string> RemovedByNm(const std::string& old_file, const std::string
   for (const std::string& s : Defined(old_file)) {
     const auto [name, version] = NameAndVersion(s);
     if (name.starts_with("__hip_cuid_")) continue;  // a build's identity, bound by nothing else
+    if (name == version) continue;                  // a version node's mark, no symbol (issue 50)
     if (version.empty() ? !names.count(name) : !now.count({name, version})) out.insert(s);
   }
   return out;

@@ -9,7 +9,10 @@
 #include <set>
 
 #include "audit/model/field_spec.h"
+#include "diff/demangled_names.h"
 #include "diff/diff.h"
+#include "diff/package_verdict.h"
+#include "diff/shared_libraries.h"
 #include "engine/known_rules.h"
 #include "tests/support/test_support.h"
 
@@ -61,8 +64,11 @@ TEST(Diff, VersionNodeRemovedCountsWithItsSymbols) {
   const auto found = Of(r, "symbols-removed", "lib/libver.so.1");
   ASSERT_EQ(found.size(), 1u);
   const Finding& f = *found[0];
-  EXPECT_EQ(f.fields["removed"], Json::array({"VER_2@@VER_2", "bar@@VER_2"}));
+  // The node's mark (the absolute symbol VER_2@@VER_2 ld defines for it) is no symbol.
+  EXPECT_EQ(f.fields["removed"], Json::array({"bar@@VER_2"}));
+  EXPECT_EQ(f.fields["count"], 1);
   EXPECT_EQ(f.fields["versions_removed"], Json::array({"VER_2"}));
+  EXPECT_THAT(f.message, ::testing::HasSubstr("no longer exports 1 symbol (bar@@VER_2)"));
   EXPECT_EQ(f.fields["hit"], Json::parse(R"([{"file": "bin/consumer", "symbols": ["bar@VER_2"]}])"));
 }
 
@@ -203,6 +209,17 @@ TEST(Diff, AProcessorServedOnlyThroughAGenericTargetIsGenericOnly) {
 
 // raise/: Up asks for Dep 2.0 where it asked for 1.0; nothing removed: a warning. Backwards
 // the version is lowered: no finding.
+// Issue 50: the other way round, gfx9-generic's code replaced by native gfx906 and gfx90a:
+// what is lost is named by the processors the generic target served (LLVM's AMDGPU table),
+// gfx906 kept natively.
+TEST(Diff, AGenericTargetDroppedLosesTheProcessorsItServed) {
+  const Report r = DiffTrees("generic", "new", "old");
+  const auto found = Of(r, "processors-lost", "lib/libkern.so.1");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0]->fields["lost"], Json::array({"gfx900", "gfx902", "gfx904", "gfx909", "gfx90c"}));
+  EXPECT_EQ(found[0]->fields["generic_only"], Json::array());
+}
+
 TEST(Diff, ADependencyVersionRaisedAloneIsAWarning) {
   const Report r = DiffTrees("raise");
   const auto found = Of(r, "cmake-interface-removed", "lib/cmake/Up/UpConfig.cmake");
@@ -288,6 +305,62 @@ TEST(Diff, EveryFindingHasItsDeclaredFieldsInOrder) {
                                              "cmake-dependency-dropped", "new-finding"}));
 }
 
+// Issue 50: a version node that held no symbol binds no reference; its removal is a note.
+TEST(Diff, AnEmptyVersionNodeRemovedIsANote) {
+  const Report r = DiffTrees("nodes");
+  const auto found = Of(r, "symbols-removed", "lib/libempty.so.1");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0]->severity, Severity::kNote);
+  EXPECT_EQ(found[0]->fields["count"], 0);
+  EXPECT_EQ(found[0]->fields["removed"], Json::array());
+  EXPECT_EQ(found[0]->fields["versions_removed"], Json::array({"E_2"}));
+  EXPECT_THAT(found[0]->message, ::testing::Not(::testing::HasSubstr("E_2@@E_2")));
+}
+
+// Issue 50: kept is what ld.so binds. vuser references u@U_1; NEW's libunverv defines u
+// unversioned and has a version table (its own imports are versioned): check_match binds it,
+// dl-version.c only warns of the missing node (a note, no symbol removed).
+TEST(Diff, AVersionedReferenceToALibraryWithoutVersionDefinitionsIsKept) {
+  const Report r = DiffTrees("nodes");
+  const auto found = Of(r, "symbols-removed", "lib/libunverv.so.1");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0]->severity, Severity::kNote) << found[0]->message;
+  EXPECT_EQ(found[0]->fields["removed"], Json::array());
+  EXPECT_EQ(found[0]->fields["versions_removed"], Json::array({"U_1"}));
+  EXPECT_EQ(found[0]->fields["hit"], Json::array());
+}
+
+// ... while NEW's libunver has no version table at all: check_match asserts on uuser's u@U_1
+// (the version of the very library it looks in), and ld.so stops.
+TEST(Diff, AVersionedReferenceToALibraryWithoutAVersionTableIsRemoved) {
+  const Report r = DiffTrees("nodes");
+  const auto found = Of(r, "symbols-removed", "lib/libunver.so.1");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0]->severity, Severity::kError);
+  EXPECT_EQ(found[0]->fields["removed"], Json::array({"u@@U_1"}));
+  EXPECT_EQ(found[0]->fields["hit"], Json::parse(R"([{"file": "bin/uuser", "symbols": ["u@U_1"]}])"));
+}
+
+// Issue 50: a library is matched by its SONAME, not its file name: libr.so.1.5.0 and
+// libr.so.1.15.0 share one defect, neither new nor fixed.
+TEST(Diff, ARenamedLibrarysDefectIsNeitherNewNorFixed) {
+  const Report r = DiffTrees("renamed");
+  EXPECT_TRUE(Of(r, "new-finding", "lib/libr.so.1.15.0").empty());
+  EXPECT_TRUE(Of(r, "fixed-finding", "lib/libr.so.1.5.0").empty());
+}
+
+// Issue 50: a RUNPATH listing a missing directory twice gives NEW two findings of one key:
+// two new findings, each with a key of its own.
+TEST(Diff, AFindingGivenTwiceIsTwoNewFindingsWithTwoKeys) {
+  const Report r = DiffTrees("renamed");
+  const auto found = Of(r, "new-finding", "lib/libdup.so.1");
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0]->fields["baseline_key"], found[1]->fields["baseline_key"]);
+  EXPECT_NE(found[0]->key, found[1]->key);
+  std::set<std::string> keys;
+  for (const Finding& f : r.findings) EXPECT_TRUE(keys.insert(f.key).second) << f.key;
+}
+
 // Backwards, NEW's defects are OLD's: fixed, notes only, each keyed as before.
 TEST(Diff, FindingsOldHadAndNewHasNotAreFixed) {
   const Report r = DiffTrees("diff", "new", "old");
@@ -369,6 +442,142 @@ TEST(Diff, ASymbolDroppedByAPackageOfASetHitsTheProgramOfAnotherPackage) {
   EXPECT_EQ(found[0]->fields["removed"], Json::array({"pa_drop"}));
   EXPECT_EQ(found[0]->fields["hit"], Json::parse(R"([{"file": "usr/bin/patool", "symbols": ["pa_drop"]}])"));
   EXPECT_TRUE(Of(r, "library-removed", "usr/lib/x86_64-linux-gnu/libpb.so.1").empty());
+}
+
+const PackageVerdict* VerdictOf(const Report& r, const std::string& package) {
+  for (const PackageVerdict& v : r.verdicts)
+    if (v.package == package) return &v;
+  return nullptr;
+}
+
+// Issue 50: the verdict per package of NEW, first: libpa1 drops pa_drop under libpa.so.1
+// (a SONAME bump, and the package named after it), pa-tools changes nothing.
+TEST(Diff, AVerdictPerPackageSaysWhichNeedsASonameBump) {
+  const Report r = DiffSets("old", "dropped");
+  const PackageVerdict* pa = VerdictOf(r, "libpa1");
+  ASSERT_NE(pa, nullptr);
+  EXPECT_EQ(pa->old_version, "1.0-1");
+  EXPECT_EQ(pa->new_version, "2.0-1");
+  ASSERT_EQ(pa->needs.size(), 1u);
+  EXPECT_THAT(pa->needs[0], ::testing::StartsWith("needs a SONAME bump: libpa.so.1 -> libpa.so.2, package "
+                                                  "libpa1 -> libpa2 (1 symbol(s) removed; 1 file(s) still "
+                                                  "use it: usr/bin/patool (pa-tools))"));
+  const PackageVerdict* tools = VerdictOf(r, "pa-tools");
+  ASSERT_NE(tools, nullptr);
+  EXPECT_THAT(tools->needs, IsEmpty());
+}
+
+TEST(Diff, NamesOfTheSonameFamily) {
+  EXPECT_EQ(NextSoname("librocrand.so.1"), "librocrand.so.2");
+  EXPECT_EQ(NextSoname("libz3.so.4.12"), "libz3.so.5");
+  EXPECT_EQ(NextSoname("libelf-0.188.so"), "");
+  EXPECT_EQ(NextPackageName("librocrand1", "librocrand.so.1", "librocrand.so.2"), "librocrand2");
+  EXPECT_EQ(NextPackageName("libamdhip64-5", "libamdhip64.so.5", "libamdhip64.so.6"), "libamdhip64-6");
+  EXPECT_EQ(NextPackageName("libx11", "libx.so.1", "libx.so.2"), "");  // a digit of the name
+  EXPECT_EQ(NextPackageName("rocrand", "librocrand.so.1", "librocrand.so.2"), "");
+}
+
+// Issue 50: removed symbols demangled by LLVM and grouped by their namespace or class.
+TEST(Diff, RemovedSymbolsAreDemangledByScope) {
+  const std::vector<ScopeGroup> g = GroupByScope(
+      {"_ZN7rocrand6detail4seedEi@@ROCRAND_1", "c_function", "_ZN7rocrand4makeEv", "_ZTVN7rocrand3genE"});
+  ASSERT_EQ(g.size(), 4u);
+  EXPECT_EQ(g[0].scope, "");
+  EXPECT_THAT(g[0].names, ::testing::ElementsAre("c_function"));
+  EXPECT_EQ(g[1].scope, "rocrand");
+  EXPECT_THAT(g[1].names, ::testing::ElementsAre("rocrand::make()"));
+  EXPECT_EQ(g[2].scope, "rocrand::detail");
+  EXPECT_THAT(g[2].names, ::testing::ElementsAre("rocrand::detail::seed(int)@@ROCRAND_1"));
+  EXPECT_EQ(g[3].scope, "rocrand::gen");
+  EXPECT_THAT(g[3].names, ::testing::ElementsAre("vtable for rocrand::gen"));
+}
+
+// Issue 50: sides audited over other bases disagree on findings the update did not cause;
+// the report says so first. OLD's report was written over --root diff/base, NEW is audited
+// over the host.
+TEST(Diff, SidesAuditedOverOtherBasesAreWarnedAboutFirst) {
+  TempDir t;
+  std::string report;
+  ASSERT_EQ(
+      RunCommand(
+          kBin + " --no-progress --ld-so-conf /nonexistent --fail-on none --format json --symbols --root " +
+              kPairs + "/diff/base " + kPairs + "/diff/old",
+          &report),
+      0);
+  WriteAll(t / "old.json", report);
+  std::string text;
+  RunCommand(kBin + " diff --no-progress --ld-so-conf /nonexistent --fail-on none " + t / "old.json" + " " +
+                 kPairs + "/diff/new",
+             &text);
+  EXPECT_THAT(text.substr(0, text.find('\n')),
+              ::testing::StartsWith("warning: OLD and NEW were audited differently (base: OLD "));
+  std::string json;
+  RunCommand(kBin + " diff --no-progress --ld-so-conf /nonexistent --fail-on none --format json " +
+                 t / "old.json" + " " + kPairs + "/diff/new",
+             &json);
+  const Json differ = Json::parse(json)["inputs"]["sides_differ"];
+  ASSERT_EQ(differ.size(), 1u);
+  EXPECT_THAT(differ[0].get<std::string>(), ::testing::EndsWith(", NEW /"));
+  // Sides audited alike: no warning.
+  std::string alike;
+  RunCommand(kBin + " diff --no-progress --ld-so-conf /nonexistent --fail-on none --format json " + kPairs +
+                 "/diff/old " + kPairs + "/diff/new",
+             &alike);
+  EXPECT_THAT(Json::parse(alike)["inputs"]["sides_differ"], IsEmpty());
+}
+
+// trans/: t-tools links libt.so.1; NEW's libt.so.2 comes in libt2 (libt1 stays installed
+// beside it: a transition) or in libt1 itself (which installing removes libt.so.1 from).
+Report DiffTransition(const std::string& to, const std::string& package) {
+  const std::string trans = kPairs + "/trans/";
+  AuditRequest request;
+  request.ld_so_conf = "/nonexistent";
+  request.no_base = true;
+  Report report;
+  std::string error;
+  EXPECT_TRUE(Diff(request, {trans + "old/libt1_1.0-1_amd64.deb", trans + "old/t-tools_1.0-1_amd64.deb"},
+                   {trans + to + "/" + package, trans + to + "/t-tools_1.0-1_amd64.deb"}, &report, &error))
+      << error;
+  return report;
+}
+
+const Finding* SonameChangeOf(const Report& r) {
+  for (const Finding& f : r.findings)
+    if (f.check == "soname-changed") return &f;
+  return nullptr;
+}
+
+// Issue 50: libamdhip64-5 -> libamdhip64-6 is a transition, not a removal.
+TEST(Diff, ASonameInARenamedPackageIsATransitionTheOldPackageStaysFor) {
+  const Report r = DiffTransition("renamed", "libt2_2.0-1_amd64.deb");
+  const Finding* f = SonameChangeOf(r);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->fields["old_package"], "libt1");
+  EXPECT_EQ(f->fields["new_package"], "libt2");
+  EXPECT_EQ(f->fields["old_package_stays"], true);
+  EXPECT_THAT(f->message, ::testing::HasSubstr("a transition: libt1, which provides libt.so.1, stays "
+                                               "installable beside libt2"));
+  EXPECT_THAT(f->message, ::testing::Not(::testing::HasSubstr("no file provides")));
+  const PackageVerdict* v = VerdictOf(r, "libt2");
+  ASSERT_NE(v, nullptr);
+  ASSERT_EQ(v->needs.size(), 1u);
+  EXPECT_EQ(v->needs[0],
+            "needs a transition: libt.so.1 -> libt.so.2 (libt1 stays installable); 1 file(s) "
+            "still use it: usr/bin/ttool (t-tools)");
+}
+
+TEST(Diff, ASonameChangedInAPackageOfTheSameNameIsNoLongerProvided) {
+  const Report r = DiffTransition("kept", "libt1_2.0-1_amd64.deb");
+  const Finding* f = SonameChangeOf(r);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->fields["old_package_stays"], false);
+  EXPECT_THAT(f->message, ::testing::HasSubstr("no file provides libt.so.1 any more"));
+  const PackageVerdict* v = VerdictOf(r, "libt1");
+  ASSERT_NE(v, nullptr);
+  ASSERT_EQ(v->needs.size(), 1u);
+  EXPECT_THAT(v->needs[0],
+              ::testing::StartsWith("needs a package rename: libt.so.1 -> libt.so.2, package libt1 "
+                                    "-> libt2 (installing libt1 removes libt.so.1)"));
 }
 
 TEST(Diff, ASetGivenInAnyOrderGivesTheSameReport) {
