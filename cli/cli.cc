@@ -10,12 +10,14 @@
 
 #include "audit/fs/path.h"
 #include "audit/fs/path_display.h"
+#include "audit/model/byte_text.h"
 #include "cli/options.h"
 #include "cli/progress_line.h"
 #include "cli/report_output.h"
 #include "cli/shown_report.h"
 #include "diff/diff.h"
 #include "engine/audit.h"
+#include "engine/consumer_index.h"
 #include "engine/known_rules.h"
 #include "reports/closure_tree.h"
 #include "reports/display_escape.h"
@@ -133,12 +135,27 @@ void PlaceOnThisMachine(const std::vector<std::string>& old_side, const std::vec
 int RunDiff(const CliOptions& o) {
   Report report;
   std::string error;
-  if (!Diff(o.audit, o.diff_old, o.diff_new, &report, &error)) return Error(error);
+  if (!Diff(o.audit, o.diff_old, o.diff_new, &report, &error, o.consumer_indexes)) return Error(error);
   if (o.format == OutputFormat::kSarif || o.format == OutputFormat::kGitlab)
     PlaceOnThisMachine(o.diff_old, o.diff_new, &report);
   CliOptions shown = o;
   shown.json_files = JsonFiles::kNone;  // a comparison lists no audited file
   return PrintReport(report, shown);
+}
+
+// `index PACKAGE...`: the consumer index on --output or the standard output; what a
+// package refused is said on stderr, and the status is 1.
+int RunIndex(const CliOptions& o) {
+  std::vector<IndexProblem> refused;
+  const int status = PrintOutput(
+      o,
+      [&](std::ostream& out, std::string* error) {
+        return IndexPackages(o.audit.paths, o.audit.unpack, o.audit.jobs, out, &refused, error);
+      },
+      0);
+  for (const IndexProblem& p : refused)
+    std::cerr << "rocm-audit: " << DisplayText(p.package + ": " + p.message) << "\n";
+  return status == 0 && !refused.empty() ? 1 : status;
 }
 
 }  // namespace
@@ -153,6 +170,7 @@ int RunCli(int argc, char** argv) {
   // /var/tmp is on disk where /tmp is a tmpfs, which spilling refuses (Debian 13's /tmp).
   if (!o.spill_dir_given) o.audit.spill_dirs = {tmp && *tmp ? tmp : "/tmp", "/var/tmp"};
   if (o.diff) return RunDiff(o);
+  if (o.index) return RunIndex(o);
   o.audit.release_at_exit = true;  // the process ends after this one audit
   CliSinks sinks(o);
   Report report;

@@ -325,6 +325,14 @@ const Option kOptions[] = {
        o->diff_side = O::DiffSide::kNew;
        return true;
      }},
+    {kDiff, "", "--consumers", "", "INDEX",
+     "diff: also hit, the files of the consumer index INDEX\n"
+     "(written by rocm-audit index) that link a changed\n"
+     "library; repeatable",
+     [](S& v, O* o, std::string*) {
+       o->consumer_indexes.push_back(v);
+       return true;
+     }},
     {kOutput, "", "--tree", "", "FILE",
      "draw FILE's load closure as a tree (how the loader finds\n"
      "each library, what is not found) instead of the report",
@@ -497,6 +505,7 @@ const Option* Find(std::string_view name) {
 constexpr std::string_view kDescription = R"(usage: rocm-audit [options] PATH...
        rocm-audit diff [options] OLD NEW
        rocm-audit diff [options] --from OLD... --to NEW...
+       rocm-audit index [options] PACKAGE...
 
 Audits the ELF files under each PATH (a file, an install prefix, a store path, a staging
 directory) without running them: dependency resolution as glibc's ld.so does it, the
@@ -509,6 +518,10 @@ diff compares two versions (each a tree, one package, a set of packages installe
 a store path, or a JSON report written with --symbols): exported symbols removed without a
 SONAME change, SONAME changes, GPU processors lost, CMake targets and components removed,
 new and fixed findings, and the files of NEW each break hits.
+
+index writes a consumer index of the packages: a JSON line per ELF file ld.so could load
+(package, version, path, SONAME, needed libraries, imported symbols). Indexes of parts of
+an archive merge by concatenation; diff --consumers says whom in them an update hits.
 )";
 
 constexpr size_t kHelpColumn = 25;
@@ -555,6 +568,8 @@ void AddPath(const std::string& path, CliOptions* o) {
 // empty side; --from and --to belong to diff alone.
 bool SidesOfDiff(CliOptions* o, std::string* error) {
   const bool sets = o->diff_side != CliOptions::DiffSide::kNone;
+  if (!o->diff && !o->consumer_indexes.empty())
+    return Fail(error, "--consumers belongs to diff (see --help)");
   if (!o->diff) return !sets || Fail(error, "--from and --to belong to diff (see --help)");
   if (!o->tree.empty()) return Fail(error, "diff takes no --tree (see --help)");
   if (!sets) {
@@ -575,7 +590,8 @@ bool SidesOfDiff(CliOptions* o, std::string* error) {
 
 bool ParseArguments(const std::vector<std::string>& args, CliOptions* o, std::string* error) {
   o->diff = !args.empty() && args[0] == "diff";
-  for (size_t i = o->diff ? 1 : 0; i < args.size(); ++i) {
+  o->index = !args.empty() && args[0] == "index";
+  for (size_t i = o->diff || o->index ? 1 : 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--") {
       for (++i; i < args.size(); ++i) AddPath(args[i], o);

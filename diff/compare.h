@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "audit/model/finding.h"
-#include "diff/base_consumers.h"
 #include "diff/side.h"
+#include "engine/base_consumers.h"
 
 namespace rocm_audit {
 
