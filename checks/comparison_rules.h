@@ -17,5 +17,8 @@ extern const Rule kCMakeDependencyDroppedRule;
 extern const Rule kNewFindingRule;
 extern const Rule kFixedFindingRule;
 extern const Rule kSideUnreadableRule;
+extern const Rule kDebianSymbolsMissingRule;
+extern const Rule kDebianSymbolsUnlistedRule;
+extern const Rule kSonameBumpWithoutRenameRule;
 
 }  // namespace rocm_audit

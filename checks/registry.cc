@@ -57,9 +57,10 @@ const Check* const kChecks[] = {
 // The rules of `diff` (comparison_rules.cc), which no check runs: the comparison of two
 // audited sides makes their findings. Listed after the checks' rules.
 const Rule* const kComparisonRules[] = {
-    &kSymbolsRemovedRule, &kSonameChangedRule,         &kLibraryRemovedRule,
-    &kProcessorsLostRule, &kCMakeInterfaceRemovedRule, &kCMakeDependencyDroppedRule,
-    &kNewFindingRule,     &kFixedFindingRule,          &kSideUnreadableRule,
+    &kSymbolsRemovedRule,       &kSonameChangedRule,         &kLibraryRemovedRule,
+    &kProcessorsLostRule,       &kCMakeInterfaceRemovedRule, &kCMakeDependencyDroppedRule,
+    &kNewFindingRule,           &kFixedFindingRule,          &kSideUnreadableRule,
+    &kDebianSymbolsMissingRule, &kDebianSymbolsUnlistedRule, &kSonameBumpWithoutRenameRule,
 };
 
 std::vector<const Rule*> CollectRules() {

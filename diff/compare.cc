@@ -16,6 +16,8 @@ std::vector<Finding> CompareSides(const Side& old_side, const Side& new_side, Ba
     return ReplacedInBase(installed, shipped);
   });
   CompareLibraries(old_side, new_side, base, out);
+  AddDeclaredVersions(old_side, &out.findings);
+  CompareDebianRecords(old_side, new_side, out);
   CompareProcessors(old_side, new_side, base, out);
   CompareCMakePackages(old_side, new_side, out);
   CompareFindings(old_side, new_side, out);
