@@ -86,7 +86,6 @@ struct BaseConsumers::ScanWork {
   std::atomic<size_t> next{0};
   std::mutex mutex;
   std::vector<Scanned> found;
-  std::set<pid_t> threads;
 };
 
 namespace {
@@ -165,10 +164,6 @@ void BaseConsumers::List() {
 void BaseConsumers::ScanChunks(ScanMode mode) {
   const bool background = mode == ScanMode::kBackground;
   ScanWork& w = *work_;
-  {
-    std::lock_guard lock(w.mutex);
-    w.threads.insert(gettid());
-  }
   // Linux's setpriority applies to the calling thread alone.
   if (background) setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19);
   // Each worker keeps its own arena, unmapped when it is done.
@@ -212,7 +207,7 @@ void BaseConsumers::FinishScan() {
   // every run.
   std::sort(elf_.begin(), elf_.end(), [](const Scanned& a, const Scanned& b) { return a.path < b.path; });
   cost_.elf_files = elf_.size();
-  cost_.workers = work_->threads.size();
+  cost_.workers = jobs_;
   work_.reset();
 }
 

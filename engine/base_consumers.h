@@ -27,7 +27,7 @@ struct BaseScanCost {
   size_t files = 0;          ///< regular files looked at
   size_t elf_files = 0;      ///< of them ELF files whose dynamic section was read
   size_t symbol_tables = 0;  ///< dynamic symbol tables read (files linking a changed SONAME)
-  size_t workers = 0;        ///< threads the scan ran on: the run's --jobs at most
+  size_t workers = 0;        ///< the scan's pool: the run's --jobs (a helping caller aside)
 };
 
 /// The consumer facts of the ELF file at `host` (soname, needed, imports, exports), as the

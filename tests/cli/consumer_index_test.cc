@@ -89,7 +89,7 @@ TEST(ConsumerIndex, DiffNamesTheIndexedFilesAnUpdateHits) {
   std::vector<std::string> hit;
   for (const Json& f : report["findings"])
     if (f["check"] == "symbols-removed")
-      for (const Json& h : f["fields"]["hit"]) hit.push_back(h["file"]);
+      for (const Json& h : f["hit"]) hit.push_back(h["file"]);
   EXPECT_THAT(hit, ElementsAre("usr/bin/patool", "pa-user:/usr/bin/pauser"));
   // Without the index, the program of the archive is nobody's concern.
   ASSERT_EQ(RunTool("diff --no-progress --no-base --format json --from " + kOldLib + " " + kOldTools +
