@@ -39,6 +39,13 @@ bool DiffArguments(CliOptions* o, std::string* error) {
   return true;
 }
 
+// `index PACKAGE...`: one package or more.
+bool IndexArguments(CliOptions* o, std::string* error) {
+  if (o->audit.paths.empty())
+    return Fail(error, "index takes one PACKAGE or more (see rocm-audit help index)");
+  return true;
+}
+
 // `help` or `help COMMAND`.
 bool HelpArguments(CliOptions* o, std::string* error) {
   if (o->audit.paths.size() > 1)
@@ -67,6 +74,12 @@ SONAME change, SONAME changes, GPU processors lost, CMake targets and components
 new and fixed findings, and the files of NEW each break hits.
 )",
      DiffArguments, RunDiff},
+    {kIndexCommand, "index", "index [options] PACKAGE...", "write a consumer index of packages",
+     R"(Writes a consumer index of the packages: a JSON line per ELF file ld.so could load
+(package, version, path, SONAME, needed libraries, imported symbols). Indexes of parts of
+an archive merge by concatenation; diff --consumers says whom in them an update hits.
+)",
+     IndexArguments, RunIndex},
     {kHelpCommand, "help", "help [COMMAND]", "say what a command does and which options it takes",
      R"(Prints the help of COMMAND (the same as rocm-audit COMMAND --help), or of the audit.
 )",

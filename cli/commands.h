@@ -19,6 +19,7 @@ enum CommandBit : unsigned {
   kAuditCommand = 1u << 0,  ///< the default, run when no command is named
   kDiffCommand = 1u << 1,
   kHelpCommand = 1u << 2,
+  kIndexCommand = 1u << 3,
 };
 /// The options every command takes (--help).
 constexpr unsigned kEveryCommand = ~0u;
@@ -54,5 +55,6 @@ const Command* CommandNamed(std::string_view name);
 int RunAudit(CliOptions& options);  ///< audit_command.cc
 int RunDiff(CliOptions& options);   ///< diff_command.cc
 int RunHelp(CliOptions& options);   ///< commands.cc
+int RunIndex(CliOptions& options);  ///< index_command.cc
 
 }  // namespace rocm_audit

@@ -33,7 +33,7 @@ void PlaceOnThisMachine(const std::vector<std::string>& old_side, const std::vec
 int RunDiff(CliOptions& o) {
   Report report;
   std::string error;
-  if (!Diff(o.audit, o.diff_old, o.diff_new, &report, &error)) return Error(error);
+  if (!Diff(o.audit, o.diff_old, o.diff_new, &report, &error, o.consumer_indexes)) return Error(error);
   if (o.format == OutputFormat::kSarif || o.format == OutputFormat::kGitlab)
     PlaceOnThisMachine(o.diff_old, o.diff_new, &report);
   CliOptions shown = o;

@@ -85,6 +85,8 @@ using S = const std::string;
 constexpr unsigned kAudit = kAuditCommand;
 constexpr unsigned kDiff = kDiffCommand;
 constexpr unsigned kAuditAndDiff = kAuditCommand | kDiffCommand;
+// What unpacking packages takes: the audit, diff, and index (which only unpacks and reads).
+constexpr unsigned kUnpacking = kAuditCommand | kDiffCommand | kIndexCommand;
 
 const Option
     kOptions
@@ -257,7 +259,7 @@ const Option
                    o->audit.no_base = true;
                    return true;
                  }},
-                {kAuditAndDiff, kPackages, "", "--max-unpacked", "", "SIZE",
+                {kUnpacking, kPackages, "", "--max-unpacked", "", "SIZE",
                  "stop unpacking a package past SIZE bytes\n"
                  "(K/M/G/T suffixes; default 8G): a package-limit",
                  [](S& v, O* o, std::string* error) {
@@ -265,7 +267,7 @@ const Option
                      return Fail(error, "--max-unpacked needs a size such as 512M or 16G, not '" + v + "'");
                    return true;
                  }},
-                {kAuditAndDiff, kPackages, "", "--max-members", "", "N",
+                {kUnpacking, kPackages, "", "--max-members", "", "N",
                  "stop unpacking a package past N members (default\n"
                  "200000): a package-limit finding",
                  [](S& v, O* o, std::string* error) {
@@ -273,7 +275,7 @@ const Option
                      return Fail(error, "--max-members needs a number of 1 or more, not '" + v + "'");
                    return true;
                  }},
-                {kAuditAndDiff, kPackages, "", "--max-ratio", "", "N",
+                {kUnpacking, kPackages, "", "--max-ratio", "", "N",
                  "stop unpacking a package that expands to more than\n"
                  "N times its compressed size (default 200)",
                  [](S& v, O* o, std::string* error) {
@@ -342,6 +344,13 @@ const Option
                    o->diff_side = O::DiffSide::kNew;
                    return true;
                  }},
+                {kDiff, kComparison, "", "--consumers", "", "INDEX",
+                 "also hit: the files of the consumer index INDEX (written by\n"
+                 "rocm-audit index) that link a changed library; repeatable",
+                 [](S& v, O* o, std::string*) {
+                   o->consumer_indexes.push_back(v);
+                   return true;
+                 }},
                 {kAudit, kOutput, "", "--tree", "", "FILE",
                  "draw FILE's load closure as a tree (how the loader finds\n"
                  "each library, what is not found) instead of the report",
@@ -400,7 +409,7 @@ const Option
                    o->absolute_paths = true;
                    return true;
                  }},
-                {kAuditAndDiff, kOutput, "-o", "--output", "", "FILE",
+                {kUnpacking, kOutput, "-o", "--output", "", "FILE",
                  "write the report to FILE instead of standard output",
                  [](S& v, O* o, std::string*) {
                    o->output = v;
@@ -444,12 +453,12 @@ const Option
                    o->color = v;
                    return true;
                  }},
-                {kAuditAndDiff, kOutput, "", "--no-progress", "", "", "no progress line on standard error",
+                {kUnpacking, kOutput, "", "--no-progress", "", "", "no progress line on standard error",
                  [](S&, O* o, std::string*) {
                    o->progress = false;
                    return true;
                  }},
-                {kAuditAndDiff, kOutput, "-j", "--jobs", "", "N", "worker threads (default: all cores)",
+                {kUnpacking, kOutput, "-j", "--jobs", "", "N", "worker threads (default: all cores)",
                  [](S& v, O* o, std::string* error) {
                    char* end = nullptr;
                    long n = std::strtol(v.c_str(), &end, 10);

@@ -31,13 +31,14 @@ struct CliOptions {
   bool show_help = false;
   bool show_version = false;
   bool list_checks = false;
-  std::string explain;                     ///< --explain: the rule ID to explain
-  bool arch_matrix = false;                ///< text: append the files x processors table
-  bool verbose = false;                    ///< text: the whole device-code inventory
-  JsonFiles json_files = JsonFiles::kAll;  ///< json: which files files[] lists
-  std::string tree;                        ///< --tree FILE: draw its load closure instead of the report
-  bool spill_dir_given = false;            ///< --spill-dir given (else $TMPDIR or /tmp, /var/tmp)
-  bool absolute_paths = false;             ///< --absolute-paths: host paths instead of PATH-relative ones
+  std::string explain;                        ///< --explain: the rule ID to explain
+  bool arch_matrix = false;                   ///< text: append the files x processors table
+  bool verbose = false;                       ///< text: the whole device-code inventory
+  JsonFiles json_files = JsonFiles::kAll;     ///< json: which files files[] lists
+  std::string tree;                           ///< --tree FILE: draw its load closure instead of the report
+  bool spill_dir_given = false;               ///< --spill-dir given (else $TMPDIR or /tmp, /var/tmp)
+  bool absolute_paths = false;                ///< --absolute-paths: host paths instead of PATH-relative ones
+  std::vector<std::string> consumer_indexes;  ///< `diff --consumers INDEX...`
   /// `diff --from OLD... --to NEW...` (debdiff's form): each side a set of PATHs installed
   /// together; `diff OLD NEW` fills one PATH each.
   std::vector<std::string> diff_old, diff_new;

@@ -1,5 +1,7 @@
 #include "diff/compare.h"
 
+#include "diff/base_places.h"
+
 #include <string>
 #include <vector>
 
@@ -10,8 +12,12 @@ std::vector<Finding> CompareSides(const Side& old_side, const Side& new_side, Ba
   std::vector<std::vector<std::string>> shipped(2);
   for (const FileFacts& f : old_side.files) shipped[0].push_back(f.path);
   for (const FileFacts& f : new_side.files) shipped[1].push_back(f.path);
-  base.Exclude(std::move(shipped));
+  base.Exclude([shipped = std::move(shipped)](const std::vector<std::string>& installed) {
+    return ReplacedInBase(installed, shipped);
+  });
   CompareLibraries(old_side, new_side, base, out);
+  AddDeclaredVersions(old_side, &out.findings);
+  CompareDebianRecords(old_side, new_side, out);
   CompareProcessors(old_side, new_side, base, out);
   CompareCMakePackages(old_side, new_side, out);
   CompareFindings(old_side, new_side, out);

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "audit/model/finding.h"
-#include "diff/base_consumers.h"
 #include "diff/side.h"
+#include "engine/base_consumers.h"
 
 namespace rocm_audit {
 
@@ -34,6 +34,12 @@ void CompareCMakePackages(const Side& old_side, const Side& new_side, FindingSin
 bool SaysUnread(const Finding& f);
 /// The places below their prefix (installed_layout.h) of the files `side` could not read.
 std::set<std::string> UnreadPlaces(const Side& side);
+/// Debian's ABI records of NEW's .deb packages (DEBIAN/symbols, DEBIAN/shlibs) against its
+/// libraries and OLD's packages (debian_symbols_diff.cc).
+void CompareDebianRecords(const Side& old_side, const Side& new_side, FindingSink& out);
+/// symbols-removed findings say, in `declared`, the package version OLD's DEBIAN/symbols
+/// declared each removed symbol with.
+void AddDeclaredVersions(const Side& old_side, std::vector<Finding>* findings);
 /// Audit findings matched by key; those of a file one side could not read are not compared.
 void CompareFindings(const Side& old_side, const Side& new_side, FindingSink& out);
 

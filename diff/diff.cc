@@ -8,12 +8,12 @@
 #include <memory>
 #include <sstream>
 
-#include "audit/unpack/package_format.h"
-#include "diff/base_consumers.h"
 #include "diff/compare.h"
 #include "diff/package_verdict.h"
 #include "diff/side.h"
 #include "engine/audit.h"
+#include "engine/base_consumers.h"
+#include "engine/consumer_index.h"
 #include "engine/known_rules.h"
 
 namespace rocm_audit {
@@ -61,19 +61,6 @@ bool LoadSide(const AuditRequest& request, const std::vector<std::string>& input
   return true;
 }
 
-// The base NEW will be installed over, told before NEW is audited when that is sure: the
-// world of .deb or .rpm PATHs with no --root, --sibling or --no-base is installed over /
-// (engine/installed_world.h). Otherwise empty, and NEW's audit says.
-std::vector<std::string> BaseKnownBeforehand(const AuditRequest& request,
-                                             const std::vector<std::string>& inputs) {
-  if (!request.roots.empty() || !request.siblings.empty() || request.no_base) return {};
-  for (const std::string& input : inputs)
-    if (auto format = DetectPackageFile(input);
-        format == PackageFormat::kDeb || format == PackageFormat::kRpm)
-      return {"/"};
-  return {};
-}
-
 // How the two sides' audits differ, one line per condition: findings that depend on the base
 // or on an option ("libdrm.so.2 not found" with --no-base, found over /) differ between
 // sides audited differently although the update changed nothing.
@@ -90,7 +77,8 @@ std::vector<std::string> SidesDiffer(const Side& old_side, const Side& new_side)
 }  // namespace
 
 bool Diff(const AuditRequest& request, std::vector<std::string> old_inputs,
-          std::vector<std::string> new_inputs, Report* report, std::string* error) {
+          std::vector<std::string> new_inputs, Report* report, std::string* error,
+          const std::vector<std::string>& consumer_indexes) {
   // A set has no order: its packages are installed in one operation, and the report of a
   // set given in any order is the same.
   std::sort(old_inputs.begin(), old_inputs.end());
@@ -100,13 +88,18 @@ bool Diff(const AuditRequest& request, std::vector<std::string> old_inputs,
   // thread, and an audit run alone leaves a core idle meanwhile. The runs share nothing but
   // the private directory's registry, which is locked.
   const std::vector<std::string> expected_base = BaseKnownBeforehand(request, new_inputs);
-  auto base = std::make_unique<BaseConsumers>(expected_base);
+  auto base = std::make_unique<BaseConsumers>(expected_base, request.jobs);
   base->ScanInBackground();
   Side old_side, new_side;
   std::string old_error;
+  // --jobs N is the whole run's: each side's audit gets half (its packages decoded N/2 at a
+  // time), and with one job the sides are audited one after the other.
+  AuditRequest side_request = request;
+  if (request.jobs > 1) side_request.jobs = request.jobs / 2;
   std::future<bool> old_loaded =
-      std::async(std::launch::async, [&] { return LoadSide(request, old_inputs, &old_side, &old_error); });
-  const bool new_loaded = LoadSide(request, new_inputs, &new_side, error);
+      std::async(request.jobs == 1 ? std::launch::deferred : std::launch::async,
+                 [&] { return LoadSide(side_request, old_inputs, &old_side, &old_error); });
+  const bool new_loaded = LoadSide(side_request, new_inputs, &new_side, error);
   const bool old_ok = old_loaded.get();
   if (!new_loaded) return false;  // NEW's error first, as a run reading NEW first would say
   if (!old_ok) {
@@ -115,9 +108,11 @@ bool Diff(const AuditRequest& request, std::vector<std::string> old_inputs,
   }
   // A report side, or a world other than the one foreseen: the base NEW's audit names.
   if (new_side.base != expected_base) {
-    base = std::make_unique<BaseConsumers>(new_side.base);
+    base = std::make_unique<BaseConsumers>(new_side.base, request.jobs);
     if (!new_side.from_report) base->ScanInBackground();
   }
+  for (const std::string& index : consumer_indexes)
+    if (!ReadConsumerIndex(index, base.get(), error)) return false;
   report->inputs.paths = old_inputs;
   report->inputs.paths.insert(report->inputs.paths.end(), new_inputs.begin(), new_inputs.end());
   report->inputs.old_paths = old_inputs;

@@ -40,7 +40,8 @@ constinit const Rule kSymbolsRemovedRule{
     .fields =
         "soname:string old_file:path count:integer removed:[string] "
         "removed_by_scope:[{scope:string names:[string]}] versions_removed:[string] "
-        "hit:[{file:path symbols:[string]}]",
+        "hit:[{file:path symbols:[string]}] "
+        "declared?:[{symbol:string package:string version:string}]",
 };
 
 // Note: a SONAME change is the correct way to break an ABI; what it costs is a rebuild of
@@ -269,11 +270,100 @@ constinit const Rule kSideUnreadableRule{
     .fields = "side:string rule:string baseline_key:string not_compared:integer",
 };
 
+// Error: dpkg-gensymbols fails a library package's build on a symbol its symbols file lists
+// and the library no longer exports (check level 1, its default), since every package built
+// against the symbol was given a dependency on this library package, which no longer
+// provides it. Here for the binary package as shipped, whatever built it.
+constinit const Rule kDebianSymbolsMissingRule{
+    .id = "debian-symbols-missing",
+    .severity = Severity::kError,
+    .title = "a .deb's DEBIAN/symbols lists symbols its library does not export",
+    .fix = "export the symbols again, or bump the SONAME; dpkg-gensymbols marks lost ones #MISSING",
+    .key_fields = "soname package",
+    .explanation =
+        "A library package's symbols file (deb-symbols(5), written by dpkg-gensymbols into the "
+        "control area of the .deb) tells dpkg-shlibdeps which version of the package each "
+        "dependent needs, symbol by symbol. A symbol it lists (neither `(optional)`, nor kept as "
+        "`#MISSING`, nor a `(regex)` pattern or of another architecture's `(arch=...)`) that the "
+        "library of NEW with that SONAME does not export is one dependents were promised: "
+        "dpkg-gensymbols fails the build on it. `missing` lists them as the file writes them, "
+        "with the version that declared each; `(c++)` entries are matched against the demangled "
+        "exports, `(symver)` ones against their version node.",
+    .example =
+        "usr/lib/x86_64-linux-gnu/libds.so.1\n"
+        "  error[debian-symbols-missing]: DEBIAN/symbols of libds1 lists 1 symbol (ds_drop@Base 0.9) "
+        "that libds.so.1 does not export\n"
+        "    fix: export the symbols again, or bump the SONAME; dpkg-gensymbols marks lost ones #MISSING",
+    .cause_fields = "package",
+    .cause = "DEBIAN/symbols of {package} lists symbols its library does not export",
+    .fields = "soname:string package:string count:integer missing:[string]",
+};
+
+// Warning: a dependent built against a symbol the file does not list is given a dependency on
+// an older version of the package than the one that brought the symbol, and may be installed
+// with a library that lacks it. dpkg-gensymbols adds new symbols itself (and fails on them
+// from check level 2): a shipped file without them was not regenerated.
+constinit const Rule kDebianSymbolsUnlistedRule{
+    .id = "debian-symbols-unlisted",
+    .severity = Severity::kWarning,
+    .title = "a library exports symbols its .deb's DEBIAN/symbols does not list",
+    .fix = "regenerate the symbols file (dpkg-gensymbols) so that each export has its version",
+    .key_fields = "soname package",
+    .explanation =
+        "The library of NEW exports dynamic symbols that its package's symbols file "
+        "(deb-symbols(5)) does not list, by name, `(c++)` demangled name or `(symver)` version "
+        "node; symbols dpkg never lists (`_init`, `_fini`, `__bss_start`, `_edata`, `_end`, "
+        "... its blacklist) are left out, and a file with a `(regex)` pattern is not judged. "
+        "dpkg-shlibdeps gives a program built against such a symbol the library package's "
+        "minimal version instead of the one that brought the symbol, so it may be installed "
+        "with an older library that lacks it.",
+    .example =
+        "usr/lib/x86_64-linux-gnu/libds.so.1\n"
+        "  warning[debian-symbols-unlisted]: libds.so.1 exports 1 symbol (ds_new@Base) that "
+        "DEBIAN/symbols of libds1 does not list\n"
+        "    fix: regenerate the symbols file (dpkg-gensymbols) so that each export has its version",
+    .cause_fields = "package",
+    .cause = "{package}'s DEBIAN/symbols misses symbols its library exports",
+    .fields = "soname:string package:string count:integer unlisted:[string]",
+};
+
+// Error: Debian Policy 8.1 (run-time shared libraries) puts a run-time library in a package
+// whose name changes whenever its SONAME changes, so that the old and new libraries are
+// co-installable and dependents move one by one. A package keeping its name replaces the
+// old library at the upgrade: every program still linked against the old SONAME breaks.
+constinit const Rule kSonameBumpWithoutRenameRule{
+    .id = "soname-bump-without-rename",
+    .severity = Severity::kError,
+    .title = "a library package kept its name across a SONAME bump",
+    .fix = "ship the new SONAME in a package named after it (Debian Policy 8.1) and start a transition",
+    .key_fields = "package new_soname",
+    .explanation =
+        "A package of NEW names a SONAME (in its DEBIAN/symbols, else its DEBIAN/shlibs) that succeeds "
+        "one the package of the same name provided in OLD (the same name before `.so`), and no "
+        "longer provides the old one. Debian Policy 8.1 names a library package after its "
+        "SONAME (`libfoo.so.1` in `libfoo1`, `libfoo2.so.3` in `libfoo2-3`), so that the old "
+        "and the new library can be installed together while their users are rebuilt; a "
+        "package that keeps its name replaces the old library at the upgrade, and every "
+        "program still linked against it fails to load. `expected_package` is the name "
+        "Policy gives the new library's package.",
+    .example =
+        "usr/lib/x86_64-linux-gnu/libds.so.2\n"
+        "  error[soname-bump-without-rename]: libds.so.1 became libds.so.2 in package libds1, "
+        "which keeps its name: the new library's package is libds2 (Debian Policy 8.1), so that "
+        "both can be installed while their users move\n"
+        "    fix: ship the new SONAME in a package named after it (Debian Policy 8.1) and start a "
+        "transition",
+    .cause_fields = "package",
+    .cause = "{package} kept its name across a SONAME bump",
+    .fields = "package:string old_soname:string new_soname:string expected_package:string",
+};
+
 namespace {
 const Rule* const kComparisonRules[] = {
     &kSymbolsRemovedRule, &kSonameChangedRule,         &kLibraryRemovedRule,
     &kProcessorsLostRule, &kCMakeInterfaceRemovedRule, &kCMakeDependencyDroppedRule,
     &kNewFindingRule,     &kFixedFindingRule,          &kSideUnreadableRule,
+    &kDebianSymbolsMissingRule, &kDebianSymbolsUnlistedRule, &kSonameBumpWithoutRenameRule,
 };
 }  // namespace
 

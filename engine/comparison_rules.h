@@ -19,6 +19,9 @@ extern const Rule kCMakeDependencyDroppedRule;
 extern const Rule kNewFindingRule;
 extern const Rule kFixedFindingRule;
 extern const Rule kSideUnreadableRule;
+extern const Rule kDebianSymbolsMissingRule;
+extern const Rule kDebianSymbolsUnlistedRule;
+extern const Rule kSonameBumpWithoutRenameRule;
 
 /// The rules above, in the order --list-checks lists them (after the checks' rules).
 std::span<const Rule* const> ComparisonRules();

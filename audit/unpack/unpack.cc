@@ -12,9 +12,11 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <thread>
 
 #include "audit/fs/path.h"
+#include "audit/unpack/deb_control.h"
 #include "audit/unpack/package_metadata.h"
 #include "audit/unpack/private_dir.h"
 #include "audit/unpack/rpm_header.h"
@@ -382,14 +384,14 @@ bool OpenNested(archive* outer, const std::function<void(archive*)>& inner, Unpa
   return true;
 }
 
-// The text of `wanted` inside the nested archive of the current member of `outer` (a .deb's
-// control.tar.*, a .conda's info-*.tar.zst), the last member of that name. Its members count
-// against the package's caps as the data's do; the others are read through and charged too:
-// skipping a member of a compressed tar decompresses it. A header that cannot be read ends
-// the metadata, not the package.
-std::string NestedMemberText(archive* outer, const std::string& wanted, Unpacker* u,
-                             const std::string& member) {
-  std::string text;
+// The texts of the members named `wanted` inside the nested archive of the current member of
+// `outer` (a .deb's control.tar.*, a .conda's info-*.tar.zst), each the last member of its
+// name. Its members count against the package's caps as the data's do; the others are read
+// through and charged too: skipping a member of a compressed tar decompresses it. A header
+// that cannot be read ends the metadata, not the package.
+std::map<std::string, std::string> NestedMemberTexts(archive* outer, const std::set<std::string>& wanted,
+                                                     Unpacker* u, const std::string& member) {
+  std::map<std::string, std::string> texts;
   OpenNested(
       outer,
       [&](archive* inner) {
@@ -397,14 +399,19 @@ std::string NestedMemberText(archive* outer, const std::string& wanted, Unpacker
         while (!u->stopped() && archive_read_next_header(inner, &e) == ARCHIVE_OK && u->Count()) {
           const std::string raw = archive_entry_pathname(e) ? archive_entry_pathname(e) : "";
           std::string why, name = CleanName(raw, &why);
-          if (name == wanted && archive_entry_filetype(e) == AE_IFREG)
-            text = u->Text(inner, outer, member + ": " + raw);
+          if (wanted.count(name) && archive_entry_filetype(e) == AE_IFREG)
+            texts[name] = u->Text(inner, outer, member + ": " + raw);
           else
             u->Skip(inner, outer, member + ": " + raw);
         }
       },
       u, member);
-  return text;
+  return texts;
+}
+
+std::string NestedMemberText(archive* outer, const std::string& wanted, Unpacker* u,
+                             const std::string& member) {
+  return NestedMemberTexts(outer, {wanted}, u, member)[wanted];
 }
 
 ArchivePtr OpenFile(const std::string& file, std::string* error) {
@@ -522,6 +529,34 @@ UnpackedPackage UnpackPackage(const std::string& file, PackageFormat format, con
     UnpackTree(a.get(), &u, into, &out);
   out.members = std::move(u.members);
   return out;
+}
+
+bool ReadDebControlRecords(const std::string& file, const UnpackLimits& limits, DebControlRecords* out,
+                           std::string* error) {
+  if (DetectPackageFile(file) != PackageFormat::kDeb) {
+    *error = file + ": not a Debian package";
+    return false;
+  }
+  ArchivePtr a = OpenFile(file, error);
+  if (!a) return false;
+  UnpackBudget budget{limits};
+  std::vector<UnpackProblem> problems;
+  Unpacker u(file, "", &budget, &problems);
+  archive_entry* entry;
+  while (NextOuterMember(a.get(), &u, &entry)) {
+    const std::string name = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
+    if (name.starts_with("data.tar")) break;
+    if (!name.starts_with("control.tar")) continue;
+    std::map<std::string, std::string> texts =
+        NestedMemberTexts(a.get(), {"control", "symbols", "shlibs"}, &u, name);
+    if (u.stopped()) break;
+    UnpackedPackage p;
+    ApplyDebControl(texts["control"], &p);
+    *out = {p.name, p.version, p.architecture, std::move(texts["symbols"]), std::move(texts["shlibs"])};
+    return true;
+  }
+  *error = file + ": " + (problems.empty() ? "no control.tar member before data.tar" : problems[0].reason);
+  return false;
 }
 
 }  // namespace rocm_audit

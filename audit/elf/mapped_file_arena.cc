@@ -1,4 +1,4 @@
-#include "diff/mapped_file_arena.h"
+#include "audit/elf/mapped_file_arena.h"
 
 #include <sys/mman.h>
 #include <unistd.h>

@@ -1,7 +1,7 @@
 // The arena the base scan maps ELF files in: each view holds its file's bytes, past the
 // files one region holds, and a file it cannot map (empty, or a descriptor mmap refuses) is
 // left to the caller without spoiling the files after it.
-#include "diff/mapped_file_arena.h"
+#include "audit/elf/mapped_file_arena.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
