@@ -95,6 +95,17 @@ void NoteSearchOption(CMakeDependency& d, const std::string& option) {
   d.no_cmake_system_path |= all || option == "NO_CMAKE_SYSTEM_PATH";
 }
 
+// Find<name>.cmake in CMAKE_MODULE_PATH, "" when none.
+std::string ShippedFindModule(Interpreter& in, const std::string& name) {
+  const CMakeValue* module_path = in.Get("CMAKE_MODULE_PATH");
+  if (!module_path || !module_path->known) return "";
+  for (const std::string& dir : SplitList(module_path->text)) {
+    const std::string path = NormalizePath(dir + "/Find" + name + ".cmake");
+    if (path.starts_with("/") && in.files().Exists(path) == Tri::kTrue) return path;
+  }
+  return "";
+}
+
 }  // namespace
 
 Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
@@ -134,16 +145,9 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
   const bool config_mode = std::any_of(a.begin() + 1, a.end(), [](const Arg& x) {
     return !x.quoted && (x.value.text == "CONFIG" || x.value.text == "NO_MODULE");
   });
+  if (!config_mode) d.module = ShippedFindModule(in, d.name);
   if (const CMakeValue* dir = in.Get(d.name + "_DIR"); dir && dir->known && !IsFalseConstant(dir->text))
     d.dir = dir->text;
-  const CMakeValue* module_path = in.Get("CMAKE_MODULE_PATH");
-  if (!config_mode && module_path && module_path->known)
-    for (const std::string& dir : SplitList(module_path->text)) {
-      const std::string path = NormalizePath(dir + "/Find" + d.name + ".cmake");
-      if (!path.starts_with("/") || in.files().Exists(path) != Tri::kTrue) continue;
-      d.module = path;
-      break;
-    }
   in.SetDependencySeen();
   in.rec().Out().dependencies.push_back(d);
   // The dependency's own defects are its own findings: here it is taken as found when
