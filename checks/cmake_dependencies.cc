@@ -1,7 +1,8 @@
 // cmake-missing-dependency: a find_dependency()/find_package() in a package config whose
 // package is found nowhere a consumer would look: not among the audited packages, not in
 // --cmake-prefix-path, not in the installed system (--root), and with no Find module of
-// CMake. The consumer's find_package() of this package then fails.
+// CMake; or is found, but fails itself for want of a required dependency of its own. The
+// consumer's find_package() of this package then fails.
 // cmake-dependency-version: the dependency is found, but no config of it accepts the
 // version asked for.
 #include "checks/cmake_package_site.h"
@@ -34,8 +35,11 @@ constexpr Rule kRules[] = {
                        "build-time dependency that leaked into the exported config. Make the package depend "
                        "on the one that installs <Dep>Config.cmake or <dep>-config.cmake, drop the call if "
                        "consumers do not need it, or audit with --cmake-prefix-path when the dependency is "
-                       "installed elsewhere. An optional find_package (without REQUIRED) is only a note, "
-                       "since the package still loads without it.",
+                       "installed elsewhere. A dependency that is found but whose own config fails for want "
+                       "of a required dependency of its own (at any depth) fails this package as well: each "
+                       "find_dependency() up the chain sets its package's <Name>_FOUND False, and the "
+                       "finding names the dependency missing at the bottom. An optional find_package "
+                       "(without REQUIRED) is only a note, since the package still loads without it.",
         .example = "/usr/lib/x86_64-linux-gnu/cmake/hipblas/hipblas-config.cmake\n"
                    "  warning[cmake-missing-dependency]: hipblas-config.cmake:41: hipblas asks for "
                    "rocsolver, whose config is in none of the audited paths or searched prefixes\n"
@@ -111,9 +115,36 @@ void VersionRejected(const AuditedPackage& ap, const LocatedDependency& d, const
   sink.Add(std::move(f));
 }
 
+// The dependency is found, but its own config fails for want of a required dependency of
+// its own: CMake fails find_package() of it, and with it this package's (CMakeFindDependencyMacro
+// at each level), as it does when the dependency is found nowhere.
+void MissingBelow(const AuditedPackage& ap, const LocatedDependency& d, const std::string& file,
+                  FindingSink& sink) {
+  Finding f = MakeFinding(kRules[0], file);
+  f.message = SiteText(d.request.site) + ": " + ap.package.name + " asks for " + d.request.name +
+              (d.request.version.empty() ? "" : " " + d.request.version) + ", found at " + d.found +
+              ", which cannot be loaded: " + d.missing_below;
+  if (!d.request.required) {
+    f.severity = Severity::kNote;
+    f.message += " (optional: the package still loads without it)";
+  }
+  f.hint = "make " + ap.package.name + "'s package depend on what " + d.request.name +
+           " needs, or fix the dependency's package";
+  AddSiteFields(f, ap.package.name, d.request.site);
+  if (d.request.required) SetCMakeStage(f, "configure");
+  f.fields["dependency"] = d.request.name;
+  f.fields["version"] = d.request.version;
+  f.fields["prefixes_searched"] = d.searched;
+  MarkAskedComponent(f, d.request.asked_component);
+  MarkUndecided(f, d.request.undecided);
+  sink.Add(std::move(f));
+}
+
 void Run(const TreeInput& in, FindingSink& sink) {
   for (const AuditedPackage& ap : in.cmake_packages) {
     for (const LocatedDependency& d : ap.package.dependencies) {
+      if (!d.found.empty() && !d.missing_below.empty())
+        MissingBelow(ap, d, in.files[ap.file]->walked.path, sink);
       if (!d.found.empty()) continue;
       if (!d.rejected.empty()) {
         VersionRejected(ap, d, in.files[ap.file]->walked.path, sink);

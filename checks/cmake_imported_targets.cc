@@ -175,6 +175,9 @@ void NoLocation(const AuditedPackage& ap, const std::string& file, FindingSink& 
 struct ConsumerDependencies {
   std::set<std::string> defined;  ///< with the package's own targets for this consumer
   std::set<std::string> unknown_namespaces;
+  /// Dependencies evaluated only in part, by the namespaces of the targets they reached (and
+  /// their own lower-case name): checked as far as the evaluation went, the finding says so.
+  std::map<std::string, std::set<std::string>> partly_evaluated;
   std::vector<std::string> names;
   bool complete = true;
 };
@@ -190,8 +193,13 @@ ConsumerDependencies ForConsumer(const CMakePackage& p, const std::string& compo
       out.complete &= !unknown;
     }
     // Namespaces of dependencies whose targets are not all known (Find modules, configs
-    // not found or not evaluated): a target in one of them may exist.
-    if (unknown) {
+    // not found or not evaluated): a target in one of them may exist. A config evaluated in
+    // part (Qt6's, whose own macros define more than is evaluated) defines what it reached:
+    // KF6::ConfigGui links Qt6::Gui, which no config KF6Config finds defines.
+    if (unknown && d.evaluated) {
+      out.partly_evaluated[ToLower(d.request.name)].insert(d.request.name);
+      for (const std::string& t : d.targets) out.partly_evaluated[Namespace(t)].insert(d.request.name);
+    } else if (unknown) {
       out.unknown_namespaces.insert(ToLower(d.request.name));
       for (const std::string& t : d.targets) out.unknown_namespaces.insert(Namespace(t));
     }
@@ -241,7 +249,8 @@ void MissingTargets(const AuditedPackage& ap, const std::string& file, FindingSi
   // one a component asks for fails only the consumers that ask for it.
   std::set<std::string> failed_components;
   for (const LocatedDependency& d : p.dependencies) {
-    if (!d.found.empty() || !d.request.required || !d.request.undecided.empty()) continue;
+    if ((!d.found.empty() && d.missing_below.empty()) || !d.request.required || !d.request.undecided.empty())
+      continue;
     if (d.request.asked_component.empty()) return;
     failed_components.insert(d.request.asked_component);
   }
@@ -267,9 +276,16 @@ void MissingTargets(const AuditedPackage& ap, const std::string& file, FindingSi
       const CMakeSite& at = site == t.set_at.end() ? t.defined_at : site->second;
       std::string names;
       for (const std::string& d : deps.names) names += (names.empty() ? "" : ", ") + d;
+      std::string partly;
+      if (auto it = deps.partly_evaluated.find(Namespace(item)); it != deps.partly_evaluated.end())
+        for (const std::string& d : it->second) partly += (partly.empty() ? "" : ", ") + d;
       f.message = SiteText(at) + ": INTERFACE_LINK_LIBRARIES of " + t.name + " names " + item +
                   ", which neither " + p.name + " nor its dependencies (" + (names.empty() ? "none" : names) +
-                  ") define; the consumer's generate step fails when it links " + t.name;
+                  ") define" +
+                  (partly.empty() ? ""
+                                  : " as far as their evaluation reaches (" + partly +
+                                        " evaluated in part; none defines it where evaluated)") +
+                  "; the consumer's generate step fails when it links " + t.name;
       f.hint = "add find_dependency() of the package that defines " + item + " to " + p.name +
                "'s config, or drop it from the link interface";
       AddSiteFields(f, p.name, at);

@@ -192,7 +192,16 @@ Flow FileCommand(Interpreter& in, const std::string&, const Args& a) {
   if (a.empty()) return Flow::kNormal;
   const std::string& op = a[0].value.text;
   FileOp run = FindIn(kFileOps, op);
-  if (!run || !run(in, op, a)) in.Skip("file", "file(" + op + ") is never run: it would change files");
+  if (!run || !run(in, op, a)) {
+    // What it would write exists afterwards (file(WRITE|APPEND|TOUCH|MAKE_DIRECTORY <path>...),
+    // file(GENERATE|CONFIGURE OUTPUT <path>)); it is never written here.
+    const bool one = op == "WRITE" || op == "APPEND";  // the rest is the text
+    const bool each = op == "TOUCH" || op == "MAKE_DIRECTORY";
+    for (size_t k = 1; k < a.size(); ++k)
+      if (a[k].value.known && ((one && k == 1) || each || a[k - 1].value.text == "OUTPUT"))
+        in.NoteConsumerFile(a[k].value.text);
+    in.Skip("file", "file(" + op + ") is never run: it would change files");
+  }
   return Flow::kNormal;
 }
 

@@ -2,7 +2,9 @@
 // end a block or run another list file or function.
 #include "audit/cmake/cmake_modules.h"
 #include "audit/cmake/commands.h"
+#include "audit/cmake/consumer_dirs.h"
 #include "audit/cmake/lists.h"
+#include "audit/fs/path.h"
 
 namespace rocm_audit {
 
@@ -62,6 +64,13 @@ Flow IncludeCommand(Interpreter& in, const std::string&, const Args& a) {
     }
   }
   path = CollapsePath(path);
+  if (InConsumerTree(NormalizePath(path))) {
+    in.Skip("include", "include(" + path +
+                           "): a file the consumer's configure generates in its own tree; not "
+                           "evaluated");
+    result(CMakeValue::Unknown("a file of the consumer's build (" + path + ")"));
+    return Flow::kNormal;
+  }
   if (in.files().Exists(path) != Tri::kTrue) {
     if (CMakeReference* r = in.Reference(path, "include", {}, optional)) r->result_variable = result_var;
     result({path + "-NOTFOUND"});

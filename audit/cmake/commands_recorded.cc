@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "audit/cmake/cmake_modules.h"
 #include "audit/cmake/commands.h"
 #include "audit/cmake/lists.h"
 #include "audit/cmake/pkg_config_world.h"
@@ -66,6 +67,47 @@ bool DependencySaysNotFound(Interpreter& in, const std::string& n, const CMakeDe
   return true;
 }
 
+namespace {
+
+// What a Find module of CMake leaves (FindOpenMP, FindThreads, FindMPI): it probes the
+// consumer's compilers, so it is not evaluated; the model is its documented result. It ends
+// in find_package_handle_standard_args(... HANDLE_COMPONENTS), which sets <Name>_FOUND and
+// <NAME>_FOUND true only when every required component's <Name>_<Component>_FOUND is: a
+// required call that succeeds found each component it asked for (SuiteSparse_config tests
+// OpenMP_C_FOUND after find_dependency(OpenMP COMPONENTS C)); an optional one, or an
+// optional component, is the consumer's machine's answer.
+void SetFindModuleResults(Interpreter& in, const CMakeDependency& d) {
+  const CMakeValue* found = in.Get(d.name + "_FOUND");
+  const CMakeValue result = found ? *found : CMakeValue::Unknown("whether the consumer has " + d.name);
+  in.Set(ToUpper(d.name) + "_FOUND", result);
+  for (const std::string& c : d.components) in.Set(d.name + "_" + c + "_FOUND", result);
+  for (const std::string& c : d.optional_components)
+    in.Set(d.name + "_" + c + "_FOUND",
+           CMakeValue::Unknown("whether the consumer's " + d.name + " has " + c));
+}
+
+// find_package()'s options that leave out groups of prefixes (cmFindPackageCommand::
+// ComputePrefixes): NO_DEFAULT_PATH all but HINTS and PATHS.
+void NoteSearchOption(CMakeDependency& d, const std::string& option) {
+  const bool all = option == "NO_DEFAULT_PATH";
+  d.no_cmake_path |= all || option == "NO_CMAKE_PATH";
+  d.no_system_environment_path |= all || option == "NO_SYSTEM_ENVIRONMENT_PATH";
+  d.no_cmake_system_path |= all || option == "NO_CMAKE_SYSTEM_PATH";
+}
+
+// Find<name>.cmake in CMAKE_MODULE_PATH, "" when none.
+std::string ShippedFindModule(Interpreter& in, const std::string& name) {
+  const CMakeValue* module_path = in.Get("CMAKE_MODULE_PATH");
+  if (!module_path || !module_path->known) return "";
+  for (const std::string& dir : SplitList(module_path->text)) {
+    const std::string path = NormalizePath(dir + "/Find" + name + ".cmake");
+    if (path.starts_with("/") && in.files().Exists(path) == Tri::kTrue) return path;
+  }
+  return "";
+}
+
+}  // namespace
+
 Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
   if (a.empty() || !a[0].value.known) return Flow::kNormal;
   CMakeDependency d;
@@ -87,6 +129,7 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
       collecting.clear();
     } else if (t == "QUIET" || t == "MODULE" || t == "CONFIG" || t == "NO_MODULE" || t.starts_with("NO_") ||
                t == "GLOBAL") {
+      NoteSearchOption(d, t);
       collecting.clear();
     } else if (collecting == "HINTS" || collecting == "PATHS") {
       if (a[k].value.known) (collecting == "HINTS" ? d.hints : d.paths).push_back(t);
@@ -102,14 +145,9 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
   const bool config_mode = std::any_of(a.begin() + 1, a.end(), [](const Arg& x) {
     return !x.quoted && (x.value.text == "CONFIG" || x.value.text == "NO_MODULE");
   });
-  const CMakeValue* module_path = in.Get("CMAKE_MODULE_PATH");
-  if (!config_mode && module_path && module_path->known)
-    for (const std::string& dir : SplitList(module_path->text)) {
-      const std::string path = NormalizePath(dir + "/Find" + d.name + ".cmake");
-      if (!path.starts_with("/") || in.files().Exists(path) != Tri::kTrue) continue;
-      d.module = path;
-      break;
-    }
+  if (!config_mode) d.module = ShippedFindModule(in, d.name);
+  if (const CMakeValue* dir = in.Get(d.name + "_DIR"); dir && dir->known && !IsFalseConstant(dir->text))
+    d.dir = dir->text;
   in.SetDependencySeen();
   in.rec().Out().dependencies.push_back(d);
   // The dependency's own defects are its own findings: here it is taken as found when
@@ -117,6 +155,7 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
   in.Set(d.name + "_FOUND", d.required || n == "find_dependency"
                                 ? CMakeValue{"1"}
                                 : CMakeValue::Unknown("whether the consumer has " + d.name));
+  if (!config_mode && d.module.empty() && HasFindModule(d.name)) SetFindModuleResults(in, d);
   // A dependency found and evaluated in the same run leaves what find_package() leaves: its
   // version, where its config is, and the commands its list files define.
   const auto& found = in.foreign_targets().packages;
@@ -235,6 +274,8 @@ Flow ExecuteProcessCommand(Interpreter& in, const std::string&, const Args& a) {
     const std::string& t = a[k].value.text;
     if (t.ends_with("_VARIABLE") && k + 1 < a.size())
       in.Set(a[k + 1].value.text, in.UnknownResult("execute_process"));
+    if ((t == "OUTPUT_FILE" || t == "ERROR_FILE") && k + 1 < a.size() && a[k + 1].value.known)
+      in.NoteConsumerFile(a[k + 1].value.text);
     if (t == "COMMAND" && k + 1 < a.size() && command.empty())
       command = a[k + 1].value.known ? a[k + 1].value.text : "<" + a[k + 1].value.why + ">";
   }
@@ -295,7 +336,16 @@ Flow HandleStandardArgsCommand(Interpreter& in, const std::string&, const Args& 
 }
 
 // enable_language, add_custom_target, install, configure_file, ...: recorded.
-Flow ChangesBuildCommand(Interpreter& in, const std::string& n, const Args&) {
+Flow ChangesBuildCommand(Interpreter& in, const std::string& n, const Args& a) {
+  // configure_file(<input> <output>): <output> relative to CMAKE_CURRENT_BINARY_DIR.
+  if (n == "configure_file" && a.size() >= 2 && a[1].value.known) {
+    const CMakeValue* dir = in.Get("CMAKE_CURRENT_BINARY_DIR");
+    const std::string& out = a[1].value.text;
+    if (!out.starts_with("/") && dir && dir->known)
+      in.NoteConsumerFile(dir->text + "/" + out);
+    else
+      in.NoteConsumerFile(out);
+  }
   in.Skip(n, "changes the consumer's build; not evaluated");
   return Flow::kNormal;
 }

@@ -241,13 +241,16 @@ class Evaluator {
       if (!lhs.known || !rhs.known) {
         r = Tri::kUnknown;
       } else if (k == "IN_LIST") {
+        // cmConditionEvaluator (CMP0057): the right operand is always a variable's name,
+        // quoted or not (VTK 9.3's config tests x IN_LIST "${CMAKE_FIND_PACKAGE_NAME}_FIND_COMPONENTS");
+        // its value is split keeping empty items (cmExpandedList(*rhs, true)).
         r = Tri::kFalse;
-        const CMakeValue* list = rhs.quoted ? nullptr : c_.variable(rhs.text);
+        const CMakeValue* list = c_.variable(rhs.text);
         if (list && !list->known) {
           r = Tri::kUnknown;
           why = list->why;
         } else if (list) {
-          for (const std::string& item : SplitList(list->text))
+          for (const std::string& item : SplitList(list->text, true))
             if (item == lhs.text) r = Tri::kTrue;
         }
       } else if (k == "MATCHES") {

@@ -4,6 +4,7 @@
 
 #include "audit/cmake/cmake_modules.h"
 #include "audit/cmake/lists.h"
+#include "audit/fs/path.h"
 
 namespace rocm_audit {
 namespace {
@@ -44,7 +45,20 @@ DependencyLocator::DependencyLocator(std::vector<CMakePackage*> audited, std::ve
       given_prefixes_(std::min(given, prefix_path_.size())),
       files_(files),
       configs_(configs) {
-  if (system) system_ = {"/usr/local", "/usr", "/"};
+  // Given --cmake-prefix-path, that is the consumer's CMAKE_PREFIX_PATH and nothing else:
+  // the audited paths are no prefix CMake searches (sid's AMDDeviceLibs config under
+  // /usr/lib/llvm-21 is found by no consumer whose prefix path is /usr).
+  if (given_prefixes_ > 0) prefix_path_.resize(given_prefixes_);
+  if (!system) return;
+  // The consumer's PATH, taken to be Debian's default for a user (ENV_PATH of
+  // /etc/login.defs: /usr/local/bin:/usr/bin:/bin:/usr/local/games:/usr/games), each entry
+  // ending in /bin or /sbin made its parent (cmFindPackageCommand::
+  // FillPrefixesSystemEnvironment).
+  path_ = {"/usr/local", "/usr", "/", "/usr/local/games", "/usr/games"};
+  // CMAKE_SYSTEM_PREFIX_PATH as Debian 12's CMake 3.25 sets it (Platform/UnixPaths.cmake):
+  // /usr/local;/usr;/, CMake's own prefix /usr, CMAKE_INSTALL_PREFIX /usr/local, then
+  // /usr/X11R6;/usr/pkg;/opt.
+  system_ = {"/usr/local", "/usr", "/", "/usr/X11R6", "/usr/pkg", "/opt"};
 }
 
 DependencyLocator::~DependencyLocator() = default;
@@ -60,7 +74,11 @@ void DependencyLocator::Locate(const std::vector<CMakePackage*>& packages) {
       l.variables.clear();
       l.world_answers.clear();
       l.through_module.clear();
+      l.evaluated = false;
       const CMakePackage* q = PackageAt(EvaluatedKey(l.found, l.request));
+      std::set<const CMakePackage*> below{p};
+      l.missing_below = q && l.request.module.empty() ? MissingBelow(q, below) : "";
+      l.evaluated = q != nullptr;
       if (!q) {
         l.targets_known = ModuleTargets(l, l.targets);
         continue;
@@ -111,30 +129,48 @@ LocatedDependency DependencyLocator::Locate(const CMakeDependency& d, int depth)
                          ")");
     return false;
   };
+  auto considered = [&](const std::string& f) {
+    return std::find_if(l.rejected.begin(), l.rejected.end(),
+                        [&](const std::string& r) { return r.starts_with(f + ","); }) != l.rejected.end();
+  };
   auto search = [&](const std::vector<std::string>& prefixes) {
     for (const std::string& prefix : prefixes) {
       if (!l.found.empty()) return;
+      // A prefix of two groups (/usr: PATH's and the system's) is searched once.
+      if (std::find(l.searched.begin(), l.searched.end(), prefix) != l.searched.end()) continue;
       l.searched.push_back(prefix);
-      if (const std::optional<std::string>& f = configs_.Under(prefix, d.name);
-          f && std::find_if(l.rejected.begin(), l.rejected.end(), [&](const std::string& r) {
-                 return r.starts_with(*f + ",");
-               }) == l.rejected.end())
+      if (const std::optional<std::string>& f = configs_.Under(prefix, d.name); f && !considered(*f))
         accept(*f);
     }
   };
   // A Find module of CMAKE_MODULE_PATH is what find_package() loads: it is evaluated as the
   // package's own code is, and judges the version itself.
   if (!d.module.empty()) l.found = d.module;
-  // find_package()'s order (cmFindPackageCommand, 3.25): CMAKE_PREFIX_PATH (--cmake-prefix-path,
-  // then the audited packages and their prefixes), HINTS, the system prefixes, PATHS. LLVM 14's
-  // ClangConfig asks for LLVM with HINTS its own prefix, and a consumer whose prefix path
+  // <Name>_DIR set: its directory first (cmFindPackageCommand::HandlePackageMode).
+  if (l.found.empty() && d.dir.starts_with("/"))
+    for (const std::string& f :
+         {d.dir + "/" + d.name + "Config.cmake", d.dir + "/" + ToLower(d.name) + "-config.cmake"})
+      if (files_.Exists(f) == Tri::kTrue) {
+        accept(NormalizePath(f));
+        break;
+      }
+  // find_package()'s order (cmFindPackageCommand::ComputePrefixes, 3.25): <Name>_ROOT and the
+  // consumer's environment (unknown here: none), CMAKE_PREFIX_PATH (--cmake-prefix-path; without
+  // it the audited packages and their prefixes, as ROCm's documentation has a consumer put
+  // its install prefix there), HINTS, the PATH-derived prefixes, the system prefixes, PATHS. LLVM
+  // 14's ClangConfig asks for LLVM with HINTS its own prefix, and a consumer whose prefix path
   // holds another LLVM gets that one.
-  search(std::vector<std::string>(prefix_path_.begin(), prefix_path_.begin() + given_prefixes_));
-  for (const CMakePackage* other : audited_)
-    if (l.found.empty() && ToLower(other->name) == ToLower(d.name) && accept(other->config)) break;
-  search(std::vector<std::string>(prefix_path_.begin() + given_prefixes_, prefix_path_.end()));
+  if (!d.no_cmake_path) {
+    search(std::vector<std::string>(prefix_path_.begin(), prefix_path_.begin() + given_prefixes_));
+    for (const CMakePackage* other : audited_)
+      if (given_prefixes_ == 0 && l.found.empty() && ToLower(other->name) == ToLower(d.name) &&
+          accept(other->config))
+        break;
+    search(std::vector<std::string>(prefix_path_.begin() + given_prefixes_, prefix_path_.end()));
+  }
   search(d.hints);
-  search(system_);
+  if (!d.no_system_environment_path) search(path_);
+  if (!d.no_cmake_system_path) search(system_);
   search(d.paths);
   if (l.found.empty() && l.rejected.empty() && module) l.found = "Find" + d.name + ".cmake of CMake";
   // A config asked for components is evaluated for that request, audited or not.
@@ -178,6 +214,29 @@ bool DependencyLocator::TargetsOf(const CMakePackage* p, std::set<const CMakePac
     if (!visiting.count(q)) known &= TargetsOf(q, visiting, out);
   }
   return known;
+}
+
+// CMakeFindDependencyMacro: a config whose find_dependency() fails sets <Name>_FOUND False
+// and returns, and find_package() of it fails in turn, up to whoever required it. A
+// dependency only a component asks for, or one met on an undecided branch, fails no one here.
+std::string DependencyLocator::MissingBelow(const CMakePackage* p,
+                                            std::set<const CMakePackage*>& visiting) const {
+  if (!visiting.insert(p).second) return "";
+  for (const LocatedDependency& l : p->dependencies) {
+    const CMakeDependency& d = l.request;
+    // A Find module is evaluated apart from the config that sets its CMAKE_MODULE_PATH (VTK's
+    // FindTHEORA.cmake asks for OGG, which VTK's own FindOGG.cmake finds): what it fails to
+    // find here says nothing.
+    if (!d.required || !d.asked_component.empty() || !d.undecided.empty() || !d.module.empty()) continue;
+    if (l.found.empty())
+      return d.name +
+             (l.rejected.empty() ? " is found nowhere" : " " + d.version + " is accepted by no config") +
+             " (" + p->name + " asks for it at " + std::string(BaseName(d.site.file)) + ":" +
+             std::to_string(d.site.line) + ")";
+    if (const CMakePackage* q = PackageAt(EvaluatedKey(l.found, d)))
+      if (std::string m = MissingBelow(q, visiting); !m.empty()) return m;
+  }
+  return "";
 }
 
 void DependencyLocator::DefinitionsOf(const CMakePackage* p, std::set<const CMakePackage*>& visiting,

@@ -37,11 +37,12 @@ class ConfigSearch {
 
 class DependencyLocator {
  public:
-  /// `prefixes`: the consumer's CMAKE_PREFIX_PATH, as rocm-audit models it: --cmake-prefix-path,
-  /// then the audited prefixes (ROCm's documentation has consumers put its install prefix
-  /// there); `system`: the installed system's /usr/local, /usr and / (CMAKE_SYSTEM_PREFIX_PATH)
-  /// are searched too, `given` the number of the prefixes from --cmake-prefix-path.
-  /// find_package()'s order: CMAKE_PREFIX_PATH, HINTS, the system, PATHS;
+  /// `prefixes`: --cmake-prefix-path (its first `given`), then the audited prefixes. The
+  /// consumer's CMAKE_PREFIX_PATH is --cmake-prefix-path when given, and otherwise the
+  /// audited prefixes (ROCm's documentation has consumers put its install prefix there);
+  /// `system`: the installed system's PATH-derived and system prefixes (/usr/local, /usr, /,
+  /// /opt, ...) are searched too. find_package()'s order: <Name>_DIR, CMAKE_PREFIX_PATH,
+  /// HINTS, PATH, CMAKE_SYSTEM_PREFIX_PATH, PATHS;
   /// `configs`: the search of the prefixes, shared with whoever searched them before.
   DependencyLocator(std::vector<CMakePackage*> audited, std::vector<std::string> prefixes, size_t given,
                     bool system, const InstalledFiles& files, ConfigSearch& configs);
@@ -60,6 +61,8 @@ class DependencyLocator {
   /// The package evaluated at `key`: a config path, or EvaluatedKey() of one asked with components.
   const CMakePackage* PackageAt(const std::string& key) const;
   bool TargetsOf(const CMakePackage* p, std::set<const CMakePackage*>& visiting, std::set<std::string>& out);
+  /// LocatedDependency::missing_below of a dependency found at `p`.
+  std::string MissingBelow(const CMakePackage* p, std::set<const CMakePackage*>& visiting) const;
   /// The functions and macros `p` and its dependencies define.
   void DefinitionsOf(const CMakePackage* p, std::set<const CMakePackage*>& visiting,
                      std::map<std::string, CMakeDefinition>& out);
@@ -67,6 +70,7 @@ class DependencyLocator {
   std::vector<CMakePackage*> audited_;
   std::vector<std::string> prefix_path_;  ///< the consumer's CMAKE_PREFIX_PATH
   size_t given_prefixes_;                 ///< its first ones, from --cmake-prefix-path
+  std::vector<std::string> path_;         ///< the PATH-derived prefixes, when an installed system is given
   std::vector<std::string> system_;       ///< CMAKE_SYSTEM_PREFIX_PATH, when an installed system is given
   const InstalledFiles& files_;
   ConfigSearch& configs_;

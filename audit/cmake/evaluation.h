@@ -56,6 +56,14 @@ struct CMakeDependency {
   /// config defines may depend on them (Qt5Config.cmake loads Qt5<Component>Config.cmake).
   std::vector<std::string> components{};
   std::vector<std::string> optional_components{};
+  /// <Name>_DIR as the call found it set: find_package() looks for the config in that
+  /// directory before it searches any prefix (cmFindPackageCommand::HandlePackageMode).
+  std::string dir{};
+  /// NO_DEFAULT_PATH, NO_CMAKE_PATH, NO_SYSTEM_ENVIRONMENT_PATH, NO_CMAKE_SYSTEM_PATH given:
+  /// the consumer's CMAKE_PREFIX_PATH, the PATH-derived prefixes, the system prefixes not searched.
+  bool no_cmake_path = false;
+  bool no_system_environment_path = false;
+  bool no_cmake_system_path = false;
 };
 
 /// Where the package would stop or fail a consumer's configure, other than a missing file.

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "audit/cmake/cmake_modules.h"
+#include "audit/cmake/consumer_dirs.h"
 #include "audit/cmake/expand.h"
 #include "audit/cmake/lists.h"
 #include "audit/fs/path.h"
@@ -141,8 +142,10 @@ ConditionResult Interpreter::Condition(const Args& args) {
     if (!v) NoteUnsetName(name, false);
     return v;
   };
-  c.exists = [this](const std::string& p) { return files_.Exists(p); };
-  c.is_directory = [this](const std::string& p) { return files_.IsDirectory(p); };
+  c.exists = [this](const std::string& p) { return PathExists(p); };
+  c.is_directory = [this](const std::string& p) {
+    return InConsumerTree(NormalizePath(p)) ? Tri::kUnknown : files_.IsDirectory(p);
+  };
   c.is_symlink = [this](const std::string& p) { return files_.IsSymlink(p); };
   c.target = [this](std::string_view name) { return TargetExists(name); };
   c.command = [this](std::string_view name) {
@@ -167,6 +170,17 @@ ConditionResult Interpreter::Condition(const Args& args) {
 }
 
 // ---- Files and commands -----------------------------------------------------------------
+
+void Interpreter::NoteConsumerFile(const std::string& path) {
+  const std::string p = NormalizePath(path);
+  if (InConsumerTree(p)) consumer_files_.insert(p);
+}
+
+Tri Interpreter::PathExists(const std::string& path) const {
+  const std::string p = NormalizePath(path);
+  if (!InConsumerTree(p)) return files_.Exists(path);
+  return consumer_files_.count(p) ? Tri::kTrue : Tri::kUnknown;
+}
 
 Flow Interpreter::RunFile(const std::string& path, std::string* failure) {
   if (rec_.FileDepth() >= static_cast<size_t>(limits_.max_depth)) {

@@ -71,6 +71,12 @@ class Interpreter {
   std::vector<std::string>& policy_versions() { return policy_versions_; }
   /// Once a dependency is asked for, unknown targets may be its own.
   bool dependency_seen() const { return dependency_seen_; }
+  /// A file the config writes (file(WRITE), configure_file, execute_process(OUTPUT_FILE)):
+  /// in the consumer's tree it exists afterwards; it is never written here.
+  void NoteConsumerFile(const std::string& path);
+  /// EXISTS of a path: the world's answer, or in the consumer's tree, true for what the
+  /// config wrote there and unknown for the rest (what the consumer's configure made).
+  Tri PathExists(const std::string& path) const;
   void SetDependencySeen() { dependency_seen_ = true; }
   /// include_guard(): whether the current file was guarded already; guards it.
   bool Guard();
@@ -176,6 +182,7 @@ class Interpreter {
   std::vector<std::string> policy_versions_{""};
   ForeignTargets foreign_targets_;
   std::set<std::string> absent_targets_;
+  std::set<std::string> consumer_files_;  ///< written in the consumer's tree (NoteConsumerFile)
 };
 
 }  // namespace rocm_audit

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "audit/cmake/cmake_modules.h"
+#include "audit/cmake/consumer_dirs.h"
 #include "audit/cmake/lists.h"
 #include "audit/fs/path.h"
 
@@ -47,6 +48,10 @@ void DefineFindPackageVariables(CMakeEvaluator& e, const std::string& name, cons
   e.Define("CMAKE_STATIC_LIBRARY_PREFIX", "lib");
   e.Define("CMAKE_STATIC_LIBRARY_SUFFIX", ".a");
   e.Define("CMAKE_INSTALL_PREFIX", "/usr/local");
+  for (const char* v : {"CMAKE_BINARY_DIR", "CMAKE_CURRENT_BINARY_DIR", "PROJECT_BINARY_DIR"})
+    e.Define(v, std::string(kConsumerBinaryDir));
+  for (const char* v : {"CMAKE_SOURCE_DIR", "CMAKE_CURRENT_SOURCE_DIR", "PROJECT_SOURCE_DIR"})
+    e.Define(v, std::string(kConsumerSourceDir));
   e.Define("CMAKE_FIND_PACKAGE_NAME", name);
   e.Define(name + "_FIND_REQUIRED", "1");
   e.Define(name + "_CONFIG", config);
@@ -425,6 +430,12 @@ bool IsFindPackagePosition(std::string_view config_dir, std::string_view name) {
   return StartsWithNoCase(last, name) || last == "cmake" || last == "CMake";
 }
 
+// cmFindPackageCommand::SearchPrefix (CMake 3.25), in its order: each pattern over every
+// directory it names before the next pattern. <name>* is a directory whose name starts with
+// <name> in any case, taken in the order the directory lists them (CMAKE_FIND_PACKAGE_SORT_ORDER
+// unset: not sorted); (cmake|CMake) is a directory named cmake in any case. lib* is lib alone:
+// CMake's Platform/Linux.cmake sets FIND_LIBRARY_USE_LIB64_PATHS FALSE on Debian (lib64 and
+// lib32 are there "only for compatibility"), and lib32/libx32 are for 32-bit and x32 targets.
 std::optional<std::string> FindConfigUnder(const std::string& prefix, const std::string& name,
                                            const InstalledFiles& files) {
   const std::string lower = ToLower(name);
@@ -433,36 +444,52 @@ std::optional<std::string> FindConfigUnder(const std::string& prefix, const std:
       if (files.Exists(f) == Tri::kTrue) return NormalizePath(f);
     return std::nullopt;
   };
-  // Directories below `dir` whose name starts with <name>, case-insensitively, in the order
-  // the directory lists them: CMake 3.25 takes the first that holds a config, unsorted.
-  auto named = [&](const std::string& dir) {
+  auto listed = [&](const std::string& dir, auto&& keep) {
     std::vector<std::string> out;
     for (const std::string& d : files.Glob(dir + "/*", nullptr, GlobOrder::kAsListed))
-      if (StartsWithNoCase(BaseName(d), name) && files.IsDirectory(d) == Tri::kTrue) out.push_back(d);
+      if (keep(BaseName(d)) && files.IsDirectory(d) == Tri::kTrue) out.push_back(d);
     return out;
   };
-  std::vector<std::string> libs{prefix + "/lib/" + std::string(kLibraryArchitecture),
-                                prefix + "/lib64",
-                                prefix + "/lib32",
-                                prefix + "/libx32",
-                                prefix + "/lib",
-                                prefix + "/share"};
-  std::vector<std::string> candidates{prefix, prefix + "/cmake", prefix + "/CMake"};
-  for (const std::string& d : named(prefix)) {
-    candidates.push_back(d);
-    candidates.push_back(d + "/cmake");
-    candidates.push_back(d + "/CMake");
+  auto named = [&](const std::string& dir) {
+    return listed(dir, [&](std::string_view base) { return StartsWithNoCase(base, name); });
+  };
+  auto cmake = [&](const std::string& dir) {
+    return listed(dir, [](std::string_view base) { return ToLower(base) == "cmake"; });
+  };
+  auto first = [&](const std::vector<std::string>& dirs) -> std::optional<std::string> {
+    for (const std::string& d : dirs)
+      if (auto f = config_in(d)) return f;
+    return std::nullopt;
+  };
+  // Each pattern's directories, for each of `dirs`.
+  auto each = [](const std::vector<std::string>& dirs, auto&& below) {
+    std::vector<std::string> out;
+    for (const std::string& d : dirs)
+      for (std::string& e : below(d)) out.push_back(std::move(e));
+    return out;
+  };
+  auto common = [&](const std::string& dir) {
+    return std::vector<std::string>{dir + "/lib/" + std::string(kLibraryArchitecture), dir + "/lib",
+                                    dir + "/share"};
+  };
+  auto cmake_named = [&](const std::string& d) { return named(d + "/cmake"); };
+  auto named_cmake = [&](const std::string& d) { return each(named(d), cmake); };
+  // In the order of cmFindPackageCommand::SearchPrefix: PREFIX/, PREFIX/(cmake|CMake)/,
+  // PREFIX/<name>*/, PREFIX/<name>*/(cmake|CMake)/, PREFIX/<name>*/(cmake|CMake)/<name>*/;
+  // PREFIX/(lib/<arch>|lib|share)/ then cmake/<name>*/, <name>*/, <name>*/(cmake|CMake)/;
+  // the same three below PREFIX/<name>*/(lib/<arch>|lib|share)/.
+  if (auto f = config_in(prefix)) return f;
+  if (auto f = first(cmake(prefix))) return f;
+  const std::vector<std::string> pkg = named(prefix);
+  if (auto f = first(pkg)) return f;
+  const std::vector<std::string> pkg_cmake = each(pkg, cmake);
+  if (auto f = first(pkg_cmake)) return f;
+  if (auto f = first(each(pkg_cmake, named))) return f;
+  for (const std::vector<std::string>& libs : {common(prefix), each(pkg, common)}) {
+    if (auto f = first(each(libs, cmake_named))) return f;
+    if (auto f = first(each(libs, named))) return f;
+    if (auto f = first(each(libs, named_cmake))) return f;
   }
-  for (const std::string& lib : libs) {
-    for (const std::string& d : named(lib + "/cmake")) candidates.push_back(d);
-    for (const std::string& d : named(lib)) {
-      candidates.push_back(d);
-      candidates.push_back(d + "/cmake");
-      candidates.push_back(d + "/CMake");
-    }
-  }
-  for (const std::string& dir : candidates)
-    if (auto f = config_in(dir)) return f;
   return std::nullopt;
 }
 

@@ -86,6 +86,14 @@ struct LocatedDependency {
     std::string name, version, found;
   };
   std::vector<Through> through_module{};
+  /// When the found config cannot be loaded for want of a required dependency of its own (or
+  /// of theirs, transitively), which one and who asks for it: CMake fails the found config's
+  /// find_package(), and so this one ("Svg is found nowhere (QuickVectorImage asks for it at
+  /// ...Config.cmake:12)"); "" otherwise.
+  std::string missing_below{};
+  /// The found config was evaluated (perhaps only in part: `targets_known` false): the
+  /// targets it reached are what it defines, a target of its namespace it never reached none.
+  bool evaluated = false;
 };
 
 /// One evaluation of a config, before the package is assembled from them: the plain

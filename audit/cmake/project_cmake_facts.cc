@@ -1,5 +1,7 @@
 #include "audit/cmake/project_cmake_facts.h"
 
+#include <set>
+
 #include "audit/cmake/genex.h"
 #include "audit/cmake/lists.h"
 
@@ -33,10 +35,20 @@ CMakePackageFacts ProjectCMakeFacts(const CMakePackage& package, bool with_resul
     if (!r.exists && !r.optional)
       f.missing.push_back({r.path, r.via, r.site.file, r.site.line, r.undecided.empty()});
   if (with_result_variables) {
+    // find_package() runs a config, and the configs it loads through find_dependency(), in
+    // the caller's scope: what a dependency sets is the consumer's too (ROCM 6's config
+    // gets ROCM_ERROR_TOOLCHAIN_VAR from ROCmCMakeBuildTools, which ROCM 5's set itself).
     const std::string prefix = package.name + "_";
-    for (const auto& [name, value] : package.evaluation.variables)  // a std::map: sorted
-      if (name.size() > prefix.size() && name.starts_with(prefix) && !name.starts_with(prefix + "FIND_"))
-        f.result_variables.push_back(name);
+    std::set<std::string> names;
+    auto add = [&](const std::map<std::string, CMakeValue>& variables) {
+      for (const auto& [name, value] : variables)
+        if (name.size() > prefix.size() && name.starts_with(prefix) && !name.starts_with(prefix + "FIND_"))
+          names.insert(name);
+    };
+    add(package.evaluation.variables);
+    for (const LocatedDependency& d : package.dependencies)
+      if (!d.found.empty() && d.request.required && d.request.asked_component.empty()) add(d.variables);
+    f.result_variables.assign(names.begin(), names.end());
   }
   return f;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "audit/cmake/consumer_dirs.h"
 #include "audit/fs/path.h"
 
 namespace rocm_audit {
@@ -47,7 +48,8 @@ void Recorder::ResetUndecided(size_t mark) {
 
 CMakeReference* Recorder::Reference(const std::string& path, const std::string& via,
                                     const std::string& target, bool optional, bool checked_by_cmake) {
-  if (path.empty() || path[0] != '/') return nullptr;
+  // The consumer's build and source trees hold what its configure makes, not the package's files.
+  if (path.empty() || path[0] != '/' || InConsumerTree(NormalizePath(path))) return nullptr;
   CMakeReference r;
   // Whether the path as written exists, asked of the files once: both the choice of the
   // path's spelling and a new reference need it, and each Exists() may stat the layers.

@@ -366,5 +366,25 @@ TEST(CMakeChecks, ALinkItemTheLinkerFindsNowhereFailsTheBuild) {
       EXPECT_THAT(x.message, HasSubstr("passes to the linker verbatim"));
 }
 
+// Qt::Gui is linked, and QtCore's config, evaluated only in part, defines Qt::Core alone:
+// the namespace is checked as far as the evaluation reaches (real cmake fails at generate).
+TEST(CMakeChecks, ATargetAPartlyEvaluatedNamespaceNeverDefinesIsMissing) {
+  std::vector<Finding> t = Errors(AuditPackage("ns-partly-missing"), "cmake-missing-target");
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0].fields["linked"], "Qt::Gui");
+  EXPECT_EQ(t[0].fields["cmake_stage"], "generate");
+  EXPECT_THAT(t[0].message, HasSubstr("QtCore evaluated in part"));
+}
+
+// Top asks for Mid, which asks for a package found nowhere: both fail at configure.
+TEST(CMakeChecks, AMissingDependencyFailsWhoeverRequiresTheOneThatAsks) {
+  std::map<std::string, std::string> by_package;
+  for (const Finding& f : FindingsOf(AuditPackage("dep-chain-missing"), "cmake-missing-dependency"))
+    by_package[f.fields["package"].get<std::string>()] = f.message;
+  ASSERT_EQ(by_package.size(), 2u);
+  EXPECT_THAT(by_package["Top"], HasSubstr("which cannot be loaded: NoSuchPackageAnywhere is found nowhere"));
+  EXPECT_THAT(by_package["Mid"], HasSubstr("asks for NoSuchPackageAnywhere"));
+}
+
 }  // namespace
 }  // namespace rocm_audit

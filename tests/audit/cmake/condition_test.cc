@@ -40,6 +40,19 @@ TEST_F(Condition, ConstantsVariablesAndQuoting) {
   EXPECT_EQ(Eval({U("0")}), Tri::kFalse);
 }
 
+// IN_LIST's right operand names a variable, quoted or not (cmConditionEvaluator, CMP0057
+// NEW; checked with CMake 3.25: if(b IN_LIST "L") is true for set(L a b c)); its value keeps
+// empty items, and its left operand is a variable's value when unquoted.
+TEST_F(Condition, InListReadsTheVariableItsRightOperandNames) {
+  vars["Pkg_FIND_COMPONENTS"] = CMakeValue("a;;b");
+  vars["X"] = CMakeValue("b");
+  EXPECT_EQ(Eval({Q("b"), U("IN_LIST"), Q("Pkg_FIND_COMPONENTS")}), Tri::kTrue);
+  EXPECT_EQ(Eval({U("X"), U("IN_LIST"), Q("Pkg_FIND_COMPONENTS")}), Tri::kTrue);
+  EXPECT_EQ(Eval({Q(""), U("IN_LIST"), U("Pkg_FIND_COMPONENTS")}), Tri::kTrue);
+  EXPECT_EQ(Eval({Q("c"), U("IN_LIST"), Q("Pkg_FIND_COMPONENTS")}), Tri::kFalse);
+  EXPECT_EQ(Eval({Q("a"), U("IN_LIST"), Q("a;b")}), Tri::kFalse);  // a list is no variable name
+}
+
 TEST_F(Condition, PrecedenceAndParentheses) {
   // NOT binds tighter than AND/OR, which go left to right.
   EXPECT_EQ(Eval({U("NOT"), U("1"), U("OR"), U("1")}), Tri::kTrue);

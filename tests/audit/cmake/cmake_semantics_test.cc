@@ -1,0 +1,196 @@
+// CMake's semantics where a package config meets what find_package() and the language leave
+// it: the results of CMake's own Find modules, what a dependency sets, the search procedure,
+// IN_LIST's operand, the consumer's build directory. Each case is one real CMake 3.25
+// answers the same way (tests/cli/cmake_agreement_test.cc runs the fixtures of
+// fixtures/make_cmake_tree.sh that it differs on through real cmake).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "audit/cmake/dependency_locator.h"
+#include "audit/cmake/evaluator.h"
+#include "audit/cmake/package_config.h"
+#include "audit/cmake/project_cmake_facts.h"
+#include "tests/support/scratch_dir_test.h"
+
+namespace rocm_audit {
+namespace {
+
+class CMakeSemantics : public testing::ScratchDirTest {
+ protected:
+  static std::string Var(const CMakeEvaluation& r, const std::string& name) {
+    auto it = r.variables.find(name);
+    if (it == r.variables.end()) return "<undefined>";
+    return it->second.known ? it->second.text : "<unknown>";
+  }
+  std::string Config(const std::string& name, const std::string& text) {
+    return Write("prefix/lib/cmake/" + name + "/" + name + "Config.cmake", text);
+  }
+
+  RootedFs fs_;
+  InstalledFiles files_{fs_, {}};
+};
+
+// find_dependency(OpenMP COMPONENTS C) through CMake's own FindOpenMP: a required call that
+// succeeds found each component (find_package_handle_standard_args(HANDLE_COMPONENTS)), so
+// SuiteSparse_config's if(NOT OpenMP_C_FOUND) after it is false; an optional component is
+// the consumer's machine's answer.
+TEST_F(CMakeSemantics, AFindModuleOfCMakeLeavesTheComponentsItFound) {
+  CMakePackage p = EvaluatePackage("Omp",
+                                   Config("Omp",
+                                          "include(CMakeFindDependencyMacro)\n"
+                                          "find_dependency(OpenMP COMPONENTS C OPTIONAL_COMPONENTS Fortran)\n"
+                                          "if(NOT OpenMP_C_FOUND)\n"
+                                          "  set(Omp_FOUND FALSE)\n  return()\nendif()\n"
+                                          "add_library(Omp::omp INTERFACE IMPORTED)\n"),
+                                   files_);
+  EXPECT_TRUE(p.evaluation.failures.empty()) << p.evaluation.failures[0].message;
+  EXPECT_EQ(Var(p.evaluation, "OpenMP_C_FOUND"), "1");
+  EXPECT_EQ(Var(p.evaluation, "OPENMP_FOUND"), "1");
+  EXPECT_EQ(Var(p.evaluation, "OpenMP_Fortran_FOUND"), "<unknown>");
+  ASSERT_EQ(p.evaluation.targets.size(), 1u);
+}
+
+// What a dependency loaded through find_dependency() sets is the consumer's: find_package()
+// runs the dependency's config in the caller's scope. ROCM 6's config leaves
+// ROCM_ERROR_TOOLCHAIN_VAR through ROCmCMakeBuildTools, as ROCM 5's set it itself.
+TEST_F(CMakeSemantics, ADependencysVariablesAreTheConsumersResultVariables) {
+  CMakePackage tools = EvaluatePackage(
+      "Tools", Config("Tools", "set(Rocm_ERROR_TOOLCHAIN_VAR OFF CACHE BOOL \"\")\nset(Tools_X 1)\n"),
+      files_);
+  CMakePackage rocm = EvaluatePackage(
+      "Rocm", Config("Rocm", "include(CMakeFindDependencyMacro)\nfind_dependency(Tools)\nset(Rocm_OWN 1)\n"),
+      files_);
+  std::vector<CMakePackage*> all{&tools, &rocm};
+  ConfigSearch search(files_);
+  DependencyLocator locator(all, {(dir_ / "prefix").string()}, 1, false, files_, search);
+  locator.Locate(all);
+  const std::vector<std::string> names = ProjectCMakeFacts(rocm, true).result_variables;
+  EXPECT_NE(std::find(names.begin(), names.end(), "Rocm_ERROR_TOOLCHAIN_VAR"), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "Rocm_OWN"), names.end());
+  EXPECT_EQ(std::find(names.begin(), names.end(), "Tools_X"), names.end());
+}
+
+// cmFindPackageCommand::SearchPrefix's table in its order, as CMake 3.25 on Debian searches
+// it (each checked with cmake 3.25.1 and -DCMAKE_PREFIX_PATH=prefix): share/cmake/<name>*/
+// before lib/<name>*/ (each pattern over lib/<arch>, lib and share before the next), no
+// lib64 (Platform/Linux.cmake on Debian), a directory named cmake in any case, and the
+// <name>*/(cmake|CMake)/<name>*/ and <name>*/lib/cmake/<name>*/ places.
+TEST_F(CMakeSemantics, EachPrefixIsSearchedByCMakesTableInItsOrder) {
+  const std::string prefix = (dir_ / "prefix").string();
+  Write("prefix/lib/dep/DepConfig.cmake", "");
+  const std::string share = Write("prefix/share/cmake/Dep/DepConfig.cmake", "");
+  Write("prefix/lib64/cmake/Dep64/Dep64Config.cmake", "");
+  const std::string nested = Write("prefix/Nest-1/CMAKE/Nest/NestConfig.cmake", "");
+  const std::string below = Write("prefix/Below-2.0/lib/cmake/Below/below-config.cmake", "");
+  EXPECT_EQ(FindConfigUnder(prefix, "Dep", files_).value_or(""), share);
+  EXPECT_FALSE(FindConfigUnder(prefix, "Dep64", files_));
+  EXPECT_EQ(FindConfigUnder(prefix, "Nest", files_).value_or(""), nested);
+  EXPECT_EQ(FindConfigUnder(prefix, "Below", files_).value_or(""), below);
+}
+
+// Given --cmake-prefix-path, it is the consumer's CMAKE_PREFIX_PATH: an audited config that
+// no search of it reaches is not found (sid's hip config asks find_package(AMDDeviceLibs
+// QUIET HINTS ${ROCM_PATH} PATHS /opt/rocm), and AMDDeviceLibs lives in /usr/lib/llvm-21,
+// which CMake never searches from /usr). Without it, the audited prefixes stand in for it.
+TEST_F(CMakeSemantics, TheAuditedPathsAreNoPrefixOnceThePrefixPathIsGiven) {
+  const std::string devlibs_dir = (dir_ / "prefix/lib/llvm-21/lib/cmake/DevLibs").string();
+  CMakePackage devlibs = EvaluatePackage(
+      "DevLibs", Write("prefix/lib/llvm-21/lib/cmake/DevLibs/DevLibsConfig.cmake", ""), files_);
+  const std::string hip =
+      Config("Hip", "find_package(DevLibs QUIET HINTS /nonexistent/rocm PATHS /opt/rocm)\n");
+  for (size_t given : {1u, 0u}) {
+    CMakePackage consumer = EvaluatePackage("Hip", hip, files_);
+    std::vector<CMakePackage*> all{&devlibs, &consumer};
+    std::vector<std::string> prefixes{(dir_ / "prefix").string(), devlibs_dir};
+    if (given == 0) prefixes.erase(prefixes.begin());
+    ConfigSearch search(files_);
+    DependencyLocator locator(all, prefixes, given, false, files_, search);
+    locator.Locate(all);
+    ASSERT_EQ(consumer.dependencies.size(), 1u);
+    EXPECT_EQ(consumer.dependencies[0].found, given ? "" : devlibs.config) << given;
+  }
+}
+
+// NO_DEFAULT_PATH leaves HINTS and PATHS alone; NO_CMAKE_PATH the prefix path; a <Name>_DIR
+// the config set is looked in first (cmFindPackageCommand::HandlePackageMode).
+TEST_F(CMakeSemantics, NoDefaultPathAndTheNameDirVariable) {
+  const std::string given = Write("given/lib/cmake/Dep/DepConfig.cmake", "");
+  const std::string listed = Write("listed/lib/cmake/Dep/DepConfig.cmake", "");
+  const std::string set = Write("set/DepConfig.cmake", "");
+  auto found = [&](const std::string& body) {
+    CMakePackage c = EvaluatePackage("Con", Config("Con", body), files_);
+    std::vector<CMakePackage*> all{&c};
+    ConfigSearch search(files_);
+    DependencyLocator locator(all, {(dir_ / "given").string()}, 1, false, files_, search);
+    locator.Locate(all);
+    return c.dependencies.empty() ? "<none>" : c.dependencies.back().found;
+  };
+  const std::string paths = " PATHS " + (dir_ / "listed").string() + ")\n";
+  EXPECT_EQ(found("find_package(Dep" + paths), given);
+  EXPECT_EQ(found("find_package(Dep NO_DEFAULT_PATH" + paths), listed);
+  EXPECT_EQ(found("find_package(Dep NO_CMAKE_PATH" + paths), listed);
+  EXPECT_EQ(found("set(Dep_DIR " + (dir_ / "set").string() + ")\nfind_package(Dep" + paths), set);
+  EXPECT_EQ(found("set(Dep_DIR /nonexistent)\nfind_package(Dep" + paths), given);
+}
+
+// if(x IN_LIST "${var}"): the quoted operand names the variable holding the list (VTK 9.3's
+// vtk-config.cmake checks each requested component so).
+TEST_F(CMakeSemantics, AQuotedInListOperandNamesTheList) {
+  CMakePackage p = EvaluatePackage("Vtk",
+                                   Config("Vtk",
+                                          "set(_known core extra)\nset(_name _known)\n"
+                                          "if(NOT core IN_LIST \"${_name}\")\n"
+                                          "  set(Vtk_FOUND FALSE)\nendif()\n"),
+                                   files_);
+  EXPECT_TRUE(p.evaluation.failures.empty()) << p.evaluation.failures[0].message;
+}
+
+// The consumer's build directory is a stand-in: a file the config generates there and then
+// includes (ament_cmake_core) exists and is not the package's file; nothing is written.
+TEST_F(CMakeSemantics, FilesAConfigWritesIntoTheConsumersBuildDirectoryExist) {
+  CMakePackage p = EvaluatePackage(
+      "Gen",
+      Config("Gen",
+             "set(g \"${CMAKE_CURRENT_BINARY_DIR}/gen/templates.cmake\")\n"
+             "execute_process(COMMAND python3 gen.py OUTPUT_FILE \"${g}\")\n"
+             "include(\"${g}\")\n"
+             "if(NOT EXISTS \"${g}\")\n  message(FATAL_ERROR \"not generated\")\nendif()\n"
+             "configure_file(in.txt out.txt)\n"
+             "if(NOT EXISTS ${CMAKE_BINARY_DIR}/out.txt)\n  message(FATAL_ERROR no)\nendif()\n"
+             "if(EXISTS ${PROJECT_BINARY_DIR}/other.txt)\n  set(other 1)\nendif()\n"),
+      files_);
+  EXPECT_TRUE(p.evaluation.failures.empty()) << p.evaluation.failures[0].message;
+  for (const CMakeReference& r : p.evaluation.references) ADD_FAILURE() << r.path;
+  EXPECT_EQ(Var(p.evaluation, "CMAKE_CURRENT_BINARY_DIR").front(), '/');
+  EXPECT_NE(Var(p.evaluation, "other"), "1");  // what the consumer's configure made is unknown
+}
+
+// A required dependency found nowhere fails find_package() of whoever requires it, at every
+// level (CMakeFindDependencyMacro: <Name>_FOUND False and return()): Qt6QuickVectorImage
+// asks for Qt6Svg, and the package that asks for Qt6QuickVectorImage fails with it.
+TEST_F(CMakeSemantics, AMissingDependencyFailsEveryoneWhoRequiresIt) {
+  CMakePackage mid = EvaluatePackage(
+      "Mid", Config("Mid", "include(CMakeFindDependencyMacro)\nfind_dependency(NoSuchPackageAnywhere)\n"),
+      files_);
+  CMakePackage top = EvaluatePackage(
+      "Top", Config("Top", "include(CMakeFindDependencyMacro)\nfind_dependency(Mid)\n"), files_);
+  CMakePackage side = EvaluatePackage("Side", Config("Side", "find_package(Mid QUIET)\n"), files_);
+  std::vector<CMakePackage*> all{&mid, &top, &side};
+  ConfigSearch search(files_);
+  DependencyLocator locator(all, {(dir_ / "prefix").string()}, 1, false, files_, search);
+  locator.Locate(all);
+  ASSERT_EQ(top.dependencies.size(), 1u);
+  EXPECT_EQ(top.dependencies[0].found, mid.config);
+  EXPECT_EQ(top.dependencies[0].missing_below.rfind("NoSuchPackageAnywhere is found nowhere (Mid asks", 0),
+            0u)
+      << top.dependencies[0].missing_below;
+  EXPECT_TRUE(mid.dependencies[0].missing_below.empty());
+  ASSERT_EQ(side.dependencies.size(), 1u);
+  EXPECT_FALSE(side.dependencies[0].request.required);  // the check makes it a note
+  EXPECT_TRUE(top.dependencies[0].evaluated);
+}
+
+}  // namespace
+}  // namespace rocm_audit
