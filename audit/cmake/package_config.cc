@@ -441,6 +441,8 @@ std::optional<std::string> FindConfigUnder(const std::string& prefix, const std:
       if (StartsWithNoCase(BaseName(d), name) && files.IsDirectory(d) == Tri::kTrue) out.push_back(d);
     return out;
   };
+  // ConfigSearch::ListedAt (dependency_locator.cc) rules a prefix out from the listings of
+  // these same directories: a directory searched here must be listed there too.
   std::vector<std::string> libs{prefix + "/lib/" + std::string(kLibraryArchitecture),
                                 prefix + "/lib64",
                                 prefix + "/lib32",
