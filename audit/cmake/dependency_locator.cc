@@ -33,8 +33,48 @@ std::string EvaluatedKey(const std::string& config, const CMakeDependency& d) {
 const std::optional<std::string>& ConfigSearch::Under(const std::string& prefix, const std::string& name) {
   auto key = std::make_pair(prefix, name);
   auto it = found_.find(key);
-  if (it == found_.end()) it = found_.emplace(std::move(key), FindConfigUnder(prefix, name, files_)).first;
-  return it->second;
+  if (it != found_.end()) return it->second;
+  // Ruled out by the listings: not kept, a (prefix, name) pair for every audited directory
+  // and every name asked grows as their product.
+  static const std::optional<std::string> kNone;
+  if (!MayHold(prefix, name)) return kNone;
+  ++searches_;
+  return found_.emplace(std::move(key), FindConfigUnder(prefix, name, files_)).first->second;
+}
+
+const ConfigSearch::Listed& ConfigSearch::ListedAt(const std::string& prefix) {
+  auto it = listed_.find(prefix);
+  if (it != listed_.end()) return it->second;
+  Listed l;
+  // The directories FindConfigUnder reads <name>* entries of (package_config.cc), and more:
+  // the prefix, and (lib/<arch>|lib64|lib32|libx32|lib|share) and their cmake/. Every other
+  // directory it searches lies below a <name>* entry of these.
+  auto list = [&](const std::string& dir) {
+    for (const std::string& d : files_.Glob(dir + "/*", nullptr, GlobOrder::kAsListed))
+      l.entries.push_back(ToLower(BaseName(d)));
+  };
+  list(prefix);
+  for (const std::string& lib : {prefix + "/lib/" + std::string(kLibraryArchitecture), prefix + "/lib64",
+                                 prefix + "/lib32", prefix + "/libx32", prefix + "/lib", prefix + "/share"}) {
+    list(lib + "/cmake");
+    list(lib);
+  }
+  std::sort(l.entries.begin(), l.entries.end());
+  for (const std::string& dir : {prefix, prefix + "/cmake", prefix + "/CMake"})
+    l.config_dirs.push_back(files_.List(dir));
+  return listed_.emplace(prefix, std::move(l)).first->second;
+}
+
+bool ConfigSearch::MayHold(const std::string& prefix, const std::string& name) {
+  // A name that is not one plain, visible path component is left to FindConfigUnder.
+  if (name.empty() || name[0] == '.' || name.find('/') != std::string::npos) return true;
+  const Listed& l = ListedAt(prefix);
+  const std::string lower = ToLower(name);
+  auto first = std::lower_bound(l.entries.begin(), l.entries.end(), lower);
+  if (first != l.entries.end() && first->starts_with(lower)) return true;
+  for (const InstalledFiles::Listing& dir : l.config_dirs)
+    if (dir.MayHold(name + "Config.cmake") || dir.MayHold(lower + "-config.cmake")) return true;
+  return false;
 }
 
 DependencyLocator::DependencyLocator(std::vector<CMakePackage*> audited, std::vector<std::string> prefixes,
@@ -45,6 +85,7 @@ DependencyLocator::DependencyLocator(std::vector<CMakePackage*> audited, std::ve
       given_prefixes_(std::min(given, prefix_path_.size())),
       files_(files),
       configs_(configs) {
+  for (const CMakePackage* p : audited_) audited_at_.emplace(p->config, p);
   // Given --cmake-prefix-path, that is the consumer's CMAKE_PREFIX_PATH and nothing else:
   // the audited paths are no prefix CMake searches (sid's AMDDeviceLibs config under
   // /usr/lib/llvm-21 is found by no consumer whose prefix path is /usr).
@@ -65,8 +106,12 @@ DependencyLocator::~DependencyLocator() = default;
 
 void DependencyLocator::Locate(const std::vector<CMakePackage*>& packages) {
   for (CMakePackage* p : packages) LocateAll(p, 0);
-  // Any audited package's targets may have changed: collect them all again.
+  // What an audited package has of its dependencies changes only when one they lead to was
+  // evaluated again: collect it again for those; the others keep what they have (configs
+  // outside the audited ones are evaluated once and never change).
+  const std::set<const CMakePackage*> stale = LeadingTo(packages);
   for (CMakePackage* p : audited_) {
+    if (!stale.count(p)) continue;
     for (LocatedDependency& l : p->dependencies) {
       l.targets.clear();
       l.targets_known = false;
@@ -173,6 +218,8 @@ LocatedDependency DependencyLocator::Locate(const CMakeDependency& d, int depth)
   if (!d.no_cmake_system_path) search(system_);
   search(d.paths);
   if (l.found.empty() && l.rejected.empty() && module) l.found = "Find" + d.name + ".cmake of CMake";
+  // The prefixes are named only for a dependency not found; every audited directory is one.
+  if (!l.found.empty()) l.searched = {};
   // A config asked for components is evaluated for that request, audited or not.
   const std::string key = EvaluatedKey(l.found, d);
   if (!l.found.empty() && !PackageAt(key) && l.found.starts_with("/") && depth < kMaxDependencyDepth &&
@@ -190,10 +237,47 @@ LocatedDependency DependencyLocator::Locate(const CMakeDependency& d, int depth)
 }
 
 const CMakePackage* DependencyLocator::PackageAt(const std::string& key) const {
-  for (const CMakePackage* p : audited_)
-    if (p->config == key) return p;
+  if (auto at = audited_at_.find(key); at != audited_at_.end()) return at->second;
   auto it = evaluated_.find(key);
   return it == evaluated_.end() ? nullptr : it->second.get();
+}
+
+std::vector<const CMakePackage*> DependencyLocator::Below(const CMakePackage* p) const {
+  std::vector<const CMakePackage*> out;
+  for (const LocatedDependency& l : p->dependencies)
+    if (const CMakePackage* q = PackageAt(EvaluatedKey(l.found, l.request))) out.push_back(q);
+  return out;
+}
+
+std::set<const CMakePackage*> DependencyLocator::AuditedBelow(const CMakePackage* p) const {
+  std::set<const CMakePackage*> seen, out;
+  std::vector<const CMakePackage*> todo = Below(p);
+  while (!todo.empty()) {
+    const CMakePackage* q = todo.back();
+    todo.pop_back();
+    if (!seen.insert(q).second) continue;
+    if (audited_at_.count(q->config) && audited_at_.at(q->config) == q) out.insert(q);
+    for (const CMakePackage* r : Below(q)) todo.push_back(r);
+  }
+  return out;
+}
+
+std::set<const CMakePackage*> DependencyLocator::LeadingTo(const std::vector<CMakePackage*>& changed) const {
+  // Every package's dependencies, reversed; then whoever reaches one of `changed`.
+  std::map<const CMakePackage*, std::vector<const CMakePackage*>> above;
+  std::vector<const CMakePackage*> all(audited_.begin(), audited_.end());
+  for (const auto& [key, q] : evaluated_) all.push_back(q.get());
+  for (const CMakePackage* p : all)
+    for (const CMakePackage* q : Below(p)) above[q].push_back(p);
+  std::set<const CMakePackage*> out(changed.begin(), changed.end());
+  std::vector<const CMakePackage*> todo(changed.begin(), changed.end());
+  while (!todo.empty()) {
+    const CMakePackage* q = todo.back();
+    todo.pop_back();
+    for (const CMakePackage* p : above[q])
+      if (out.insert(p).second) todo.push_back(p);
+  }
+  return out;
 }
 
 // The targets `p` and its dependencies define; false when some could not be known.

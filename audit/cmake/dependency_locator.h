@@ -25,14 +25,33 @@ namespace rocm_audit {
 /// lib*/ or share/ directory reads the directory again. Not for use from several threads.
 class ConfigSearch {
  public:
-  explicit ConfigSearch(const InstalledFiles& files) : files_(files) {}
+  explicit ConfigSearch(const InstalledFiles& files) : files_(files.RememberingGlobs()) {}
 
   /// FindConfigUnder(prefix, name, files), remembered.
   const std::optional<std::string>& Under(const std::string& prefix, const std::string& name);
+  /// How many (prefix, name) searches read the prefix's directories (FindConfigUnder): those
+  /// its listings could not rule out.
+  size_t searches() const { return searches_; }
 
  private:
-  const InstalledFiles& files_;
+  /// What a prefix's directories hold, read once for every name asked of it: each audited
+  /// directory is a prefix of the consumer's CMAKE_PREFIX_PATH, so every config's name is
+  /// asked of every one of them (FoundAs, each dependency), N x N searches.
+  struct Listed {
+    /// Lower-case names of what FindConfigUnder's globs list: the prefix's entries and those
+    /// of each lib*/ and share/ directory and its cmake/ below it, sorted.
+    std::vector<std::string> entries;
+    std::vector<InstalledFiles::Listing> config_dirs;  ///< the prefix, its cmake/ and CMake/
+  };
+  const Listed& ListedAt(const std::string& prefix);
+  /// False only when FindConfigUnder(prefix, name) finds nothing: no entry the globs list
+  /// starts with the name, no config file of the name in the prefix or its cmake/ CMake/.
+  bool MayHold(const std::string& prefix, const std::string& name);
+
+  const InstalledFiles files_;  ///< remembering its globs: each directory read once a run
   std::map<std::pair<std::string, std::string>, std::optional<std::string>> found_;
+  std::map<std::string, Listed> listed_;
+  size_t searches_ = 0;
 };
 
 class DependencyLocator {
@@ -54,7 +73,18 @@ class DependencyLocator {
   /// a version file once per version asked.
   void Locate(const std::vector<CMakePackage*>& packages);
 
+  /// The audited packages `p`'s dependencies lead to, through configs outside the audited
+  /// ones too: those whose evaluation what `p` reads of its dependencies comes from. `p`
+  /// itself is among them only through a cycle.
+  std::set<const CMakePackage*> AuditedBelow(const CMakePackage* p) const;
+  /// Configs outside the audited ones evaluated so far.
+  size_t evaluated() const { return evaluated_.size(); }
+
  private:
+  /// The packages (audited or not) each package's dependencies are found at.
+  std::vector<const CMakePackage*> Below(const CMakePackage* p) const;
+  /// The audited packages that lead to one of `changed` (or are one).
+  std::set<const CMakePackage*> LeadingTo(const std::vector<CMakePackage*>& changed) const;
   void LocateAll(CMakePackage* p, int depth);
   LocatedDependency Locate(const CMakeDependency& d, int depth);
   const VersionVerdict& Verdict(const CMakeDependency& d, const std::string& config, bool module);
@@ -68,10 +98,11 @@ class DependencyLocator {
                      std::map<std::string, CMakeDefinition>& out);
 
   std::vector<CMakePackage*> audited_;
-  std::vector<std::string> prefix_path_;  ///< the consumer's CMAKE_PREFIX_PATH
-  size_t given_prefixes_;                 ///< its first ones, from --cmake-prefix-path
-  std::vector<std::string> path_;         ///< the PATH-derived prefixes, when an installed system is given
-  std::vector<std::string> system_;       ///< CMAKE_SYSTEM_PREFIX_PATH, when an installed system is given
+  std::map<std::string, const CMakePackage*> audited_at_;  ///< by config, the first of audited_
+  std::vector<std::string> prefix_path_;                   ///< the consumer's CMAKE_PREFIX_PATH
+  size_t given_prefixes_;                                  ///< its first ones, from --cmake-prefix-path
+  std::vector<std::string> path_;    ///< the PATH-derived prefixes, when an installed system is given
+  std::vector<std::string> system_;  ///< CMAKE_SYSTEM_PREFIX_PATH, when an installed system is given
   const InstalledFiles& files_;
   ConfigSearch& configs_;
   std::map<std::string, std::unique_ptr<CMakePackage>> evaluated_;  ///< by EvaluatedKey()

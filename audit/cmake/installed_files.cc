@@ -1,15 +1,34 @@
 #include "audit/cmake/installed_files.h"
 
+#include <limits.h>
 #include <sys/stat.h>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <utility>
 
 #include "audit/fs/open_file.h"
 #include "audit/fs/path.h"
 
 namespace rocm_audit {
 
+InstalledFiles::InstalledFiles(const RootedFs& fs, std::vector<std::string> outside, bool has_base)
+    : fs_(fs), has_base_(has_base) {
+  for (std::string& o : outside) {
+    while (!o.empty() && o.back() == '/') o.pop_back();
+    everything_outside_ |= o.empty();
+    outside_.insert(std::move(o));
+  }
+}
+
+// IsUnderDirectory(path, o) for some o: o is `path` or `path` up to one of its slashes.
 bool InstalledFiles::Outside(const std::string& path) const {
-  for (const std::string& o : outside_)
-    if (IsUnderDirectory(path, o)) return true;
+  if (everything_outside_) return true;
+  if (outside_.empty()) return false;
+  for (size_t i = 1; i <= path.size(); ++i)
+    if ((i == path.size() || path[i] == '/') && outside_.count(std::string_view(path).substr(0, i)))
+      return true;
   return false;
 }
 
@@ -68,7 +87,73 @@ std::optional<std::string> InstalledFiles::RealPath(const std::string& path) con
   return InstalledPath(*host);
 }
 
+bool InstalledFiles::Listing::MayHold(std::string_view name) const {
+  if (!exists) return false;
+  // Past PATH_MAX the lstat() fails otherwise (ENAMETOOLONG): left to Exists().
+  if (!names || longest_host_path + 1 + name.size() >= PATH_MAX) return true;
+  return names->MayHold(name);
+}
+
+// As the loader's search lists a directory (audit/loader/search_path.cc): where it resolves,
+// in each layer, since RootedFs resolves a name in it as each layer's prefix + the path +
+// '/' + the name, top layer first. /proc and /sys are never listed.
+InstalledFiles::Listing InstalledFiles::List(const std::string& dir) const {
+  Listing out;
+  auto physical = Physical(dir);
+  if (!physical) return out;
+  auto resolved = fs_.ResolveFully(HostOf(*physical));
+  if (!resolved) return out;
+  out.exists = true;
+  if (!resolved->KernelView().empty()) return out;
+  const std::string path = resolved->path.empty() ? "/" : resolved->path;
+  std::vector<std::string> hosts;
+  out.longest_host_path = resolved->path.size();
+  if (!resolved->in_layers) {
+    hosts.push_back(path);
+  } else {
+    for (const std::string& layer : fs_.layers()) {
+      const std::string prefix = layer == "/" ? "" : layer;  // "/" is the host's own tree
+      hosts.push_back(prefix + path);
+      out.longest_host_path = std::max(out.longest_host_path, prefix.size() + resolved->path.size());
+    }
+  }
+  out.names = DirectoryNames::List(hosts);
+  return out;
+}
+
+struct InstalledFiles::GlobAnswers {
+  std::mutex mutex;
+  std::map<std::pair<std::string, GlobOrder>, std::pair<std::vector<std::string>, bool>> answers;
+};
+
+InstalledFiles InstalledFiles::RememberingGlobs() const {
+  InstalledFiles copy = *this;
+  copy.globs_ = std::make_shared<GlobAnswers>();
+  return copy;
+}
+
 std::vector<std::string> InstalledFiles::Glob(const std::string& pattern, bool* cut, GlobOrder order) const {
+  if (globs_) {
+    auto key = std::make_pair(pattern, order);
+    {
+      std::lock_guard<std::mutex> lock(globs_->mutex);
+      if (auto it = globs_->answers.find(key); it != globs_->answers.end()) {
+        if (cut) *cut = it->second.second;
+        return it->second.first;
+      }
+    }
+    bool was_cut = false;
+    std::vector<std::string> out = GlobOnce(pattern, &was_cut, order);
+    if (cut) *cut = was_cut;
+    std::lock_guard<std::mutex> lock(globs_->mutex);
+    globs_->answers.emplace(std::move(key), std::make_pair(out, was_cut));
+    return out;
+  }
+  return GlobOnce(pattern, cut, order);
+}
+
+std::vector<std::string> InstalledFiles::GlobOnce(const std::string& pattern, bool* cut,
+                                                  GlobOrder order) const {
   std::vector<std::string> out;
   if (cut) *cut = false;
   if (pattern.empty() || pattern[0] != '/') return out;

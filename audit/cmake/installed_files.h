@@ -6,11 +6,14 @@
 // does not (CMake's EXISTS and its checks of imported files ask the kernel).
 #pragma once
 
+#include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "audit/cmake/condition.h"
+#include "audit/fs/directory_names.h"
 #include "audit/fs/rooted_fs.h"
 
 namespace rocm_audit {
@@ -20,8 +23,7 @@ class InstalledFiles {
   /// `outside` are host paths (audited prefixes) that no layer holds; `has_base`: the world
   /// is a whole system (the host, or --root layers), not packages installed into an empty one
   /// (--no-base), so what it lacks a consumer on that machine lacks too.
-  InstalledFiles(const RootedFs& fs, std::vector<std::string> outside, bool has_base = true)
-      : fs_(fs), outside_(std::move(outside)), has_base_(has_base) {}
+  InstalledFiles(const RootedFs& fs, std::vector<std::string> outside, bool has_base = true);
 
   bool has_base() const { return has_base_; }
 
@@ -42,8 +44,25 @@ class InstalledFiles {
   /// The installed path of a host path (the layer prefix removed).
   std::string InstalledPath(const std::string& host_path) const;
 
+  /// A directory's entries, read once (DirectoryNames) in every layer that resolves it, so
+  /// that a search of many names in it asks no system call for a name it does not hold.
+  struct Listing {
+    bool exists = false;                  ///< the path resolves: else nothing below it exists
+    std::optional<DirectoryNames> names;  ///< nullopt: not listed, each name to be looked at
+    size_t longest_host_path = 0;         ///< of the directory in the layers
+    /// False only when Exists(dir + "/" + name) is false for the plain `name`.
+    bool MayHold(std::string_view name) const;
+  };
+  Listing List(const std::string& dir) const;
+
+  /// A copy that keeps each Glob()'s answer for the copies made from it: for a search that
+  /// globs the same directories for many names (ConfigSearch: lib/<arch>/ once, not once per
+  /// name asked of /usr), while nothing writes to the world.
+  InstalledFiles RememberingGlobs() const;
+
  private:
   std::optional<std::string> ReadRegular(const std::string& path, size_t cap, std::string* why) const;
+  std::vector<std::string> GlobOnce(const std::string& pattern, bool* cut, GlobOrder order) const;
   std::string HostOf(const std::string& path) const;
   /// `path` with every ".." taken physically (an installed path without ".."); nullopt when
   /// a ".." follows something that is not an existing directory. `through_proc`, when given,
@@ -52,8 +71,14 @@ class InstalledFiles {
   bool Outside(const std::string& path) const;
 
   const RootedFs& fs_;
-  std::vector<std::string> outside_;
+  /// The outside paths, without trailing slashes: a path is outside when it or one of its
+  /// directories is one, a lookup per component rather than a comparison per audited
+  /// directory (with --root / every audited directory is one, and every file operation asks).
+  std::set<std::string, std::less<>> outside_;
+  bool everything_outside_ = false;  ///< "/" is an outside path
   bool has_base_;
+  struct GlobAnswers;  ///< RememberingGlobs(): (pattern, order) -> matches and whether cut
+  std::shared_ptr<GlobAnswers> globs_;
 };
 
 }  // namespace rocm_audit

@@ -474,6 +474,8 @@ std::optional<std::string> FindConfigUnder(const std::string& prefix, const std:
   };
   auto cmake_named = [&](const std::string& d) { return named(d + "/cmake"); };
   auto named_cmake = [&](const std::string& d) { return each(named(d), cmake); };
+  // ConfigSearch::ListedAt (dependency_locator.cc) rules a prefix out from listings of the
+  // directories whose <name>* entries are read here: a directory added here is listed there.
   // In the order of cmFindPackageCommand::SearchPrefix: PREFIX/, PREFIX/(cmake|CMake)/,
   // PREFIX/<name>*/, PREFIX/<name>*/(cmake|CMake)/, PREFIX/<name>*/(cmake|CMake)/<name>*/;
   // PREFIX/(lib/<arch>|lib|share)/ then cmake/<name>*/, <name>*/, <name>*/(cmake|CMake)/;

@@ -1,7 +1,10 @@
 #include "audit/inspect/cmake_packages.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <set>
 
 #include "audit/cmake/dependency_locator.h"
 #include "audit/cmake/genex.h"
@@ -43,7 +46,7 @@ std::string FoundAs(const std::string& name, const std::string& config,
 
 // What a package's evaluation read of its dependencies, as one string: when it is the same,
 // evaluating the package again gives the same result.
-std::string InputsOf(const DependencyTargets& d) {
+std::string InputsText(const DependencyTargets& d) {
   std::string s = d.complete ? "complete\n" : "partial\n";
   for (const std::string& n : d.names) s += n + '\n';
   for (const auto& [name, p] : d.packages) {
@@ -56,39 +59,79 @@ std::string InputsOf(const DependencyTargets& d) {
   return s;
 }
 
+// InputsText as two 64-bit hashes and its length: kept for each package between rounds,
+// the text itself (every variable of every dependency, for Qt6's modules tens of kB each)
+// was a third of the peak memory of a set of configs.
+struct Inputs {
+  uint64_t a = 0, b = 0;
+  size_t size = 0;
+  bool operator==(const Inputs&) const = default;
+};
+
+Inputs InputsOf(const DependencyTargets& d) {
+  const std::string text = InputsText(d);
+  uint64_t fnv = 14695981039346656037ull;  // FNV-1a
+  for (unsigned char c : text) fnv = (fnv ^ c) * 1099511628211ull;
+  return {std::hash<std::string>{}(text), fnv, text.size()};
+}
+
+// Of the packages whose inputs changed, those none of whose dependencies is also waiting to
+// be evaluated again: a package evaluated in the same round as a dependency below it reads
+// what that dependency is about to replace, and is evaluated again next round (a chain of
+// K levels cost K x K / 2 evaluations). A package in a cycle with another that waits does not
+// wait for it; in the last round every one runs.
+std::vector<size_t> ReadyOf(const std::vector<size_t>& changed, const std::vector<CMakePackage*>& asked,
+                            const DependencyLocator& locator, bool last) {
+  std::vector<std::set<const CMakePackage*>> below;
+  for (size_t k : changed) below.push_back(locator.AuditedBelow(asked[k]));
+  std::vector<size_t> ready;
+  for (size_t i = 0; i < changed.size(); ++i) {
+    bool waits = false;
+    for (size_t j = 0; j < changed.size() && !waits && !last; ++j)
+      waits = j != i && below[i].count(asked[changed[j]]) && !below[j].count(asked[changed[i]]);
+    if (!waits) ready.push_back(i);
+  }
+  return ready;
+}
+
 // An if(TARGET dep::x) left undecided, a command or a version a dependency defines, is decided
 // by the dependency's own evaluation, which may itself wait for its dependencies (Qt5WebKit
 // returns at its first dependency whose version it cannot read; Qt5WebKitWidgets reads
 // Qt5WebKit's targets). Each package that asked is evaluated again whenever what it reads of
 // its dependencies changed, until nothing does: a fixed point, reached in dependency order
-// (a package waits one round per level below it). A cycle that never settles stops at the
-// bound.
+// (a package waits one round per level below it, and is evaluated once its dependencies
+// are). A cycle that never settles stops at the bound.
 void ReevaluateToFixedPoint(const std::vector<CMakePackage*>& all, DependencyLocator& locator,
-                            const InstalledFiles& installed, unsigned jobs) {
+                            const InstalledFiles& installed, unsigned jobs, CMakeRunStats& stats) {
   constexpr int kMaxRounds = 16;
   std::vector<CMakePackage*> asked;
   for (CMakePackage* p : all)
     if (p->asked_dependency_targets) asked.push_back(p);
-  std::vector<std::string> read(asked.size(), InputsOf({}));  // the first evaluation read nothing
+  std::vector<Inputs> read(asked.size(), InputsOf({}));  // the first evaluation read nothing
   for (int round = 0; round < kMaxRounds; ++round) {
     std::vector<size_t> changed;
     std::vector<DependencyTargets> inputs;
+    std::vector<Inputs> reads;
     for (size_t k = 0; k < asked.size(); ++k) {
       DependencyTargets d = TargetsOfDependencies(*asked[k]);
-      std::string now = InputsOf(d);
+      Inputs now = InputsOf(d);
       if (now == read[k]) continue;
-      read[k] = std::move(now);
       changed.push_back(k);
       inputs.push_back(std::move(d));
+      reads.push_back(now);
     }
     if (changed.empty()) return;
-    ParallelFor(changed.size(), jobs, [&](size_t i) {
-      CMakePackage& p = *asked[changed[i]];
-      p = ReevaluatePackage(p, installed, inputs[i]);
+    const std::vector<size_t> ready = ReadyOf(changed, asked, locator, round + 1 == kMaxRounds);
+    for (size_t i : ready) read[changed[i]] = reads[i];
+    ParallelFor(ready.size(), jobs, [&](size_t r) {
+      CMakePackage& p = *asked[changed[ready[r]]];
+      p = ReevaluatePackage(p, installed, inputs[ready[r]]);
     });
     std::vector<CMakePackage*> evaluated;
-    for (size_t k : changed) evaluated.push_back(asked[k]);
+    for (size_t i : ready) evaluated.push_back(asked[changed[i]]);
     locator.Locate(evaluated);
+    stats.rounds = round + 1;
+    stats.evaluations += ready.size();
   }
 }
 
@@ -107,7 +150,8 @@ void FindLinkedLibraries(CMakePackage& p, const std::vector<std::string>& dirs, 
 
 std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, const RootedFs& fs,
                                                   const std::vector<std::string>& prefixes, unsigned jobs,
-                                                  bool has_base) {
+                                                  bool has_base, CMakeRunStats* stats) {
+  CMakeRunStats counted;
   // Audited prefixes no root layer holds are read where they are.
   std::vector<std::string> outside, audited;
   for (const std::string& walked_prefix : files.prefixes()) {
@@ -151,11 +195,22 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, cons
   for (AuditedPackage& p : packages) all.push_back(&p.package);
   DependencyLocator locator(all, search, prefixes.size(), fs.has_root(), installed, search_configs);
   locator.Locate(all);
-  ReevaluateToFixedPoint(all, locator, installed, jobs);
+  counted.evaluations = packages.size();
+  ReevaluateToFixedPoint(all, locator, installed, jobs, counted);
+  counted.evaluations += locator.evaluated();
+  counted.config_searches = search_configs.searches();
+  if (stats) *stats = counted;
   // The linker's directories (a glob of /usr/lib/gcc/<arch>) only when a package links.
   if (has_base && !all.empty()) {
     const std::vector<std::string> linker_dirs = LinkerDefaultDirectories(installed);
     for (CMakePackage* p : all) FindLinkedLibraries(*p, linker_dirs, installed);
+  }
+  // What only the evaluation reads goes before the files are checked: the variables and
+  // commands each dependency left (copied into every package that finds it) and the passes
+  // kept for evaluating again. No check reads them.
+  for (CMakePackage* p : all) {
+    p->passes = {};
+    for (LocatedDependency& l : p->dependencies) l.variables = {}, l.definitions = {};
   }
   return packages;
 }

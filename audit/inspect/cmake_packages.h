@@ -17,10 +17,20 @@ struct AuditedPackage {
   CMakePackage package;
 };
 
+/// What evaluating the packages cost, in units that do not depend on the machine: a test
+/// holds them to growing linearly with the packages audited.
+struct CMakeRunStats {
+  /// Package evaluations: each audited package once, each evaluation again in the fixed
+  /// point, each config outside the audited ones evaluated for a dependency.
+  size_t evaluations = 0;
+  size_t rounds = 0;           ///< rounds of the fixed point that evaluated something
+  size_t config_searches = 0;  ///< (prefix, name) searches that read the prefix's directories
+};
+
 /// `prefixes` are --cmake-prefix-path entries (paths of the installed system); `has_base`:
 /// `fs` is a whole system (not --no-base), whose pkg-config answers for the consumer's.
 std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, const RootedFs& fs,
                                                   const std::vector<std::string>& prefixes, unsigned jobs,
-                                                  bool has_base = true);
+                                                  bool has_base = true, CMakeRunStats* stats = nullptr);
 
 }  // namespace rocm_audit

@@ -1,0 +1,82 @@
+// What evaluating the CMake packages of a tree costs grows linearly with the packages: each
+// package is evaluated again only once its dependencies are settled, and each audited
+// directory, a prefix of the consumer's CMAKE_PREFIX_PATH, is searched for another package's
+// name only when its listing may hold it. Counted in evaluations and searches (CMakeRunStats),
+// never in time, so that a loaded machine cannot fail or pass it.
+#include "audit/inspect/cmake_packages.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "audit/fs/walk.h"
+#include "tests/support/scratch_dir_test.h"
+
+namespace rocm_audit {
+namespace {
+
+class CMakeEvaluationCost : public testing::ScratchDirTest {
+ protected:
+  // "PkgA", "PkgB", ...: no name is the start of another (find_package() takes every
+  // directory whose name starts with the package's).
+  static std::string Name(size_t i) { return std::string("Pkg") + static_cast<char>('A' + i); }
+
+  // A chain of `k` packages, each in its own directory, each finding the one before it and
+  // reading its variable: what a package reads changes until every one below it is settled
+  // (as Qt6Gui reads Qt6Core, which reads Qt6). The directories, as audited.
+  std::vector<std::string> Chain(size_t k) {
+    std::vector<std::string> dirs;
+    for (size_t i = 0; i < k; ++i) {
+      const std::string n = Name(i), dir = "chain" + std::to_string(k) + "/" + n;
+      std::string body;
+      if (i == 0) {
+        body = "set(" + n + "_LEVEL \"+\")\n";
+      } else {
+        const std::string below = Name(i - 1);
+        body = "include(CMakeFindDependencyMacro)\nfind_dependency(" + below + ")\nset(" + n + "_LEVEL \"${" +
+               below + "_LEVEL}+\")\nif(TARGET " + below + "::lib)\nendif()\n";
+      }
+      body += "add_library(" + n + "::lib INTERFACE IMPORTED)\n";
+      Write(dir + "/" + n + "Config.cmake", body);
+      dirs.push_back((dir_ / dir).string());
+    }
+    return dirs;
+  }
+
+  // Evaluates the chain's packages together; each one's <Name>_LEVEL is checked against
+  // what CMake leaves (one '+' per level), so that cheaper is never wrong.
+  CMakeRunStats Evaluate(size_t k) {
+    RootedFs fs;
+    WalkResult walk = WalkInputs(Chain(k), fs);
+    CMakeRunStats stats;
+    std::vector<AuditedPackage> packages = EvaluateCMakePackages(walk.files, fs, {}, 2, false, &stats);
+    EXPECT_EQ(packages.size(), k);
+    for (const AuditedPackage& p : packages) {
+      const std::string& name = p.package.name;
+      const size_t level = static_cast<size_t>(name[3] - 'A') + 1;
+      auto it = p.package.evaluation.variables.find(name + "_LEVEL");
+      EXPECT_TRUE(it != p.package.evaluation.variables.end() && it->second.text == std::string(level, '+'))
+          << name;
+    }
+    return stats;
+  }
+};
+
+// Before, the fixed point evaluated every package whose inputs changed in every round: the
+// K-th level was evaluated K times (7 packages: 28 evaluations, 14: 105), and every config's
+// name was searched for in every audited directory (28 and 105 searches).
+TEST_F(CMakeEvaluationCost, AChainTwiceAsLongCostsTwiceAsMuch) {
+  const CMakeRunStats half = Evaluate(7), whole = Evaluate(14);
+  // Each package once, and once again with its dependencies settled.
+  EXPECT_LE(whole.evaluations, 2 * 14u);
+  EXPECT_LE(whole.evaluations * 10, half.evaluations * 25) << half.evaluations << " -> " << whole.evaluations;
+  // Each config found once where it is; no other directory is read for its name.
+  EXPECT_LE(whole.config_searches, 14u);
+  EXPECT_LE(whole.config_searches * 10, half.config_searches * 25)
+      << half.config_searches << " -> " << whole.config_searches;
+  EXPECT_EQ(whole.rounds, 13u);  // one level a round: the fixed point is reached
+}
+
+}  // namespace
+}  // namespace rocm_audit
