@@ -107,6 +107,17 @@ const Option kOptions[] = {
        o->audit.installing.push_back({v, ""});
        return true;
      }},
+    {kLoader, "", "--not-built", "", "PACKAGE=WHY",
+     "PACKAGE is installed in the same operation but this run does not\n"
+     "have it (an arch-only build's other packages), nor the base: a\n"
+     "missing file, library or CMake dependency it may ship is a\n"
+     "not-built-sibling note saying WHY; repeatable (dh_rocm_audit)",
+     [](S& v, O* o, std::string* error) {
+       NotBuiltPackage p;
+       if (!ParseNotBuiltPackage(v, &p, error)) return false;
+       o->audit.not_built.push_back(std::move(p));
+       return true;
+     }},
     {kLoader, "", "--library-path", "", "DIR[:DIR...]",
      "directories searched like LD_LIBRARY_PATH (host paths; repeatable)",
      [](S& v, O* o, std::string*) {

@@ -10,6 +10,7 @@
 #include "audit/fs/rooted_fs.h"
 #include "engine/installed_world.h"
 #include "engine/known_rules.h"
+#include "engine/not_built_packages.h"
 #include "engine/package_inputs.h"
 #include "engine/tree_audit.h"
 
@@ -64,6 +65,7 @@ bool AuditUnguarded(const AuditRequest& given, AuditSinks& sinks, Report* report
   // does not reuse: given back once the tree's facts are gone.
   if (request.release_at_exit) malloc_trim(0);
   ApplyPolicy(given.policy, report);
+  JudgeNeedsOfNotBuiltPackages(given.not_built, &report->findings);
   ArrangeDeclaredFields(report);
   return true;  // the private directory goes here, with every file unpacked into it
 }
