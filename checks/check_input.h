@@ -26,6 +26,7 @@ namespace rocm_audit {
 struct PackageOfSet {
   std::string name;
   std::vector<std::string> depends;       ///< package names of Depends/Pre-Depends, alternatives too
+  std::vector<std::string> provides;      ///< package names of Provides
   std::unordered_set<std::string> files;  ///< host paths of the files and links it ships
 };
 

@@ -26,6 +26,7 @@ extern const Check kCMakeImportedTargetsCheck;
 extern const Check kCMakeAbsolutePathsCheck;
 extern const Check kCMakeNotEvaluatedCheck;
 extern const Check kPackageProblemsCheck;
+extern const Check kMissingDependsCheck;
 
 namespace {
 
@@ -52,6 +53,7 @@ const Check* const kChecks[] = {
     &kCMakeImportedTargetsCheck,
     &kCMakeAbsolutePathsCheck,
     &kCMakeNotEvaluatedCheck,
+    &kMissingDependsCheck,
 };
 
 // The rules of `diff` (comparison_rules.cc), which no check runs: the comparison of two

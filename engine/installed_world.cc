@@ -47,6 +47,7 @@ void DescribeSet(const PackageInputs& packages, const std::vector<InputPackage>&
 bool ArrangeInstalledWorld(const PackageInputs& packages, AuditRequest* request, ReportInputs* inputs,
                            std::string* error) {
   const bool at_root = std::any_of(packages.packages.begin(), packages.packages.end(), InstalledAtRoot);
+    of.provides = DependedNames(p.provides);
   std::vector<std::string>& roots = request->roots;
   if (request->no_base && !roots.empty()) {
     *error = "--no-base and --root exclude each other: the --root layers are the base";
