@@ -53,6 +53,7 @@ bool AuditUnguarded(const AuditRequest& given, AuditSinks& sinks, Report* report
                            error))
     return false;
   if (!ArrangeInstalledWorld(packages, &request, &report->inputs, error)) return false;
+  DescribeReplacedCopies(&request);
   report->inputs.paths = given.paths;
   report->inputs.packages = std::move(packages.packages);
   if (packages.dir) report->inputs.unpacked_into = packages.tree;
@@ -64,8 +65,8 @@ bool AuditUnguarded(const AuditRequest& given, AuditSinks& sinks, Report* report
   // What the workers read and freed stays in their malloc arenas, which writing the report
   // does not reuse: given back once the tree's facts are gone.
   if (request.release_at_exit) malloc_trim(0);
-  ApplyPolicy(given.policy, report);
   JudgeNeedsOfNotBuiltPackages(given.not_built, &report->findings);
+  ApplyPolicy(given.policy, report);
   ArrangeDeclaredFields(report);
   return true;  // the private directory goes here, with every file unpacked into it
 }

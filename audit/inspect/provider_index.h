@@ -1,6 +1,8 @@
 // The run's one symbol index: for each symbol some audited object leaves undefined,
 // which shared objects and archive members of the audited paths define it (the
-// "defined in lib/librockCompiler.a(X86TargetInfo.cpp.o)" hint).
+// "defined in lib/librockCompiler.a(X86TargetInfo.cpp.o)" hint); for a symbol none of them
+// defines, in a run given its system (--root, packages over a base), the first library of the
+// base's search directories that does ("defined in /usr/lib/x86_64-linux-gnu/libm.so.6").
 #pragma once
 
 #include <optional>
