@@ -29,8 +29,8 @@ const Rule kNotBuiltSiblingRule{
         "source that the build does not make and that are not installed on the build machine (--not-built); "
         "a file, library or CMake dependency the audited packages need and that is not found is then not "
         "reported as missing (cmake-missing-file, cmake-missing-library, cmake-missing-target, "
-        "cmake-missing-dependency, cmake-dependency-version, cmake-config-error, unresolved-library, "
-        "dangling-symlink) but as this note, naming those packages and why each was not built: the audit "
+        "cmake-missing-dependency, cmake-dependency-version, cmake-config-error, unresolved-library) "
+        "but as this note, naming those packages and why each was not built: the audit "
         "cannot tell whether they ship it. A package of the source that is installed on the build machine "
         "stands in with its installed files instead, and what it lacks is reported as usual. A build of "
         "every package of the source (dpkg-buildpackage -b) checks the file.",
@@ -51,12 +51,13 @@ const Rule kNotBuiltSiblingRule{
 namespace {
 
 // The checks whose findings at warning or error say that something needed is not there, and
-// the field that names it (the finding's file when none does).
+// the field that names it. A dangling link stays what it is: a warning, which fails no build,
+// and as often a defect of the package itself (a man-page link to a page not installed).
 struct MissingKind {
   std::string_view check;
   std::string_view field;
 };
-constexpr std::array<MissingKind, 8> kMissing{{
+constexpr std::array<MissingKind, 7> kMissing{{
     {"cmake-missing-file", "referenced"},
     {"cmake-missing-library", "library"},
     {"cmake-missing-target", "linked"},
@@ -64,7 +65,6 @@ constexpr std::array<MissingKind, 8> kMissing{{
     {"cmake-dependency-version", "dependency"},
     {"cmake-config-error", "missing_files"},
     {"unresolved-library", "library"},
-    {"dangling-symlink", ""},
 }};
 
 // What the finding says is missing: its field's value (the first of a list), else its file.

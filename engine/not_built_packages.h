@@ -31,7 +31,7 @@ bool ParseNotBuiltPackage(const std::string& text, NotBuiltPackage* out, std::st
 extern const Rule kNotBuiltSiblingRule;
 
 /// Each finding at warning or error that a missing file makes (a CMake config's missing file,
-/// library, target or dependency, a library the loader does not find, a dangling link) becomes
+/// library, target or dependency, a library the loader does not find) becomes
 /// a not-built-sibling note naming `not_built`, in place; a file's findings stay most severe
 /// first. Nothing changes when `not_built` is empty.
 void JudgeNeedsOfNotBuiltPackages(const std::vector<NotBuiltPackage>& not_built,
