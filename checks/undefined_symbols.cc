@@ -7,7 +7,6 @@
 
 #include "audit/elf/object_store.h"
 #include "audit/fs/path.h"
-#include "checks/debian_depends.h"
 #include "checks/registry.h"
 
 namespace rocm_audit {
@@ -169,20 +168,6 @@ void DescribeDroppedSymbol(const ReplacedCopies::Definition& d, const std::strin
   f->fields["replaced"] = {{"package", c.package}, {"version", c.version}, {"file", library}};
 }
 
-// For a file of a .deb set whose closure lacks a library that a Depends of its package ships
-// (a lone package audited without it): where its undefined symbols probably are.
-std::string DependsHint(const LoadableInput& in) {
-  for (const PackageOfSet& p : in.options.packages) {
-    if (!p.files.count(in.file.walked.path)) continue;
-    for (const UnresolvedLibrary& u : in.load.closure.unresolved)
-      if (std::string d = DependedLibraryPackage(p, u.name); !d.empty())
-        return "probably defined in " + u.name + ", which is not found: it is in " + d + ", a Depends of " +
-               p.name + ": audit them together, or over a base that has it installed";
-    return "";
-  }
-  return "";
-}
-
 // What a file of `plugin`'s kind is, in the words of a finding's message.
 std::string WhatPluginIs(const PluginFacts& plugin, const LoaderConfig& loader) {
   switch (plugin.kind) {
@@ -239,7 +224,6 @@ void DescribePlugin(const PluginFacts& plugin, const LoaderConfig& loader, Findi
 void Run(const LoadableInput& in, FindingSink& sink) {
   const SymbolBinding& binding = in.load.binding;
   ReplacedCopies replaced(in.options.replaced);
-  const std::string depends_hint = in.options.packages.empty() ? "" : DependsHint(in);
   for (const UndefinedSymbol& u : binding.undefined) {
     Finding f = MakeFinding(kRules[0], in.file.walked.path);
     // The names as the report keeps them (BoundedView), copied once: the binding's names are
@@ -260,7 +244,6 @@ void Run(const LoadableInput& in, FindingSink& sink) {
     const std::vector<SymbolProvider>& providers =
         in.run.providers ? in.run.providers->Providers(u.name) : kNone;
     AddProviders(providers, &f);
-    if (providers.empty() && !depends_hint.empty()) f.hint = depends_hint;
     if (providers.empty() && !in.options.replaced.empty())
       if (auto dropped = replaced.Defining(std::string(u.name))) DescribeDroppedSymbol(*dropped, name, &f);
     if (in.load.plugin) DescribePlugin(*in.load.plugin, in.loader, &f);

@@ -20,7 +20,10 @@ namespace rocm_audit {
 /// empty when nothing after its own checks reads it). Providers are host ELF objects and
 /// archives: ld.so never loads a GPU code object, so the kernels it defines define nothing a
 /// host library can bind to (a HIP host stub has the same mangled name as its kernel).
+/// `read_base`: the run was given the system it is installed in (--root, packages over a base),
+/// whose libraries then provide what no audited file defines.
 SymbolIndex BuildProviderIndex(const std::vector<Boxed<InspectedFile>>& files,
-                               const std::vector<Boxed<LoadFacts>>& loads, const LoaderConfig& loader);
+                               const std::vector<Boxed<LoadFacts>>& loads, const LoaderConfig& loader,
+                               bool read_base = false);
 
 }  // namespace rocm_audit
