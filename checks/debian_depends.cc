@@ -55,6 +55,7 @@ void ForEachStanza(std::string_view text, Fn fn) {
     const std::string value = Trim(line.substr(colon + 1));
     last = field == "package"                             ? &s.package
            : field == "status"                            ? &s.status
+           : field == "version"                           ? &s.version
            : field == "depends" || field == "pre-depends" ? &s.depends
            : field == "provides"                          ? &s.provides
                                                           : nullptr;
