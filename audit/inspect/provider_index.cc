@@ -55,7 +55,8 @@ void AddBaseProviders(const std::unordered_set<std::string>& wanted,
   if (left.size() > kMaxBaseSymbols) left.resize(kMaxBaseSymbols);
   if (left.empty()) return;
   std::set<std::string> read;
-  const std::vector<std::string> layers = loader.fs.layers();
+  std::vector<std::string> layers = loader.fs.layers();
+  if (layers.empty()) layers = {"/"};  // --root / is the host itself: RootedFs keeps no layer
   for (const std::string& dir : BaseDirectories(loads, loader)) {
     // The directory as the installed system shows it: every layer's entries, each name then
     // resolved through the layers (the top one that has it, hidden files not shown).

@@ -61,7 +61,7 @@ class MissingDepends : public ::testing::Test {
   // libfoo-dev: its config names libfoo.so.1, its libfoo.so link points to it.
   std::string Dev(const std::string& fields) {
     return Deb("libfoo-dev", fields,
-               "mkdir -p $D/" + kLib + "/cmake/foo && ln -s libfoo.so.1 $D/" + kLib +
+               "mkdir -p $D/" + kLib + "/cmake/foo && ln -sf libfoo.so.1 $D/" + kLib +
                    "/libfoo.so && printf 'add_library(foo::foo SHARED IMPORTED)\\n"
                    "set_target_properties(foo::foo PROPERTIES IMPORTED_LOCATION /" +
                    kLib + "/libfoo.so.1)\\n' > $D/" + kLib + "/cmake/foo/fooConfig.cmake");
@@ -109,7 +109,7 @@ TEST_F(MissingDepends, ADevPackageThatDoesNotDependOnItsLibraryIsAnError) {
 
 TEST_F(MissingDepends, TheLinkAloneAndAProgramsNeededLibraryNeedTheRelationToo) {
   const std::string link_only =
-      Deb("libfoo-dev", "", "mkdir -p $D/" + kLib + " && ln -s libfoo.so.1 $D/" + kLib + "/libfoo.so");
+      Deb("libfoo-dev", "", "mkdir -p $D/" + kLib + " && ln -sf libfoo.so.1 $D/" + kLib + "/libfoo.so");
   std::vector<Json> found = Of(Audit(Library() + " " + link_only), "missing-depends");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0]["via"], "symbolic link");
