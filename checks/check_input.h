@@ -26,7 +26,18 @@ namespace rocm_audit {
 struct PackageOfSet {
   std::string name;
   std::vector<std::string> depends;       ///< package names of Depends/Pre-Depends, alternatives too
+  std::vector<std::string> provides;      ///< package names of Provides
   std::unordered_set<std::string> files;  ///< host paths of the files and links it ships
+};
+
+/// The installed copy of a package being installed, which installing replaces: its files in
+/// the base are hidden (RootedFs::Hide), so the hints that say what the new version dropped
+/// read its shared objects here.
+struct ReplacedCopy {
+  std::string package;
+  std::string version;                 ///< its dpkg status Version; "" when unknown
+  std::vector<std::string> libraries;  ///< its shared objects in the base: host paths
+  std::vector<std::string> installed;  ///< the same, as the installed system names them
 };
 
 /// The packager's policy, from the command line.
@@ -36,6 +47,7 @@ struct CheckOptions {
   ArchRequirement arch;                   ///< --require-arch, --isa-compat
   bool relocatable = false;               ///< --relocatable: every absolute path is a defect
   std::vector<PackageOfSet> packages;     ///< package PATHs, when the set is installed
+  std::vector<ReplacedCopy> replaced;     ///< installed copies of the packages being installed
 };
 
 /// What the run knows beyond one file.

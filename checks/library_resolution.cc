@@ -2,10 +2,9 @@
 // the directories searched in order (libtree's explanation) and the symbols it hides.
 #include <algorithm>
 #include <cctype>
-#include <optional>
 
 #include "audit/fs/path.h"
-#include "audit/fs/soname.h"
+#include "checks/debian_depends.h"
 #include "checks/registry.h"
 
 namespace rocm_audit {
@@ -22,18 +21,6 @@ std::string OriginRelative(const std::string& from_dir, const std::string& to_di
   return out;
 }
 
-// Debian's name for the package of a shared library (policy §8.1): the soname without
-// ".so.", a "-" between a name and a version that both end and start with a digit.
-// "libnuma.so.1" -> "libnuma1", "libamdhip64.so.6" -> "libamdhip64-6".
-std::string DebianPackageOf(const std::string& soname) {
-  const std::optional<SonameParts> parts = ParseSoname(soname);
-  if (!parts || parts->stem.size() == soname.size()) return "";
-  std::string name(parts->family), version(parts->version);
-  std::string out = name + (std::isdigit(static_cast<unsigned char>(name.back())) ? "-" : "") + version;
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
-
 // What the packages of the set say about a library none of them makes findable: which of
 // them ships it, or which of the requester's dependencies should. "" when they say nothing.
 std::string SetHint(const std::string& library, const std::string& requester, const CheckOptions& options) {
@@ -46,11 +33,9 @@ std::string SetHint(const std::string& library, const std::string& requester, co
         return library + " is in " + p.name +
                ", another package of this set, in a directory ld.so does not search";
   if (!owner || owner->depends.empty()) return "";
-  const std::string expected = DebianPackageOf(library);
-  for (const std::string& d : owner->depends)
-    if (d == expected)
-      return library + " is in " + d + ", which " + owner->name +
-             " depends on: audit them together, or over a base that has it installed";
+  if (std::string d = DependedLibraryPackage(*owner, library); !d.empty())
+    return library + " is in " + d + ", a Depends of " + owner->name +
+           ": audit them together, or over a base that has it installed";
   std::string names;
   for (size_t i = 0; i < owner->depends.size() && i < 8; ++i) names += (i ? ", " : "") + owner->depends[i];
   return owner->name + " depends on " + names + (owner->depends.size() > 8 ? ", ..." : "") +

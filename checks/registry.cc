@@ -24,6 +24,7 @@ extern const Check kCMakeImportedTargetsCheck;
 extern const Check kCMakeAbsolutePathsCheck;
 extern const Check kCMakeNotEvaluatedCheck;
 extern const Check kPackageProblemsCheck;
+extern const Check kMissingDependsCheck;
 
 namespace {
 
@@ -50,6 +51,7 @@ const Check* const kChecks[] = {
     &kCMakeImportedTargetsCheck,
     &kCMakeAbsolutePathsCheck,
     &kCMakeNotEvaluatedCheck,
+    &kMissingDependsCheck,
 };
 
 std::vector<const Rule*> CollectRules() {

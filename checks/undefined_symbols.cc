@@ -3,6 +3,9 @@
 // index) and so what the link is missing.
 #include <llvm/Demangle/Demangle.h>
 
+#include <optional>
+
+#include "audit/elf/object_store.h"
 #include "audit/fs/path.h"
 #include "checks/registry.h"
 
@@ -67,7 +70,7 @@ constexpr Rule kRules[] = {
         .cause = "undefined symbol {symbol*} in {files}",
         .fields = "symbol:string demangled?:string version:string|null scope_size:integer "
                   "providers:[{file:path member?:string}] plugin?:string host?:string|null "
-                  "host_path?:path|null",
+                  "host_path?:path|null replaced?:{package:string version:string file:path}",
     },
 };
 
@@ -121,6 +124,48 @@ void AddProviders(const std::vector<SymbolProvider>& providers, Finding* f) {
   f->hint = "defined in " + where + ", which " + std::string(BaseName(f->file)) +
             " does not link: add it to the link (for a static library, to the consumer's "
             "dependency list)";
+}
+
+// The shared objects that the installed copies of the packages being installed own in the
+// base, hidden in the audit: read, for one file's findings, only when a symbol nothing
+// defines may be one a new version dropped.
+class ReplacedCopies {
+ public:
+  explicit ReplacedCopies(const std::vector<ReplacedCopy>& copies) : copies_(copies) {}
+
+  struct Definition {
+    const ReplacedCopy* copy = nullptr;
+    size_t library = 0;
+  };
+  std::optional<Definition> Defining(const std::string& symbol) {
+    for (const ReplacedCopy& c : copies_)
+      for (size_t i = 0; i < c.libraries.size(); ++i) {
+        std::shared_ptr<const StoredObject> stored = store_.Get(c.libraries[i], c.installed[i]);
+        bool defines = false;
+        if (stored->model) stored->model->ForEachDefinition(symbol, [&](uint32_t) { defines = true; });
+        if (defines) return Definition{&c, i};
+      }
+    return std::nullopt;
+  }
+
+ private:
+  const std::vector<ReplacedCopy>& copies_;
+  ObjectStore store_;
+};
+
+// A symbol nothing defines that the installed copy of a package being installed defines: the
+// new version dropped it, and the stale copy, hidden, no longer stands in.
+void DescribeDroppedSymbol(const ReplacedCopies::Definition& d, const std::string& name, Finding* f) {
+  const ReplacedCopy& c = *d.copy;
+  const std::string installed = c.package + (c.version.empty() ? "" : " " + c.version);
+  const std::string& library = c.installed[d.library];
+  f->message += "; the installed " + installed + ", which installing " + c.package +
+                " replaces, defines it in " + library;
+  f->hint = "the new " + c.package + " no longer defines " + name + ", which the installed " + installed +
+            " does (" + std::string(BaseName(library)) +
+            "): export it again (or change the SONAME), or rebuild " + std::string(BaseName(f->file)) +
+            " against the new version";
+  f->fields["replaced"] = {{"package", c.package}, {"version", c.version}, {"file", library}};
 }
 
 // What a file of `plugin`'s kind is, in the words of a finding's message.
@@ -178,6 +223,7 @@ void DescribePlugin(const PluginFacts& plugin, const LoaderConfig& loader, Findi
 
 void Run(const LoadableInput& in, FindingSink& sink) {
   const SymbolBinding& binding = in.load.binding;
+  ReplacedCopies replaced(in.options.replaced);
   for (const UndefinedSymbol& u : binding.undefined) {
     Finding f = MakeFinding(kRules[0], in.file.walked.path);
     // The names as the report keeps them (BoundedView), copied once: the binding's names are
@@ -195,7 +241,11 @@ void Run(const LoadableInput& in, FindingSink& sink) {
     f.fields["version"] = version.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(version);
     f.fields["scope_size"] = binding.scope_size;
     static const std::vector<SymbolProvider> kNone;
-    AddProviders(in.run.providers ? in.run.providers->Providers(u.name) : kNone, &f);
+    const std::vector<SymbolProvider>& providers =
+        in.run.providers ? in.run.providers->Providers(u.name) : kNone;
+    AddProviders(providers, &f);
+    if (providers.empty() && !in.options.replaced.empty())
+      if (auto dropped = replaced.Defining(std::string(u.name))) DescribeDroppedSymbol(*dropped, name, &f);
     if (in.load.plugin) DescribePlugin(*in.load.plugin, in.loader, &f);
     sink.Add(std::move(f));
   }

@@ -165,6 +165,17 @@ const Option
                    o->audit.plugin_hosts.push_back(std::move(given));
                    return true;
                  }},
+                {kAudit, kLoader, "", "--not-built", "", "PACKAGE=WHY",
+                 "PACKAGE is installed in the same operation but this run does not\n"
+                 "have it (an arch-only build's other packages), nor the base: a\n"
+                 "missing file, library or CMake dependency it may ship is a\n"
+                 "not-built-sibling note saying WHY; repeatable (dh_rocm_audit)",
+                 [](S& v, O* o, std::string* error) {
+                   NotBuiltPackage p;
+                   if (!ParseNotBuiltPackage(v, &p, error)) return false;
+                   o->audit.not_built.push_back(std::move(p));
+                   return true;
+                 }},
 
                 {kAuditAndDiff, kCMake, "", "--cmake-prefix-path", "", "DIR[:DIR...]",
                  "prefixes where a consumer's find_package() finds the CMake\n"

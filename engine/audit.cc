@@ -10,6 +10,7 @@
 #include "audit/fs/rooted_fs.h"
 #include "engine/installed_world.h"
 #include "engine/known_rules.h"
+#include "engine/not_built_packages.h"
 #include "engine/package_inputs.h"
 #include "engine/tree_audit.h"
 
@@ -52,6 +53,7 @@ bool AuditUnguarded(const AuditRequest& given, AuditSinks& sinks, Report* report
                            error))
     return false;
   if (!ArrangeInstalledWorld(packages, &request, &report->inputs, error)) return false;
+  DescribeReplacedCopies(&request);
   report->inputs.paths = given.paths;
   report->inputs.packages = std::move(packages.packages);
   if (packages.dir) report->inputs.unpacked_into = packages.tree;
@@ -63,6 +65,7 @@ bool AuditUnguarded(const AuditRequest& given, AuditSinks& sinks, Report* report
   // What the workers read and freed stays in their malloc arenas, which writing the report
   // does not reuse: given back once the tree's facts are gone.
   if (request.release_at_exit) malloc_trim(0);
+  JudgeNeedsOfNotBuiltPackages(given.not_built, &report->findings);
   ApplyPolicy(given.policy, report);
   ArrangeDeclaredFields(report);
   return true;  // the private directory goes here, with every file unpacked into it

@@ -12,6 +12,7 @@
 #include "audit/unpack/package_database.h"
 #include "audit/unpack/unpack.h"
 #include "checks/check_input.h"
+#include "engine/not_built_packages.h"
 #include "policy/policy.h"
 
 namespace rocm_audit {
@@ -41,6 +42,10 @@ struct AuditRequest {
   /// copies own in a base layer (its dpkg database) are hidden there. Package PATHs add
   /// their own names.
   std::vector<PackageName> installing;
+  /// --not-built: packages of the source installed in the same operation that this run does
+  /// not have (an arch-only build's other packages) nor the base: what the audited files need
+  /// and do not find may be theirs (engine/not_built_packages.h).
+  std::vector<NotBuiltPackage> not_built;
   std::vector<std::string> library_path;  ///< --library-path, in order
   std::string ld_so_conf = "/etc/ld.so.conf";
   /// --default-dirs: the target ld.so's built-in directories (an empty list: none); unset =

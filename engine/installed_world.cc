@@ -2,7 +2,16 @@
 
 #include <algorithm>
 
+#include <sys/stat.h>
+
+#include <optional>
+#include <set>
+
+#include "audit/fs/open_file.h"
+#include "audit/fs/path.h"
 #include "audit/fs/rooted_fs.h"
+#include "audit/unpack/installed_files.h"
+#include "checks/debian_depends.h"
 
 namespace rocm_audit {
 namespace {
@@ -38,11 +47,46 @@ void DescribeSet(const PackageInputs& packages, const std::vector<InputPackage>&
     PackageOfSet& of = checks->packages.emplace_back();
     of.name = p.name;
     of.depends = DependedNames(p.depends);
+    of.provides = DependedNames(p.provides);
     for (const std::string& m : p.members) of.files.insert(packages.tree + "/" + m);
   }
 }
 
+// A dpkg status file past this is not read (Debian 12 with 3,000 packages: 4 MB): the
+// version is then not named.
+constexpr size_t kMaxStatusFile = size_t(64) << 20;
+
+bool SharedObjectName(std::string_view name) {
+  return name.starts_with("lib") && (name.ends_with(".so") || name.find(".so.") != std::string_view::npos);
+}
+
 }  // namespace
+
+void DescribeReplacedCopies(AuditRequest* request) {
+  for (const std::string& layer : RootedFs(request->roots).layers()) {
+    const std::string prefix = layer == "/" ? "" : layer;
+    std::optional<std::string> status;
+    for (const PackageName& p : request->installing) {
+      std::unordered_set<std::string> owned = InstalledFilesOf(layer, {p});
+      ReplacedCopy copy{p.name, "", {}, {}};
+      for (const std::string& path : std::set<std::string>(owned.begin(), owned.end())) {
+        struct stat st;
+        if (!SharedObjectName(BaseName(path)) || lstat((prefix + path).c_str(), &st) != 0 ||
+            !S_ISREG(st.st_mode))
+          continue;
+        copy.libraries.push_back(prefix + path);
+        copy.installed.push_back(path);
+      }
+      if (copy.libraries.empty()) continue;
+      if (!status)
+        status = ReadRegularFile(prefix + "/var/lib/dpkg/status", kMaxStatusFile, PastCap::kRefused,
+                                 Links::kRefuse)
+                     .text.value_or("");
+      copy.version = InstalledVersion(*status, p.name);
+      request->checks.replaced.push_back(std::move(copy));
+    }
+  }
+}
 
 bool ArrangeInstalledWorld(const PackageInputs& packages, AuditRequest* request, ReportInputs* inputs,
                            std::string* error) {

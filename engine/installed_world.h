@@ -22,4 +22,10 @@ namespace rocm_audit {
 [[nodiscard]] bool ArrangeInstalledWorld(const PackageInputs& packages, AuditRequest* request,
                                          ReportInputs* inputs, std::string* error);
 
+/// The installed copies of `request`'s --installing packages in each of its layers that has
+/// a package database: the shared objects each owned there (hidden in the audit) and its
+/// installed version, for the hints that name what a new version dropped
+/// (CheckOptions::replaced).
+void DescribeReplacedCopies(AuditRequest* request);
+
 }  // namespace rocm_audit

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/comparison_rules.h"
+#include "engine/not_built_packages.h"
 #include "engine/run_checks.h"
 
 namespace rocm_audit {
@@ -12,6 +13,7 @@ std::vector<Rule> KnownRules() {
   for (const Rule* r : AllRules()) out.push_back(*r);
   out.push_back(kFindingLimitRule);
   out.push_back(kUnusedWaiverRule);
+  out.push_back(kNotBuiltSiblingRule);
   for (const Rule* r : ComparisonRules()) out.push_back(*r);
   return out;
 }

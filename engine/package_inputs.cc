@@ -76,7 +76,8 @@ bool UnpackPackageInputs(std::vector<std::string>* paths, bool* relocatable, con
                         u.version,
                         u.architecture,
                         std::move(u.depends),
-                        std::move(u.members)};
+                        std::move(u.members),
+                        std::move(u.provides)};
   }
   out->tree = tree;
   kept.push_back(tree);

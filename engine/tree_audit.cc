@@ -192,7 +192,10 @@ class TreeAudit {
       if (files[i] && files[i]->loadable()) MakeLoadFactsOf(i, offers, plugins);
       Tick("auditing", audited_);
     });
-    run_.providers = &tree_->providers.emplace(BuildProviderIndex(files, loads, loader_));
+    // The base's libraries provide what nothing audited defines when the run was given the
+    // system it is installed in (--root layers, or packages over a base).
+    run_.providers = &tree_->providers.emplace(
+        BuildProviderIndex(files, loads, loader_, !request_.roots.empty() || report_.inputs.installed_world));
     decode_memory_.ReleaseUnused();  // what closure members outside the tree decoded
   }
 

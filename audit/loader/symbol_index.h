@@ -27,6 +27,11 @@ class SymbolIndex {
   /// Returns false with `error` set when the archive cannot be read.
   [[nodiscard]] bool AddArchive(const std::string& path, std::string_view bytes, std::string* error);
 
+  /// `path` defines `name` (a wanted symbol no other provider defines; the base's libraries).
+  void AddProvider(const std::string& name, const std::string& path) {
+    providers_[name].push_back({path, ""});
+  }
+
   const std::vector<SymbolProvider>& Providers(std::string_view name) const;
 
  private:

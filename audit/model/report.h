@@ -23,6 +23,7 @@ struct InputPackage {
   /// Not in the JSON report: the files and links it unpacked, relative to `unpacked_into`,
   /// so that reports name them PACKAGE:/member.
   std::vector<std::string> members;
+  std::vector<std::string> provides;  ///< a .deb's Provides; not in the JSON report
 };
 
 /// What the run was asked to audit, and how the loader was configured.

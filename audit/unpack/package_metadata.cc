@@ -44,10 +44,11 @@ void ApplyDebControl(const std::string& control, UnpackedPackage* out) {
     if (field == "Package") out->name = value;
     if (field == "Version") out->version = value;
     if (field == "Architecture") out->architecture = value;
-    if (field == "Depends" || field == "Pre-Depends") {
+    if (field == "Depends" || field == "Pre-Depends" || field == "Provides") {
+      std::vector<std::string>& to = field == "Provides" ? out->provides : out->depends;
       std::istringstream list(value);
       for (std::string dep; std::getline(list, dep, ',');)
-        if (std::string d(Trim(dep)); !d.empty()) out->depends.push_back(d);
+        if (std::string d(Trim(dep)); !d.empty()) to.push_back(d);
     }
   });
 }

@@ -40,6 +40,7 @@ struct UnpackedPackage {
   std::vector<std::string> depends;
   /// Regular files and links written, relative to the directory ("usr/lib/libx.so.1").
   std::vector<std::string> members;
+  std::vector<std::string> provides;  ///< a .deb's Provides, one relation each ("libfoo-abi-1 (= 2)")
 };
 
 /// One package's running totals against the caps: each package has its own, so that what

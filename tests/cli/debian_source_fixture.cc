@@ -20,8 +20,13 @@ std::string Control(const RoctapSource& s) {
          "${misc:Depends}\n"
          "Description: rocm-audit test tools\n a program, its man page and a dangling man-page link\n\n"
          // deb822 field names are case-insensitive: a reader must not miss this package.
-         "package: libroctap-dev\nArchitecture: any\nDepends: libroctap1 (= ${binary:Version}), "
-         "${misc:Depends}\nDescription: rocm-audit test headers\n a CMake package and a README\n";
+         "package: libroctap-dev\nArchitecture: any\nDepends: libroctap1 (= ${binary:Version}), " +
+         std::string(s.common_package ? "roctap-common (= ${source:Version}), " : "") +
+         "${misc:Depends}\nDescription: rocm-audit test headers\n a CMake package and a README\n" +
+         (s.common_package ? "\nPackage: roctap-common\nArchitecture: all\nMulti-Arch: foreign\n"
+                             "Depends: roctap-tools (>= ${source:Version}), ${misc:Depends}\n"
+                             "Description: rocm-audit test CMake macros\n macros and a config of the tools\n"
+                           : "");
 }
 
 // Its Depends are written in debian/control; only the audit is tested (no dh_shlibdeps).
@@ -43,7 +48,18 @@ std::string Rules(const RoctapSource& s) {
          kLib +
          "/cmake/roctap/roctapConfig.cmake\n"
          "\tln -s libroctap.so.1 debian/libroctap-dev/" +
-         kLib + "/libroctap.so\n\noverride_dh_shlibdeps:\n";
+         kLib + "/libroctap.so\n" +
+         // Into debian/roctap-common whatever the build makes, as a rules file may: a staged
+         // tree of a package the build does not make is no sibling.
+         (s.common_package
+              ? "\tinstall -D -m 644 roctap-toolsConfig.cmake "
+                "debian/roctap-common/usr/share/cmake/roctap-tools/roctap-toolsConfig.cmake\n" +
+                    std::string(s.common_lacks_macros
+                                    ? ""
+                                    : "\tinstall -D -m 644 roctap-macros.cmake "
+                                      "debian/roctap-common/usr/share/roctap/roctap-macros.cmake\n")
+              : std::string()) +
+         "\noverride_dh_shlibdeps:\n";
 }
 
 }  // namespace
@@ -68,14 +84,19 @@ void WriteRoctapSource(const std::string& dir, const RoctapSource& s) {
   WriteAll(dir + "/roctap.1", ".TH ROCTAP 1\n.SH NAME\nroctap \\- a test\n");
   WriteAll(
       dir + "/roctapConfig.cmake",
-      "add_library(roctap::roctap SHARED IMPORTED)\n"
-      "set_target_properties(roctap::roctap PROPERTIES IMPORTED_LOCATION \"/" +
+      std::string(s.common_package ? "include(/usr/share/roctap/roctap-macros.cmake)\n" : "") +
+          "add_library(roctap::roctap SHARED IMPORTED)\n"
+          "set_target_properties(roctap::roctap PROPERTIES IMPORTED_LOCATION \"/" +
           kLib + "/libroctap.so.1\" INTERFACE_INCLUDE_DIRECTORIES \"/usr/include\")\n" +
           (s.config_names_missing_file ? "add_library(roctap::static STATIC IMPORTED)\n"
                                          "set_target_properties(roctap::static PROPERTIES IMPORTED_LOCATION "
                                          "\"/" +
                                              kLib + "/libroctap.a\")\n"
                                        : std::string()));
+  WriteAll(dir + "/roctap-macros.cmake", "macro(roctap_add name)\nendmacro()\n");
+  WriteAll(dir + "/roctap-toolsConfig.cmake",
+           "add_executable(roctap::roctap IMPORTED)\n"
+           "set_target_properties(roctap::roctap PROPERTIES IMPORTED_LOCATION \"/usr/bin/roctap\")\n");
   ASSERT_EQ(RunCommand("chmod +x " + dir + "/debian/rules"), 0);
 }
 
@@ -84,11 +105,23 @@ std::string RocmAuditBinDir() {
   return bin.substr(0, bin.rfind('/'));
 }
 
-std::string BuildPackageCommand(const std::string& dir, const std::string& flags) {
+std::string BuildPackageCommand(const std::string& dir, const std::string& flags, const std::string& env) {
   const std::string source = ROCM_AUDIT_SOURCE_DIR;
   return "cd " + dir + " && PATH=" + source + "/hooks/debian:" + RocmAuditBinDir() +
-         ":$PATH PERL5LIB=" + source +
-         "/hooks/debian DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -d " + flags + " 2>&1";
+         ":$PATH PERL5LIB=" + source + "/hooks/debian DEB_BUILD_OPTIONS=nocheck " + env +
+         " dpkg-buildpackage -us -uc -d " + flags + " 2>&1";
+}
+
+void MakeRoot(const std::string& root) {
+  ASSERT_EQ(
+      RunCommand("mkdir -p " + root + "/usr/lib/x86_64-linux-gnu " + root + "/usr/lib64 " + root +
+                 "/var/lib/dpkg/info " + root + "/var/lib/dpkg/updates && touch " + root +
+                 "/var/lib/dpkg/status && cp -L /usr/lib/x86_64-linux-gnu/libc.so.6 "
+                 "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 " +
+                 root + "/usr/lib/x86_64-linux-gnu/ && ln -s usr/lib " + root + "/lib && ln -s usr/lib64 " +
+                 root + "/lib64 && ln -s ../lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 " + root +
+                 "/usr/lib64/"),
+      0);
 }
 
 }  // namespace rocm_audit::testing

@@ -29,20 +29,6 @@ std::string Field(const std::string& stanza, const std::string& field) {
   return stanza.substr(at, stanza.find('\n', at) - at);
 }
 
-// A root holding only the host's libc and its loader (merged /usr, as Debian 12's), and an
-// empty dpkg database.
-void MakeRoot(const std::string& root) {
-  ASSERT_EQ(
-      RunCommand("mkdir -p " + root + "/usr/lib/x86_64-linux-gnu " + root + "/usr/lib64 " + root +
-                 "/var/lib/dpkg/info " + root + "/var/lib/dpkg/updates && touch " + root +
-                 "/var/lib/dpkg/status && cp -L /usr/lib/x86_64-linux-gnu/libc.so.6 "
-                 "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 " +
-                 root + "/usr/lib/x86_64-linux-gnu/ && ln -s usr/lib " + root + "/lib && ln -s usr/lib64 " +
-                 root + "/lib64 && ln -s ../lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 " + root +
-                 "/usr/lib64/"),
-      0);
-}
-
 // dpkg -i of the three packages of `version` (the -dbgsym packages are not in debian/control).
 int Install(const TempDir& t, const std::string& version) {
   std::string out;
