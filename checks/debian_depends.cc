@@ -6,6 +6,7 @@
 
 #include "audit/fs/open_file.h"
 #include "audit/fs/soname.h"
+#include "audit/support/text.h"
 
 namespace rocm_audit {
 namespace {
@@ -17,12 +18,6 @@ constexpr size_t kMaxStatusFile = size_t(64) << 20;
 std::string Lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
   return s;
-}
-
-std::string Trim(std::string_view s) {
-  const size_t b = s.find_first_not_of(" \t\r");
-  if (b == std::string_view::npos) return "";
-  return std::string(s.substr(b, s.find_last_not_of(" \t\r") - b + 1));
 }
 
 // One stanza of a dpkg status file: the fields this reader keeps, by lower-case name
@@ -48,13 +43,13 @@ void ForEachStanza(std::string_view text, Fn fn) {
       continue;
     }
     if (line[0] == ' ' || line[0] == '\t') {
-      if (last) *last += " " + Trim(line);
+      if (last) *last += " " + std::string(Trim(line));
       continue;
     }
     const size_t colon = line.find(':');
     if (colon == std::string_view::npos) continue;
     const std::string field = Lower(std::string(line.substr(0, colon)));
-    const std::string value = Trim(line.substr(colon + 1));
+    const std::string value(Trim(line.substr(colon + 1)));
     last = field == "package"                             ? &s.package
            : field == "status"                            ? &s.status
            : field == "version"                           ? &s.version
@@ -76,7 +71,7 @@ std::vector<std::string> RelationNames(const std::string& field) {
   while (start <= field.size()) {
     size_t end = field.find_first_of(",|", start);
     if (end == std::string::npos) end = field.size();
-    std::string one = Trim(std::string_view(field).substr(start, end - start));
+    std::string one(Trim(std::string_view(field).substr(start, end - start)));
     one = one.substr(0, one.find_first_of(" \t(:["));
     if (!one.empty()) out.push_back(std::move(one));
     start = end + 1;

@@ -10,7 +10,7 @@
 #include "audit/fs/open_file.h"
 #include "audit/fs/path.h"
 #include "audit/fs/rooted_fs.h"
-#include "audit/unpack/installed_files.h"
+#include "audit/unpack/package_database.h"
 #include "checks/debian_depends.h"
 
 namespace rocm_audit {

@@ -12,11 +12,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string error;
   size_t sink = 0;
   ArchiveSummary summary;
-  ValidateArchive(bytes, &summary, &error);
-  ForEachArchiveMember(
+  (void)ValidateArchive(bytes, &summary, &error);
+  (void)ForEachArchiveMember(
       bytes, [&](std::string_view name, std::string_view member) { sink += name.size() + member.size(); },
       &error);
-  ForEachArchiveDefinition(
+  (void)ForEachArchiveDefinition(
       bytes, [&](std::string_view symbol, std::string_view member) { sink += symbol.size() + member.size(); },
       &error);
   return sink == SIZE_MAX;

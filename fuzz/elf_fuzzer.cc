@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view bytes(reinterpret_cast<const char*>(data), size);
   ElfIdentity identity;
   std::string error;
-  ReadElfIdentity(bytes, &identity, &error);
+  (void)ReadElfIdentity(bytes, &identity, &error);
   // A copy the model may keep (the real audit keeps its mapping alive the same way).
   std::shared_ptr<llvm::MemoryBuffer> buffer = llvm::MemoryBuffer::getMemBufferCopy(bytes, "fuzz");
   ElfModel model;

@@ -93,7 +93,7 @@ TEST(Options, EveryOptionIsParsedAndListedInTheHelpOfTheCommandsThatTakeIt) {
       if (!ok) EXPECT_THAT(error, Not(HasSubstr("unknown option"))) << name;
     } else {
       CliOptions bare;
-      ParseArguments({name}, &bare, &error);
+      EXPECT_FALSE(ParseArguments({name}, &bare, &error));
       EXPECT_EQ(error, name + " needs a value");
     }
   }
@@ -107,7 +107,7 @@ TEST(Options, HelpNamesNoOptionTheParserDoesNotKnow) {
          ++it) {
       CliOptions o;
       std::string error;
-      ParseArguments({it->str(), "x"}, &o, &error);
+      (void)ParseArguments({it->str(), "x"}, &o, &error);
       EXPECT_THAT(error, Not(HasSubstr("unknown option"))) << it->str();
     }
   }
