@@ -573,11 +573,15 @@ std::string Usage(const Command& command) {
 
 // The misplaced option's message: which commands take it, and where they are described.
 std::string Misplaced(const Option& opt, const Command& command) {
-  std::string takers;
+  std::vector<std::string> names;
   for (const Command& c : AllCommands())
     if (opt.commands & c.bit)
-      takers += (takers.empty() ? "" : " and ") + std::string(c.name) + " (rocm-audit " +
-                std::string(c.synopsis.substr(0, c.synopsis.find('\n'))) + ")";
+      names.push_back(std::string(c.name) + " (rocm-audit " +
+                      std::string(c.synopsis.substr(0, c.synopsis.find('\n'))) + ")");
+  // "audit (...)", "audit (...) and diff (...)", "audit (...), diff (...) and index (...)".
+  std::string takers;
+  for (size_t i = 0; i < names.size(); ++i)
+    takers += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
   return std::string(opt.long_name) + " is an option of " + takers + ", not of " + std::string(command.name) +
          " (see rocm-audit help " + std::string(command.name) + ")";
 }

@@ -12,10 +12,10 @@
 #include <map>
 #include <set>
 
-#include "engine/comparison_rules.h"
 #include "diff/compare.h"
 #include "diff/debian_symbols.h"
 #include "diff/shared_libraries.h"
+#include "engine/comparison_rules.h"
 #include "engine/debian_records.h"
 
 namespace rocm_audit {

@@ -360,9 +360,9 @@ constinit const Rule kSonameBumpWithoutRenameRule{
 
 namespace {
 const Rule* const kComparisonRules[] = {
-    &kSymbolsRemovedRule, &kSonameChangedRule,         &kLibraryRemovedRule,
-    &kProcessorsLostRule, &kCMakeInterfaceRemovedRule, &kCMakeDependencyDroppedRule,
-    &kNewFindingRule,     &kFixedFindingRule,          &kSideUnreadableRule,
+    &kSymbolsRemovedRule,       &kSonameChangedRule,         &kLibraryRemovedRule,
+    &kProcessorsLostRule,       &kCMakeInterfaceRemovedRule, &kCMakeDependencyDroppedRule,
+    &kNewFindingRule,           &kFixedFindingRule,          &kSideUnreadableRule,
     &kDebianSymbolsMissingRule, &kDebianSymbolsUnlistedRule, &kSonameBumpWithoutRenameRule,
 };
 }  // namespace

@@ -123,7 +123,7 @@ TEST(ConsumerIndex, ALineThatIsNoRecordIsAToolErrorNamingIt) {
   EXPECT_EQ(RunTool("index " + t / "bad.index", &out, &err), 2);
   EXPECT_THAT(err, HasSubstr("not a package"));
   EXPECT_EQ(RunTool("--consumers " + t / "bad.index" + " " + kOldLib, &out, &err), 2);
-  EXPECT_THAT(err, HasSubstr("--consumers belongs to diff"));
+  EXPECT_THAT(err, HasSubstr("--consumers is an option of diff"));
 }
 
 // The corpus's .debs, indexed in separate runs and merged, agree with readelf (NEEDED) and

@@ -161,8 +161,9 @@ TEST(Commands, AMisplacedOptionSaysWhereItGoes) {
   CliOptions help;
   EXPECT_FALSE(ParseArguments({"help", "-j2"}, &help, &error));
   EXPECT_EQ(error,
-            "--jobs is an option of audit (rocm-audit [options] PATH...) and diff (rocm-audit diff [options] "
-            "OLD NEW), not of help (see rocm-audit help help)");
+            "--jobs is an option of audit (rocm-audit [options] PATH...), diff (rocm-audit diff [options] "
+            "OLD NEW) and index (rocm-audit index [options] PACKAGE...), not of help (see rocm-audit help "
+            "help)");
 }
 
 // A command named after a PATH was meant as the command, when no file has its name.
@@ -194,7 +195,7 @@ TEST(Commands, HelpNamesACommandOrNone) {
   EXPECT_TRUE(flag.show_help);
   EXPECT_EQ(flag.command, kDiffCommand);
   EXPECT_FALSE(ParseArguments({"help", "nosuch"}, &unknown, &error));
-  EXPECT_EQ(error, "help: no command named nosuch (commands: audit, diff, help)");
+  EXPECT_EQ(error, "help: no command named nosuch (commands: audit, diff, index, help)");
 }
 
 // `rocm-audit diff --help`, `rocm-audit help diff` and the diff row's help are one text.
