@@ -115,6 +115,19 @@ void VersionRejected(const AuditedPackage& ap, const LocatedDependency& d, const
   sink.Add(std::move(f));
 }
 
+// The fields and stage every finding on a dependency carries: where the config asks for it,
+// what it asks for, and the prefixes searched.
+void AddDependencyFields(const AuditedPackage& ap, const LocatedDependency& d, Finding f, FindingSink& sink) {
+  AddSiteFields(f, ap.package.name, d.request.site);
+  if (d.request.required) SetCMakeStage(f, "configure");
+  f.fields["dependency"] = d.request.name;
+  f.fields["version"] = d.request.version;
+  f.fields["prefixes_searched"] = d.searched;
+  MarkAskedComponent(f, d.request.asked_component);
+  MarkUndecided(f, d.request.undecided);
+  sink.Add(std::move(f));
+}
+
 // The dependency is found, but its own config fails for want of a required dependency of
 // its own: CMake fails find_package() of it, and with it this package's (CMakeFindDependencyMacro
 // at each level), as it does when the dependency is found nowhere.
@@ -130,14 +143,7 @@ void MissingBelow(const AuditedPackage& ap, const LocatedDependency& d, const st
   }
   f.hint = "make " + ap.package.name + "'s package depend on what " + d.request.name +
            " needs, or fix the dependency's package";
-  AddSiteFields(f, ap.package.name, d.request.site);
-  if (d.request.required) SetCMakeStage(f, "configure");
-  f.fields["dependency"] = d.request.name;
-  f.fields["version"] = d.request.version;
-  f.fields["prefixes_searched"] = d.searched;
-  MarkAskedComponent(f, d.request.asked_component);
-  MarkUndecided(f, d.request.undecided);
-  sink.Add(std::move(f));
+  AddDependencyFields(ap, d, std::move(f), sink);
 }
 
 void Run(const TreeInput& in, FindingSink& sink) {
@@ -160,14 +166,7 @@ void Run(const TreeInput& in, FindingSink& sink) {
       }
       f.hint = "make " + ap.package.name + " depend on the package that installs " + d.request.name +
                "Config.cmake (or " + d.request.name + "-config.cmake), or audit with --cmake-prefix-path";
-      AddSiteFields(f, ap.package.name, d.request.site);
-      if (d.request.required) SetCMakeStage(f, "configure");
-      f.fields["dependency"] = d.request.name;
-      f.fields["version"] = d.request.version;
-      f.fields["prefixes_searched"] = d.searched;
-      MarkAskedComponent(f, d.request.asked_component);
-      MarkUndecided(f, d.request.undecided);
-      sink.Add(std::move(f));
+      AddDependencyFields(ap, d, std::move(f), sink);
     }
   }
 }

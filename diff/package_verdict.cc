@@ -10,11 +10,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string Field(const Finding& f, const char* name) {
-  auto it = f.fields.find(name);
-  return it != f.fields.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 std::vector<std::string> List(const Finding& f, const char* name) {
   std::vector<std::string> out;
   auto it = f.fields.find(name);
@@ -94,7 +89,7 @@ std::string Hits(Verdicts& v, const Finding& f) {
 void SymbolsRemoved(Verdicts& v, const Finding& f) {
   if (f.severity == Severity::kNote) return;  // version nodes alone: nothing a program bound
   PackageVerdict& p = v.OfNew(f.file);
-  const std::string soname = Field(f, "soname"), next = NextSoname(soname);
+  const std::string soname = StringField(f, "soname"), next = NextSoname(soname);
   std::string line = "needs a SONAME bump: " + soname + " -> " + (next.empty() ? "a new SONAME" : next);
   if (const SidePackage* pkg = v.New().PackageOf(f.file))
     if (std::string renamed = NextPackageName(pkg->name, soname, next); !renamed.empty())
@@ -108,12 +103,12 @@ void SymbolsRemoved(Verdicts& v, const Finding& f) {
 void SonameChanged(Verdicts& v, const Finding& f) {
   auto still = f.fields.find("old_still_provided");
   if (still != f.fields.end() && still->is_boolean() && still->get<bool>()) return;
-  const std::string old_soname = Field(f, "old_soname"), new_soname = Field(f, "new_soname");
+  const std::string old_soname = StringField(f, "old_soname"), new_soname = StringField(f, "new_soname");
   auto stays = f.fields.find("old_package_stays");
   PackageVerdict& p = v.OfNew(f.file);
   if (stays != f.fields.end() && stays->is_boolean() && stays->get<bool>()) {
     p.needs.push_back("needs a transition: " + old_soname + " -> " + new_soname + " (" +
-                      Field(f, "old_package") + " stays installable)" + Hits(v, f));
+                      StringField(f, "old_package") + " stays installable)" + Hits(v, f));
     return;
   }
   std::string line = "needs a package rename: " + old_soname + " -> " + new_soname;
@@ -126,7 +121,7 @@ void SonameChanged(Verdicts& v, const Finding& f) {
 
 void Dropped(Verdicts& v, const Finding& f) {
   if (f.check == "library-removed") {
-    v.OfOld(f.file).needs.push_back("drops library " + Field(f, "soname") + Hits(v, f));
+    v.OfOld(f.file).needs.push_back("drops library " + StringField(f, "soname") + Hits(v, f));
   } else if (f.check == "processors-lost") {
     const std::vector<std::string> lost = List(f, "lost");
     if (!lost.empty())
@@ -136,10 +131,12 @@ void Dropped(Verdicts& v, const Finding& f) {
     for (const std::string& c : List(f, "removed_components")) gone.push_back("component " + c);
     for (const std::string& r : List(f, "removed_variables")) gone.push_back("variable " + r);
     if (gone.empty()) gone.push_back("a dependency version raised");
-    v.OfNew(f.file).needs.push_back("drops CMake interface of " + Field(f, "package") + ": " + Few(gone));
+    v.OfNew(f.file).needs.push_back("drops CMake interface of " + StringField(f, "package") + ": " +
+                                    Few(gone));
   } else if (f.check == "cmake-dependency-dropped") {
-    v.OfNew(f.file).needs.push_back("drops CMake interface of " + Field(f, "package") + ": no longer loads " +
-                                    Field(f, "dependency") + " (" + Few(List(f, "targets")) + ")");
+    v.OfNew(f.file).needs.push_back("drops CMake interface of " + StringField(f, "package") +
+                                    ": no longer loads " + StringField(f, "dependency") + " (" +
+                                    Few(List(f, "targets")) + ")");
   }
 }
 

@@ -9,11 +9,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string Field(const Finding& f, const char* name) {
-  auto it = f.fields.find(name);
-  return it != f.fields.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 // A list field as one line of code items; `none` when it is empty.
 std::string Items(const Finding& f, const char* name, const char* none = "none") {
   auto it = f.fields.find(name);
@@ -73,13 +68,14 @@ std::string Removed(const Finding& f) {
 // The rows of one finding: OLD's value and NEW's, as its fields state them.
 std::string Rows(const Finding& f) {
   if (f.check == "symbols-removed")
-    return Row(f, "exports of " + Field(f, "soname"), Removed(f), "<span class=\"hint\">not exported</span>");
+    return Row(f, "exports of " + StringField(f, "soname"), Removed(f),
+               "<span class=\"hint\">not exported</span>");
   if (f.check == "soname-changed")
-    return Row(f, "SONAME", Code(Field(f, "old_soname")), Code(Field(f, "new_soname")));
+    return Row(f, "SONAME", Code(StringField(f, "old_soname")), Code(StringField(f, "new_soname")));
   if (f.check == "library-removed")
-    return Row(f, "library", Code(Field(f, "soname")), "<span class=\"hint\">not provided</span>");
+    return Row(f, "library", Code(StringField(f, "soname")), "<span class=\"hint\">not provided</span>");
   if (f.check == "processors-lost")
-    return Row(f, "processors (" + Field(f, "scope") + ")", Items(f, "old_processors"),
+    return Row(f, "processors (" + StringField(f, "scope") + ")", Items(f, "old_processors"),
                Items(f, "new_processors"));
   if (f.check != "cmake-interface-removed") return "";
   std::string out;

@@ -58,6 +58,13 @@ Finding MakeFinding(const Rule& rule, const std::string& file);
 /// can be as long as the file (a 100 MB DT_NEEDED string), a list as long as the file
 /// allows (100,000 RUNPATH entries searched), and a report repeats them; real ones are far
 /// shorter (PATH_MAX is 4,096 bytes).
+/// The string field `name` of `finding`; "" when it is absent or not a string (the
+/// comparison's verdicts and the diff's renderers read fields this way).
+inline std::string StringField(const Finding& finding, const char* name) {
+  auto it = finding.fields.find(name);
+  return it != finding.fields.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 inline constexpr size_t kMaxFindingStringBytes = 8192;
 inline constexpr size_t kMaxFindingArrayElements = 10000;
 
