@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "diff/diff.h"
+#include "tests/diff/findings_of.h"
 
 namespace rocm_audit::testing {
 namespace {
@@ -76,50 +77,43 @@ Report DiffDebs(const std::string& from, const std::string& to) {
   return report;
 }
 
-std::vector<const Finding*> Of(const Report& r, std::string_view check) {
-  std::vector<const Finding*> out;
-  for (const Finding& f : r.findings)
-    if (f.check == check) out.push_back(&f);
-  return out;
-}
-
 // What dpkg-gensymbols would say of NEW's symbols file: ds_drop lost, ds_new new; the (c++)
 // entry matches the demangled export, (optional) and #MISSING ones are not required.
 TEST(DebianSymbols, ASymbolsFileIsHeldAgainstItsLibrary) {
   const Report r = DiffDebs("old/libds1_1.0-1_amd64.deb", "new/libds1_2.0-1_amd64.deb");
-  const auto missing = Of(r, "debian-symbols-missing");
+  const auto missing = FindingsOf(r, "debian-symbols-missing");
   ASSERT_EQ(missing.size(), 1u);
   EXPECT_EQ(missing[0]->file, "usr/lib/x86_64-linux-gnu/libds.so.1");
   EXPECT_EQ(missing[0]->fields["package"], "libds1");
   EXPECT_EQ(missing[0]->fields["missing"], Json::array({"ds_drop@Base 0.9"}));
-  const auto unlisted = Of(r, "debian-symbols-unlisted");
+  const auto unlisted = FindingsOf(r, "debian-symbols-unlisted");
   ASSERT_EQ(unlisted.size(), 1u);
   EXPECT_EQ(unlisted[0]->fields["unlisted"], Json::array({"ds_new@Base"}));
   EXPECT_EQ(unlisted[0]->severity, Severity::kWarning);
   // OLD's file says which version declared the removed symbol.
-  const auto removed = Of(r, "symbols-removed");
+  const auto removed = FindingsOf(r, "symbols-removed");
   ASSERT_EQ(removed.size(), 1u);
   EXPECT_EQ(removed[0]->fields["declared"],
             Json::parse(R"([{"symbol": "ds_drop", "package": "libds1", "version": "0.9"}])"));
   EXPECT_THAT(removed[0]->message, ::testing::HasSubstr("ds_drop declared by libds1 0.9"));
-  EXPECT_THAT(Of(r, "soname-bump-without-rename"), IsEmpty());
+  EXPECT_THAT(FindingsOf(r, "soname-bump-without-rename"), IsEmpty());
 }
 
 TEST(DebianSymbols, ASonameBumpInAPackageThatKeepsItsNameIsAnError) {
   const Report bump = DiffDebs("old/libds1_1.0-1_amd64.deb", "bump/libds1_2.0-1_amd64.deb");
-  const auto found = Of(bump, "soname-bump-without-rename");
+  const auto found = FindingsOf(bump, "soname-bump-without-rename");
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0]->severity, Severity::kError);
   EXPECT_EQ(found[0]->file, "usr/lib/x86_64-linux-gnu/libds.so.2");
   EXPECT_EQ(found[0]->fields,
             Json::parse(R"({"package": "libds1", "old_soname": "libds.so.1", "new_soname": "libds.so.2",
                             "expected_package": "libds2"})"));
-  EXPECT_THAT(Of(bump, "debian-symbols-missing"), IsEmpty());
-  EXPECT_THAT(Of(bump, "debian-symbols-unlisted"), IsEmpty());
+  EXPECT_THAT(FindingsOf(bump, "debian-symbols-missing"), IsEmpty());
+  EXPECT_THAT(FindingsOf(bump, "debian-symbols-unlisted"), IsEmpty());
   // Renamed as Policy names it: the transition is the packager's, no defect.
   const Report renamed = DiffDebs("old/libds1_1.0-1_amd64.deb", "renamed/libds2_2.0-1_amd64.deb");
-  EXPECT_THAT(Of(renamed, "soname-bump-without-rename"), IsEmpty());
-  EXPECT_THAT(Of(renamed, "soname-changed"), ::testing::SizeIs(1));
+  EXPECT_THAT(FindingsOf(renamed, "soname-bump-without-rename"), IsEmpty());
+  EXPECT_THAT(FindingsOf(renamed, "soname-changed"), ::testing::SizeIs(1));
 }
 
 }  // namespace

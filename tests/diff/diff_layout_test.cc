@@ -9,6 +9,7 @@
 
 #include "diff/diff.h"
 #include "diff/installed_layout.h"
+#include "tests/diff/findings_of.h"
 #include "tests/support/test_support.h"
 
 namespace rocm_audit::testing {
@@ -26,13 +27,6 @@ Report DiffPaths(const std::string& from, const std::string& to) {
   std::string error;
   EXPECT_TRUE(Diff(request, {kPairs + "/" + from}, {kPairs + "/" + to}, &report, &error)) << error;
   return report;
-}
-
-std::vector<const Finding*> Of(const Report& r, std::string_view check) {
-  std::vector<const Finding*> out;
-  for (const Finding& f : r.findings)
-    if (f.check == check) out.push_back(&f);
-  return out;
 }
 
 TEST(InstalledLayout, APathIsItsPlaceBelowTheFirstInstallationDirectory) {
@@ -82,11 +76,11 @@ TEST(InstalledLayout, AKeyNamesItsPathsBelowThePrefixAndPackageMembersAsInstalle
 // kernels directory, liblay.so.1's unresolved dependency on both sides) give nothing.
 TEST(DiffLayout, FilesMovedToAnotherPrefixPairWithTheirOldPlace) {
   const Report r = DiffPaths("layout/old", "layout/new");
-  const auto removed = Of(r, "cmake-interface-removed");
+  const auto removed = FindingsOf(r, "cmake-interface-removed");
   ASSERT_EQ(removed.size(), 1u);
   EXPECT_EQ(removed[0]->file, "opt/rocm-6.2/lib/cmake/Lay/LayConfig.cmake");
   EXPECT_EQ(removed[0]->fields["removed_targets"], Json::array({"Lay::extra"}));
-  const auto lost = Of(r, "processors-lost");
+  const auto lost = FindingsOf(r, "processors-lost");
   ASSERT_EQ(lost.size(), 1u);
   EXPECT_EQ(lost[0]->file, "opt/rocm-6.2/lib/lay/tensile");
   EXPECT_EQ(lost[0]->fields["scope"], "directory");
@@ -114,7 +108,7 @@ TEST(DiffLayout, ATreeGivenAtItsUsrDirectoryPairsAsGivenAtItsRoot) {
 // 150 targets, defined t150 down to t1; Edge's exactly 100, none left out.
 TEST(DiffCap, ADroppedDependencyListsItsFirstHundredTargetsByNameAndCountsTheRest) {
   const Report r = DiffPaths("cap/old", "cap/new");
-  const auto found = Of(r, "cmake-dependency-dropped");
+  const auto found = FindingsOf(r, "cmake-dependency-dropped");
   ASSERT_EQ(found.size(), 2u);
   const Finding* many = nullptr;
   const Finding* edge = nullptr;
