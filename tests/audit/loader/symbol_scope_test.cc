@@ -165,7 +165,9 @@ TEST(SymbolScope, ANameTheBloomFilterRulesOutIsNotDefinedThere) {
   EXPECT_TRUE(CoreAudit({t / "app/libapp.so"}, {t.path()}).Undefined().empty());
   ASSERT_TRUE(BuildTree(t.path(),
                         "python3 '" ROCM_AUDIT_FIXTURES_DIR "/hostile_speed52.py' zero-bloom lib/libb.so.1"));
-  auto undefined = CoreAudit({t / "app/libapp.so"}, {t.path()}).Undefined();
+  // The names are views into the audit's mappings: the audit outlives them.
+  const CoreAudit audit({t / "app/libapp.so"}, {t.path()});
+  auto undefined = audit.Undefined();
   ASSERT_EQ(undefined.size(), 1u);
   EXPECT_EQ(undefined[0].name, "b");
 }
