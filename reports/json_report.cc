@@ -93,7 +93,12 @@ Json InputsJson(const Report& report, Severity fail_on, bool fail_on_none) {
                         {"format", p.format},
                         {"name", p.name},
                         {"version", p.version.empty() ? Json(nullptr) : Json(p.version)},
-                        {"depends", p.depends}});
+                        {"depends", p.depends},
+                        {"source", p.source.empty() ? Json(nullptr) : Json(p.source)},
+                        {"source_version", p.source_version.empty() ? Json(nullptr) : Json(p.source_version)},
+                        {"conflicts", p.conflicts},
+                        {"breaks", p.breaks},
+                        {"replaces", p.replaces}});
   inputs["packages"] = std::move(packages);
   return inputs;
 }

@@ -24,6 +24,10 @@ struct InputPackage {
   /// so that reports name them PACKAGE:/member.
   std::vector<std::string> members;
   std::vector<std::string> provides;  ///< a .deb's Provides; not in the JSON report
+  /// A .deb's Source (its name, else the package's) and the source version it names ("" when
+  /// the same as the package's); "" for other formats.
+  std::string source, source_version;
+  std::vector<std::string> conflicts, breaks, replaces;  ///< a .deb's, one relation each
 };
 
 /// What the run was asked to audit, and how the loader was configured.
