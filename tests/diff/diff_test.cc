@@ -580,6 +580,25 @@ TEST(Diff, ASonameChangedInAPackageOfTheSameNameIsNoLongerProvided) {
                                     "-> libt2 (installing libt1 removes libt.so.1)"));
 }
 
+// Issue 50: each verdict names the source package its binary is built from (control Source:,
+// its own name when the control file names none) and the version Source: names.
+TEST(Diff, AVerdictNamesTheSourcePackageOfItsBinary) {
+  const Report renamed = DiffTransition("renamed", "libt2_2.0-1_amd64.deb");
+  const PackageVerdict* v = VerdictOf(renamed, "libt2");
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->source, "tlib");
+  EXPECT_EQ(v->source_version, "");
+  const PackageVerdict* tools = VerdictOf(renamed, "t-tools");
+  ASSERT_NE(tools, nullptr);
+  EXPECT_EQ(tools->source, "t-tools");  // no Source: field, its own source
+  const Report binnmu = DiffTransition("replaces", "libt2_2.0-1+b1_amd64.deb");
+  v = VerdictOf(binnmu, "libt2");
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->source, "tlib");
+  EXPECT_EQ(v->source_version, "2.0-1");
+  EXPECT_EQ(v->new_version, "2.0-1+b1");
+}
+
 TEST(Diff, ASetGivenInAnyOrderGivesTheSameReport) {
   const std::string sets = kPairs + "/sets/";
   const std::string old_a = sets + "old/libpa1_1.0-1_amd64.deb",
