@@ -119,6 +119,13 @@ void SonameChanged(Verdicts& v, const Finding& f) {
              " stays installable)" + Hits(v, f));
     return;
   }
+  if (const std::string by = StringField(f, "old_package_removed_by"); !by.empty()) {
+    // A package of its own for the new SONAME, but a relation removes the old one.
+    Need(p, f,
+         "needs co-installable library packages: " + old_soname + " -> " + new_soname + " (" + by +
+             ": installing it removes " + old_soname + ")" + Hits(v, f));
+    return;
+  }
   std::string line = "needs a package rename: " + old_soname + " -> " + new_soname;
   if (const SidePackage* pkg = v.New().PackageOf(f.file))
     if (std::string renamed = NextPackageName(pkg->name, old_soname, new_soname); !renamed.empty())
