@@ -3,6 +3,7 @@
 #include <set>
 #include <string_view>
 
+#include "diff/co_installable.h"
 #include "diff/compare.h"
 #include "diff/demangled_names.h"
 #include "diff/installed_layout.h"
@@ -114,25 +115,19 @@ void SymbolsRemoved(const Side& new_side, BaseConsumers& base, const FileFacts& 
   out.Add(std::move(f));
 }
 
-// Whether the package of OLD that held `old_lib` stays installed beside NEW's: NEW's
-// successor comes in a package of another name and NEW ships none of the old name, so
-// installing NEW replaces nothing of it and its files stay (dpkg removes a package's files
-// when a package of the same name is installed over it; Debian names a library package
-// after its SONAME for this, Policy 8.1). Conflicts and Replaces are not read.
-bool StaysInstalled(const Side& old_side, const Side& new_side, const FileFacts& old_lib,
-                    const FileFacts& new_lib) {
-  const SidePackage* was = old_side.PackageOf(old_lib.path);
-  const SidePackage* now = new_side.PackageOf(new_lib.path);
-  return was && now && was->name != now->name && !new_side.HasPackage(was->name);
-}
-
 std::string SonameChangedMessage(const Side& old_side, const Side& new_side, const FileFacts& old_lib,
-                                 const FileFacts& new_lib, bool still, size_t hits) {
+                                 const FileFacts& new_lib, bool still, const OldPackageFate& fate,
+                                 size_t hits) {
   const std::string& old_soname = old_lib.elf->soname;
   std::string message = old_soname + " became " + new_lib.elf->soname;
-  if (!still && StaysInstalled(old_side, new_side, old_lib, new_lib))
-    message += "; a transition: " + old_side.PackageOf(old_lib.path)->name + ", which provides " +
-               old_soname + ", stays installable beside " + new_side.PackageOf(new_lib.path)->name;
+  const SidePackage* was = old_side.PackageOf(old_lib.path);
+  const SidePackage* now = new_side.PackageOf(new_lib.path);
+  if (!still && fate.stays && was && now)
+    message += "; a transition: " + was->name + ", which provides " + old_soname +
+               ", stays installable beside " + now->name;
+  else if (!still && !fate.removed_by.empty())
+    message += "; no file provides " + old_soname + " any more: " + was->name +
+               ", which provides it, cannot stay installed (" + fate.removed_by + ")";
   else if (!still)
     message += "; no file provides " + old_soname + " any more";
   if (hits) message += "; " + std::to_string(hits) + " installed file(s) still link it";
@@ -147,15 +142,19 @@ void SonameChanged(const Side& old_side, const Side& new_side, BaseConsumers& ba
   for (const FileFacts& f : new_side.files)
     if (f.elf && Links(*f.elf, old_soname)) hits.push_back(f.path);
   for (const FileFacts& f : base.Linking(old_soname)) hits.push_back(f.path);
+  // Whether the old package stays installed beside NEW (dpkg: its name, Conflicts, Breaks,
+  // Replaces), when no file of NEW provides the old SONAME.
+  const OldPackageFate fate = still ? OldPackageFate{} : FateOfOldPackage(old_side, new_side, old_lib.path);
   Finding f = MakeFinding(kSonameChangedRule, new_lib.path);
-  f.message = SonameChangedMessage(old_side, new_side, old_lib, new_lib, still, hits.size());
+  f.message = SonameChangedMessage(old_side, new_side, old_lib, new_lib, still, fate, hits.size());
   f.fields = {{"old_soname", old_soname},
               {"new_soname", new_lib.elf->soname},
               {"old_still_provided", still},
               {"hit", hits}};
   if (const SidePackage* was = old_side.PackageOf(old_lib.path)) f.fields["old_package"] = was->name;
   if (const SidePackage* now = new_side.PackageOf(new_lib.path)) f.fields["new_package"] = now->name;
-  f.fields["old_package_stays"] = !still && StaysInstalled(old_side, new_side, old_lib, new_lib);
+  f.fields["old_package_stays"] = fate.stays && new_side.PackageOf(new_lib.path);
+  if (!fate.removed_by.empty()) f.fields["old_package_removed_by"] = fate.removed_by;
   out.Add(std::move(f));
 }
 

@@ -33,11 +33,11 @@ std::string Few(const std::vector<std::string>& items) {
 class Verdicts {
  public:
   Verdicts(const Side& old_side, const Side& new_side) : old_(old_side), new_(new_side) {
-    for (const SidePackage& p : new_side.packages) Add(p.name, p.version);
+    for (const SidePackage& p : new_side.packages) Add(p, true);
     if (out_.empty()) {
       std::string name;
       for (const std::string& in : new_side.inputs) name += (name.empty() ? "" : ", ") + in;
-      out_.push_back({name, "", "", {}, 0});
+      out_.push_back({name, "", "", "", "", new_side.inputs.empty() ? "" : new_side.inputs.front(), {}, 0});
     }
   }
 
@@ -53,7 +53,7 @@ class Verdicts {
     const SidePackage* p = old_.PackageOf(path);
     if (!p) return out_.front();
     if (auto it = at_.find(p->name); it != at_.end()) return out_[it->second];
-    Add(p->name, "");
+    Add(*p, false);
     return out_.back();
   }
   /// A file of NEW with its package, when NEW is packages.
@@ -65,12 +65,13 @@ class Verdicts {
   std::vector<PackageVerdict> Take() { return std::move(out_); }
 
  private:
-  void Add(const std::string& name, const std::string& version) {
-    if (!at_.emplace(name, out_.size()).second) return;
+  // `p` of NEW (`in_new`), or of OLD when NEW no longer ships it.
+  void Add(const SidePackage& p, bool in_new) {
+    if (!at_.emplace(p.name, out_.size()).second) return;
     std::string before;
     for (const SidePackage& o : old_.packages)
-      if (o.name == name) before = o.version;
-    out_.push_back({name, before, version, {}, 0});
+      if (o.name == p.name) before = o.version;
+    out_.push_back({p.name, before, in_new ? p.version : "", p.source, p.source_version, p.file, {}, 0});
   }
 
   const Side& old_;
@@ -78,6 +79,12 @@ class Verdicts {
   std::vector<PackageVerdict> out_;
   std::map<std::string, size_t, std::less<>> at_;
 };
+
+// One thing `p` needs or drops, as severe as the finding `f` it comes from.
+void Need(PackageVerdict& p, const Finding& f, std::string line) {
+  if (p.needs.empty() || f.severity > p.severity) p.severity = f.severity;
+  p.needs.push_back(std::move(line));
+}
 
 std::string Hits(Verdicts& v, const Finding& f) {
   std::vector<std::string> hits = List(f, "hit");
@@ -97,7 +104,7 @@ void SymbolsRemoved(Verdicts& v, const Finding& f) {
   auto count = f.fields.find("count");
   if (count != f.fields.end() && count->is_number())
     line += " (" + std::to_string(count->get<uint64_t>()) + " symbol(s) removed" + Hits(v, f) + ")";
-  p.needs.push_back(std::move(line));
+  Need(p, f, std::move(line));
 }
 
 void SonameChanged(Verdicts& v, const Finding& f) {
@@ -107,8 +114,16 @@ void SonameChanged(Verdicts& v, const Finding& f) {
   auto stays = f.fields.find("old_package_stays");
   PackageVerdict& p = v.OfNew(f.file);
   if (stays != f.fields.end() && stays->is_boolean() && stays->get<bool>()) {
-    p.needs.push_back("needs a transition: " + old_soname + " -> " + new_soname + " (" +
-                      StringField(f, "old_package") + " stays installable)" + Hits(v, f));
+    Need(p, f,
+         "needs a transition: " + old_soname + " -> " + new_soname + " (" + StringField(f, "old_package") +
+             " stays installable)" + Hits(v, f));
+    return;
+  }
+  if (const std::string by = StringField(f, "old_package_removed_by"); !by.empty()) {
+    // A package of its own for the new SONAME, but a relation removes the old one.
+    Need(p, f,
+         "needs co-installable library packages: " + old_soname + " -> " + new_soname + " (" + by +
+             ": installing it removes " + old_soname + ")" + Hits(v, f));
     return;
   }
   std::string line = "needs a package rename: " + old_soname + " -> " + new_soname;
@@ -116,27 +131,25 @@ void SonameChanged(Verdicts& v, const Finding& f) {
     if (std::string renamed = NextPackageName(pkg->name, old_soname, new_soname); !renamed.empty())
       line += ", package " + pkg->name + " -> " + renamed + " (installing " + pkg->name + " removes " +
               old_soname + ")";
-  p.needs.push_back(line + Hits(v, f));
+  Need(p, f, line + Hits(v, f));
 }
 
 void Dropped(Verdicts& v, const Finding& f) {
   if (f.check == "library-removed") {
-    v.OfOld(f.file).needs.push_back("drops library " + StringField(f, "soname") + Hits(v, f));
+    Need(v.OfOld(f.file), f, "drops library " + StringField(f, "soname") + Hits(v, f));
   } else if (f.check == "processors-lost") {
     const std::vector<std::string> lost = List(f, "lost");
-    if (!lost.empty())
-      v.OfNew(f.file).needs.push_back("drops GPU processors: " + Few(lost) + " (" + f.file + ")");
+    if (!lost.empty()) Need(v.OfNew(f.file), f, "drops GPU processors: " + Few(lost) + " (" + f.file + ")");
   } else if (f.check == "cmake-interface-removed") {
     std::vector<std::string> gone = List(f, "removed_targets");
     for (const std::string& c : List(f, "removed_components")) gone.push_back("component " + c);
     for (const std::string& r : List(f, "removed_variables")) gone.push_back("variable " + r);
     if (gone.empty()) gone.push_back("a dependency version raised");
-    v.OfNew(f.file).needs.push_back("drops CMake interface of " + StringField(f, "package") + ": " +
-                                    Few(gone));
+    Need(v.OfNew(f.file), f, "drops CMake interface of " + StringField(f, "package") + ": " + Few(gone));
   } else if (f.check == "cmake-dependency-dropped") {
-    v.OfNew(f.file).needs.push_back("drops CMake interface of " + StringField(f, "package") +
-                                    ": no longer loads " + StringField(f, "dependency") + " (" +
-                                    Few(List(f, "targets")) + ")");
+    Need(v.OfNew(f.file), f,
+         "drops CMake interface of " + StringField(f, "package") + ": no longer loads " +
+             StringField(f, "dependency") + " (" + Few(List(f, "targets")) + ")");
   }
 }
 

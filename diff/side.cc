@@ -103,7 +103,15 @@ std::map<std::string, size_t, std::less<>> InputsOfJson(const Json& j, Side* sid
     if (!p.is_object()) continue;
     const std::string file = String(p, "file");
     by_file.emplace(file.substr(file.rfind('/') + 1), side->packages.size());
-    side->packages.push_back({String(p, "name"), String(p, "version")});
+    side->packages.push_back({String(p, "name"),
+                              file,
+                              String(p, "version"),
+                              String(p, "source"),
+                              String(p, "source_version"),
+                              {},
+                              Strings(p, "conflicts"),
+                              Strings(p, "breaks"),
+                              Strings(p, "replaces")});
   }
   return by_file;
 }
@@ -261,7 +269,8 @@ Side SideOfReport(std::vector<std::string> given, Report&& report) {
   // A package's members are below the tree it was unpacked into, as the side's files are.
   for (const InputPackage& p : report.inputs.packages) {
     for (const std::string& m : p.members) side.package_of.emplace(InstalledPath(m), side.packages.size());
-    side.packages.push_back({p.name, p.version});
+    side.packages.push_back({p.name, p.file, p.version, p.source, p.source_version, p.provides, p.conflicts,
+                             p.breaks, p.replaces});
   }
   for (FileFacts& f : report.files) {
     f.path = below.Path(f.path);

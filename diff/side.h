@@ -18,7 +18,13 @@ namespace rocm_audit {
 /// A package of a side (a .deb, .rpm, ... it was given), by what it calls itself.
 struct SidePackage {
   std::string name;
+  std::string file;     ///< the package file, as given (or as the side's report names it)
   std::string version;  ///< "" when it does not say
+  /// A .deb's source package (its own name when the control file names none; "" for other
+  /// formats) and the version Source: names ("" when none: the package's version).
+  std::string source, source_version;
+  /// A .deb's relations, one each as written ("libt1 (<< 2.0)"); provides only of an audited side.
+  std::vector<std::string> provides, conflicts, breaks, replaces;
 };
 
 struct Side {

@@ -62,7 +62,10 @@ constinit const Rule kSonameChangedRule{
         "two libraries; when the new one comes in a package of another name and NEW ships no "
         "package of the old one's name (`old_package_stays`), the old package is not replaced "
         "and stays installed beside the new one: a transition, whose consumers keep loading "
-        "until they are rebuilt.",
+        "until they are rebuilt. Unless, as dpkg judges it, a package of NEW Conflicts with or "
+        "Breaks the old package (or it one of NEW's), or Replaces it and ships its library's "
+        "path: then installing NEW removes the old SONAME, and `old_package_removed_by` names "
+        "the relation.",
     .example =
         "usr/lib/x86_64-linux-gnu/libamdhip64.so.6\n"
         "  note[soname-changed]: libamdhip64.so.5 became libamdhip64.so.6; no file provides "
@@ -70,7 +73,7 @@ constinit const Rule kSonameChangedRule{
         "    fix: rebuild every package that links the old SONAME, or keep providing it",
     .fields =
         "old_soname:string new_soname:string old_still_provided:bool hit:[path] old_package?:string "
-        "new_package?:string old_package_stays:bool",
+        "new_package?:string old_package_stays:bool old_package_removed_by?:string",
 };
 
 // Error when a file of NEW or of the base still links the SONAME (set per finding): it fails

@@ -70,14 +70,11 @@ bool UnpackPackageInputs(std::vector<std::string>* paths, bool* relocatable, con
     }
     for (UnpackProblem& p : problems[i]) out->problems.push_back(std::move(p));
     *relocatable |= RelocatableByDesign(u.format);
-    out->packages[i] = {u.file,
-                        std::string(PackageFormatName(u.format)),
-                        u.name,
-                        u.version,
-                        u.architecture,
-                        std::move(u.depends),
-                        std::move(u.members),
-                        std::move(u.provides)};
+    out->packages[i] = {u.file, std::string(PackageFormatName(u.format)), u.name, u.version, u.architecture,
+                        std::move(u.depends), std::move(u.members), std::move(u.provides),
+                        // deb-control(5): a package without Source: is its own source.
+                        u.format == PackageFormat::kDeb ? (u.source.empty() ? u.name : u.source) : "",
+                        u.source_version, std::move(u.conflicts), std::move(u.breaks), std::move(u.replaces)};
   }
   out->tree = tree;
   kept.push_back(tree);

@@ -57,11 +57,16 @@ std::string HitLines(const Json& hits) {
 
 }  // namespace
 
+std::string SourceOf(const PackageVerdict& v) {
+  if (v.source.empty() || (v.source == v.package && v.source_version.empty())) return "";
+  return " (source " + v.source + (v.source_version.empty() ? "" : " " + v.source_version) + ")";
+}
+
 std::string VerdictLines(const Report& report) {
   if (report.verdicts.empty()) return "";
   std::string out = "Verdict per package of NEW (OLD -> NEW version):\n";
   for (const PackageVerdict& v : report.verdicts) {
-    out += "  " + v.package;
+    out += "  " + v.package + SourceOf(v);
     if (!v.old_version.empty() || !v.new_version.empty())
       out += " " + (v.old_version.empty() ? std::string("(none)") : v.old_version) + " -> " +
              (v.new_version.empty() ? std::string("(gone)") : v.new_version);

@@ -10,6 +10,10 @@
 
 namespace rocm_audit {
 
+/// " (source rocrand)" after a verdict's package name, " (source rocrand 6.0.2-1)" when
+/// Source: names a version; "" when unknown, or the package is its own source.
+std::string SourceOf(const PackageVerdict& v);
+
 /// "Verdict per package of NEW:" and a line per package; "" when the report has none.
 std::string VerdictLines(const Report& report);
 

@@ -131,6 +131,9 @@ void EscapeForDisplay(Report* report) {
     Escape(v.package);
     Escape(v.old_version);
     Escape(v.new_version);
+    Escape(v.source);
+    Escape(v.source_version);
+    Escape(v.file);
     for (std::string& n : v.needs) Escape(n);
   }
   for (std::string& d : report->inputs.sides_differ) Escape(d);

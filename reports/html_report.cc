@@ -40,6 +40,7 @@ code,.mono{font-family:"DejaVu Sans Mono",ui-monospace,monospace;font-size:12.5p
 .tile.zero b{color:var(--muted)}
 .sev{display:inline-block;min-width:62px;padding:1px 6px;border-radius:4px;color:#fff;font-size:12px;font-weight:600;text-align:center}
 .sev.error{background:var(--err)}.sev.warning{background:var(--warn)}.sev.note{background:var(--note)}
+.sev.ok{background:#1a7f37}.verdicts .sev{white-space:nowrap}
 .tag{display:inline-block;margin-top:3px;padding:0 5px;border:1px solid var(--muted);border-radius:4px;font-size:11px;color:var(--muted)}
 .causes{list-style:none;padding:0;margin:0}
 .causes li{padding:4px 0;border-bottom:1px solid var(--alt)}
@@ -56,6 +57,9 @@ table{border-collapse:collapse}
 .findings td.message,.findings td.fix{overflow-wrap:anywhere}
 .findings td.check{white-space:nowrap}
 .sides td{overflow-wrap:anywhere}
+.sides td.what{min-width:9em}.sides td.new{min-width:7em}.sides td.hit{min-width:14em}
+.sides .scope{color:var(--muted);margin-top:4px}.sides .name{padding-left:1.2em}
+.verdicts td.version{white-space:nowrap}
 .inputs.warning{color:var(--warn);font-weight:600}
 tr.accepted td{color:var(--muted);background:#fbfbfc}
 .why{margin-top:4px;font-size:12.5px}
@@ -442,8 +446,10 @@ std::string RenderHtml(const Report& report) {
   out +=
       "<title>" + HtmlEscape(title) + "</title>\n<style>" + std::string(kCss) + "</style>\n</head>\n<body>\n";
   out += Header(report);
-  out += "<main>\n" + DiffVerdictSection(report) + Causes(report) + FindingsTable(report) +
-         DiffSidesSection(report) + ArchMatrix(report) + "</main>\n";
+  // A diff's first screen: the verdict, then who is hit (OLD and NEW side by side), then
+  // what to fix.
+  out += "<main>\n" + DiffVerdictSection(report) + DiffSidesSection(report) + Causes(report) +
+         FindingsTable(report) + ArchMatrix(report) + "</main>\n";
   out += "<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";
   return out;
 }

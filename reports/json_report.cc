@@ -93,7 +93,12 @@ Json InputsJson(const Report& report, Severity fail_on, bool fail_on_none) {
                         {"format", p.format},
                         {"name", p.name},
                         {"version", p.version.empty() ? Json(nullptr) : Json(p.version)},
-                        {"depends", p.depends}});
+                        {"depends", p.depends},
+                        {"source", p.source.empty() ? Json(nullptr) : Json(p.source)},
+                        {"source_version", p.source_version.empty() ? Json(nullptr) : Json(p.source_version)},
+                        {"conflicts", p.conflicts},
+                        {"breaks", p.breaks},
+                        {"replaces", p.replaces}});
   inputs["packages"] = std::move(packages);
   return inputs;
 }
@@ -110,12 +115,17 @@ bool WriteJson(const Report& report, Severity fail_on, bool fail_on_none, JsonFi
   if (!report.verdicts.empty()) {
     Json verdicts = Json::array();
     for (const PackageVerdict& v : report.verdicts)
-      verdicts.push_back({{"package", v.package},
-                          {"old_version", v.old_version.empty() ? Json(nullptr) : Json(v.old_version)},
-                          {"new_version", v.new_version.empty() ? Json(nullptr) : Json(v.new_version)},
-                          {"compatible", v.needs.empty()},
-                          {"needs", v.needs},
-                          {"new_defects", v.new_defects}});
+      verdicts.push_back(
+          {{"package", v.package},
+           {"old_version", v.old_version.empty() ? Json(nullptr) : Json(v.old_version)},
+           {"new_version", v.new_version.empty() ? Json(nullptr) : Json(v.new_version)},
+           {"source", v.source.empty() ? Json(nullptr) : Json(v.source)},
+           {"source_version", v.source_version.empty() ? Json(nullptr) : Json(v.source_version)},
+           {"file", v.file.empty() ? Json(nullptr) : Json(v.file)},
+           {"compatible", v.needs.empty()},
+           {"severity", v.needs.empty() ? Json(nullptr) : Json(std::string(SeverityName(v.severity)))},
+           {"needs", v.needs},
+           {"new_defects", v.new_defects}});
     out["verdicts"] = std::move(verdicts);
   }
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "audit/model/byte_text.h"
+#include "reports/diff_text.h"
 
 namespace rocm_audit {
 namespace {
@@ -64,6 +65,37 @@ std::string TestCase(const std::string& check, const std::string& file,
   return out + "    </testcase>\n";
 }
 
+// `diff OLD NEW`: a test case per package of NEW, failing when its verdict is not
+// "compatible" at a level the run fails on, so that a CI page shows the gate's verdict first.
+std::string VerdictSuite(const Report& report, Severity fail_on, bool fail_on_none, Counts* total) {
+  if (report.verdicts.empty()) return "";
+  Counts counts;
+  std::string cases;
+  for (const PackageVerdict& v : report.verdicts) {
+    ++counts.tests;
+    cases += "    <testcase classname=\"rocm-audit.package-verdict\" name=\"" + Xml(v.package + SourceOf(v)) +
+             "\"";
+    if (v.needs.empty()) {
+      cases += "/>\n";
+      continue;
+    }
+    std::string text = std::string(SeverityName(v.severity)) + "[package-verdict]: " + v.package + ":";
+    for (const std::string& n : v.needs) text += "\n  " + n;
+    text += "\n";
+    const bool fails = !fail_on_none && v.severity >= fail_on;
+    counts.failures += fails;
+    cases += ">\n" +
+             (fails ? "      <failure message=\"" + Xml(v.needs.front()) + "\" type=\"package-verdict\">" +
+                          Xml(text) + "</failure>\n"
+                    : "      <system-out>" + Xml(text) + "</system-out>\n") +
+             "    </testcase>\n";
+  }
+  total->tests += counts.tests;
+  total->failures += counts.failures;
+  return "  <testsuite name=\"package-verdict\" tests=\"" + std::to_string(counts.tests) + "\" failures=\"" +
+         std::to_string(counts.failures) + "\" errors=\"0\" skipped=\"0\">\n" + cases + "  </testsuite>\n";
+}
+
 }  // namespace
 
 std::string RenderJunit(const Report& report, Severity fail_on, bool fail_on_none) {
@@ -76,7 +108,7 @@ std::string RenderJunit(const Report& report, Severity fail_on, bool fail_on_non
     it->second.push_back(&f);
   }
   Counts total;
-  std::string suites;
+  std::string suites = VerdictSuite(report, fail_on, fail_on_none, &total);
   for (const Rule& rule : report.rules) {
     const std::string check(rule.id);
     if (std::find(report.disabled.begin(), report.disabled.end(), check) != report.disabled.end()) continue;

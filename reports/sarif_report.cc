@@ -4,6 +4,7 @@
 #include <map>
 
 #include "reports/dashboard_paths.h"
+#include "reports/diff_text.h"
 #include "reports/json_element.h"
 
 namespace rocm_audit {
@@ -64,6 +65,51 @@ Json RuleDescriptor(const Rule& r) {
           {"properties", {{"tags", Json::array({"rocm", "packaging"})}}}};
 }
 
+// `diff OLD NEW`: each package of NEW whose verdict is not "compatible", as a result of its
+// own at the package file, so that a dashboard shows the gate's verdict first and a
+// package's needs as one item (the findings they come from follow as their own results).
+constinit const Rule kPackageVerdictRule{
+    .id = "package-verdict",
+    .severity = Severity::kError,
+    .title = "a package of NEW that is not compatible with its OLD version: what the update needs or drops",
+    .fix =
+        "give the update what its verdict says it needs (a SONAME bump, a package rename, a transition), or "
+        "keep what it drops",
+    .explanation =
+        "The verdict of `diff OLD NEW` for one package of NEW (NEW itself when it is no package): each thing "
+        "the "
+        "update needs before it ships (a SONAME bump for removed symbols, a package rename or transition for "
+        "a "
+        "changed SONAME, co-installable library packages) or drops (a library, GPU processors, CMake "
+        "interface). "
+        "Its level is the most severe of the findings it comes from, each of which is a result of its own.",
+};
+
+void AddVerdictResults(const Report& report, const std::string& base, Json* rules, Json* results) {
+  const size_t index = rules->size();
+  bool any = false;
+  for (const PackageVerdict& v : report.verdicts) {
+    if (v.needs.empty()) continue;
+    any = true;
+    std::string text = v.package + SourceOf(v);
+    if (!v.old_version.empty() || !v.new_version.empty())
+      text += " " + (v.old_version.empty() ? std::string("(none)") : v.old_version) + " -> " +
+              (v.new_version.empty() ? std::string("(gone)") : v.new_version);
+    text += ":";
+    for (const std::string& n : v.needs) text += "\n" + n;
+    const std::string fingerprint = "package-verdict:" + v.package;
+    Json r = {{"ruleId", "package-verdict"}, {"ruleIndex", index}, {"level", Level(v.severity)}};
+    r["message"] = {{"text", text}};
+    if (!v.file.empty())
+      r["locations"] =
+          Json::array({{{"physicalLocation", {{"artifactLocation", ArtifactLocation(v.file, base)}}}}});
+    r["partialFingerprints"] = {{"rocmAuditKey/v1", fingerprint}};
+    r["properties"] = {{"package", v.package}, {"needs", v.needs}};
+    results->push_back(std::move(r));
+  }
+  if (any) rules->push_back(RuleDescriptor(kPackageVerdictRule));
+}
+
 }  // namespace
 
 std::string RenderSarif(const Report& report, const SarifOptions& options) {
@@ -75,6 +121,7 @@ std::string RenderSarif(const Report& report, const SarifOptions& options) {
     rules.push_back(RuleDescriptor(r));
   }
   Json results = Json::array();
+  AddVerdictResults(report, base, &rules, &results);
   for (const Finding& f : report.findings) {
     // The key names no machine path, time or order (policy/finding_key.h).
     const std::string fingerprint = Fingerprint(f);

@@ -24,6 +24,10 @@ struct InputPackage {
   /// so that reports name them PACKAGE:/member.
   std::vector<std::string> members;
   std::vector<std::string> provides;  ///< a .deb's Provides; not in the JSON report
+  /// A .deb's Source (its name, else the package's) and the source version it names ("" when
+  /// the same as the package's); "" for other formats.
+  std::string source, source_version;
+  std::vector<std::string> conflicts, breaks, replaces;  ///< a .deb's, one relation each
 };
 
 /// What the run was asked to audit, and how the loader was configured.
@@ -57,10 +61,19 @@ struct PackageVerdict {
   std::string package;      ///< its name, or NEW's PATHs when NEW is no package
   std::string old_version;  ///< "" when OLD has no package of the name, or it says none
   std::string new_version;
+  /// The source package it is built from (NEW's, else OLD's), and the version Source: names
+  /// when not the package's own; "" when no .deb says (a tree, another format).
+  std::string source, source_version;
+  /// The package file as given (a .deb's path), else NEW's first PATH: where a dashboard
+  /// shows the verdict.
+  std::string file;
   /// One line each, most severe first: "needs a SONAME bump: ...", "needs a transition: ...",
   /// "drops GPU processors: ...", "drops CMake interface: ...". Empty: compatible.
   std::vector<std::string> needs;
   size_t new_defects = 0;  ///< new-finding findings of its files that count
+  /// The most severe of the findings its `needs` come from (a gate's level); kNote when
+  /// compatible.
+  Severity severity = Severity::kNote;
 };
 
 struct Report {

@@ -37,6 +37,27 @@ void ForEachField(const std::string& text,
   flush();
 }
 
+// The list a relation field of a .deb's control file goes to; nullptr for other fields.
+std::vector<std::string>* RelationList(const std::string& field, UnpackedPackage* out) {
+  if (field == "Depends" || field == "Pre-Depends") return &out->depends;
+  if (field == "Provides") return &out->provides;
+  if (field == "Conflicts") return &out->conflicts;
+  if (field == "Breaks") return &out->breaks;
+  if (field == "Replaces") return &out->replaces;
+  return nullptr;
+}
+
+// "Source: name (version)" (deb-control(5)): the version only when it differs from the
+// binary's (a binNMU, or a package built from another source version).
+void ApplySource(const std::string& value, UnpackedPackage* out) {
+  const size_t open = value.find('(');
+  out->source = std::string(Trim(value.substr(0, open)));
+  if (open == std::string::npos) return;
+  const size_t close = value.find(')', open);
+  out->source_version =
+      std::string(Trim(value.substr(open + 1, close == std::string::npos ? close : close - open - 1)));
+}
+
 }  // namespace
 
 void ApplyDebControl(const std::string& control, UnpackedPackage* out) {
@@ -44,11 +65,11 @@ void ApplyDebControl(const std::string& control, UnpackedPackage* out) {
     if (field == "Package") out->name = value;
     if (field == "Version") out->version = value;
     if (field == "Architecture") out->architecture = value;
-    if (field == "Depends" || field == "Pre-Depends" || field == "Provides") {
-      std::vector<std::string>& to = field == "Provides" ? out->provides : out->depends;
+    if (field == "Source") ApplySource(value, out);
+    if (std::vector<std::string>* to = RelationList(field, out)) {
       std::istringstream list(value);
       for (std::string dep; std::getline(list, dep, ',');)
-        if (std::string d(Trim(dep)); !d.empty()) to.push_back(d);
+        if (std::string d(Trim(dep)); !d.empty()) to->push_back(d);
     }
   });
 }

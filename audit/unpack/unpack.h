@@ -41,6 +41,11 @@ struct UnpackedPackage {
   /// Regular files and links written, relative to the directory ("usr/lib/libx.so.1").
   std::vector<std::string> members;
   std::vector<std::string> provides;  ///< a .deb's Provides, one relation each ("libfoo-abi-1 (= 2)")
+  /// A .deb's Source: its name ("" when it does not say: the source is named as the
+  /// package, deb-control(5)) and the "(version)" after it ("" when absent: the binary's).
+  std::string source, source_version;
+  /// A .deb's Conflicts, Breaks and Replaces, one relation each ("libfoo1 (<< 2.0)").
+  std::vector<std::string> conflicts, breaks, replaces;
 };
 
 /// One package's running totals against the caps: each package has its own, so that what

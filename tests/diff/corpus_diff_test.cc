@@ -201,5 +201,73 @@ TEST(CorpusDiffTensile, ProcessorsLostFromTheDataAreThoseItsDirectoryNoLongerHas
   for (const Json& f : backwards["findings"]) EXPECT_NE(f["check"], "processors-lost") << f["message"];
 }
 
+// The imported targets real CMake has after find_package(hip CONFIG) on a Debian system
+// installed at `root` (every search prefix re-rooted there, CMAKE_FIND_ROOT_PATH): Debian's
+// cmake is the oracle of what a consumer of hip gets.
+std::set<std::string> HipTargetsByCMake(const std::string& root) {
+  TempDir t;
+  WriteAll(t / "CMakeLists.txt",
+           "cmake_minimum_required(VERSION 3.21)\nproject(probe C CXX)\nset(HIP_PLATFORM amd)\n"
+           "find_package(hip CONFIG REQUIRED)\nget_property(ts DIRECTORY PROPERTY IMPORTED_TARGETS)\n"
+           "foreach(x ${ts})\n  message(STATUS \"TARGET ${x}\")\nendforeach()\n");
+  const std::string make_program = std::string(ROCM_AUDIT_CMAKE_MAKE_PROGRAM).empty()
+                                       ? ""
+                                       : " -DCMAKE_MAKE_PROGRAM='" ROCM_AUDIT_CMAKE_MAKE_PROGRAM "'";
+  std::string out;
+  EXPECT_EQ(RunCommand(
+                "'" ROCM_AUDIT_CMAKE_COMMAND "' -G '" ROCM_AUDIT_CMAKE_GENERATOR "'" + make_program + " -S " +
+                    t.path() + " -B " + t / "b" + " -DCMAKE_FIND_ROOT_PATH=" + root +
+                    " -DCMAKE_FIND_ROOT_PATH_MODE_PACKAGE=ONLY -DCMAKE_LIBRARY_ARCHITECTURE=x86_64-linux-gnu "
+                    "2>&1",
+                &out),
+            0)
+      << out;
+  std::set<std::string> targets;
+  for (const std::string& line : Lines(out))
+    if (line.starts_with("-- TARGET ")) targets.insert(line.substr(10));
+  return targets;
+}
+
+// Issue 50: sid's hip config asks find_package(AMDDeviceLibs QUIET HINTS ${ROCM_PATH} PATHS
+// /opt/rocm), and rocm-device-libs-21 installs the config below /usr/lib/llvm-21, where CMake
+// does not search: every target of AMDDeviceLibs (ocml, ockl, oclc_*, ...) that bookworm's
+// hip brought its consumers is gone. The diff of the two sets says so in the verdict of
+// libamdhip64-dev, naming exactly the targets real CMake loses.
+TEST(CorpusDiffCMake, HipNoLongerBringsTheTargetsOfAMDDeviceLibs) {
+  const std::string corpus = CorpusRoot();
+  if (!std::filesystem::is_directory(corpus + "/debs") ||
+      !std::filesystem::is_directory(corpus + "/sid-root"))
+    ROCM_AUDIT_SKIP_NO_CORPUS << "no corpus at " << corpus;
+  const std::set<std::string> before = HipTargetsByCMake(corpus + "/bookworm-root");
+  const std::set<std::string> after = HipTargetsByCMake(corpus + "/sid-root");
+  std::set<std::string> lost;
+  for (const std::string& t : before)
+    if (!after.count(t) && t.find("::") == std::string::npos)
+      lost.insert(t);  // AMDDeviceLibs's: no namespace
+  ASSERT_TRUE(lost.count("ocml") && lost.count("ockl")) << "CMake itself still finds AMDDeviceLibs";
+  std::string json;
+  const std::string debs = corpus + "/debs/";
+  ASSERT_EQ(
+      RunCommand(std::string(ROCM_AUDIT_BINARY) + " diff --no-progress --fail-on none --format json --from " +
+                     debs + "bookworm/libamdhip64-dev_5.2.3-8_amd64.deb " + debs +
+                     "bookworm/rocm-device-libs_5.2.3-2_amd64.deb --to " + debs +
+                     "sid/libamdhip64-dev_6.4.3-5_amd64.deb " + debs +
+                     "sid/rocm-device-libs-21_7.0.2+dfsg-3_amd64.deb",
+                 &json),
+      0);
+  const Json report = Json::parse(json);
+  std::set<std::string> dropped;
+  for (const Json& f : report["findings"])
+    if (f["check"] == "cmake-dependency-dropped" && f["dependency"] == "AMDDeviceLibs")
+      for (const Json& t : f["targets"]) dropped.insert(t.get<std::string>());
+  EXPECT_EQ(dropped, lost);
+  bool said = false;
+  for (const Json& v : report["verdicts"])
+    if (v["package"] == "libamdhip64-dev")
+      for (const Json& n : v["needs"])
+        said |= n.get<std::string>().find("no longer loads AMDDeviceLibs") != std::string::npos;
+  EXPECT_TRUE(said) << report["verdicts"].dump(1);
+}
+
 }  // namespace
 }  // namespace rocm_audit::testing

@@ -580,6 +580,58 @@ TEST(Diff, ASonameChangedInAPackageOfTheSameNameIsNoLongerProvided) {
                                     "-> libt2 (installing libt1 removes libt.so.1)"));
 }
 
+// Issue 50: each verdict names the source package its binary is built from (control Source:,
+// its own name when the control file names none) and the version Source: names.
+TEST(Diff, AVerdictNamesTheSourcePackageOfItsBinary) {
+  const Report renamed = DiffTransition("renamed", "libt2_2.0-1_amd64.deb");
+  const PackageVerdict* v = VerdictOf(renamed, "libt2");
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->source, "tlib");
+  EXPECT_EQ(v->source_version, "");
+  const PackageVerdict* tools = VerdictOf(renamed, "t-tools");
+  ASSERT_NE(tools, nullptr);
+  EXPECT_EQ(tools->source, "t-tools");  // no Source: field, its own source
+  const Report binnmu = DiffTransition("replaces", "libt2_2.0-1+b1_amd64.deb");
+  v = VerdictOf(binnmu, "libt2");
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->source, "tlib");
+  EXPECT_EQ(v->source_version, "2.0-1");
+  EXPECT_EQ(v->new_version, "2.0-1+b1");
+}
+
+// Issue 50: whether OLD's libt1 stays installed beside NEW's libt2 as dpkg decides it, from the
+// relations of the .debs dpkg-deb built: a Conflicts or Breaks its version satisfies removes it
+// (installing NEW removes libt.so.1), one it does not satisfy and Replaces alone leave it.
+TEST(Diff, ConflictsAndBreaksOfNewRemoveTheOldLibraryPackage) {
+  struct Case {
+    std::string set, removed_by;
+  };
+  for (const Case& c :
+       {Case{"conflicts", "libt2 Conflicts: libt1 (<< 2.0)"}, Case{"breaks", "libt2 Breaks: libt1"},
+        Case{"conflicts-older", ""}, Case{"replaces", ""}}) {
+    SCOPED_TRACE(c.set);
+    const Report r = DiffTransition(c.set, "libt2_2.0-1+b1_amd64.deb");
+    const Finding* f = SonameChangeOf(r);
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->fields["old_package_stays"], c.removed_by.empty());
+    EXPECT_EQ(f->fields.value("old_package_removed_by", ""), c.removed_by);
+    const PackageVerdict* v = VerdictOf(r, "libt2");
+    ASSERT_NE(v, nullptr);
+    ASSERT_EQ(v->needs.size(), 1u);
+    if (c.removed_by.empty()) {
+      EXPECT_THAT(v->needs[0], ::testing::StartsWith("needs a transition: libt.so.1 -> libt.so.2"));
+      continue;
+    }
+    EXPECT_THAT(f->message,
+                ::testing::HasSubstr("no file provides libt.so.1 any more: libt1, which provides it, "
+                                     "cannot stay installed (" +
+                                     c.removed_by + ")"));
+    EXPECT_EQ(v->needs[0],
+              "needs co-installable library packages: libt.so.1 -> libt.so.2 (" + c.removed_by +
+                  ": installing it removes libt.so.1); 1 file(s) still use it: usr/bin/ttool (t-tools)");
+  }
+}
+
 TEST(Diff, ASetGivenInAnyOrderGivesTheSameReport) {
   const std::string sets = kPairs + "/sets/";
   const std::string old_a = sets + "old/libpa1_1.0-1_amd64.deb",

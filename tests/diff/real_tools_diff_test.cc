@@ -9,6 +9,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -250,6 +251,50 @@ TEST(RealToolsDiff, CorpusCMakeTargetsRemovedAreOnesRealCMakeNoLongerImports) {
   std::printf("targets of dropped dependencies reported: %zu; no longer imported and not reported: %zu\n",
               dropped_total, only_cmake);
   EXPECT_EQ(only_cmake, 0u);
+}
+
+// Co-installability as dpkg itself decides it: OLD's libt1 installed into a private dpkg
+// root, then NEW's libt2 (fixtures/make_diff_pairs.sh, trans/: Conflicts or Breaks libt1,
+// Conflicts an older libt1, Replaces it alone, no relation). The old library package stays
+// (old_package_stays) exactly when dpkg -i leaves libt1 and libt2 both installed.
+TEST(RealToolsDiff, TheOldLibraryPackageStaysExactlyWhenDpkgKeepsBothInstalled) {
+  if (geteuid() != 0) ROCM_AUDIT_SKIP_NEEDS_ROOT << "dpkg --root installs files owned by root";
+  const std::string trans = std::string(ROCM_AUDIT_DIFF_PAIRS) + "/trans/";
+  for (const auto& [set, deb] :
+       std::vector<std::pair<std::string, std::string>>{{"renamed", "libt2_2.0-1_amd64.deb"},
+                                                        {"conflicts", "libt2_2.0-1+b1_amd64.deb"},
+                                                        {"conflicts-older", "libt2_2.0-1+b1_amd64.deb"},
+                                                        {"breaks", "libt2_2.0-1+b1_amd64.deb"},
+                                                        {"replaces", "libt2_2.0-1+b1_amd64.deb"}}) {
+    SCOPED_TRACE(set);
+    TempDir root;
+    std::filesystem::create_directories(root / "var/lib/dpkg/info");
+    std::filesystem::create_directories(root / "var/lib/dpkg/updates");
+    WriteAll(root / "var/lib/dpkg/status", "");
+    const std::string dpkg = "dpkg --root=" + Quote(root.path()) + " --log=/dev/null ";
+    ASSERT_EQ(RunCommand(dpkg + "-i " + Quote(trans + "old/libt1_1.0-1_amd64.deb") + " >/dev/null 2>&1"), 0);
+    RunCommand(dpkg + "-i " + Quote(trans + set + "/" + deb) + " >/dev/null 2>&1");  // may refuse
+    std::string status;
+    RunCommand(
+        "dpkg-query --root=" + Quote(root.path()) + " -W -f='${Package}=${db:Status-Abbrev}\\n' 2>/dev/null",
+        &status);
+    const bool both =
+        status.find("libt1=ii") != std::string::npos && status.find("libt2=ii") != std::string::npos;
+    std::string out;
+    ASSERT_EQ(
+        RunCommand(kBin +
+                       " diff --no-progress --no-base --ld-so-conf /nonexistent --fail-on none --format json "
+                       "--from " +
+                       Quote(trans + "old/libt1_1.0-1_amd64.deb") + " --to " + Quote(trans + set + "/" + deb),
+                   &out),
+        0);
+    const Json* changed = nullptr;
+    const Json report = Json::parse(out);
+    for (const Json& f : report["findings"])
+      if (f["check"] == "soname-changed") changed = &f;
+    ASSERT_NE(changed, nullptr) << out.substr(0, 2000);
+    EXPECT_EQ((*changed)["old_package_stays"], both) << status;
+  }
 }
 
 }  // namespace

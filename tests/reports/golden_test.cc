@@ -137,5 +137,40 @@ TEST(Golden, DiffEveryFormat) {
   }
 }
 
+// diff of two .deb sets (fixtures/make_diff_pairs.sh, trans/): OLD's libt1 and t-tools, NEW's
+// libt2 (a binNMU of source tlib) that Conflicts with libt1, and t-tools unchanged. What each
+// format says of the packages: the verdict with source and versions, first (text, HTML),
+// verdicts[] (JSON), a package-verdict result at the .deb (SARIF), a test case (JUnit).
+TEST(Golden, DiffOfPackagesEveryFormat) {
+  const std::string diff =
+      std::string("cd ") + ROCM_AUDIT_DIFF_PAIRS + " && " + ROCM_AUDIT_BINARY +
+      " diff --no-progress --no-base --ld-so-conf /nonexistent --fail-on none --from "
+      "trans/old/libt1_1.0-1_amd64.deb trans/old/t-tools_1.0-1_amd64.deb --to "
+      "trans/conflicts/libt2_2.0-1+b1_amd64.deb trans/conflicts/t-tools_1.0-1_amd64.deb ";
+  for (const auto& [format, golden] : {std::pair<std::string, std::string>{"text", "diff-packages.txt"},
+                                       {"json", "diff-packages.json"},
+                                       {"sarif --base-uri /p", "diff-packages.sarif"},
+                                       {"junit", "diff-packages.junit.xml"},
+                                       {"html", "diff-packages.html"}}) {
+    std::string out;
+    ASSERT_EQ(RunCommand(diff + "--format " + format, &out), 0) << format;
+    const std::string pairs = ROCM_AUDIT_DIFF_PAIRS;
+    for (size_t at; (at = out.find(pairs)) != std::string::npos;)
+      out.replace(at, pairs.size(), "<diff-pairs>");
+    ExpectGolden(golden, WithoutVersion(out));
+  }
+}
+
+// `rocm-audit index` (engine/consumer_index.h) of two .debs (fixtures/make_diff_pairs.sh,
+// sets/): a JSON line per loadable ELF file, whole, as a farm's jobs write them to be
+// concatenated; paths are installed paths and versions the packages', stable across machines.
+TEST(Golden, ConsumerIndexLines) {
+  const std::string index = std::string("cd ") + ROCM_AUDIT_DIFF_PAIRS + " && " + ROCM_AUDIT_BINARY +
+                            " index sets/old/libpa1_1.0-1_amd64.deb sets/consumer/pa-user_3.0-1_amd64.deb";
+  std::string out;
+  ASSERT_EQ(RunCommand(index, &out), 0);
+  ExpectGolden("index.jsonl", WithoutVersion(out));
+}
+
 }  // namespace
 }  // namespace rocm_audit::testing

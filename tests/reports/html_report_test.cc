@@ -222,6 +222,41 @@ TEST(HtmlReport, TheArchMatrixMarksAllModesOneModeAndNone) {
     EXPECT_THAT(matrix, HasSubstr(legend)) << legend;
 }
 
+// Issue 50: a diff's first screen is the verdict, then who is hit; a long list of removed
+// symbols shows a line each under its scope, the rest folded with the number of symbols.
+TEST(HtmlReport, ADiffShowsTheVerdictThenWhoIsHitWithLongListsFolded) {
+  Report r;
+  PackageVerdict v;
+  v.package = "libx1";
+  v.source = "x";
+  v.needs = {"needs a SONAME bump: libx.so.1 -> libx.so.2"};
+  v.severity = Severity::kError;
+  r.verdicts.push_back(v);
+  Finding f;
+  f.check = "symbols-removed";
+  f.file = "usr/lib/libx.so.1";
+  f.fields["soname"] = "libx.so.1";
+  nlohmann::ordered_json names = nlohmann::ordered_json::array();
+  for (int i = 0; i < 20; ++i) names.push_back("ns::f" + std::to_string(i) + "()");
+  f.fields["removed_by_scope"] = {{{"scope", "ns"}, {"names", names}}};
+  f.fields["hit"] = nlohmann::ordered_json::array({"usr/bin/app"});
+  r.findings.push_back(f);
+  const std::string page = RenderHtml(r);
+  const size_t verdict = page.find("id=\"verdict-section\""), sides = page.find("id=\"sides-section\""),
+               causes = page.find("id=\"causes\"");
+  ASSERT_NE(verdict, std::string::npos);
+  ASSERT_NE(sides, std::string::npos);
+  EXPECT_LT(verdict, sides);
+  EXPECT_LT(sides, causes);
+  EXPECT_THAT(page,
+              HasSubstr("<span class=\"sev error\">error</span></td><td class=\"file\"><code>libx1</code>"
+                        "<div class=\"hint\">(source x)</div>"));
+  // One heading and eleven names shown, nine folded.
+  EXPECT_THAT(page,
+              HasSubstr("<div class=\"scope\">ns</div><div class=\"name\"><code>ns::f0()</code></div>"));
+  EXPECT_THAT(page, HasSubstr("<details><summary>9 more symbols</summary>"));
+}
+
 TEST(HtmlReport, AReportWithoutFindingsOrDeviceCode) {
   Report r;
   r.inputs.paths = {"/empty"};
