@@ -3,40 +3,12 @@
 #include <map>
 
 #include "audit/model/field_spec.h"
+#include "audit/model/file_paths.h"
 
 namespace rocm_audit {
-namespace {
-
-void ShowAll(const PathDisplay& display, std::vector<std::string>& paths) {
-  for (std::string& p : paths) p = display.Show(p);
-}
-
-}  // namespace
 
 void ShowPaths(const PathDisplay& display, FileFacts& f) {
-  f.path = display.Show(f.path);
-  if (f.closure) {
-    ShowAll(display, f.closure->objects);
-    for (ClosureNode& n : f.closure->nodes) n.path = display.Show(n.path);
-  }
-  if (f.device_stack) ShowAll(display, f.device_stack->libraries);
-  if (f.plugin && !f.plugin->host_path.empty()) f.plugin->host_path = display.Show(f.plugin->host_path);
-  if (f.arch_data && !f.arch_data->dir.empty()) f.arch_data->dir = display.Show(f.arch_data->dir);
-  if (f.cmake) {
-    ShowAll(display, f.cmake->includes);
-    for (CMakeTargetFacts& t : f.cmake->targets) {
-      ShowAll(display, t.locations);
-      ShowAll(display, t.include_dirs);
-    }
-    for (CMakeDependencyFacts& d : f.cmake->dependencies) {
-      if (!d.found.empty()) d.found = display.Show(d.found);
-      if (!d.via.empty()) d.via = display.Show(d.via);
-    }
-    for (CMakeMissingFacts& m : f.cmake->missing) {
-      m.path = display.Show(m.path);
-      m.file = display.Show(m.file);
-    }
-  }
+  ForEachPath(f, [&](std::string& path) { path = display.Show(path); });
 }
 
 void ShowPaths(const PathDisplay& display, Report* report) {

@@ -6,6 +6,7 @@
 
 #include "audit/fs/path.h"
 #include "audit/fs/path_display.h"
+#include "audit/model/file_paths.h"
 #include "audit/model/report_reader.h"
 #include "audit/model/severity.h"
 #include "engine/comparison_rules.h"
@@ -46,10 +47,10 @@ CMakePackageFacts CMakeOfJson(const Json& c) {
   return out;
 }
 
-// The facts of one files[] element that the comparison reads.
+// The facts of one files[] element that the comparison reads, each path below its input.
 FileFacts FileOfJson(const Json& j) {
   FileFacts f;
-  f.path = InstalledPath(String(j, "path"));
+  f.path = String(j, "path");
   f.kind = String(j, "kind");
   if (j.contains("machine")) {
     ElfFacts e;
@@ -64,14 +65,10 @@ FileFacts FileOfJson(const Json& j) {
   }
   if (j.contains("device_targets")) f.device = DeviceFacts{{}, Strings(j, "device_targets"), 0, {}};
   if (auto a = j.find("arch_data"); a != j.end() && a->is_object())
-    f.arch_data =
-        ArchDataFacts{String(*a, "library"), InstalledPath(String(*a, "dir")), Strings(*a, "processors")};
+    f.arch_data = ArchDataFacts{String(*a, "library"), String(*a, "dir"), Strings(*a, "processors")};
   if (auto c = j.find("cmake"); c != j.end() && c->is_object()) f.cmake = CMakeOfJson(*c);
-  if (j.contains("closure")) {
-    ClosureFacts closure;
-    for (const std::string& o : Strings(j, "closure")) closure.objects.push_back(InstalledPath(o));
-    f.closure = std::move(closure);
-  }
+  if (j.contains("closure")) f.closure = ClosureFacts{Strings(j, "closure"), {}, {}, 0};
+  ForEachPath(f, [](std::string& path) { path = InstalledPath(path); });
   return f;
 }
 
@@ -273,15 +270,13 @@ Side SideOfReport(std::vector<std::string> given, Report&& report) {
                              p.breaks, p.replaces});
   }
   for (FileFacts& f : report.files) {
-    f.path = below.Path(f.path);
-    if (f.arch_data && !f.arch_data->dir.empty()) f.arch_data->dir = below.Path(f.arch_data->dir);
     // The closure's objects (below the input like the files) say who loads a library
     // indirectly; its load graph is for --tree only.
     if (f.closure) {
-      for (std::string& o : f.closure->objects) o = below.Path(o);
       f.closure->nodes = {};
       f.closure->unresolved = {};
     }
+    ForEachPath(f, [&](std::string& path) { path = below.Path(path); });
     side.files.push_back(std::move(f));
   }
   for (Finding& f : report.findings) {

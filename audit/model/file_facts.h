@@ -88,7 +88,7 @@ struct NonElfMemberFacts {
 /// The parts a file does not have are null (Boxed): a file with none of them costs its
 /// path, its kind and a pointer for each part.
 struct FileFacts {
-  std::string path;  ///< as found by the walk
+  std::string path;  ///< as found by the walk; it and every path below: ForEachPath (file_paths.h)
   std::string kind;  ///< elf-shared-library, ar-archive, offload-bundle, ... (see FileKindName)
   Boxed<ElfFacts> elf;
   std::optional<uint64_t> archive_members;

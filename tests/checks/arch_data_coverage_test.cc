@@ -12,8 +12,6 @@
 namespace rocm_audit::testing {
 namespace {
 
-using ::testing::HasSubstr;
-
 // The fixture's librocblas has code for gfx906 and gfx90a:xnack+; its library/ has data
 // for gfx906 and gfx1030.
 TEST(ArchDataCoverage, CodeWithoutDataAndDataWithoutCode) {
@@ -40,7 +38,6 @@ TEST(ArchDataCoverage, NoDataDirectoryAtAllNamesWhereItLooked) {
   Report r = Audit({t / "lib"}, "");
   auto f = FindingsOf(r, "missing-arch-data");
   ASSERT_EQ(f.size(), 2u);  // gfx906 and gfx90a, each without data
-  EXPECT_THAT(f[0].message, HasSubstr("no Tensile data directory (searched"));
   EXPECT_EQ(f[0].fields["data_dir"], "");
 }
 
@@ -70,7 +67,6 @@ TEST(ArchDataCoverage, DataDirectoryOfALibraryWithoutFatBinaryMeetsTheRequiremen
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].fields["arch"], "gfx942");
   EXPECT_EQ(f[0].fields["missing"], "data");
-  EXPECT_THAT(f[0].message, HasSubstr("--require-arch gfx942"));
 }
 
 }  // namespace

@@ -16,7 +16,6 @@ namespace rocm_audit {
 namespace {
 
 using ::testing::HasSubstr;
-using ::testing::Not;
 
 using testing::AuditWith;
 using testing::FindingsOf;
@@ -169,7 +168,6 @@ TEST(CMakeChecks, AComponentIncludedOnlyWhenAskedForIsEvaluatedAsAskedFor) {
   EXPECT_EQ(e[0].fields["asked_component"], "device_conv_operations");
   EXPECT_EQ(e[0].fields["component"], "device_conv_operations");
   EXPECT_EQ(e[0].fields["cmake_stage"], "configure");
-  EXPECT_THAT(e[0].message, HasSubstr("asks for component device_conv_operations"));
   // Where every supported component is included by default, the plain consumer fails: the
   // finding is not one of a component asked for.
   std::vector<Finding> by_default = Errors(AuditPackage("ck-no-conv"), "cmake-missing-file");
@@ -225,7 +223,6 @@ TEST(CMakeChecks, ADependencyOnlyAComponentAsksForNamesTheComponent) {
       if (f.check.starts_with("cmake-") && f.severity == Severity::kError) out.push_back(f.message);
     return out;
   };
-  const std::string only = "only a consumer that asks for component device_conv_operations meets it";
   Report missing = AuditPackage("ck-asked-dep-missing");
   std::vector<Finding> m = FindingsOf(missing, "cmake-missing-dependency");
   ASSERT_EQ(m.size(), 1u);
@@ -234,7 +231,6 @@ TEST(CMakeChecks, ADependencyOnlyAComponentAsksForNamesTheComponent) {
   EXPECT_EQ(m[0].fields["asked_component"], "device_conv_operations");
   EXPECT_EQ(m[0].fields["cmake_stage"], "configure");
   EXPECT_GT(m[0].fields["line"].get<int>(), 0);
-  EXPECT_THAT(m[0].message, HasSubstr(only));
   EXPECT_TRUE(cmake_errors(missing).empty());
 
   Report version = AuditPackage("ck-asked-dep-version");
@@ -245,7 +241,6 @@ TEST(CMakeChecks, ADependencyOnlyAComponentAsksForNamesTheComponent) {
   EXPECT_EQ(v[0].fields["asked_component"], "device_conv_operations");
   ASSERT_EQ(v[0].fields["considered"].size(), 1u);
   EXPECT_THAT(v[0].fields["considered"][0].get<std::string>(), HasSubstr("version: 1.4.0"));
-  EXPECT_THAT(v[0].message, HasSubstr(only));
   EXPECT_TRUE(FindingsOf(version, "cmake-missing-dependency").empty());
   EXPECT_EQ(cmake_errors(version).size(), 1u);
 
@@ -277,7 +272,6 @@ TEST(CMakeChecks, ADependencyOnlyAComponentMissesHidesNoMissingTargetOfThePlainC
   EXPECT_EQ(t[0].fields["linked"], "Gadget::gadget");
   EXPECT_EQ(t[0].fields["cmake_stage"], "generate");
   EXPECT_FALSE(t[0].fields.contains("asked_component"));
-  EXPECT_THAT(t[0].message, Not(HasSubstr("only a consumer that asks for")));
 }
 
 // Only a consumer that asks for extras looks for the dependency; the plain consumer never

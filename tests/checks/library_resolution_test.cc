@@ -11,7 +11,6 @@ namespace {
 
 using ::testing::EndsWith;
 using ::testing::HasSubstr;
-using ::testing::Not;
 using ::testing::UnorderedElementsAre;
 
 // libtorch -> librccl -> libhsa (missing). When librccl is audited in the same run, the
@@ -72,7 +71,6 @@ TEST(UnresolvedLibrary, AGpuCodeObjectUnderTheLibrarysNameIsSkippedAndNotNamedAs
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].fields["library"], "libfoo.so.1");
   EXPECT_FALSE(f[0].fields.contains("found_in")) << f[0].message;
-  EXPECT_THAT(f[0].message, Not(HasSubstr("which ld.so does not search")));
   const auto& searched = f[0].fields["searched"];
   ASSERT_FALSE(searched.empty());
   EXPECT_EQ(searched[0]["outcome"], "skipped: wrong ELF class or machine") << searched.dump();
@@ -89,8 +87,6 @@ TEST(UnresolvedLibrary, LibraryBesideTheRequesterIsNamedWithTheRunpathThatReache
   Report r = Audit({t / "opt"}, t.path());
   auto f = FindingsOf(r, "unresolved-library", t / "opt/rocm/lib/librccl.so.1");
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_THAT(f[0].message,
-              HasSubstr("it is at " + t / "opt/rocm/lib/rocm/libhsa.so.1" + ", in a directory"));
   EXPECT_THAT(f[0].hint, HasSubstr("add $ORIGIN/rocm to the RUNPATH of librccl.so.1"));
   EXPECT_EQ(f[0].fields["found_in"], (nlohmann::ordered_json{t / "opt/rocm/lib/rocm/libhsa.so.1"}));
 }

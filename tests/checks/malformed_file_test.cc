@@ -8,8 +8,6 @@
 namespace rocm_audit::testing {
 namespace {
 
-using ::testing::HasSubstr;
-
 TEST(MalformedFile, TruncatedElfIsAnErrorWithItsReason) {
   TempDir t;
   ASSERT_TRUE(BuildTree(t.path(),
@@ -19,7 +17,6 @@ TEST(MalformedFile, TruncatedElfIsAnErrorWithItsReason) {
   auto f = FindingsOf(r, "malformed-file", t / "lib/libcut.so");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].severity, Severity::kError);
-  EXPECT_THAT(f[0].message, HasSubstr("cannot be parsed"));
   EXPECT_FALSE(f[0].fields["reason"].get<std::string>().empty());
   EXPECT_TRUE(FindingsOf(r, "malformed-file", t / "lib/libok.so").empty());
 }
@@ -55,7 +52,7 @@ TEST(MalformedFile, TextNamedLikeALibraryIsANote) {
   auto f = FindingsOf(r, "malformed-file");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].severity, Severity::kNote);
-  EXPECT_THAT(f[0].message, HasSubstr("named like a shared library"));
+  EXPECT_EQ(f[0].fields["reason"], "is neither ELF nor a linker script");
 }
 
 TEST(MalformedFile, BrokenArchiveIsAnError) {

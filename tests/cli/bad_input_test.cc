@@ -164,7 +164,7 @@ TEST(BadInput, DynamicSegmentPastTheEndOfTheFileIsReported) {
   Report r = Audit({t / "d"}, t.path());
   auto f = FindingsOf(r, "malformed-file", t / "d/libd.so");
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_THAT(f[0].message, HasSubstr("PT_DYNAMIC"));
+  EXPECT_THAT(f[0].fields["reason"].get<std::string>(), HasSubstr("PT_DYNAMIC"));
 }
 
 // Regression: LLVM 19's Archive::Symbol::getMember() followed armap offsets unchecked. The
@@ -201,7 +201,7 @@ TEST(BadInput, ArchiveMemberRunningPastTheEndIsMalformed) {
   Report r = Audit({t / "a"}, t.path());
   auto f = FindingsOf(r, "malformed-file", t / "a/libx.a");
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_THAT(f[0].message, HasSubstr("past the end of the archive"));
+  EXPECT_THAT(f[0].fields["reason"].get<std::string>(), HasSubstr("past the end of the archive"));
 }
 
 // A thin archive names its members as other files, relative to where it was made: LLVM

@@ -102,7 +102,6 @@ TEST_F(MissingDepends, ADevPackageThatDoesNotDependOnItsLibraryIsAnError) {
   EXPECT_EQ(f["needs_package"], "libfoo1");
   EXPECT_EQ(f["needed"], "/" + kLib + "/libfoo.so.1");
   EXPECT_THAT(f["via"].get<std::string>(), HasSubstr("IMPORTED_LOCATION of foo::foo"));
-  EXPECT_THAT(f["message"].get<std::string>(), HasSubstr("missing relation libfoo-dev Depends: libfoo1"));
   EXPECT_THAT(f["hint"].get<std::string>(), HasSubstr("add libfoo1 to the Depends of libfoo-dev"));
   EXPECT_THAT(f["file"].get<std::string>(), HasSubstr("fooConfig.cmake"));
 }
@@ -148,7 +147,7 @@ TEST_F(MissingDepends, ALonePackageIsToldWhichOfItsDependsShipsWhatItLacks) {
   ASSERT_EQ(unresolved.size(), 1u) << report.dump(1);
   // The symbol it would bind is counted in the finding, not reported apart.
   EXPECT_TRUE(Of(report, "undefined-symbol").empty()) << report.dump(1);
-  EXPECT_THAT(unresolved[0]["message"].get<std::string>(), HasSubstr("1 undefined symbol of foo"));
+  EXPECT_EQ(unresolved[0]["unbound_symbols"], Json::array({"foo"}));
   EXPECT_THAT(unresolved[0]["hint"].get<std::string>(),
               HasSubstr("libfoo.so.1 is in libfoo1, a Depends of foo-tools: audit them together"));
 }
@@ -179,9 +178,8 @@ TEST_F(MissingDepends, ASymbolTheNewVersionDroppedNamesTheInstalledCopy) {
   ASSERT_EQ(undefined.size(), 1u) << report.dump(1);
   const Json& f = undefined[0];
   EXPECT_EQ(f["symbol"], "foo_old");
-  EXPECT_THAT(f["message"].get<std::string>(),
-              HasSubstr("the installed libfoo1 0.9-1, which installing libfoo1 replaces, defines it in /" +
-                        kLib + "/libfoo.so.1"));
+  EXPECT_EQ(f["replaced"]["package"], "libfoo1");
+  EXPECT_EQ(f["replaced"]["file"], "/" + kLib + "/libfoo.so.1");
   EXPECT_THAT(f["hint"].get<std::string>(), HasSubstr("the new libfoo1 no longer defines foo_old"));
   EXPECT_EQ(f["replaced"]["version"], "0.9-1");
 }

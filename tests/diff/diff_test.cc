@@ -68,7 +68,6 @@ TEST(Diff, VersionNodeRemovedCountsWithItsSymbols) {
   EXPECT_EQ(f.fields["removed"], Json::array({"bar@@VER_2"}));
   EXPECT_EQ(f.fields["count"], 1);
   EXPECT_EQ(f.fields["versions_removed"], Json::array({"VER_2"}));
-  EXPECT_THAT(f.message, ::testing::HasSubstr("no longer exports 1 symbol (bar@@VER_2)"));
   EXPECT_EQ(f.fields["hit"], Json::parse(R"([{"file": "bin/consumer", "symbols": ["bar@VER_2"]}])"));
 }
 
@@ -314,7 +313,6 @@ TEST(Diff, AnEmptyVersionNodeRemovedIsANote) {
   EXPECT_EQ(found[0]->fields["count"], 0);
   EXPECT_EQ(found[0]->fields["removed"], Json::array());
   EXPECT_EQ(found[0]->fields["versions_removed"], Json::array({"E_2"}));
-  EXPECT_THAT(found[0]->message, ::testing::Not(::testing::HasSubstr("E_2@@E_2")));
 }
 
 // Issue 50: kept is what ld.so binds. vuser references u@U_1; NEW's libunverv defines u
@@ -555,9 +553,6 @@ TEST(Diff, ASonameInARenamedPackageIsATransitionTheOldPackageStaysFor) {
   EXPECT_EQ(f->fields["old_package"], "libt1");
   EXPECT_EQ(f->fields["new_package"], "libt2");
   EXPECT_EQ(f->fields["old_package_stays"], true);
-  EXPECT_THAT(f->message, ::testing::HasSubstr("a transition: libt1, which provides libt.so.1, stays "
-                                               "installable beside libt2"));
-  EXPECT_THAT(f->message, ::testing::Not(::testing::HasSubstr("no file provides")));
   const PackageVerdict* v = VerdictOf(r, "libt2");
   ASSERT_NE(v, nullptr);
   ASSERT_EQ(v->needs.size(), 1u);
@@ -571,7 +566,6 @@ TEST(Diff, ASonameChangedInAPackageOfTheSameNameIsNoLongerProvided) {
   const Finding* f = SonameChangeOf(r);
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->fields["old_package_stays"], false);
-  EXPECT_THAT(f->message, ::testing::HasSubstr("no file provides libt.so.1 any more"));
   const PackageVerdict* v = VerdictOf(r, "libt1");
   ASSERT_NE(v, nullptr);
   ASSERT_EQ(v->needs.size(), 1u);
