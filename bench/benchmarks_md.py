@@ -72,6 +72,7 @@ class Run:
         self.method = ""
         self.sections = {}  # "loader" | "device" | "cmake" -> (title, rows); "scaling" -> (title, rows)
         self.wall_of = {}  # section -> "best" | "median" | "wall" (the mean): what its wall column is
+        self.peak_rss = ""  # a "peak RSS ..." line measured beside the run (/usr/bin/time -v), if any
         self.parse(text)
 
     def parse(self, text):
@@ -89,6 +90,9 @@ class Run:
                 continue
             if line.startswith("times: "):
                 self.method = line[len("times: "):]
+                continue
+            if line.startswith("peak RSS "):
+                self.peak_rss = line[len("peak RSS "):]
                 continue
             m = re.match(r"== (loader|device code|cmake|scaling|packages|diff sets|diff): (.*)", line)
             if m:
@@ -274,6 +278,11 @@ def every_run_section(runs):
     out.append(table(["results file", "when", "machine", "loader checks", "all checks", "whole tree", "`ldd -r` loop",
                       "ratio", "`lddtree -R`", "`libtree` loop"], loader))
     out.append("")
+    rss = [f"- `{r.name}`: {r.peak_rss}" for r in runs if r.peak_rss]
+    if rss:
+        out.append("Peak RSS of the loader checks [1] and the whole tree [3], where a results file notes it:\n")
+        out.extend(rss)
+        out.append("")
     device = []
     for r in runs:
         if "device" not in r.sections:

@@ -14,6 +14,7 @@
 
 #include "audit/cmake/project_cmake_facts.h"
 #include "audit/elf/object_store.h"
+#include "audit/elf/resident_pages.h"
 #include "audit/fs/walk.h"
 #include "audit/gpu/decode_memory.h"
 #include "audit/inspect/cmake_packages.h"
@@ -307,6 +308,10 @@ class TreeAudit {
       f.fields["reason"] = std::string(kOutOfMemoryInChecks);
       per_file_[i].push_back(std::move(f));
     }
+    // The file's own tables (its symbols, relocations, the names it imports) are read again
+    // only by the whole-tree checks and by lookups into it as a library: its pages go, so
+    // that the run holds one file's tables at a time, not every file's.
+    if (const ElfModel* model = file.model()) ReleaseResidentPages(*model->buffer);
     file.device = {};
     file.offers = {};
     file.arch_data.reset();

@@ -3,8 +3,10 @@
 namespace rocm_audit {
 namespace {
 
-std::string WithoutTrailingSlashes(std::string s) {
-  while (s.size() > 1 && s.back() == '/') s.pop_back();
+// A view: PathBelowInput tries every input for every path it is asked, and a run over a few
+// hundred input files asks it for each finding and key field.
+std::string_view WithoutTrailingSlashes(std::string_view s) {
+  while (s.size() > 1 && s.back() == '/') s.remove_suffix(1);
   return s;
 }
 
@@ -25,7 +27,7 @@ std::string PathBelowInput(const std::string& file, const std::vector<std::strin
   std::string best;
   size_t best_length = 0;
   for (const std::string& raw : inputs) {
-    std::string input = WithoutTrailingSlashes(raw);
+    const std::string_view input = WithoutTrailingSlashes(raw);
     if (input.empty() || input.size() < best_length) continue;
     if (file == input) {
       size_t slash = file.rfind('/');
@@ -34,8 +36,8 @@ std::string PathBelowInput(const std::string& file, const std::vector<std::strin
     } else if (input == "/" && file.size() > 1 && file[0] == '/') {
       best = file.substr(1);
       best_length = 1;
-    } else if (file.size() > input.size() && file.compare(0, input.size(), input) == 0 &&
-               file[input.size()] == '/') {
+    } else if (file.size() > input.size() && file[input.size()] == '/' &&
+               file.compare(0, input.size(), input) == 0) {
       best = file.substr(input.size() + 1);
       best_length = input.size();
     }

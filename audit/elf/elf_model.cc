@@ -106,15 +106,34 @@ bool ElfModel::MayBeInBloom(uint32_t hash) const {
   return (word >> bit1) & (word >> bit2) & 1;
 }
 
-void ElfModel::ForEachDefinition(std::string_view name, const std::function<void(uint32_t)>& visit) const {
+// A candidate's name is compared in place: its bytes, then the NUL that ends it there. A name
+// with a NUL of its own is no symbol's (NameOf ends at the first), and an empty one matches
+// the symbols NameOf finds no name for.
+bool ElfModel::NameIs(const DynamicSymbol& s, std::string_view name) const {
+  if (name.empty()) return NameOf(s).empty();
+  const size_t at = s.name_offset;
+  if (at >= dynamic_strings.size() || dynamic_strings.size() - at <= name.size()) return false;
+  if (dynamic_strings.compare(at, name.size(), name) != 0 || dynamic_strings[at + name.size()] != '\0')
+    return false;
+  return name.find('\0') == std::string_view::npos;
+}
+
+ElfModel::LookupName ElfModel::Lookup(std::string_view name) { return {name, GnuHash(name)}; }
+
+void ElfModel::ForEachDefinition(std::string_view name, llvm::function_ref<void(uint32_t)> visit) const {
+  ForEachDefinition(Lookup(name), visit);
+}
+
+void ElfModel::ForEachDefinition(const LookupName& lookup, llvm::function_ref<void(uint32_t)> visit) const {
   const HashTable& h = hash_table;
+  const std::string_view name = lookup.name;
   auto consider = [&](uint32_t index) {
     if (index >= symbol_count()) return;
     DynamicSymbol s = SymbolAt(index);
-    if (Bindable(s) && NameOf(s) == name) visit(index);
+    if (Bindable(s) && NameIs(s, name)) visit(index);
   };
   if (h.kind == HashTable::kGnu) {
-    uint32_t hash = GnuHash(name);
+    const uint32_t hash = lookup.gnu_hash;
     if (h.bloom && !MayBeInBloom(hash)) return;
     uint32_t index = Read32(h.buckets + 4 * (hash % h.bucket_count), little_endian);
     if (index < h.first_hashed) return;  // empty bucket

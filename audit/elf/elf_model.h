@@ -3,6 +3,8 @@
 // file, which the model keeps alive.
 #pragma once
 
+#include <llvm/ADT/STLFunctionalExtras.h>
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -137,12 +139,26 @@ struct ElfModel {
     uint8_t word_size = 4;
   } hash_table;
 
+  /// A name to look up and its GNU hash, computed once for a lookup through a whole scope
+  /// as ld.so computes it once per lookup (elf/dl-lookup.c, _dl_lookup_symbol_x), not once
+  /// per object searched.
+  struct LookupName {
+    std::string_view name;
+    uint32_t gnu_hash = 0;
+  };
+  static LookupName Lookup(std::string_view name);
+
   /// Calls `visit(index)` for each symbol named `name` that the loader may bind to
-  /// (glibc's check_match: defined, an allowed type, global/weak/unique, not hidden).
-  void ForEachDefinition(std::string_view name, const std::function<void(uint32_t)>& visit) const;
+  /// (glibc's check_match: defined, an allowed type, global/weak/unique, not hidden). A
+  /// function_ref, not a std::function: a lookup asks every object of a scope, and a
+  /// std::function of a lambda holding more than two references allocates on each call.
+  void ForEachDefinition(std::string_view name, llvm::function_ref<void(uint32_t)> visit) const;
+  void ForEachDefinition(const LookupName& name, llvm::function_ref<void(uint32_t)> visit) const;
 
  private:
   bool Bindable(const DynamicSymbol& s) const;
+  /// NameOf(s) == name, without measuring the whole string of a candidate first.
+  bool NameIs(const DynamicSymbol& s, std::string_view name) const;
   /// Whether the GNU hash table's Bloom filter lets ld.so look for a name of hash `hash`.
   bool MayBeInBloom(uint32_t hash) const;
   // Objects without any hash table (rare; ld.so cannot look into them either, but then

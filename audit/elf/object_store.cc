@@ -5,6 +5,7 @@
 #include <new>
 
 #include "audit/elf/elf_reader.h"
+#include "audit/elf/resident_pages.h"
 
 namespace rocm_audit {
 
@@ -26,7 +27,9 @@ std::shared_ptr<const StoredObject> ObjectStore::Get(const std::string& real_pat
       auto buffer = MapFile(real_path, &error);
       if (buffer) {
         auto model = std::make_shared<ElfModel>();
-        if (ReadElf(std::move(buffer), display_path, model.get(), &error)) stored->model = model;
+        if (ReadElf(buffer, display_path, model.get(), &error)) stored->model = model;
+        // Reading it scanned its symbol table whole; lookups read a few pages of it.
+        ReleaseResidentPages(*buffer);
       }
     } catch (const std::bad_alloc&) {
       stored->model = nullptr;

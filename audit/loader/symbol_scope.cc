@@ -25,10 +25,12 @@ DefinitionMatch MatchDefinition(const SymbolReference& ref, const std::string_vi
   return hidden ? DefinitionMatch::kNo : DefinitionMatch::kCandidate;
 }
 
-bool ObjectDefines(const ElfModel& object, const SymbolReference& ref) {
+namespace {
+
+bool ObjectDefines(const ElfModel& object, const SymbolReference& ref, const ElfModel::LookupName& lookup) {
   bool any = false, match = false;
   int versioned_candidates = 0;
-  object.ForEachDefinition(ref.name, [&](uint32_t index) {
+  object.ForEachDefinition(lookup, [&](uint32_t index) {
     any = true;
     if (match || !object.has_version_table) return;  // no version information: accept
     const DynamicSymbol def = object.SymbolAt(index);
@@ -42,9 +44,17 @@ bool ObjectDefines(const ElfModel& object, const SymbolReference& ref) {
   return !object.has_version_table || match || versioned_candidates == 1;
 }
 
+}  // namespace
+
+bool ObjectDefines(const ElfModel& object, const SymbolReference& ref) {
+  return ObjectDefines(object, ref, ElfModel::Lookup(ref.name));
+}
+
+// The name is hashed once for the whole scope, as ld.so hashes it once per lookup.
 int FindDefinition(const std::vector<const ElfModel*>& scope, const SymbolReference& ref) {
+  const ElfModel::LookupName lookup = ElfModel::Lookup(ref.name);
   for (size_t i = 0; i < scope.size(); ++i)
-    if (ObjectDefines(*scope[i], ref)) return static_cast<int>(i);
+    if (ObjectDefines(*scope[i], ref, lookup)) return static_cast<int>(i);
   return -1;
 }
 
