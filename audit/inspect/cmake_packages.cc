@@ -149,8 +149,12 @@ void FindLinkedLibraries(CMakePackage& p, const std::vector<std::string>& dirs, 
 }  // namespace
 
 std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, const RootedFs& fs,
-                                                  const std::vector<std::string>& prefixes, unsigned jobs,
-                                                  bool has_base, CMakeRunStats* stats) {
+                                                  const CMakeConsumer& consumer, unsigned jobs,
+                                                  CMakeRunStats* stats) {
+  const std::vector<std::string>& prefixes = consumer.prefixes;
+  const bool has_base = consumer.has_base;
+  // A root layer makes an installed system; `--root /` is one too, without layers.
+  const bool system = consumer.installed_system || fs.has_root();
   CMakeRunStats counted;
   // Audited prefixes no root layer holds are read where they are.
   std::vector<std::string> outside, audited;
@@ -165,7 +169,7 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, cons
   std::vector<std::string> search = prefixes;
   for (const std::string& a : audited) search.push_back(installed.InstalledPath(a));
   std::vector<std::string> search_all = search;
-  if (fs.has_root())
+  if (system)
     for (const char* p : {"/usr/local", "/usr", "/"}) search_all.push_back(p);
 
   // One search of the prefixes for both: where each audited config is found from, and
@@ -193,7 +197,7 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, cons
 
   std::vector<CMakePackage*> all;
   for (AuditedPackage& p : packages) all.push_back(&p.package);
-  DependencyLocator locator(all, search, prefixes.size(), fs.has_root(), installed, search_configs);
+  DependencyLocator locator(all, search, prefixes.size(), system, installed, search_configs);
   locator.Locate(all);
   counted.evaluations = packages.size();
   ReevaluateToFixedPoint(all, locator, installed, jobs, counted);

@@ -50,7 +50,7 @@ class CMakeEvaluationCost : public testing::ScratchDirTest {
     RootedFs fs;
     WalkResult walk = WalkInputs(Chain(k), fs);
     CMakeRunStats stats;
-    std::vector<AuditedPackage> packages = EvaluateCMakePackages(walk.files, fs, {}, 2, false, &stats);
+    std::vector<AuditedPackage> packages = EvaluateCMakePackages(walk.files, fs, {{}, false}, 2, &stats);
     EXPECT_EQ(packages.size(), k);
     for (const AuditedPackage& p : packages) {
       const std::string& name = p.package.name;
