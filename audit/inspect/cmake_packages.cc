@@ -49,6 +49,10 @@ std::string FoundAs(const std::string& name, const std::string& config,
 std::string InputsText(const DependencyTargets& d) {
   std::string s = d.complete ? "complete\n" : "partial\n";
   for (const std::string& n : d.names) s += n + '\n';
+  for (const auto& [name, defined] : d.by_dependency) {
+    s += '\n' + name + (defined.known ? " known\n" : " partly\n");
+    for (const std::string& t : defined.targets) s += t + '\n';
+  }
   for (const auto& [name, p] : d.packages) {
     s += '\n' + name + ' ' + p.version + ' ' + p.config + '\n';
     for (const auto& [command, definition] : p.definitions) s += command + ' ';
