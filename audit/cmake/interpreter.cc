@@ -221,12 +221,12 @@ Flow Interpreter::RunFile(const std::string& path, std::string* failure) {
     program = it->second;
   } else {
     std::string why;
-    auto text = files_.Read(path, limits_.max_file_bytes, &why);
-    if (!text) {
+    program = files_.programs().Get(path, limits_.max_file_bytes, files_, &why);
+    if (!program) {
       *failure = why;
       return Flow::kNormal;
     }
-    program = programs_[path] = ParseProgram(path, *text);
+    programs_[path] = program;
   }
   if (!program->error.empty()) {
     rec_.Out().failures.push_back(

@@ -9,6 +9,7 @@
 #include "audit/cmake/dependency_locator.h"
 #include "audit/cmake/genex.h"
 #include "audit/cmake/linker_search.h"
+#include "audit/cmake/program_cache.h"
 #include "audit/fs/path.h"
 #include "audit/support/parallel.h"
 
@@ -160,6 +161,7 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, cons
   // A root layer makes an installed system; `--root /` is one too, without layers.
   const bool system = consumer.installed_system || fs.has_root();
   CMakeRunStats counted;
+  const size_t parsed_before = ProgramsParsed();
   // Audited prefixes no root layer holds are read where they are.
   std::vector<std::string> outside, audited;
   for (const std::string& walked_prefix : files.prefixes()) {
@@ -207,6 +209,7 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, cons
   ReevaluateToFixedPoint(all, locator, installed, jobs, counted);
   counted.evaluations += locator.evaluated();
   counted.config_searches = search_configs.searches();
+  counted.parses = ProgramsParsed() - parsed_before;
   if (stats) *stats = counted;
   // The linker's directories (a glob of /usr/lib/gcc/<arch>) only when a package links.
   if (has_base && !all.empty()) {

@@ -25,6 +25,7 @@ struct CMakeRunStats {
   size_t evaluations = 0;
   size_t rounds = 0;           ///< rounds of the fixed point that evaluated something
   size_t config_searches = 0;  ///< (prefix, name) searches that read the prefix's directories
+  size_t parses = 0;           ///< list files parsed (ProgramsParsed)
 };
 
 /// The consumer whose find_package() loads the audited configs.
