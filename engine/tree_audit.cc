@@ -140,8 +140,9 @@ class TreeAudit {
   // are ready when their files are read.
   void EvaluateCMakePackagesFirst() {
     if (needs_ & kNeedsCMake)
-      packages_ = EvaluateCMakePackages(walk_.files, loader_.fs, request_.cmake_prefix_path, jobs_,
-                                        !request_.no_base);
+      packages_ = EvaluateCMakePackages(
+          walk_.files, loader_.fs, {request_.cmake_prefix_path, !request_.no_base, !request_.roots.empty()},
+          jobs_);
     for (const AuditedPackage& p : packages_) package_of_[p.file] = &p;
   }
 

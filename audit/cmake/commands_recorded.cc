@@ -109,7 +109,11 @@ std::string ShippedFindModule(Interpreter& in, const std::string& name) {
 }  // namespace
 
 Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
-  if (a.empty() || !a[0].value.known) return Flow::kNormal;
+  if (a.empty()) return Flow::kNormal;
+  if (!a[0].value.known) {
+    in.NoteDependencyLoaded("", true);
+    return Flow::kNormal;
+  }
   CMakeDependency d;
   d.name = a[0].value.text;
   d.required = n == "find_dependency";
@@ -149,6 +153,7 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
   if (const CMakeValue* dir = in.Get(d.name + "_DIR"); dir && dir->known && !IsFalseConstant(dir->text))
     d.dir = dir->text;
   in.SetDependencySeen();
+  in.NoteDependencyLoaded(d.name, !d.undecided.empty());
   in.rec().Out().dependencies.push_back(d);
   // The dependency's own defects are its own findings: here it is taken as found when
   // required (a missing one is reported by the dependency check), unknown otherwise.

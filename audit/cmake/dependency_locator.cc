@@ -339,6 +339,10 @@ DependencyTargets TargetsOfDependencies(const CMakePackage& package) {
   for (const LocatedDependency& l : package.dependencies) {
     if (l.found.empty() && (!l.request.required || !l.request.asked_component.empty())) continue;
     out.names.insert(l.targets.begin(), l.targets.end());
+    // Asked for twice (other components), it defines what either call loads.
+    auto [defined, first] = out.by_dependency.try_emplace(ToLower(l.request.name));
+    defined->second.targets.insert(l.targets.begin(), l.targets.end());
+    defined->second.known = (first || defined->second.known) && l.targets_known;
     if (!l.found.empty() && l.found.starts_with("/"))
       out.packages[ToLower(l.request.name)] = {l.version, l.request.module.empty() ? l.found : "",
                                                l.definitions, l.variables, l.world_answers};

@@ -46,6 +46,11 @@ class CMakeEvaluator {
     in_.foreign_targets().packages = std::move(packages);
     in_.foreign_targets().located = located;
   }
+  /// The targets each located dependency defines, by lower-case name: if(TARGET) reads those
+  /// of the dependencies found so far.
+  void SetTargetsByDependency(std::map<std::string, Interpreter::ForeignTargets::Defined> by_dependency) {
+    in_.foreign_targets().by_dependency = std::move(by_dependency);
+  }
   /// Whether an if(TARGET) was undecided because of a dependency.
   bool asked_dependency_targets() const { return in_.foreign_targets().asked; }
   /// Evaluates one list file as find_package() loads a config or version file.

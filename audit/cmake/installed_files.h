@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "audit/cmake/condition.h"
+#include "audit/cmake/program_cache.h"
 #include "audit/fs/directory_names.h"
 #include "audit/fs/rooted_fs.h"
 
@@ -60,6 +61,9 @@ class InstalledFiles {
   /// name asked of /usr), while nothing writes to the world.
   InstalledFiles RememberingGlobs() const;
 
+  /// The list files parsed in this world, shared by its copies and every evaluation in it.
+  ProgramCache& programs() const { return *programs_; }
+
  private:
   std::optional<std::string> ReadRegular(const std::string& path, size_t cap, std::string* why) const;
   std::vector<std::string> GlobOnce(const std::string& pattern, bool* cut, GlobOrder order) const;
@@ -79,6 +83,7 @@ class InstalledFiles {
   bool has_base_;
   struct GlobAnswers;  ///< RememberingGlobs(): (pattern, order) -> matches and whether cut
   std::shared_ptr<GlobAnswers> globs_;
+  std::shared_ptr<ProgramCache> programs_ = std::make_shared<ProgramCache>();
 };
 
 }  // namespace rocm_audit

@@ -118,13 +118,41 @@ Args Interpreter::Expand(const ListFileCommand& cmd) {
   return out;
 }
 
+void Interpreter::NoteDependencyLoaded(const std::string& name, bool undecided) {
+  ForeignTargets& f = foreign_targets_;
+  if (!f.located) return;
+  if (name.empty()) {  // a package whose name is not known here: anything may be defined
+    f.loaded_partly = true;
+    return;
+  }
+  const std::string key = ToLower(name);
+  auto it = f.by_dependency.find(key);
+  // One not among the located is not found, and defines nothing.
+  if (it == f.by_dependency.end()) return;
+  if (undecided || !it->second.known) f.loaded_partly = true;
+  if (!undecided) f.loaded.insert(key);
+}
+
+// Once the dependencies are located, what the find_package() calls that ran so far define
+// (cmFindPackageCommand loads a config when it is called, so a target it defines exists only
+// after that call); before, all the dependencies' targets, in any order.
+Tri Interpreter::DependencyDefines(const std::string& name) const {
+  const ForeignTargets& f = foreign_targets_;
+  if (!f.located) {
+    if (f.dependencies.count(name)) return Tri::kTrue;
+    return f.complete ? Tri::kFalse : Tri::kUnknown;
+  }
+  for (const std::string& d : f.loaded)
+    if (f.by_dependency.at(d).targets.count(name)) return Tri::kTrue;
+  return f.loaded_partly ? Tri::kUnknown : Tri::kFalse;
+}
+
 Tri Interpreter::TargetExists(std::string_view name) {
   if (targets_.Find(std::string(name))) return Tri::kTrue;
   if (!dependency_seen_ || foreign_targets_.own.count(std::string(name)) ||
       absent_targets_.count(std::string(name)))
     return Tri::kFalse;
-  if (foreign_targets_.dependencies.count(std::string(name))) return Tri::kTrue;
-  if (foreign_targets_.complete) return Tri::kFalse;
+  if (Tri t = DependencyDefines(std::string(name)); t != Tri::kUnknown) return t;
   // <Package>::x belongs to the package being loaded, not to a dependency.
   const CMakeValue* package = Get("CMAKE_FIND_PACKAGE_NAME");
   size_t colons = name.find("::");
@@ -193,12 +221,12 @@ Flow Interpreter::RunFile(const std::string& path, std::string* failure) {
     program = it->second;
   } else {
     std::string why;
-    auto text = files_.Read(path, limits_.max_file_bytes, &why);
-    if (!text) {
+    program = files_.programs().Get(path, limits_.max_file_bytes, files_, &why);
+    if (!program) {
       *failure = why;
       return Flow::kNormal;
     }
-    program = programs_[path] = ParseProgram(path, *text);
+    programs_[path] = program;
   }
   if (!program->error.empty()) {
     rec_.Out().failures.push_back(

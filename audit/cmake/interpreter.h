@@ -78,6 +78,10 @@ class Interpreter {
   /// config wrote there and unknown for the rest (what the consumer's configure made).
   Tri PathExists(const std::string& path) const;
   void SetDependencySeen() { dependency_seen_ = true; }
+  /// A find_package() of `name` ran ("": of a name not known here), `undecided` when in a
+  /// branch the evaluation could not decide: what it defines is in the target table from
+  /// here on (TargetExists).
+  void NoteDependencyLoaded(const std::string& name, bool undecided);
   /// include_guard(): whether the current file was guarded already; guards it.
   bool Guard();
 
@@ -114,6 +118,18 @@ class Interpreter {
     };
     std::map<std::string, Package> packages;
     bool located = false;  ///< the dependencies were located: `packages` holds every one found
+    /// The targets each located dependency defines (by lower-case name; its own dependencies'
+    /// too), and whether they are all known.
+    struct Defined {
+      std::set<std::string> targets;
+      bool known = false;
+    };
+    std::map<std::string, Defined> by_dependency{};
+    /// The dependencies whose find_package() ran so far, in a decided branch: once located,
+    /// if(TARGET) reads only what these define, as CMake's target table holds nothing else
+    /// at that point (KF5Codecs tests if(TARGET Qt6::Core) before it finds Qt6Core5Compat).
+    std::set<std::string> loaded{};
+    bool loaded_partly = false;  ///< one ran undecided, or defines targets not all known
   };
   ForeignTargets& foreign_targets() { return foreign_targets_; }
   const ForeignTargets& foreign_targets() const { return foreign_targets_; }
@@ -163,6 +179,7 @@ class Interpreter {
   bool UnknownToCMake(const std::string& name);
   ConditionResult Condition(const Args& args);
   Tri TargetExists(std::string_view name);
+  Tri DependencyDefines(const std::string& name) const;
   Args Expand(const ListFileCommand& cmd);
   CMakeValue ExpandOne(const ListFileArgument& arg);
 

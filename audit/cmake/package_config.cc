@@ -148,6 +148,7 @@ CMakeEvaluation EvaluateConfig(const std::string& name, const std::string& confi
     e.SetOwnTargets(own);
     e.SetDependencyTargets(dependencies.names, dependencies.complete);
     e.SetDependencyPackages(dependencies.packages, dependencies.located);
+    e.SetTargetsByDependency(dependencies.by_dependency);
     e.Run(config);
     *asked = e.asked_dependency_targets();
     return e.Take();

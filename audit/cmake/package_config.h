@@ -136,6 +136,8 @@ struct DependencyTargets {
   /// What find_package() leaves of each dependency found (by lower-case name).
   std::map<std::string, Interpreter::ForeignTargets::Package> packages{};
   bool located = false;  ///< the dependencies were located (TargetsOfDependencies)
+  /// The targets of each located dependency (by lower-case name), when located.
+  std::map<std::string, Interpreter::ForeignTargets::Defined> by_dependency{};
 };
 
 /// Evaluates the config at installed path `config` as find_package(<name> CONFIG REQUIRED)

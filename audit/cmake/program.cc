@@ -1,5 +1,9 @@
 #include "audit/cmake/program.h"
 
+#include <atomic>
+
+#include "audit/cmake/program_cache.h"
+
 namespace rocm_audit {
 namespace {
 
@@ -43,7 +47,14 @@ void MatchBlocks(Program& p) {
 
 }  // namespace
 
+namespace {
+std::atomic<size_t> programs_parsed{0};
+}  // namespace
+
+size_t ProgramsParsed() { return programs_parsed.load(std::memory_order_relaxed); }
+
 ProgramPtr ParseProgram(const std::string& path, const std::string& text) {
+  programs_parsed.fetch_add(1, std::memory_order_relaxed);
   auto p = std::make_shared<Program>();
   p->file = path;
   ListFile parsed = ParseListFile(text);

@@ -9,6 +9,7 @@
 #include "audit/cmake/dependency_locator.h"
 #include "audit/cmake/genex.h"
 #include "audit/cmake/linker_search.h"
+#include "audit/cmake/program_cache.h"
 #include "audit/fs/path.h"
 #include "audit/support/parallel.h"
 
@@ -49,6 +50,10 @@ std::string FoundAs(const std::string& name, const std::string& config,
 std::string InputsText(const DependencyTargets& d) {
   std::string s = d.complete ? "complete\n" : "partial\n";
   for (const std::string& n : d.names) s += n + '\n';
+  for (const auto& [name, defined] : d.by_dependency) {
+    s += '\n' + name + (defined.known ? " known\n" : " partly\n");
+    for (const std::string& t : defined.targets) s += t + '\n';
+  }
   for (const auto& [name, p] : d.packages) {
     s += '\n' + name + ' ' + p.version + ' ' + p.config + '\n';
     for (const auto& [command, definition] : p.definitions) s += command + ' ';
@@ -149,9 +154,14 @@ void FindLinkedLibraries(CMakePackage& p, const std::vector<std::string>& dirs, 
 }  // namespace
 
 std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, const RootedFs& fs,
-                                                  const std::vector<std::string>& prefixes, unsigned jobs,
-                                                  bool has_base, CMakeRunStats* stats) {
+                                                  const CMakeConsumer& consumer, unsigned jobs,
+                                                  CMakeRunStats* stats) {
+  const std::vector<std::string>& prefixes = consumer.prefixes;
+  const bool has_base = consumer.has_base;
+  // A root layer makes an installed system; `--root /` is one too, without layers.
+  const bool system = consumer.installed_system || fs.has_root();
   CMakeRunStats counted;
+  const size_t parsed_before = ProgramsParsed();
   // Audited prefixes no root layer holds are read where they are.
   std::vector<std::string> outside, audited;
   for (const std::string& walked_prefix : files.prefixes()) {
@@ -165,7 +175,7 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, cons
   std::vector<std::string> search = prefixes;
   for (const std::string& a : audited) search.push_back(installed.InstalledPath(a));
   std::vector<std::string> search_all = search;
-  if (fs.has_root())
+  if (system)
     for (const char* p : {"/usr/local", "/usr", "/"}) search_all.push_back(p);
 
   // One search of the prefixes for both: where each audited config is found from, and
@@ -193,12 +203,13 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, cons
 
   std::vector<CMakePackage*> all;
   for (AuditedPackage& p : packages) all.push_back(&p.package);
-  DependencyLocator locator(all, search, prefixes.size(), fs.has_root(), installed, search_configs);
+  DependencyLocator locator(all, search, prefixes.size(), system, installed, search_configs);
   locator.Locate(all);
   counted.evaluations = packages.size();
   ReevaluateToFixedPoint(all, locator, installed, jobs, counted);
   counted.evaluations += locator.evaluated();
   counted.config_searches = search_configs.searches();
+  counted.parses = ProgramsParsed() - parsed_before;
   if (stats) *stats = counted;
   // The linker's directories (a glob of /usr/lib/gcc/<arch>) only when a package links.
   if (has_base && !all.empty()) {

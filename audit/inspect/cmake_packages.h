@@ -25,12 +25,22 @@ struct CMakeRunStats {
   size_t evaluations = 0;
   size_t rounds = 0;           ///< rounds of the fixed point that evaluated something
   size_t config_searches = 0;  ///< (prefix, name) searches that read the prefix's directories
+  size_t parses = 0;           ///< list files parsed (ProgramsParsed)
 };
 
-/// `prefixes` are --cmake-prefix-path entries (paths of the installed system); `has_base`:
-/// `fs` is a whole system (not --no-base), whose pkg-config answers for the consumer's.
+/// The consumer whose find_package() loads the audited configs.
+struct CMakeConsumer {
+  std::vector<std::string> prefixes;  ///< --cmake-prefix-path entries (paths of the installed system)
+  /// The RootedFs is a whole system (not --no-base), whose pkg-config answers for the consumer's.
+  bool has_base = true;
+  /// An installed system was given (any --root, `--root /` too, which leaves the RootedFs
+  /// without layers): the consumer is on it, and find_package() searches its PATH-derived
+  /// and system prefixes (CMAKE_SYSTEM_PREFIX_PATH).
+  bool installed_system = false;
+};
+
 std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, const RootedFs& fs,
-                                                  const std::vector<std::string>& prefixes, unsigned jobs,
-                                                  bool has_base = true, CMakeRunStats* stats = nullptr);
+                                                  const CMakeConsumer& consumer, unsigned jobs,
+                                                  CMakeRunStats* stats = nullptr);
 
 }  // namespace rocm_audit

@@ -380,5 +380,26 @@ TEST(CMakeChecks, AMissingDependencyFailsWhoeverRequiresTheOneThatAsks) {
   EXPECT_THAT(by_package["Mid"], HasSubstr("asks for NoSuchPackageAnywhere"));
 }
 
+// `--root /` is the host as the installed system, which needs no root layer: find_package()
+// searches its PATH-derived and system prefixes (CMAKE_SYSTEM_PREFIX_PATH) as under any
+// other --root; without --root there is no consumer's system to search.
+TEST(CMakeChecks, RootSlashSearchesTheSystemPrefixes) {
+  auto searched = [](std::vector<std::string> roots) {
+    AuditRequest o;
+    o.paths = {Tree("dep-chain-missing")};
+    o.ld_so_conf = "";
+    o.roots = std::move(roots);
+    for (const Finding& f : FindingsOf(AuditWith(o), "cmake-missing-dependency"))
+      if (f.fields["package"] == "Mid") return f.fields["prefixes_searched"].get<std::vector<std::string>>();
+    return std::vector<std::string>{"<no finding>"};
+  };
+  const std::vector<std::string> system{"/usr/local", "/usr",       "/",        "/usr/local/games",
+                                        "/usr/games", "/usr/X11R6", "/usr/pkg", "/opt"};
+  std::vector<std::string> host = searched({"/"});
+  ASSERT_GE(host.size(), system.size());
+  EXPECT_EQ(std::vector<std::string>(host.end() - system.size(), host.end()), system);
+  EXPECT_THAT(searched({}), Not(::testing::Contains("/usr")));
+}
+
 }  // namespace
 }  // namespace rocm_audit

@@ -192,5 +192,40 @@ TEST_F(CMakeSemantics, AMissingDependencyFailsEveryoneWhoRequiresIt) {
   EXPECT_TRUE(top.dependencies[0].evaluated);
 }
 
+// if(TARGET) sees what the find_package() calls that ran before it defined, not what the
+// config finds later. KF5Codecs 5.103 asks for Qt6Core5Compat only if(TARGET Qt6::Core),
+// after finding Qt5Core alone: with cmake 3.25.1 the test is false and Qt6Core5Compat is
+// never loaded, so its defects are not KF5Codecs's. A target a later call defines exists
+// from that call on.
+TEST_F(CMakeSemantics, IfTargetSeesOnlyTheDependenciesFoundSoFar) {
+  Config("Core", "add_library(Core::core INTERFACE IMPORTED)\n");
+  Config("Compat", "add_library(Compat::compat INTERFACE IMPORTED)\n");
+  Config("Late", "add_library(Late::late INTERFACE IMPORTED)\n");
+  CMakePackage codecs =
+      EvaluatePackage("Codecs",
+                      Config("Codecs",
+                             "include(CMakeFindDependencyMacro)\n"
+                             "find_dependency(Core)\n"
+                             "if(TARGET Compat::compat)\n  find_dependency(Compat)\nendif()\n"
+                             "if(TARGET Late::late)\n  set(before yes)\nelse()\n"
+                             "  set(before no)\nendif()\n"
+                             "find_dependency(Late)\n"
+                             "if(TARGET Late::late)\n  set(after yes)\nendif()\n"),
+                      files_);
+  std::vector<CMakePackage*> all{&codecs};
+  ConfigSearch search(files_);
+  DependencyLocator locator(all, {(dir_ / "prefix").string()}, 1, false, files_, search);
+  locator.Locate(all);
+  for (int round = 0; round < 3; ++round) {  // the fixed point of ReevaluateToFixedPoint
+    codecs = ReevaluatePackage(codecs, files_, TargetsOfDependencies(codecs));
+    locator.Locate(all);
+  }
+  std::vector<std::string> found;
+  for (const LocatedDependency& l : codecs.dependencies) found.push_back(l.request.name);
+  EXPECT_EQ(found, (std::vector<std::string>{"Core", "Late"}));
+  EXPECT_EQ(Var(codecs.evaluation, "before"), "no");
+  EXPECT_EQ(Var(codecs.evaluation, "after"), "yes");
+}
+
 }  // namespace
 }  // namespace rocm_audit

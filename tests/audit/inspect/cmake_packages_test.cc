@@ -22,6 +22,9 @@ class CMakeEvaluationCost : public testing::ScratchDirTest {
   // directory whose name starts with the package's).
   static std::string Name(size_t i) { return std::string("Pkg") + static_cast<char>('A' + i); }
 
+  // A file every package of the chain includes, as Qt6's configs include Qt6's helpers.
+  std::string Shared() { return Write("shared/helpers.cmake", "set(helped 1)\n"); }
+
   // A chain of `k` packages, each in its own directory, each finding the one before it and
   // reading its variable: what a package reads changes until every one below it is settled
   // (as Qt6Gui reads Qt6Core, which reads Qt6). The directories, as audited.
@@ -38,6 +41,7 @@ class CMakeEvaluationCost : public testing::ScratchDirTest {
                below + "_LEVEL}+\")\nif(TARGET " + below + "::lib)\nendif()\n";
       }
       body += "add_library(" + n + "::lib INTERFACE IMPORTED)\n";
+      body += "include(" + Shared() + ")\n";
       Write(dir + "/" + n + "Config.cmake", body);
       dirs.push_back((dir_ / dir).string());
     }
@@ -50,7 +54,7 @@ class CMakeEvaluationCost : public testing::ScratchDirTest {
     RootedFs fs;
     WalkResult walk = WalkInputs(Chain(k), fs);
     CMakeRunStats stats;
-    std::vector<AuditedPackage> packages = EvaluateCMakePackages(walk.files, fs, {}, 2, false, &stats);
+    std::vector<AuditedPackage> packages = EvaluateCMakePackages(walk.files, fs, {{}, false}, 2, &stats);
     EXPECT_EQ(packages.size(), k);
     for (const AuditedPackage& p : packages) {
       const std::string& name = p.package.name;
@@ -76,6 +80,15 @@ TEST_F(CMakeEvaluationCost, AChainTwiceAsLongCostsTwiceAsMuch) {
   EXPECT_LE(whole.config_searches * 10, half.config_searches * 25)
       << half.config_searches << " -> " << whole.config_searches;
   EXPECT_EQ(whole.rounds, 13u);  // one level a round: the fixed point is reached
+}
+
+// Each list file is parsed once per run, however many evaluations run it: before, each
+// evaluation parsed its config and every file it included (14 packages evaluated 27 times
+// with a helper each: 54 parses).
+TEST_F(CMakeEvaluationCost, EachListFileIsParsedOncePerRun) {
+  const CMakeRunStats whole = Evaluate(14);
+  EXPECT_GT(whole.evaluations, 14u);
+  EXPECT_LE(whole.parses, 14u + 1) << whole.evaluations << " evaluations";
 }
 
 }  // namespace

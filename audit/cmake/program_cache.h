@@ -1,0 +1,47 @@
+// The list files of one run, each parsed once and shared, read-only, by every evaluation
+// that runs it: a config, its Targets files and the files they include are run by each
+// package that finds them and by each of its passes, and were parsed again each time. A file
+// is still read each time (that is what resolves it through the layers); its text is the
+// key, so a file that changed is parsed again, never taken for what it held before.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "audit/cmake/program.h"
+
+namespace rocm_audit {
+
+class InstalledFiles;
+
+/// What the programs kept may hold of text, all files together: past it a file is parsed
+/// for the evaluation that asks and not kept (a tree of many large list files costs time,
+/// never unbounded memory).
+inline constexpr size_t kMaxCachedProgramBytes = size_t(64) << 20;
+
+/// The parsed programs by path and text; thread-safe (evaluations run in parallel).
+class ProgramCache {
+ public:
+  /// The program of `path` (null when it cannot be read, and then `why` says why, as
+  /// InstalledFiles::Read does), read through `files` at most `cap` bytes; parsed unless
+  /// the same text was parsed before.
+  ProgramPtr Get(const std::string& path, size_t cap, const InstalledFiles& files, std::string* why);
+
+ private:
+  struct Entry {
+    uint64_t hash = 0;
+    size_t size = 0;
+    ProgramPtr program;
+  };
+  std::mutex mutex_;
+  std::unordered_map<std::string, Entry> by_path_;
+  size_t kept_bytes_ = 0;
+};
+
+/// How many list files ParseProgram() parsed in this process: what the cost tests count.
+size_t ProgramsParsed();
+
+}  // namespace rocm_audit
