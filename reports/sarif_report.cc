@@ -76,12 +76,10 @@ constinit const Rule kPackageVerdictRule{
         "give the update what its verdict says it needs (a SONAME bump, a package rename, a transition), or "
         "keep what it drops",
     .explanation =
-        "The verdict of `diff OLD NEW` for one package of NEW (NEW itself when it is no package): each thing "
-        "the "
-        "update needs before it ships (a SONAME bump for removed symbols, a package rename or transition for "
-        "a "
-        "changed SONAME, co-installable library packages) or drops (a library, GPU processors, CMake "
-        "interface). "
+        "The verdict of `diff OLD NEW` for one package of NEW (NEW itself when it is no package): "
+        "each thing the update needs before it ships (a SONAME bump for removed symbols, a package "
+        "rename or transition for a changed SONAME, co-installable library packages) or drops (a "
+        "library, GPU processors, CMake interface). "
         "Its level is the most severe of the findings it comes from, each of which is a result of its own.",
 };
 
