@@ -398,7 +398,7 @@ TEST(CMakeChecks, RootSlashSearchesTheSystemPrefixes) {
   std::vector<std::string> host = searched({"/"});
   ASSERT_GE(host.size(), system.size());
   EXPECT_EQ(std::vector<std::string>(host.end() - system.size(), host.end()), system);
-  EXPECT_THAT(searched({}), Not(::testing::Contains("/usr")));
+  EXPECT_THAT(searched({}), ::testing::Not(::testing::Contains("/usr")));
 }
 
 }  // namespace
