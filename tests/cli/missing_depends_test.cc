@@ -9,6 +9,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/debian_source_fixture.h"
@@ -104,6 +106,21 @@ TEST_F(MissingDepends, ADevPackageThatDoesNotDependOnItsLibraryIsAnError) {
   EXPECT_THAT(f["via"].get<std::string>(), HasSubstr("IMPORTED_LOCATION of foo::foo"));
   EXPECT_THAT(f["hint"].get<std::string>(), HasSubstr("add libfoo1 to the Depends of libfoo-dev"));
   EXPECT_THAT(f["file"].get<std::string>(), HasSubstr("fooConfig.cmake"));
+}
+
+// What a packager reads: the text report of the same set, whole, pinned by
+// tests/golden/missing-depends.txt (the test's directory shown as <tmp>). Regenerate with
+// ROCM_AUDIT_UPDATE_GOLDEN=1 and review the diff.
+TEST_F(MissingDepends, TheTextReportIsItsGoldenFile) {
+  std::string text;
+  RunCommand(std::string(ROCM_AUDIT_BINARY) + " --no-progress --ld-so-conf /nonexistent --root " +
+                 t_ / "root" + " " + Library() + " " + Dev(""),
+             &text);
+  const std::string tmp = t_.path();
+  for (size_t at; (at = text.find(tmp)) != std::string::npos;) text.replace(at, tmp.size(), "<tmp>");
+  const std::string golden = std::string(ROCM_AUDIT_SOURCE_DIR) + "/tests/golden/missing-depends.txt";
+  if (std::getenv("ROCM_AUDIT_UPDATE_GOLDEN")) WriteAll(golden, text);
+  EXPECT_EQ(text, ReadAll(golden)) << "differs from " << golden << " (ROCM_AUDIT_UPDATE_GOLDEN=1 to accept)";
 }
 
 TEST_F(MissingDepends, TheLinkAloneAndAProgramsNeededLibraryNeedTheRelationToo) {
