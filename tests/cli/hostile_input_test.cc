@@ -311,7 +311,7 @@ TEST(HostileInput, ClosuresOf10000LibrariesAreBuiltInLinearTime) {
 TEST(HostileInput, EveryLibraryOfAChainAuditedAsATree) {
   TempDir t;
   constexpr size_t kLength = 1000;
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef ROCM_AUDIT_ASAN
   constexpr long kMaxKb = 768 * 1024;  // AddressSanitizer's quarantine (256 MB) and shadow
 #else
   constexpr long kMaxKb = 96 * 1024;
@@ -442,7 +442,7 @@ TEST(HostileInput, NamesNoOpenCanTakeAreDecidedOnceWithoutCopies) {
   ASSERT_EQ(stat(huge.c_str(), &st), 0);
   // The mapping of the file, the one copy the closure keeps, one transient copy, and what the
   // run needs at all: 305 MB measured for the 100 MB name.
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef ROCM_AUDIT_ASAN
   // AddressSanitizer keeps freed blocks in its quarantine (256 MB) and adds its shadow.
   constexpr long kSanitizerFactor = 2;
 #else

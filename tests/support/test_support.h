@@ -6,10 +6,12 @@
 #include <string_view>
 #include <vector>
 
-// ROCM_AUDIT_ASAN: built with AddressSanitizer (GCC says so by a macro, clang by a feature),
-// whose shadow reserves terabytes of address space and which runs several times slower, so
-// tests that bound a child's address space or CPU time widen or drop those bounds.
-#if defined(__SANITIZE_ADDRESS__)
+// ROCM_AUDIT_ASAN: the tool is built with AddressSanitizer (GCC says so by a macro, clang by
+// a feature; a test compiled without it in a sanitized build by ROCM_AUDIT_SANITIZED_BUILD,
+// tests/CMakeLists.txt), whose shadow reserves terabytes of address space and which runs
+// several times slower, so tests that bound a child's address space or CPU time widen or drop
+// those bounds.
+#if defined(__SANITIZE_ADDRESS__) || defined(ROCM_AUDIT_SANITIZED_BUILD)
 #define ROCM_AUDIT_ASAN 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
