@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -96,6 +97,13 @@ struct LocatedDependency {
   bool evaluated = false;
 };
 
+/// A config's version file evaluated as find_package(<Name>) with no version reads it.
+struct PlainVersionEvaluation : CMakeEvaluation {
+  std::string version_file;
+};
+/// Null for a config without a version file.
+using PlainVersion = std::shared_ptr<const PlainVersionEvaluation>;
+
 /// One evaluation of a config, before the package is assembled from them: the plain
 /// find_package(<Name>), or one per component the config offers.
 struct CMakePass {
@@ -127,6 +135,8 @@ struct CMakePackage {
   /// The -l<name> its targets' link interfaces ask the linker for (LinkedLibraryName), each
   /// with where the world's linker finds it ("" nowhere); none when the world has no base.
   std::map<std::string, std::string> linked_libraries{};
+  /// Its version file's evaluation, kept for evaluating it again (ReevaluatePackage).
+  PlainVersion plain_version{};
 };
 
 /// Targets a consumer has from the package's dependencies before it loads the package.

@@ -162,6 +162,7 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, cons
   const bool system = consumer.installed_system || fs.has_root();
   CMakeRunStats counted;
   const size_t parsed_before = ProgramsParsed();
+  const size_t evaluated_before = ListFilesEvaluated();
   // Audited prefixes no root layer holds are read where they are.
   std::vector<std::string> outside, audited;
   for (const std::string& walked_prefix : files.prefixes()) {
@@ -210,6 +211,7 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, cons
   counted.evaluations += locator.evaluated();
   counted.config_searches = search_configs.searches();
   counted.parses = ProgramsParsed() - parsed_before;
+  counted.list_file_evaluations = ListFilesEvaluated() - evaluated_before;
   if (stats) *stats = counted;
   // The linker's directories (a glob of /usr/lib/gcc/<arch>) only when a package links.
   if (has_base && !all.empty()) {
