@@ -182,7 +182,8 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, cons
     audited.push_back(prefix);
     if (fs.DisplayPath(prefix) == prefix) outside.push_back(prefix);
   }
-  InstalledFiles installed(fs, outside, has_base);
+  // Nothing writes to the world during the run: each file's existence is asked once.
+  const InstalledFiles installed = InstalledFiles(fs, outside, has_base).RememberingExistence();
 
   std::vector<std::string> search = prefixes;
   for (const std::string& a : audited) search.push_back(installed.InstalledPath(a));
