@@ -222,6 +222,15 @@ void Edit(const ListCall& c, const CMakeValue& list) {
     c.in.Set(c.var, !list.known ? list : args);
     return;
   }
+  if (c.op == "APPEND" && list.text.find("\\;") == std::string::npos) {
+    // Split and joined again, a list with no escaped ';' is the same text: the items are
+    // added to it as it is. Splitting the whole list for each item appended made building
+    // a list quadratic (Qt6's configs append hundreds of items).
+    std::string out = list.text, added = JoinList(SplitList(args.text));
+    if (!out.empty() && !added.empty()) out += ';';
+    c.in.Set(c.var, {out + added});
+    return;
+  }
   std::vector<std::string> v = SplitList(list.text, /*keep_empty=*/true);
   ListEdit edit = FindIn(kListEdits, c.op);
   Edited done = edit ? edit(c, v, SplitList(args.text)) : Edited::kNotEvaluated;

@@ -52,8 +52,9 @@ Flow MessageCommand(Interpreter& in, const std::string&, const Args& a) {
 // An unknown <Dep>_FOUND stays as found: what the consumer's machine has is not known here.
 bool DependencySaysNotFound(Interpreter& in, const std::string& n, const CMakeDependency& d,
                             const Interpreter::ForeignTargets::Package& module) {
-  auto found = module.variables.find(d.name + "_FOUND");
-  if (found == module.variables.end() || !found->second.known || !IsFalseConstant(found->second.text))
+  if (!module.variables) return false;
+  auto found = module.variables->find(d.name + "_FOUND");
+  if (found == module.variables->end() || !found->second.known || !IsFalseConstant(found->second.text))
     return false;
   in.Set(d.name + "_FOUND", {"FALSE"});
   auto& answers = in.rec().Out().world_answers;
@@ -168,7 +169,8 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
     // Its list files ran in this scope (Qt6Config.cmake sets QT_CMAKE_EXPORT_NAMESPACE and
     // CMAKE_MODULE_PATH for the Qt modules that find it), but for what find_package() keeps
     // to each call: the file being read, the package name and its <Dep>_FIND_* variables.
-    for (const auto& [variable, value] : it->second.variables) {
+    static const std::map<std::string, CMakeValue> kNone;
+    for (const auto& [variable, value] : it->second.variables ? *it->second.variables : kNone) {
       if (variable.starts_with("CMAKE_CURRENT_LIST_") || variable == "CMAKE_FIND_PACKAGE_NAME" ||
           variable.starts_with(d.name + "_FIND_") || variable.starts_with("CMAKE_MATCH_") ||
           variable.starts_with("ARG"))
@@ -183,7 +185,7 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
       in.Set(d.name + "_CONFIG", {it->second.config});
       in.Set(d.name + "_DIR", {DirName(it->second.config)});
     }
-    in.ImportDefinitions(it->second.definitions);
+    if (it->second.definitions) in.ImportDefinitions(*it->second.definitions);
   }
   return Flow::kNormal;
 }

@@ -105,18 +105,23 @@ DependencyLocator::DependencyLocator(std::vector<CMakePackage*> audited, std::ve
 DependencyLocator::~DependencyLocator() = default;
 
 void DependencyLocator::Locate(const std::vector<CMakePackage*>& packages) {
-  for (CMakePackage* p : packages) LocateAll(p, 0);
+  for (CMakePackage* p : packages) {
+    variables_.erase(p);  // evaluated again: what it left may differ
+    LocateAll(p, 0);
+  }
   // What an audited package has of its dependencies changes only when one they lead to was
   // evaluated again: collect it again for those; the others keep what they have (configs
   // outside the audited ones are evaluated once and never change).
-  const std::set<const CMakePackage*> stale = LeadingTo(packages);
+  stale_ = LeadingTo(packages);
+  const std::set<const CMakePackage*>& stale = stale_;
+  std::map<const CMakePackage*, Collected> collected;
   for (CMakePackage* p : audited_) {
     if (!stale.count(p)) continue;
     for (LocatedDependency& l : p->dependencies) {
       l.targets.clear();
       l.targets_known = false;
-      l.definitions.clear();
-      l.variables.clear();
+      l.definitions = {};
+      l.variables = {};
       l.world_answers.clear();
       l.through_module.clear();
       l.evaluated = false;
@@ -132,16 +137,45 @@ void DependencyLocator::Locate(const std::vector<CMakePackage*>& packages) {
         for (const LocatedDependency& m : q->dependencies)
           l.through_module.push_back({m.request.name, m.request.version, m.found});
       l.version = q->version;
-      l.variables = q->evaluation.variables;
+      l.variables = VariablesOf(q);
       l.world_answers = q->evaluation.world_answers;
+      const Collected& c = CollectedOf(q, collected);
+      if (!c.reached.count(p)) {
+        l.targets = c.targets;
+        l.targets_known = c.known;
+        l.definitions = c.definitions;
+        continue;
+      }
+      // `p` lies below its own dependency (a cycle): what it defines is not the dependency's.
       std::set<const CMakePackage*> visiting{p};
       l.targets_known = TargetsOf(q, visiting, l.targets);
-      // Commands are global in CMake: those of the dependency's own dependencies too, and
-      // the dependency's own win over theirs (it loads them first, then defines its own).
       visiting = {p};
-      DefinitionsOf(q, visiting, l.definitions);
+      auto definitions = std::make_shared<std::map<std::string, CMakeDefinition>>();
+      DefinitionsOf(q, visiting, *definitions);
+      l.definitions = std::move(definitions);
     }
   }
+}
+
+const SharedVariables& DependencyLocator::VariablesOf(const CMakePackage* q) {
+  SharedVariables& v = variables_[q];
+  if (!v) v = std::make_shared<const std::map<std::string, CMakeValue>>(q->evaluation.variables);
+  return v;
+}
+
+const DependencyLocator::Collected& DependencyLocator::CollectedOf(
+    const CMakePackage* q, std::map<const CMakePackage*, Collected>& memo) {
+  auto it = memo.find(q);
+  if (it != memo.end()) return it->second;
+  Collected c;
+  c.known = TargetsOf(q, c.reached, c.targets);
+  // Commands are global in CMake: those of the dependency's own dependencies too, and the
+  // dependency's own win over theirs (it loads them first, then defines its own).
+  std::set<const CMakePackage*> visiting;
+  auto definitions = std::make_shared<std::map<std::string, CMakeDefinition>>();
+  DefinitionsOf(q, visiting, *definitions);
+  c.definitions = std::move(definitions);
+  return memo.emplace(q, std::move(c)).first->second;
 }
 
 void DependencyLocator::LocateAll(CMakePackage* p, int depth) {

@@ -77,6 +77,9 @@ class DependencyLocator {
   /// ones too: those whose evaluation what `p` reads of its dependencies comes from. `p`
   /// itself is among them only through a cycle.
   std::set<const CMakePackage*> AuditedBelow(const CMakePackage* p) const;
+  /// Whether the last Locate() collected `p`'s dependencies anew: unless it did, what `p`
+  /// has of them (TargetsOfDependencies) is what it had before.
+  bool CollectedAnew(const CMakePackage* p) const { return stale_.count(p) > 0; }
   /// Configs outside the audited ones evaluated so far.
   size_t evaluated() const { return evaluated_.size(); }
 
@@ -91,6 +94,19 @@ class DependencyLocator {
   /// The package evaluated at `key`: a config path, or EvaluatedKey() of one asked with components.
   const CMakePackage* PackageAt(const std::string& key) const;
   bool TargetsOf(const CMakePackage* p, std::set<const CMakePackage*>& visiting, std::set<std::string>& out);
+  /// What a consumer has of a dependency found at `q` and of the dependencies below it,
+  /// collected once per Locate() for every package that finds `q`: before, each collected
+  /// it anew (Qt6's modules each walked Qt6Core's, Qt6Gui's ... targets and commands).
+  struct Collected {
+    std::set<std::string> targets;
+    bool known = false;
+    SharedDefinitions definitions;
+    std::set<const CMakePackage*> reached;  ///< `q` and every package below it
+  };
+  /// What `q`'s evaluation left set, one copy shared by every package that finds it until `q`
+  /// is evaluated again.
+  const SharedVariables& VariablesOf(const CMakePackage* q);
+  const Collected& CollectedOf(const CMakePackage* q, std::map<const CMakePackage*, Collected>& memo);
   /// LocatedDependency::missing_below of a dependency found at `p`.
   std::string MissingBelow(const CMakePackage* p, std::set<const CMakePackage*>& visiting) const;
   /// The functions and macros `p` and its dependencies define.
@@ -106,6 +122,8 @@ class DependencyLocator {
   const InstalledFiles& files_;
   ConfigSearch& configs_;
   std::map<std::string, std::unique_ptr<CMakePackage>> evaluated_;  ///< by EvaluatedKey()
+  std::map<const CMakePackage*, SharedVariables> variables_;        ///< VariablesOf()
+  std::set<const CMakePackage*> stale_;  ///< the audited packages the last Locate() collected anew
   /// (name, config, version, exact) -> what the config's version file says of it
   std::map<std::tuple<std::string, std::string, std::string, bool>, VersionVerdict> verdicts_;
 };

@@ -107,6 +107,12 @@ struct CMakeDefinition {
   size_t begin = 0, end = 0;  ///< the body: commands [begin, end) of the program
 };
 
+/// What a dependency's evaluation left, shared by every package that finds it and by each of
+/// their evaluations: copied for each, Qt6's modules copied Qt6Core's every variable dozens
+/// of times a round.
+using SharedVariables = std::shared_ptr<const std::map<std::string, CMakeValue>>;
+using SharedDefinitions = std::shared_ptr<const std::map<std::string, CMakeDefinition>>;
+
 struct CMakeEvaluation {
   std::vector<CMakeTarget> targets;        ///< in definition order
   std::vector<std::string> included;       ///< list files evaluated besides the entry file

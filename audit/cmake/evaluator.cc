@@ -1,13 +1,23 @@
 #include "audit/cmake/evaluator.h"
 
+#include <atomic>
+
 #include "audit/cmake/command_table.h"
 
 namespace rocm_audit {
+namespace {
+
+std::atomic<size_t> evaluations{0};
+
+}  // namespace
+
+size_t ListFilesEvaluated() { return evaluations.load(std::memory_order_relaxed); }
 
 CMakeEvaluator::CMakeEvaluator(const InstalledFiles& files, EvaluatorLimits limits)
     : in_(files, limits, FindCommand) {}
 
 void CMakeEvaluator::Run(const std::string& path) {
+  evaluations.fetch_add(1, std::memory_order_relaxed);
   std::string failure;
   Flow f = in_.RunFile(path, &failure);
   CMakeEvaluation& out = in_.rec().Out();

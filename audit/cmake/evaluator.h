@@ -62,4 +62,8 @@ class CMakeEvaluator {
   Interpreter in_;
 };
 
+/// How many list files CMakeEvaluator::Run() evaluated in this process (configs and version
+/// files; each an entry point, the files it includes not counted): what the cost tests count.
+size_t ListFilesEvaluated();
+
 }  // namespace rocm_audit

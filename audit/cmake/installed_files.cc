@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <unordered_map>
 #include <utility>
 
 #include "audit/fs/open_file.h"
@@ -60,9 +61,29 @@ std::optional<std::string> InstalledFiles::Physical(const std::string& path, boo
   return cur.empty() ? std::string("/") : cur;
 }
 
+struct InstalledFiles::ExistsAnswers {
+  std::mutex mutex;
+  std::unordered_map<std::string, Tri> answers;
+};
+
 Tri InstalledFiles::Exists(const std::string& path) const {
+  if (exists_) {
+    std::lock_guard<std::mutex> lock(exists_->mutex);
+    if (auto it = exists_->answers.find(path); it != exists_->answers.end()) return it->second;
+  }
   auto physical = Physical(path);
-  return physical && fs_.Resolve(HostOf(*physical)) ? Tri::kTrue : Tri::kFalse;
+  const Tri answer = physical && fs_.Resolve(HostOf(*physical)) ? Tri::kTrue : Tri::kFalse;
+  if (exists_) {
+    std::lock_guard<std::mutex> lock(exists_->mutex);
+    exists_->answers.emplace(path, answer);
+  }
+  return answer;
+}
+
+InstalledFiles InstalledFiles::RememberingExistence() const {
+  InstalledFiles copy = *this;
+  copy.exists_ = std::make_shared<ExistsAnswers>();
+  return copy;
 }
 
 Tri InstalledFiles::IsDirectory(const std::string& path) const {

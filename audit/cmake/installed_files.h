@@ -61,6 +61,12 @@ class InstalledFiles {
   /// name asked of /usr), while nothing writes to the world.
   InstalledFiles RememberingGlobs() const;
 
+  /// A copy that keeps each Exists()'s answer for the copies made from it, while nothing
+  /// writes to the world: every evaluation of a package asks again for the files it names
+  /// (its version file, its Targets files, each imported location), each a walk of the
+  /// path's components through the layers, 9% of evaluating Debian's configs.
+  InstalledFiles RememberingExistence() const;
+
   /// The list files parsed in this world, shared by its copies and every evaluation in it.
   ProgramCache& programs() const { return *programs_; }
 
@@ -83,6 +89,8 @@ class InstalledFiles {
   bool has_base_;
   struct GlobAnswers;  ///< RememberingGlobs(): (pattern, order) -> matches and whether cut
   std::shared_ptr<GlobAnswers> globs_;
+  struct ExistsAnswers;  ///< RememberingExistence(): path -> Exists()
+  std::shared_ptr<ExistsAnswers> exists_;
   std::shared_ptr<ProgramCache> programs_ = std::make_shared<ProgramCache>();
 };
 

@@ -111,9 +111,9 @@ class Interpreter {
     /// commands it defines.
     struct Package {
       std::string version, config;
-      std::map<std::string, CMakeDefinition> definitions;
+      SharedDefinitions definitions;  ///< null for none
       /// What its list files left set: find_package() runs them in the caller's scope.
-      std::map<std::string, CMakeValue> variables{};
+      SharedVariables variables{};
       std::vector<std::string> world_answers{};  ///< what its evaluation asked the audited world
     };
     std::map<std::string, Package> packages;

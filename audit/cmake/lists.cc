@@ -10,23 +10,29 @@ std::vector<std::string> SplitList(std::string_view list, bool keep_empty) {
   std::vector<std::string> out;
   std::string item;
   int brackets = 0;
+  // Plain characters are appended a run at a time, each item moved out: one character at a
+  // time and a copy of each item, it was 8% of evaluating Debian's configs.
+  size_t run = 0;  // where the characters not yet in `item` start
+  auto flush = [&](size_t end) { item.append(list.data() + run, end - run); };
   for (size_t i = 0; i < list.size(); ++i) {
-    char c = list[i];
+    const char c = list[i];
     if (c == '\\' && i + 1 < list.size() && list[i + 1] == ';') {
+      flush(i);
       item += ';';
-      ++i;
-      continue;
-    }
-    if (c == '[') ++brackets;
-    if (c == ']' && brackets > 0) --brackets;
-    if (c == ';' && brackets == 0) {
-      if (keep_empty || !item.empty()) out.push_back(item);
+      run = ++i + 1;
+    } else if (c == '[') {
+      ++brackets;
+    } else if (c == ']' && brackets > 0) {
+      --brackets;
+    } else if (c == ';' && brackets == 0) {
+      flush(i);
+      if (keep_empty || !item.empty()) out.push_back(std::move(item));
       item.clear();
-      continue;
+      run = i + 1;
     }
-    item += c;
   }
-  if (keep_empty ? !list.empty() : !item.empty()) out.push_back(item);
+  flush(list.size());
+  if (keep_empty ? !list.empty() : !item.empty()) out.push_back(std::move(item));
   return out;
 }
 

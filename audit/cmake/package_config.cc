@@ -156,10 +156,12 @@ CMakeEvaluation EvaluateConfig(const std::string& name, const std::string& confi
   CMakeEvaluation result = evaluate(known_own);
   if (*asked) {
     // Generated Targets files test whether their own targets exist before defining them;
-    // once the package's own targets are known, those tests are decided.
+    // once the package's own targets are known, those tests are decided. With none new (an
+    // evaluation again in the fixed point, given every target of the last one) the same
+    // inputs give the same result: not run again.
     std::set<std::string> own = known_own;
     for (const CMakeTarget& t : result.targets) own.insert(t.name);
-    result = evaluate(own);
+    if (own.size() != known_own.size()) result = evaluate(own);
   }
   return result;
 }
@@ -540,16 +542,28 @@ void AddSonameReferences(CMakePackage& p, const std::string& config, const Insta
   }
 }
 
+// The version file of `config` evaluated as find_package(<name>) with no version reads it,
+// null without one: read once for a package, by its passes and by what is assembled of them,
+// and again by no evaluation of it in the fixed point.
+PlainVersion EvaluatePlainVersion(const std::string& name, const std::string& config,
+                                  const InstalledFiles& files, const EvaluatorLimits& limits) {
+  const std::string v = VersionFileOf(config, files);
+  if (v.empty()) return nullptr;
+  auto e = std::make_shared<PlainVersionEvaluation>();
+  static_cast<CMakeEvaluation&>(*e) = EvaluateVersionFile(name, config, v, "", files, limits);
+  e->version_file = v;
+  return e;
+}
+
 // The plain pass, then one per component it offers. A pass of `previous` whose if(TARGET)
 // never waited for dependency targets comes out the same with them: it is taken as it was.
 std::vector<CMakePass> EvaluatePasses(const std::string& name, const std::string& config,
                                       const InstalledFiles& files, const EvaluatorLimits& limits,
                                       const DependencyTargets& dependencies,
                                       const std::vector<CMakePass>& previous,
-                                      const std::set<std::string>& own, const AskedComponents& asked = {}) {
-  std::string version;
-  if (std::string v = VersionFileOf(config, files); !v.empty())
-    version = Known(EvaluateVersionFile(name, config, v, "", files, limits), "PACKAGE_VERSION").value_or("");
+                                      const std::set<std::string>& own, const PlainVersion& plain,
+                                      const AskedComponents& asked = {}) {
+  const std::string version = plain ? Known(*plain, "PACKAGE_VERSION").value_or("") : "";
   auto evaluate = [&](const std::string& component) {
     for (const CMakePass& old : previous)
       if (old.component == component && !old.asked_dependency_targets) return old;
@@ -578,7 +592,7 @@ std::vector<CMakePass> EvaluatePasses(const std::string& name, const std::string
 // component adds. `keep`: the passes stay with the package when some of them asked for
 // dependency targets, for ReevaluatePackage().
 CMakePackage Assemble(const std::string& name, const std::string& config, const InstalledFiles& files,
-                      const EvaluatorLimits& limits, std::vector<CMakePass> passes, bool keep) {
+                      const PlainVersion& plain, std::vector<CMakePass> passes, bool keep) {
   CMakePackage p;
   p.name = name;
   p.config = config;
@@ -587,8 +601,10 @@ CMakePackage Assemble(const std::string& name, const std::string& config, const 
   keep &= p.asked_dependency_targets;
   p.evaluation = keep ? passes.front().evaluation : std::move(passes.front().evaluation);
   // find_package() reads <config>-version.cmake or <config>Version.cmake first.
-  if (std::string v = VersionFileOf(config, files); !v.empty()) {
-    CMakeEvaluation result = EvaluateVersionFile(name, config, v, "", files, limits);
+  p.plain_version = plain;
+  if (plain) {
+    const std::string& v = plain->version_file;
+    CMakeEvaluation result = *plain;
     p.version_file = v;
     p.version = Known(result, "PACKAGE_VERSION").value_or("");
     // An error in the version file fails the consumer's find_package() as one in the config.
@@ -622,22 +638,24 @@ CMakePackage Assemble(const std::string& name, const std::string& config, const 
 
 CMakePackage EvaluatePackage(const std::string& name, const std::string& config, const InstalledFiles& files,
                              const EvaluatorLimits& limits, const DependencyTargets& dependencies) {
-  return Assemble(name, config, files, limits,
-                  EvaluatePasses(name, config, files, limits, dependencies, {}, {}), true);
+  const PlainVersion plain = EvaluatePlainVersion(name, config, files, limits);
+  return Assemble(name, config, files, plain,
+                  EvaluatePasses(name, config, files, limits, dependencies, {}, {}, plain), true);
 }
 
 CMakePackage EvaluatePackageAsked(const std::string& name, const std::string& config,
                                   const AskedComponents& asked, const InstalledFiles& files,
                                   const EvaluatorLimits& limits) {
-  return Assemble(name, config, files, limits, EvaluatePasses(name, config, files, limits, {}, {}, {}, asked),
-                  false);
+  const PlainVersion plain = EvaluatePlainVersion(name, config, files, limits);
+  return Assemble(name, config, files, plain,
+                  EvaluatePasses(name, config, files, limits, {}, {}, {}, plain, asked), false);
 }
 
 CMakePackage ReevaluatePackage(const CMakePackage& package, const InstalledFiles& files,
                                const DependencyTargets& dependencies, const EvaluatorLimits& limits) {
-  CMakePackage again = Assemble(package.name, package.config, files, limits,
+  CMakePackage again = Assemble(package.name, package.config, files, package.plain_version,
                                 EvaluatePasses(package.name, package.config, files, limits, dependencies,
-                                               package.passes, package.own_targets),
+                                               package.passes, package.own_targets, package.plain_version),
                                 false);
   again.own_targets.insert(package.own_targets.begin(), package.own_targets.end());
   return again;

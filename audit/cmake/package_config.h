@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -75,10 +76,10 @@ struct LocatedDependency {
   std::set<std::string> targets;
   bool targets_known = false;
   std::string version{};  ///< what the found config's version file gives
-  /// The functions and macros the found config and its dependencies define.
-  std::map<std::string, CMakeDefinition> definitions{};
-  /// The variables the found config left set (its evaluation's top scope).
-  std::map<std::string, CMakeValue> variables{};
+  /// The functions and macros the found config and its dependencies define (null: none known).
+  SharedDefinitions definitions{};
+  /// The variables the found config left set (its evaluation's top scope; null: none known).
+  SharedVariables variables{};
   std::vector<std::string> world_answers{};  ///< the found config's (CMakeEvaluation::world_answers)
   /// When `found` is a Find module the package ships: the find_package() calls the module
   /// makes, as found (VTK's FindTBB.cmake loads TBB's config: a consumer of VTK loads it).
@@ -95,6 +96,13 @@ struct LocatedDependency {
   /// targets it reached are what it defines, a target of its namespace it never reached none.
   bool evaluated = false;
 };
+
+/// A config's version file evaluated as find_package(<Name>) with no version reads it.
+struct PlainVersionEvaluation : CMakeEvaluation {
+  std::string version_file;
+};
+/// Null for a config without a version file.
+using PlainVersion = std::shared_ptr<const PlainVersionEvaluation>;
 
 /// One evaluation of a config, before the package is assembled from them: the plain
 /// find_package(<Name>), or one per component the config offers.
@@ -127,6 +135,8 @@ struct CMakePackage {
   /// The -l<name> its targets' link interfaces ask the linker for (LinkedLibraryName), each
   /// with where the world's linker finds it ("" nowhere); none when the world has no base.
   std::map<std::string, std::string> linked_libraries{};
+  /// Its version file's evaluation, kept for evaluating it again (ReevaluatePackage).
+  PlainVersion plain_version{};
 };
 
 /// Targets a consumer has from the package's dependencies before it loads the package.

@@ -47,7 +47,8 @@ CMakePackageFacts ProjectCMakeFacts(const CMakePackage& package, bool with_resul
     };
     add(package.evaluation.variables);
     for (const LocatedDependency& d : package.dependencies)
-      if (!d.found.empty() && d.request.required && d.request.asked_component.empty()) add(d.variables);
+      if (!d.found.empty() && d.request.required && d.request.asked_component.empty() && d.variables)
+        add(*d.variables);
     f.result_variables.assign(names.begin(), names.end());
   }
   return f;

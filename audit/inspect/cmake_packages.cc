@@ -56,9 +56,11 @@ std::string InputsText(const DependencyTargets& d) {
   }
   for (const auto& [name, p] : d.packages) {
     s += '\n' + name + ' ' + p.version + ' ' + p.config + '\n';
-    for (const auto& [command, definition] : p.definitions) s += command + ' ';
-    for (const auto& [variable, value] : p.variables)
-      s += variable + (value.known ? "=" + value.text : "?") + '\n';
+    if (p.definitions)
+      for (const auto& [command, definition] : *p.definitions) s += command + ' ';
+    if (p.variables)
+      for (const auto& [variable, value] : *p.variables)
+        s += variable + (value.known ? "=" + value.text : "?") + '\n';
     for (const std::string& answer : p.world_answers) s += answer + '\n';
   }
   return s;
@@ -113,11 +115,17 @@ void ReevaluateToFixedPoint(const std::vector<CMakePackage*>& all, DependencyLoc
   for (CMakePackage* p : all)
     if (p->asked_dependency_targets) asked.push_back(p);
   std::vector<Inputs> read(asked.size(), InputsOf({}));  // the first evaluation read nothing
+  // Whose inputs may have changed since they were last read: at first every one; then those
+  // the locator collected anew (above a package evaluated again) and those that waited. The
+  // others read the same as before: collecting and hashing them again was a round's cost
+  // for every package (Qt6's modules: every variable of every dependency).
+  std::vector<char> look(asked.size(), 1);
   for (int round = 0; round < kMaxRounds; ++round) {
     std::vector<size_t> changed;
     std::vector<DependencyTargets> inputs;
     std::vector<Inputs> reads;
     for (size_t k = 0; k < asked.size(); ++k) {
+      if (!look[k]) continue;
       DependencyTargets d = TargetsOfDependencies(*asked[k]);
       Inputs now = InputsOf(d);
       if (now == read[k]) continue;
@@ -135,6 +143,9 @@ void ReevaluateToFixedPoint(const std::vector<CMakePackage*>& all, DependencyLoc
     std::vector<CMakePackage*> evaluated;
     for (size_t i : ready) evaluated.push_back(asked[changed[i]]);
     locator.Locate(evaluated);
+    std::fill(look.begin(), look.end(), 0);
+    for (size_t k : changed) look[k] = 1;  // those that waited, and those evaluated (collected anew)
+    for (size_t k = 0; k < asked.size(); ++k) look[k] |= locator.CollectedAnew(asked[k]);
     stats.rounds = round + 1;
     stats.evaluations += ready.size();
   }
@@ -162,6 +173,7 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, cons
   const bool system = consumer.installed_system || fs.has_root();
   CMakeRunStats counted;
   const size_t parsed_before = ProgramsParsed();
+  const size_t evaluated_before = ListFilesEvaluated();
   // Audited prefixes no root layer holds are read where they are.
   std::vector<std::string> outside, audited;
   for (const std::string& walked_prefix : files.prefixes()) {
@@ -170,7 +182,8 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, cons
     audited.push_back(prefix);
     if (fs.DisplayPath(prefix) == prefix) outside.push_back(prefix);
   }
-  InstalledFiles installed(fs, outside, has_base);
+  // Nothing writes to the world during the run: each file's existence is asked once.
+  const InstalledFiles installed = InstalledFiles(fs, outside, has_base).RememberingExistence();
 
   std::vector<std::string> search = prefixes;
   for (const std::string& a : audited) search.push_back(installed.InstalledPath(a));
@@ -210,6 +223,7 @@ std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, cons
   counted.evaluations += locator.evaluated();
   counted.config_searches = search_configs.searches();
   counted.parses = ProgramsParsed() - parsed_before;
+  counted.list_file_evaluations = ListFilesEvaluated() - evaluated_before;
   if (stats) *stats = counted;
   // The linker's directories (a glob of /usr/lib/gcc/<arch>) only when a package links.
   if (has_base && !all.empty()) {

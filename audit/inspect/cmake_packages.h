@@ -26,6 +26,9 @@ struct CMakeRunStats {
   size_t rounds = 0;           ///< rounds of the fixed point that evaluated something
   size_t config_searches = 0;  ///< (prefix, name) searches that read the prefix's directories
   size_t parses = 0;           ///< list files parsed (ProgramsParsed)
+  /// Entry list files evaluated, configs and version files (ListFilesEvaluated): each
+  /// evaluation of a package runs its config once per pass and per round it is evaluated in.
+  size_t list_file_evaluations = 0;
 };
 
 /// The consumer whose find_package() loads the audited configs.

@@ -43,6 +43,8 @@ class CMakeEvaluationCost : public testing::ScratchDirTest {
       body += "add_library(" + n + "::lib INTERFACE IMPORTED)\n";
       body += "include(" + Shared() + ")\n";
       Write(dir + "/" + n + "Config.cmake", body);
+      Write(dir + "/" + n + "ConfigVersion.cmake",
+            "set(PACKAGE_VERSION 1.0)\nset(PACKAGE_VERSION_COMPATIBLE TRUE)\n");
       dirs.push_back((dir_ / dir).string());
     }
     return dirs;
@@ -84,11 +86,24 @@ TEST_F(CMakeEvaluationCost, AChainTwiceAsLongCostsTwiceAsMuch) {
 
 // Each list file is parsed once per run, however many evaluations run it: before, each
 // evaluation parsed its config and every file it included (14 packages evaluated 27 times
-// with a helper each: 54 parses).
+// with a helper and a version file each: 54 parses of the configs and helpers alone).
 TEST_F(CMakeEvaluationCost, EachListFileIsParsedOncePerRun) {
   const CMakeRunStats whole = Evaluate(14);
   EXPECT_GT(whole.evaluations, 14u);
-  EXPECT_LE(whole.parses, 14u + 1) << whole.evaluations << " evaluations";
+  EXPECT_LE(whole.parses, 2 * 14u + 1) << whole.evaluations << " evaluations";  // configs, version files
+}
+
+// Each package's config runs once per evaluation of it, and its version file once a run:
+// before, an evaluation in the fixed point ran its config twice (once more for its own
+// targets, which it already knew) and every evaluation read the version file twice (for the
+// passes and for the package assembled of them): 14 packages, 8 list files each.
+TEST_F(CMakeEvaluationCost, EachEvaluationRunsTheConfigOnceAndTheVersionFileOnce) {
+  const CMakeRunStats half = Evaluate(7), whole = Evaluate(14);
+  // The chain's first package asks for no target: its config once, its version file once.
+  // Each other: its config twice at first (the second time knowing its own targets), once
+  // more with its dependencies settled, its version file once.
+  EXPECT_EQ(whole.list_file_evaluations, 2 + 13 * 4u) << whole.evaluations << " evaluations";
+  EXPECT_EQ(whole.list_file_evaluations - half.list_file_evaluations, 7 * 4u);
 }
 
 }  // namespace
