@@ -312,7 +312,7 @@ class TreeAudit {
     // The file's own tables (its symbols, relocations, the names it imports) are read again
     // only by the whole-tree checks and by lookups into it as a library: its pages go, so
     // that the run holds one file's tables at a time, not every file's.
-    if (const ElfModel* model = file.model()) ReleaseResidentPages(*model->buffer);
+    if (const ElfModel* model = file.model()) ReleaseResidentPagesUnlessSmall(*model->buffer);
     file.device = {};
     file.offers = {};
     file.arch_data.reset();

@@ -29,7 +29,7 @@ std::shared_ptr<const StoredObject> ObjectStore::Get(const std::string& real_pat
         auto model = std::make_shared<ElfModel>();
         if (ReadElf(buffer, display_path, model.get(), &error)) stored->model = model;
         // Reading it scanned its symbol table whole; lookups read a few pages of it.
-        ReleaseResidentPages(*buffer);
+        ReleaseResidentPagesUnlessSmall(*buffer);
       }
     } catch (const std::bad_alloc&) {
       stored->model = nullptr;

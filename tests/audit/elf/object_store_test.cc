@@ -9,6 +9,7 @@
 
 #include <cstring>
 #include <fstream>
+#include <vector>
 
 #include "tests/support/gpu_fixtures.h"
 #include "tests/support/test_support.h"
@@ -99,6 +100,45 @@ TEST(ResidentPages, AMappingGivesItsPagesBackAndACopyKeepsItsBytes) {
   auto copy = llvm::MemoryBuffer::getMemBufferCopy(contents, "copy");
   EXPECT_EQ(ReleaseResidentPages(*copy), 0u);
   EXPECT_EQ(BytesOf(*copy), contents);
+}
+
+// Giving pages back costs a TLB flush on every core the process runs on, more than a small
+// file's pages are worth: a small mapping keeps them while the run's kept mappings fit the
+// budget, then gives them back like a large one; a large one always gives them back.
+TEST(ResidentPages, SmallMappingsKeepTheirPagesOnlyWithinTheRunsBudget) {
+  TempDir t;
+  const std::string small_bytes(64 * 1024, 's'), large_bytes(kSmallMappingBytes, 'l');
+  std::ofstream(t / "small", std::ios::binary) << small_bytes;
+  std::ofstream(t / "large", std::ios::binary) << large_bytes;
+  std::string error;
+  std::shared_ptr<llvm::MemoryBuffer> large = MapFile(t / "large", &error);
+  ASSERT_TRUE(large) << error;
+  ASSERT_EQ(large->getBufferKind(), llvm::MemoryBuffer::MemoryBuffer_MMap);
+  ASSERT_EQ(BytesOf(*large), large_bytes);  // every page read: in the page tables
+  EXPECT_EQ(ResidentBytes(BytesOf(*large)), kSmallMappingBytes);
+  EXPECT_EQ(ReleaseResidentPagesUnlessSmall(*large), kSmallMappingBytes);
+  EXPECT_EQ(ResidentBytes(BytesOf(*large)), 0u);
+
+  // Each map of the small file is a mapping of its own; more of them than the budget holds.
+  std::vector<std::shared_ptr<llvm::MemoryBuffer>> small;
+  uint64_t kept = 0, released = 0;
+  for (uint64_t mapped = 0; mapped < 2 * kKeptSmallMappingBytes; mapped += 64 * 1024) {
+    small.push_back(MapFile(t / "small", &error));
+    ASSERT_TRUE(small.back()) << error;
+    ASSERT_EQ(small.back()->getBufferKind(), llvm::MemoryBuffer::MemoryBuffer_MMap);
+    ASSERT_EQ(BytesOf(*small.back()), small_bytes);
+    ASSERT_EQ(ResidentBytes(BytesOf(*small.back())), 64 * 1024u);
+    if (ReleaseResidentPagesUnlessSmall(*small.back()) == 0) {
+      EXPECT_EQ(ResidentBytes(BytesOf(*small.back())), 64 * 1024u) << "kept";
+      kept += 64 * 1024;
+    } else {
+      EXPECT_EQ(ResidentBytes(BytesOf(*small.back())), 0u) << "given back";
+      ++released;
+    }
+  }
+  EXPECT_GT(kept, 0u);
+  EXPECT_LE(kept, kKeptSmallMappingBytes);
+  EXPECT_GT(released, 0u) << "past the budget, small mappings give their pages back too";
 }
 
 }  // namespace
