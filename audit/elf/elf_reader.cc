@@ -709,7 +709,8 @@ bool ReadAs(std::string_view bytes, ElfModel* model, std::string* error) {
 // classified, and even a walked file may be replaced by a FIFO before it is read; open(2)
 // of a FIFO waits for a writer. Opened non-blocking, and refused unless the descriptor is
 // a regular file.
-std::shared_ptr<llvm::MemoryBuffer> MapFile(const std::string& path, std::string* error) {
+std::shared_ptr<llvm::MemoryBuffer> MapFile(const std::string& path, std::string* error,
+                                            struct stat* opened) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     *error = std::generic_category().message(errno);
@@ -721,6 +722,7 @@ std::shared_ptr<llvm::MemoryBuffer> MapFile(const std::string& path, std::string
     close(fd);
     return nullptr;
   }
+  if (opened) *opened = st;
   // RequiresNullTerminator=false lets LLVM mmap the file instead of copying it.
   auto buf = llvm::MemoryBuffer::getOpenFile(llvm::sys::fs::convertFDToNativeFile(fd), path,
                                              static_cast<uint64_t>(st.st_size),
