@@ -80,6 +80,35 @@ TEST(ObjectStore, AParsedFileHoldsNoPagesOfItsMapping) {
   EXPECT_GT(ResidentBytes(BytesOf(*model.buffer)), 0u) << "read again, the pages are back";
 }
 
+// The passes over a file's imports visit its undefined symbols as a pass over the whole
+// table finds them (rocm-audit itself: its imports from LLVM and the C++ library), in
+// index order, and a model made without the list still has them all.
+TEST(ElfModel, TheUndefinedSymbolsListedAreTheTablesUndefinedSymbols) {
+  ObjectStore store;
+  std::shared_ptr<const StoredObject> got = store.Get(ROCM_AUDIT_BINARY, "rocm-audit");
+  ASSERT_TRUE(got->model) << got->error;
+  const ElfModel& model = *got->model;
+  ASSERT_TRUE(model.undefined_symbols);
+  std::vector<uint32_t> whole;
+  for (uint32_t i = 1; i < model.symbol_count(); ++i)
+    if (!model.SymbolAt(i).defined()) whole.push_back(i);
+  ASSERT_FALSE(whole.empty());
+  std::vector<uint32_t> visited;
+  model.ForEachUndefined([&](uint32_t i, const DynamicSymbol& s) {
+    EXPECT_FALSE(s.defined()) << i;
+    EXPECT_EQ(s.name_offset, model.SymbolAt(i).name_offset) << i;
+    visited.push_back(i);
+  });
+  EXPECT_EQ(visited, whole);
+  EXPECT_EQ(*model.undefined_symbols, whole);
+
+  ElfModel& unlisted = const_cast<ElfModel&>(model);  // this test's own store's model
+  unlisted.undefined_symbols.reset();
+  visited.clear();
+  unlisted.ForEachUndefined([&](uint32_t i, const DynamicSymbol&) { visited.push_back(i); });
+  EXPECT_EQ(visited, whole);
+}
+
 // A mapped file's touched pages go and its bytes stay; a buffer in allocated memory (a file
 // LLVM copied, a view of the arena) is left alone: MADV_DONTNEED would zero it.
 TEST(ResidentPages, AMappingGivesItsPagesBackAndACopyKeepsItsBytes) {
