@@ -189,7 +189,8 @@ class TreeAudit {
     run_ = CollectRunFacts(files, std::move(prefixes_));
     std::vector<Boxed<LoadFacts>>& loads = tree_->loads;
     loads.resize(total_);
-    PluginHosts plugins(MakePluginContext(files, request_.plugin_hosts), files, loader_, tree_->store);
+    PluginHosts plugins(MakePluginContext(files, request_.plugin_hosts), files, loader_, tree_->store,
+                        &loader_memo_);
     ParallelFor(total_, jobs_, [&](size_t i) {
       if (files[i] && files[i]->loadable()) MakeLoadFactsOf(i, offers, plugins);
       Tick("auditing", audited_);
