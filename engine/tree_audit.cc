@@ -189,7 +189,8 @@ class TreeAudit {
     run_ = CollectRunFacts(files, std::move(prefixes_));
     std::vector<Boxed<LoadFacts>>& loads = tree_->loads;
     loads.resize(total_);
-    PluginHosts plugins(MakePluginContext(files, request_.plugin_hosts), files, loader_, tree_->store);
+    PluginHosts plugins(MakePluginContext(files, request_.plugin_hosts), files, loader_, tree_->store,
+                        &loader_memo_);
     ParallelFor(total_, jobs_, [&](size_t i) {
       if (files[i] && files[i]->loadable()) MakeLoadFactsOf(i, offers, plugins);
       Tick("auditing", audited_);
@@ -312,7 +313,7 @@ class TreeAudit {
     // The file's own tables (its symbols, relocations, the names it imports) are read again
     // only by the whole-tree checks and by lookups into it as a library: its pages go, so
     // that the run holds one file's tables at a time, not every file's.
-    if (const ElfModel* model = file.model()) ReleaseResidentPages(*model->buffer);
+    if (const ElfModel* model = file.model()) ReleaseResidentPagesUnlessSmall(*model->buffer);
     file.device = {};
     file.offers = {};
     file.arch_data.reset();

@@ -120,6 +120,15 @@ bool ElfModel::NameIs(const DynamicSymbol& s, std::string_view name) const {
 
 ElfModel::LookupName ElfModel::Lookup(std::string_view name) { return {name, GnuHash(name)}; }
 
+void ElfModel::ForEachUndefined(llvm::function_ref<void(uint32_t, const DynamicSymbol&)> visit) const {
+  if (undefined_symbols) {
+    for (uint32_t i : *undefined_symbols) visit(i, SymbolAt(i));
+    return;
+  }
+  for (uint32_t i = 1; i < symbol_count(); ++i)
+    if (const DynamicSymbol s = SymbolAt(i); !s.defined()) visit(i, s);
+}
+
 void ElfModel::ForEachDefinition(std::string_view name, llvm::function_ref<void(uint32_t)> visit) const {
   ForEachDefinition(Lookup(name), visit);
 }

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -97,6 +98,14 @@ struct ElfModel {
   std::string_view dynamic_strings;  ///< the string table .dynsym names point into
   uint32_t symbol_count() const { return symbol_table ? symbol_table->size() : 0; }
   DynamicSymbol SymbolAt(uint32_t index) const { return symbol_table->At(index); }
+  /// The indices of the undefined symbols (st_shndx SHN_UNDEF) but entry 0, ascending, as
+  /// ReadElf found them; unset for a model made otherwise.
+  std::optional<std::vector<uint32_t>> undefined_symbols;
+  /// Calls `visit(index, symbol)` for each undefined symbol but entry 0, in index order. A
+  /// large library's table is mostly definitions (libLLVM.so.21.1: 56,201 symbols, 577
+  /// undefined): a pass over the imports reads the few entries they are, not the whole
+  /// table, whose pages were given back once it was read.
+  void ForEachUndefined(llvm::function_ref<void(uint32_t, const DynamicSymbol&)> visit) const;
   bool has_version_table = false;
   /// Version name by .gnu.version index, from both DT_VERDEF and DT_VERNEED. Version names
   /// are views into `buffer`, like DT_NEEDED: 4,096 entries naming one 1 MiB string cost

@@ -426,6 +426,7 @@ class Reader {
     }
     CheckTablesAgainstSections(*dynsym);
     const uint32_t unnamed_from = UndefinedNamesRead(*syms, model_->dynamic_strings);
+    ListUndefinedSymbols(*syms);
     model_->symbol_table = std::make_unique<LlvmSymbolTable<ELFT>>(
         *syms, versyms, std::move(relas), std::move(rels), obj_.isMips64EL(), unnamed_from);
     // ld.so reads a name at strtab + st_name unchecked: past the table it reads whatever
@@ -436,6 +437,20 @@ class Reader {
       Warn(std::to_string(outside) + " dynamic symbol" +
            (outside == 1 ? " has its name" : "s have their names") + " outside the string table");
     ReadHashTable(static_cast<uint32_t>(std::min<size_t>(syms->size(), UINT32_MAX)));
+  }
+
+  // The undefined symbols' indices, for the passes over a file's imports; none kept past
+  // kMaxListedUndefined (4 MiB of list), where those passes read the table whole instead.
+  void ListUndefinedSymbols(llvm::ArrayRef<typename ELFT::Sym> syms) {
+    constexpr size_t kMaxListedUndefined = size_t(1) << 20;
+    std::vector<uint32_t> undefined;
+    for (size_t i = 1; i < syms.size() && i < UINT32_MAX; ++i) {
+      if (syms[i].st_shndx != llvm::ELF::SHN_UNDEF) continue;
+      if (undefined.size() >= kMaxListedUndefined) return;
+      undefined.push_back(static_cast<uint32_t>(i));
+    }
+    undefined.shrink_to_fit();
+    model_->undefined_symbols = std::move(undefined);
   }
 
   // The index from which undefined symbols go unnamed: their names, before it, take up to
@@ -709,7 +724,8 @@ bool ReadAs(std::string_view bytes, ElfModel* model, std::string* error) {
 // classified, and even a walked file may be replaced by a FIFO before it is read; open(2)
 // of a FIFO waits for a writer. Opened non-blocking, and refused unless the descriptor is
 // a regular file.
-std::shared_ptr<llvm::MemoryBuffer> MapFile(const std::string& path, std::string* error) {
+std::shared_ptr<llvm::MemoryBuffer> MapFile(const std::string& path, std::string* error,
+                                            struct stat* opened) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     *error = std::generic_category().message(errno);
@@ -721,6 +737,7 @@ std::shared_ptr<llvm::MemoryBuffer> MapFile(const std::string& path, std::string
     close(fd);
     return nullptr;
   }
+  if (opened) *opened = st;
   // RequiresNullTerminator=false lets LLVM mmap the file instead of copying it.
   auto buf = llvm::MemoryBuffer::getOpenFile(llvm::sys::fs::convertFDToNativeFile(fd), path,
                                              static_cast<uint64_t>(st.st_size),

@@ -5,13 +5,17 @@
 #include <memory>
 #include <string>
 
+#include <sys/stat.h>
+
 #include "audit/elf/elf_model.h"
 
 namespace rocm_audit {
 
 /// Maps `path` read-only, never blocking: anything but a regular file is refused ("not a
 /// regular file"). Returns nullptr and sets `error` when it cannot be read.
-std::shared_ptr<llvm::MemoryBuffer> MapFile(const std::string& path, std::string* error);
+/// `opened`, when given, is set to the file's fstat.
+std::shared_ptr<llvm::MemoryBuffer> MapFile(const std::string& path, std::string* error,
+                                            struct stat* opened = nullptr);
 
 /// Parses the header only: enough for the loader's class/machine test.
 struct ElfIdentity {

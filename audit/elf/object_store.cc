@@ -1,5 +1,7 @@
 #include "audit/elf/object_store.h"
 
+#include <sys/stat.h>
+
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <new>
@@ -24,12 +26,15 @@ std::shared_ptr<const StoredObject> ObjectStore::Get(const std::string& real_pat
     // Out of memory reading one file makes that file unreadable, for every caller: the
     // walk's reader and the loader's search both go on without it.
     try {
-      auto buffer = MapFile(real_path, &error);
+      struct stat opened;
+      auto buffer = MapFile(real_path, &error, &opened);
       if (buffer) {
+        stored->dev = static_cast<uint64_t>(opened.st_dev);
+        stored->ino = static_cast<uint64_t>(opened.st_ino);
         auto model = std::make_shared<ElfModel>();
         if (ReadElf(buffer, display_path, model.get(), &error)) stored->model = model;
         // Reading it scanned its symbol table whole; lookups read a few pages of it.
-        ReleaseResidentPages(*buffer);
+        ReleaseResidentPagesUnlessSmall(*buffer);
       }
     } catch (const std::bad_alloc&) {
       stored->model = nullptr;

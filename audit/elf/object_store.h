@@ -19,6 +19,9 @@ inline constexpr std::string_view kOutOfMemoryReason =
 struct StoredObject {
   std::shared_ptr<const ElfModel> model;  ///< null when parsing failed
   std::string error;                      ///< why, when it failed
+  /// The file's device and inode as it was opened (0, 0 when it was not): the loader tells
+  /// objects apart by them, and asking the file system again costs a stat per closure.
+  uint64_t dev = 0, ino = 0;
 };
 
 class ObjectStore {

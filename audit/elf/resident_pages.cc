@@ -6,6 +6,7 @@
 
 #include <llvm/Support/MemoryBuffer.h>
 
+#include <atomic>
 #include <vector>
 
 namespace rocm_audit {
@@ -31,6 +32,20 @@ uint64_t ReleaseResidentPages(const llvm::MemoryBuffer& buffer) {
   if (last <= first) return 0;
   if (madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED) != 0) return 0;
   return last - first;
+}
+
+uint64_t ReleaseResidentPagesUnlessSmall(const llvm::MemoryBuffer& buffer) {
+  // Counted at every call, so a file released twice (once read, once checked) counts twice:
+  // the pages the run keeps stay under the budget whatever touched them.
+  static std::atomic<uint64_t> kept{0};
+  const uint64_t size = buffer.getBufferSize();
+  if (buffer.getBufferKind() == llvm::MemoryBuffer::MemoryBuffer_MMap && size < kSmallMappingBytes) {
+    const uint64_t page = PageSize(), whole = (size + 2 * page - 1) / page * page;
+    uint64_t before = kept.load(std::memory_order_relaxed);
+    while (before + whole <= kKeptSmallMappingBytes)
+      if (kept.compare_exchange_weak(before, before + whole, std::memory_order_relaxed)) return 0;
+  }
+  return ReleaseResidentPages(buffer);
 }
 
 uint64_t ResidentBytes(std::string_view bytes) {

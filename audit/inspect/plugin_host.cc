@@ -131,8 +131,8 @@ PluginContext MakePluginContext(const std::vector<Boxed<InspectedFile>>& files,
 }
 
 PluginHosts::PluginHosts(PluginContext context, const std::vector<Boxed<InspectedFile>>& files,
-                         const LoaderConfig& loader, ObjectStore& store)
-    : context_(std::move(context)), loader_(loader), store_(store) {
+                         const LoaderConfig& loader, ObjectStore& store, LoaderMemo* memo)
+    : context_(std::move(context)), loader_(loader), store_(store), memo_(memo) {
   inherited_ = InheritHosts(files, context_, loader_);
   for (const Boxed<InspectedFile>& f : files) {
     if (!f || !f->loadable()) continue;
@@ -183,7 +183,7 @@ std::shared_ptr<const HostScope> PluginHosts::Load(const std::string& path, cons
       auto scope = std::make_shared<HostScope>();
       scope->path = path;
       scope->program = stored;
-      scope->closure = BuildClosure(stored, path, real_path, loader_, store_);
+      scope->closure = BuildClosure(stored, path, real_path, loader_, store_, memo_);
       for (const LoadedObject& o : scope->closure.objects) scope->models.push_back(o.model);
       it->second = std::move(scope);
     }

@@ -47,8 +47,10 @@ struct HostScope {
 /// class or machine than the module cannot load it and is passed over. Thread-safe.
 class PluginHosts {
  public:
+  /// `memo`: the run's, for `loader` (closure.h), so that a host's closure lists no search
+  /// directory the run's closures listed already; null keeps one per host.
   PluginHosts(PluginContext context, const std::vector<Boxed<InspectedFile>>& files,
-              const LoaderConfig& loader, ObjectStore& store);
+              const LoaderConfig& loader, ObjectStore& store, LoaderMemo* memo = nullptr);
 
   const PluginContext& context() const { return context_; }
   const LoaderConfig& loader() const { return loader_; }
@@ -70,6 +72,7 @@ class PluginHosts {
   PluginContext context_;
   const LoaderConfig& loader_;
   ObjectStore& store_;
+  LoaderMemo* memo_;
   std::unordered_map<std::string, std::vector<std::string>> programs_;  ///< audited executables by file name
   std::unordered_map<std::string, std::vector<std::string>>
       libraries_;                                          ///< audited shared objects by name and soname

@@ -198,7 +198,8 @@ LoadClosure BuildClosure(std::shared_ptr<const StoredObject> main, const std::st
   root.model = main->model.get();
   root.path = paths->first;
   root.real_path = paths->second;
-  root.id = FileIdOf(main_real_path);
+  // The store's fstat of the file names it as a stat of its path would.
+  root.id = main->dev || main->ino ? FileId{main->dev, main->ino} : FileIdOf(main_real_path);
   if (!root.model->soname.empty()) root.names.push_back(root.model->soname);
   builder.Add(std::move(root));
   for (size_t next = 0; next < builder.size(); ++next) builder.Resolve(static_cast<int>(next));

@@ -56,20 +56,19 @@ SymbolBinding BindSymbols(const ElfModel& model, const LoadClosure& closure,
   std::set<std::pair<std::string_view, std::string_view>> seen;
   std::vector<bool> relocated =
       model.symbol_table ? model.symbol_table->RelocatedSymbols() : std::vector<bool>();
-  for (uint32_t i = 1; i < model.symbol_count(); ++i) {
-    const DynamicSymbol s = model.SymbolAt(i);
-    if (s.defined()) continue;
-    if (!relocated.empty() && !relocated[i]) continue;  // never looked up by ld.so
+  // Only the imports: a pass over every symbol read whole tables of definitions.
+  model.ForEachUndefined([&](uint32_t i, const DynamicSymbol& s) {
+    if (!relocated.empty() && !relocated[i]) return;  // never looked up by ld.so
     std::string_view name = model.NameOf(s);
-    if (name.empty()) continue;
-    if (s.binding != llvm::ELF::STB_GLOBAL && s.binding != llvm::ELF::STB_GNU_UNIQUE) continue;
+    if (name.empty()) return;
+    if (s.binding != llvm::ELF::STB_GLOBAL && s.binding != llvm::ELF::STB_GNU_UNIQUE) return;
     SymbolReference ref = ReferenceOf(model, s);
-    if (FindDefinition(scope, ref) >= 0) continue;
+    if (FindDefinition(scope, ref) >= 0) return;
     std::string_view version = ref.version ? *ref.version : std::string_view();
-    if (!seen.insert({name, version}).second) continue;
+    if (!seen.insert({name, version}).second) return;
     if (host_scope && FindDefinition(*host_scope, ref) >= 0) {
       ++out.bound_by_host;
-      continue;
+      return;
     }
 
     const std::string_view* from = ref.version ? VersionLibrary(model, s.version_index) : nullptr;
@@ -78,15 +77,15 @@ SymbolBinding BindSymbols(const ElfModel& model, const LoadClosure& closure,
         [&](const MissingVersion& m) { return from && m.library == *from && m.version == version; });
     if (mv != out.missing_versions.end()) {
       mv->symbols.push_back(name);
-      continue;
+      return;
     }
     if (!fallback_library.empty()) {
       bool from_unresolved = from && unresolved_names.count(*from) > 0;
       out.behind_unresolved[std::string(from_unresolved ? *from : fallback_library)].push_back(name);
-      continue;
+      return;
     }
     out.undefined.push_back({name, version});
-  }
+  });
   return out;
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstring>
 #include <fstream>
+#include <vector>
 
 #include "tests/support/gpu_fixtures.h"
 #include "tests/support/test_support.h"
@@ -79,6 +80,35 @@ TEST(ObjectStore, AParsedFileHoldsNoPagesOfItsMapping) {
   EXPECT_GT(ResidentBytes(BytesOf(*model.buffer)), 0u) << "read again, the pages are back";
 }
 
+// The passes over a file's imports visit its undefined symbols as a pass over the whole
+// table finds them (rocm-audit itself: its imports from LLVM and the C++ library), in
+// index order, and a model made without the list still has them all.
+TEST(ElfModel, TheUndefinedSymbolsListedAreTheTablesUndefinedSymbols) {
+  ObjectStore store;
+  std::shared_ptr<const StoredObject> got = store.Get(ROCM_AUDIT_BINARY, "rocm-audit");
+  ASSERT_TRUE(got->model) << got->error;
+  const ElfModel& model = *got->model;
+  ASSERT_TRUE(model.undefined_symbols);
+  std::vector<uint32_t> whole;
+  for (uint32_t i = 1; i < model.symbol_count(); ++i)
+    if (!model.SymbolAt(i).defined()) whole.push_back(i);
+  ASSERT_FALSE(whole.empty());
+  std::vector<uint32_t> visited;
+  model.ForEachUndefined([&](uint32_t i, const DynamicSymbol& s) {
+    EXPECT_FALSE(s.defined()) << i;
+    EXPECT_EQ(s.name_offset, model.SymbolAt(i).name_offset) << i;
+    visited.push_back(i);
+  });
+  EXPECT_EQ(visited, whole);
+  EXPECT_EQ(*model.undefined_symbols, whole);
+
+  ElfModel& unlisted = const_cast<ElfModel&>(model);  // this test's own store's model
+  unlisted.undefined_symbols.reset();
+  visited.clear();
+  unlisted.ForEachUndefined([&](uint32_t i, const DynamicSymbol&) { visited.push_back(i); });
+  EXPECT_EQ(visited, whole);
+}
+
 // A mapped file's touched pages go and its bytes stay; a buffer in allocated memory (a file
 // LLVM copied, a view of the arena) is left alone: MADV_DONTNEED would zero it.
 TEST(ResidentPages, AMappingGivesItsPagesBackAndACopyKeepsItsBytes) {
@@ -99,6 +129,45 @@ TEST(ResidentPages, AMappingGivesItsPagesBackAndACopyKeepsItsBytes) {
   auto copy = llvm::MemoryBuffer::getMemBufferCopy(contents, "copy");
   EXPECT_EQ(ReleaseResidentPages(*copy), 0u);
   EXPECT_EQ(BytesOf(*copy), contents);
+}
+
+// Giving pages back costs a TLB flush on every core the process runs on, more than a small
+// file's pages are worth: a small mapping keeps them while the run's kept mappings fit the
+// budget, then gives them back like a large one; a large one always gives them back.
+TEST(ResidentPages, SmallMappingsKeepTheirPagesOnlyWithinTheRunsBudget) {
+  TempDir t;
+  const std::string small_bytes(64 * 1024, 's'), large_bytes(kSmallMappingBytes, 'l');
+  std::ofstream(t / "small", std::ios::binary) << small_bytes;
+  std::ofstream(t / "large", std::ios::binary) << large_bytes;
+  std::string error;
+  std::shared_ptr<llvm::MemoryBuffer> large = MapFile(t / "large", &error);
+  ASSERT_TRUE(large) << error;
+  ASSERT_EQ(large->getBufferKind(), llvm::MemoryBuffer::MemoryBuffer_MMap);
+  ASSERT_EQ(BytesOf(*large), large_bytes);  // every page read: in the page tables
+  EXPECT_EQ(ResidentBytes(BytesOf(*large)), kSmallMappingBytes);
+  EXPECT_EQ(ReleaseResidentPagesUnlessSmall(*large), kSmallMappingBytes);
+  EXPECT_EQ(ResidentBytes(BytesOf(*large)), 0u);
+
+  // Each map of the small file is a mapping of its own; more of them than the budget holds.
+  std::vector<std::shared_ptr<llvm::MemoryBuffer>> small;
+  uint64_t kept = 0, released = 0;
+  for (uint64_t mapped = 0; mapped < 2 * kKeptSmallMappingBytes; mapped += 64 * 1024) {
+    small.push_back(MapFile(t / "small", &error));
+    ASSERT_TRUE(small.back()) << error;
+    ASSERT_EQ(small.back()->getBufferKind(), llvm::MemoryBuffer::MemoryBuffer_MMap);
+    ASSERT_EQ(BytesOf(*small.back()), small_bytes);
+    ASSERT_EQ(ResidentBytes(BytesOf(*small.back())), 64 * 1024u);
+    if (ReleaseResidentPagesUnlessSmall(*small.back()) == 0) {
+      EXPECT_EQ(ResidentBytes(BytesOf(*small.back())), 64 * 1024u) << "kept";
+      kept += 64 * 1024;
+    } else {
+      EXPECT_EQ(ResidentBytes(BytesOf(*small.back())), 0u) << "given back";
+      ++released;
+    }
+  }
+  EXPECT_GT(kept, 0u);
+  EXPECT_LE(kept, kKeptSmallMappingBytes);
+  EXPECT_GT(released, 0u) << "past the budget, small mappings give their pages back too";
 }
 
 }  // namespace

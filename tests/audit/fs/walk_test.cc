@@ -28,6 +28,26 @@ TEST(Walk, EachFileOnceUnderItsInstalledPath) {
   EXPECT_TRUE(w.problems.empty());
 }
 
+// Files given as PATHs are resolved through their directory, once for all of them: each
+// still lands on its own file, through a symlinked directory of the root as the kernel
+// resolves it, and a PATH that is a directory still opens the tree.
+TEST(Walk, FilePathsInOneDirectoryEachResolveToTheirOwnFile) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(t.path(),
+                        "mklib usr/lib/libfoo.so.1 libfoo.so.1 'int foo(void) { return 0; }' -nostdlib\n"
+                        "mklib usr/lib/libbar.so.1 libbar.so.1 'int bar(void) { return 0; }' -nostdlib\n"
+                        "mkdir -p opt && ln -s ../usr/lib opt/lib"));
+  WalkResult w = WalkInputs({t / "opt/lib/libfoo.so.1", t / "opt/lib/libbar.so.1", t / "usr/lib/libfoo.so.1"},
+                            RootedFs(t.path()));
+  ASSERT_EQ(w.files.size(), 2u) << "libfoo.so.1 is one file, by either path";
+  std::set<std::pair<std::string, std::string>> got;
+  for (size_t i = 0; i < w.files.size(); ++i) got.insert({w.files[i].path, w.files[i].real_path});
+  EXPECT_EQ(got, (std::set<std::pair<std::string, std::string>>{
+                     {t / "opt/lib/libfoo.so.1", t / "usr/lib/libfoo.so.1"},
+                     {t / "opt/lib/libbar.so.1", t / "usr/lib/libbar.so.1"}}));
+  EXPECT_TRUE(w.problems.empty());
+}
+
 TEST(Walk, SymlinkedDirectoriesComeAfterRealOnes) {
   TempDir t;
   ASSERT_TRUE(BuildTree(t.path(),
