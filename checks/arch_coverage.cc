@@ -107,9 +107,9 @@ void Run(const FileInput& in, FindingSink& sink) {
     if (c.by == ServedBy::kNone) {
       Finding f = MakeFinding(kMissingArch, file.path);
       std::vector<std::string> available = Available(offers);
-      f.message = "no device code for " + want.str() +
-                  (c.unserved.size() < c.modes ? " (unserved modes: " + Join(c.unserved) + ")" : "") +
-                  "; the file carries " + Join(available);
+      f.SetMessage("no device code for " + want.str() +
+                   (c.unserved.size() < c.modes ? " (unserved modes: " + Join(c.unserved) + ")" : "") +
+                   "; the file carries " + Join(available));
       f.hint = "add " + want.str() + " to GPU_TARGETS (or --offload-arch) and rebuild";
       f.fields["arch"] = want.str();
       f.fields["available"] = available;
@@ -117,10 +117,10 @@ void Run(const FileInput& in, FindingSink& sink) {
       sink.Add(std::move(f));
     } else if (c.by == ServedBy::kIsaCompat && c.compat_only_compressed) {
       Finding f = MakeFinding(kCcobIsaCompat, file.path);
-      f.message = want.str() +
-                  " is served only through the distro's extended ISA compatibility, "
-                  "by compressed bundles: the runtime asks CCOB unbundling for the exact ID and gets "
-                  "nothing back, so the compatibility silently stops working";
+      f.SetMessage(want.str() +
+                   " is served only through the distro's extended ISA compatibility, "
+                   "by compressed bundles: the runtime asks CCOB unbundling for the exact ID and gets "
+                   "nothing back, so the compatibility silently stops working");
       f.hint = "build " + want.processor + " natively, or build without --offload-compress";
       f.fields["arch"] = want.str();
       f.fields["available"] = Available(offers);

@@ -3,6 +3,7 @@
 // rocblas_status 14 ("excluded from build"); data without code is a half-built package.
 #include <set>
 
+#include "audit/model/path_text.h"
 #include "checks/registry.h"
 
 namespace rocm_audit {
@@ -68,13 +69,11 @@ void Run(const FileInput& in, FindingSink& sink) {
     if (data.processors.count(p)) continue;
     Finding f = Missing(file, data, p, "data");
     if (data.dir.empty()) {
-      std::string searched;
-      for (const auto& s : data.searched) searched += (searched.empty() ? "" : ", ") + s;
-      f.message = data.library + " has device code for " + p + " but no Tensile data directory (searched " +
-                  searched + "); every GEMM fails with rocblas_status 14 at run time";
+      f.SetMessage(data.library + " has device code for " + p + " but no Tensile data directory (searched " +
+                   HostPaths(data.searched, ", ") + "); every GEMM fails with rocblas_status 14 at run time");
     } else {
-      f.message = data.library + " has device code for " + p + " but " + data.dir +
-                  " has no data for it (no TensileLibrary*_" + p + "* / *" + p + "*.co|.hsaco)";
+      f.SetMessage(data.library + " has device code for " + p + " but " + HostPath(data.dir) +
+                   " has no data for it (no TensileLibrary*_" + p + "* / *" + p + "*.co|.hsaco)");
     }
     f.hint = "build and install Tensile data for " + p + " (same GPU_TARGETS as the library)";
     sink.Add(std::move(f));
@@ -84,8 +83,8 @@ void Run(const FileInput& in, FindingSink& sink) {
     const std::string& p = want.processor;
     if (data.dir.empty() || data.processors.count(p) || code.count(p) || IsGenericProcessor(p)) continue;
     Finding f = Missing(file, data, p, "data");
-    f.message = "--require-arch " + want.str() + ", but " + data.dir + " has no " + data.library +
-                " data for " + p + " (no TensileLibrary*_" + p + "* / *" + p + "*.co|.hsaco)";
+    f.SetMessage("--require-arch " + want.str() + ", but " + HostPath(data.dir) + " has no " + data.library +
+                 " data for " + p + " (no TensileLibrary*_" + p + "* / *" + p + "*.co|.hsaco)");
     f.hint = "build " + data.library + "'s Tensile data for " + p + " (add it to GPU_TARGETS)";
     sink.Add(std::move(f));
   }
@@ -94,9 +93,9 @@ void Run(const FileInput& in, FindingSink& sink) {
     if (code.count(p) || !ProcessorByName(p)) continue;
     Finding f = Missing(file, data, p, "code");
     f.severity = Severity::kWarning;  // the data adds no failure: see kRules
-    f.message = data.dir + " has " + data.library + " data for " + p +
-                " but the library has no device code for it: the data is dead weight, or the "
-                "library was built for fewer targets than Tensile";
+    f.SetMessage(HostPath(data.dir) + " has " + data.library + " data for " + p +
+                 " but the library has no device code for it: the data is dead weight, or the "
+                 "library was built for fewer targets than Tensile");
     f.hint = "build the library and Tensile for the same GPU_TARGETS";
     sink.Add(std::move(f));
   }

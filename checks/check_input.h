@@ -17,9 +17,18 @@
 #include "audit/loader/search_path.h"
 #include "audit/loader/symbol_index.h"
 #include "audit/model/boxed.h"
+#include "audit/model/path_text.h"
 #include "audit/unpack/unpack.h"
 
 namespace rocm_audit {
+
+/// A path in a sentence of a finding as the installed system names it (RootedFs::DisplayPath):
+/// below a root, the installed system's path, words the report leaves as they are; else a path
+/// of this machine, which the report shows as it shows paths.
+inline PathText InstalledPathText(const RootedFs& fs, const std::string& host_path) {
+  std::string installed = fs.DisplayPath(host_path);
+  return installed == host_path ? HostPath(host_path) : PathText(std::move(installed));
+}
 
 /// A package of the set being installed (design.md §1.1), for the hints that name where a
 /// missing library is: what it depends on and what it ships.

@@ -106,16 +106,22 @@ void Run(const LoadableInput& in, FindingSink& sink) {
     nlohmann::ordered_json needed_by = nlohmann::ordered_json::array();
     for (int i : u.needed_by) needed_by.push_back(closure.objects[i].path);
     if (!u.parse_error.empty()) {
-      f.message = name + " was found at " + u.resolution.path + " but cannot be loaded: " + u.parse_error;
-      f.hint = "replace the corrupt file " + u.resolution.path;
+      f.SetMessage(name + " was found at " + HostPath(u.resolution.path) +
+                   " but cannot be loaded: " + u.parse_error);
+      f.SetHint("replace the corrupt file " + HostPath(u.resolution.path));
     } else if (!u.resolution.error.empty()) {
-      f.message = name + " cannot be loaded: " + u.resolution.error;
+      // The loader's reason starts with the candidate it stopped at (search_path.cc).
+      const std::string& why = u.resolution.error;
+      const std::string& at = u.resolution.path;
+      f.SetMessage(name + " cannot be loaded: " +
+                   (!at.empty() && why.starts_with(at + ": ") ? HostPath(at) + why.substr(at.size()) : why));
       f.hint = "a non-ELF file (linker script? wrong package?) shadows the real library";
     } else {
-      std::string who = u.needed_by.empty() ? in.file.walked.path
-                                            : std::string(BaseName(closure.objects[u.needed_by[0]].path));
-      f.message = name + " needed by " + who + (direct ? " (direct dependency)" : "") + " is not found in " +
-                  std::to_string(u.resolution.searched.size()) + " searched directories";
+      const PathText who = u.needed_by.empty()
+                               ? HostPath(in.file.walked.path)
+                               : PathText(std::string(BaseName(closure.objects[u.needed_by[0]].path)));
+      f.SetMessage(name + " needed by " + who + (direct ? " (direct dependency)" : "") + " is not found in " +
+                   std::to_string(u.resolution.searched.size()) + " searched directories");
       // The library may be right there, in a directory this object's search never visits.
       auto there = in.run.audited_by_name.find(u.name);
       if (there != in.run.audited_by_name.end() && !u.needed_by.empty()) {
@@ -123,10 +129,10 @@ void Run(const LoadableInput& in, FindingSink& sink) {
         const std::string dir = DirName(there->second.front());
         // The file itself is named, not its directory: a file of a package keeps the
         // package's name on it, where a directory's name would read as the host's own.
-        f.message +=
-            "; it is at " + there->second.front() + ", in a directory ld.so does not search for this object";
-        f.hint = "add " + OriginRelative(requester_dir, dir) + " to the RUNPATH of " + who +
-                 ", or, if it is found once installed, audit it as installed with --root";
+        f.AddToMessage("; it is at " + HostPath(there->second.front()) +
+                       ", in a directory ld.so does not search for this object");
+        f.SetHint("add " + OriginRelative(requester_dir, dir) + " to the RUNPATH of " + who +
+                  ", or, if it is found once installed, audit it as installed with --root");
         f.fields["found_in"] = there->second;
       }
       // Nowhere in the audited paths: what the set's metadata says of it, if anything.

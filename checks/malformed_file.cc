@@ -43,25 +43,27 @@ constexpr Rule kRules[] = {
 void Run(const FileInput& in, FindingSink& sink) {
   const WalkedFile& file = in.file.walked;
   std::string kind(FileKindName(file.kind));
+  // A reason describes the file's bytes (offsets, member and table names such as "/SYM64/"),
+  // never a path of this machine: its words are never shown as paths.
   for (const ParseProblem& p : in.file.problems) {
     Finding f = MakeFinding(kRules[0], file.path);
     switch (p.kind) {
       case ParseProblem::kNotAnObject:
         f.severity = Severity::kNote;
-        f.message = "named like a shared library but " + p.reason;
+        f.SetMessage("named like a shared library but " + p.reason);
         break;
       case ParseProblem::kPartlyUnreadable:
         f.severity = Severity::kNote;
-        f.message = kind + " file is partly unreadable (the rest was audited): " + p.reason;
+        f.SetMessage(kind + " file is partly unreadable (the rest was audited): " + p.reason);
         break;
-      case ParseProblem::kUnparsable: f.message = kind + " file cannot be parsed: " + p.reason; break;
+      case ParseProblem::kUnparsable: f.SetMessage(kind + " file cannot be parsed: " + p.reason); break;
       case ParseProblem::kUnknownArchive:
-        f.message = p.reason;
+        f.SetMessage(p.reason);
         f.hint = "remove it from the install tree, or install the static library that was meant";
         break;
       case ParseProblem::kPackageInTree:
         f.severity = Severity::kWarning;
-        f.message = p.reason;
+        f.SetMessage(p.reason);
         f.hint =
             "audit the package itself: rocm-audit PACKAGE.deb (with --root / for the rest of the system)";
         break;

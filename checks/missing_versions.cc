@@ -54,8 +54,8 @@ void Run(const LoadableInput& in, FindingSink& sink) {
     Finding f = MakeFinding(kRules[0], in.file.walked.path);
     // The names as the report keeps them (BoundedView): the binding's are views into the file.
     const std::string version = BoundedView(m.version), library = BoundedView(m.library);
-    f.message = "version " + version + " not found in " + library + " (" + m.resolved_path + ")" +
-                BoundedView(DescribeVersions(lib, m.version)) + "; ";
+    f.SetMessage("version " + version + " not found in " + library + " (" + HostPath(m.resolved_path) + ")" +
+                 BoundedView(DescribeVersions(lib, m.version)) + "; ");
     if (m.symbols.empty())
       f.message +=
           "no symbol of the file binds through it, but ld.so checks every DT_VERNEED entry and refuses to "

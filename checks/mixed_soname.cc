@@ -128,8 +128,8 @@ void RunClosure(const LoadableInput& in, FindingSink& sink) {
     Finding f = MakeFinding(kRules[0], in.file.walked.path);
     std::string list;
     for (const auto& [soname, files] : by_soname) list += (list.empty() ? "" : " and ") + soname;
-    f.message = list + " are both in the load closure: two major versions of " + base + " in one process; " +
-                MajorsText(by_soname);
+    f.SetMessage(list + " are both in the load closure: two major versions of " + base + " in one process; " +
+                 MajorsText(by_soname));
     SetSonameFields(f, base, by_soname, /*tree=*/false);
     sink.Add(std::move(f));
   }
@@ -168,8 +168,8 @@ void RunTree(const TreeInput& in, FindingSink& sink) {
       if (it->second.size() < minority->second.size()) minority = it;
     Finding f = MakeFinding(kRules[0], minority->second.front());
     f.severity = Severity::kWarning;
-    f.message = "the scanned tree links " + std::to_string(sonames.size()) + " major versions of " + base +
-                ": " + MajorsText(sonames);
+    f.SetMessage("the scanned tree links " + std::to_string(sonames.size()) + " major versions of " + base +
+                 ": " + MajorsText(sonames));
     f.hint = "rebuild the files that need " + minority->first + " against the current major version";
     SetSonameFields(f, base, sonames, /*tree=*/true);
     sink.Add(std::move(f));

@@ -180,12 +180,13 @@ void Run(const LoadableInput& in, FindingSink& sink) {
   const char* tag = m.has_runpath ? "RUNPATH" : "RPATH";
   const auto& entries = m.has_runpath ? m.runpath : m.rpath;
   ObjectIdentity id{m.elf_class, m.machine};
-  std::string prefix = in.loader.fs.DisplayPath(in.file.walked.prefix);
+  const PathText prefix = InstalledPathText(in.loader.fs, in.file.walked.prefix);
 
   for (const std::string& entry : entries) {
-    auto add = [&](const Rule& rule, std::string message) {
+    // The entry is quoted as the file has it, never shown as a path of this machine.
+    auto add = [&](const Rule& rule, const PathText& message) {
       Finding f = MakeFinding(rule, in.file.walked.path);
-      f.message = std::string(tag) + " entry " + entry + " " + message;
+      f.SetMessage(std::string(tag) + " entry " + entry + " " + message);
       f.fields["entry"] = entry;
       f.fields["tag"] = tag;
       sink.Add(std::move(f));
@@ -236,9 +237,10 @@ void Run(const LoadableInput& in, FindingSink& sink) {
       // anything in it all the same.
       std::string why;
       const bool too_long = !in.loader.fs.Resolve(*dir, &why) && why == kPathTooLong;
-      add(kMissingDir, (too_long ? "names a directory whose path no file can be opened through: "
-                                 : "names a directory that does not exist (") +
-                           (too_long ? why : in.loader.fs.DisplayPath(NormalizePath(*dir)) + ")"));
+      add(kMissingDir, too_long
+                           ? PathText("names a directory whose path no file can be opened through: " + why)
+                           : "names a directory that does not exist (" +
+                                 InstalledPathText(in.loader.fs, NormalizePath(*dir)) + ")");
     }
   }
 }

@@ -103,11 +103,11 @@ void Run(const TreeInput& in, FindingSink& sink) {
     const TargetId& target = targets.at(key.second);
     std::string self(BaseName(gap.library));
     Finding f = MakeFinding(kRules[0], gap.library);
-    f.message =
+    f.SetMessage(
         self + " has no device code for " + key.second + ", which " + Names(gap.serving) +
         (gap.serving.size() == 1 ? " serves" : " serve") + " in the same process; on a " + target.processor +
         " the GPU calls into " + self + " fail at run time in " + std::to_string(gap.consumers.size()) +
-        (gap.consumers.size() == 1 ? " audited file" : " audited files") + " (" + Names(gap.consumers) + ")";
+        (gap.consumers.size() == 1 ? " audited file" : " audited files") + " (" + Names(gap.consumers) + ")");
     f.hint = "rebuild " + self + " with " + key.second + " in GPU_TARGETS, or drop " + key.second + " from " +
              Names(gap.serving);
     f.fields["arch"] = key.second;

@@ -91,25 +91,25 @@ std::string Demangled(std::string_view name) {
 
 // "lib/librockCompiler.a" for a provider under the audited file's prefix (the directory
 // above its lib/ or bin/ directory); the full path otherwise.
-std::string RelativeToPrefix(const std::string& path, const std::string& file) {
+PathText RelativeToPrefix(const std::string& path, const std::string& file) {
   std::string prefix = DirName(DirName(file));
   if (prefix != "/" && path.size() > prefix.size() + 1 && path.compare(0, prefix.size(), prefix) == 0 &&
       path[prefix.size()] == '/')
     return path.substr(prefix.size() + 1);
-  return path;
+  return HostPath(path);
 }
 
 // `providers` and the hint that names the first three of them.
 void AddProviders(const std::vector<SymbolProvider>& providers, Finding* f) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  std::string where;
+  PathText where;
   for (const SymbolProvider& p : providers) {
     nlohmann::ordered_json entry = {{"file", p.file}};
     if (!p.member.empty()) entry["member"] = p.member;
     list.push_back(entry);
     if (list.size() <= 3) {
-      if (!where.empty()) where += ", ";
-      std::string shown = RelativeToPrefix(p.file, f->file);
+      if (!where.text().empty()) where += ", ";
+      const PathText shown = RelativeToPrefix(p.file, f->file);
       where += p.member.empty() ? shown : shown + "(" + p.member + ")";
     }
   }
@@ -121,9 +121,9 @@ void AddProviders(const std::vector<SymbolProvider>& providers, Finding* f) {
     return;
   }
   if (providers.size() > 3) where += " and " + std::to_string(providers.size() - 3) + " more";
-  f->hint = "defined in " + where + ", which " + std::string(BaseName(f->file)) +
-            " does not link: add it to the link (for a static library, to the consumer's "
-            "dependency list)";
+  f->SetHint("defined in " + where + ", which " + std::string(BaseName(f->file)) +
+             " does not link: add it to the link (for a static library, to the consumer's "
+             "dependency list)");
 }
 
 // The shared objects that the installed copies of the packages being installed own in the
@@ -169,12 +169,12 @@ void DescribeDroppedSymbol(const ReplacedCopies::Definition& d, const std::strin
 }
 
 // What a file of `plugin`'s kind is, in the words of a finding's message.
-std::string WhatPluginIs(const PluginFacts& plugin, const LoaderConfig& loader) {
+PathText WhatPluginIs(const PluginFacts& plugin, const LoaderConfig& loader) {
   switch (plugin.kind) {
     case PluginKind::kPythonExtension: return "a Python extension module";
     case PluginKind::kPerlXs: return "a Perl XS module";
     case PluginKind::kPluginLibrary:
-      return "a library that only plugins load (" + loader.fs.DisplayPath(plugin.needed_by) + ")";
+      return "a library that only plugins load (" + InstalledPathText(loader.fs, plugin.needed_by) + ")";
     case PluginKind::kPythonApiLibrary: return "a library of the Python C API";
     case PluginKind::kMpiProfilingLibrary:
       return "an MPI profiling library (MPI_* wrappers that call the MPI library's PMPI_*)";
@@ -197,16 +197,16 @@ void DescribePlugin(const PluginFacts& plugin, const LoaderConfig& loader, Findi
       plugin.host.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(plugin.host);
   f->fields["host_path"] =
       plugin.host_path.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(plugin.host_path);
-  const std::string what = WhatPluginIs(plugin, loader);
+  const PathText what = WhatPluginIs(plugin, loader);
   if (!plugin.host_path.empty()) {
-    f->message += ", nor does its host " + loader.fs.DisplayPath(plugin.host_path) + " (" +
-                  Objects(plugin.host_scope_size) + " with its closure)";
+    f->AddToMessage(", nor does its host " + InstalledPathText(loader.fs, plugin.host_path) + " (" +
+                    Objects(plugin.host_scope_size) + " with its closure)");
     return;
   }
   f->severity = Severity::kNote;
   if (plugin.host.empty()) {
-    f->message += "; it is " + what + (plugin.directory.empty() ? "" : " in " + plugin.directory) +
-                  ", loaded by a program the audit cannot name, so it is not judged";
+    f->AddToMessage("; it is " + what + (plugin.directory.empty() ? "" : " in " + plugin.directory) +
+                    ", loaded by a program the audit cannot name, so it is not judged");
     f->hint =
         "name the program that loads it with --plugin-host GLOB=PROGRAM to judge it against that "
         "program";
@@ -215,9 +215,9 @@ void DescribePlugin(const PluginFacts& plugin, const LoaderConfig& loader, Findi
   std::string wanted;
   for (size_t i = 0; i < plugin.wanted.size(); ++i)
     wanted += (i == 0 ? "" : i + 1 == plugin.wanted.size() ? " nor " : ", ") + plugin.wanted[i];
-  f->message += "; it is " + what + " for " + plugin.host + ", and " +
-                (plugin.wanted.size() > 1 ? "neither " + wanted + " is" : wanted + " is not") +
-                " in the audited world";
+  f->AddToMessage("; it is " + what + " for " + plugin.host + ", and " +
+                  (plugin.wanted.size() > 1 ? "neither " + wanted + " is" : wanted + " is not") +
+                  " in the audited world");
   f->hint = "audit it over a root that has " + plugin.host + " (--root), or name its host with --plugin-host";
 }
 
@@ -230,12 +230,12 @@ void Run(const LoadableInput& in, FindingSink& sink) {
     // views into the file, and 20,000 of them may be suffixes of one 1 MiB string.
     const std::string name = BoundedView(u.name), version = BoundedView(u.version);
     std::string demangled = Demangled(u.name);
-    f.message =
-        "undefined symbol " + name + (demangled.empty() ? "" : " (" + demangled + ")") +
-        (version.empty() ? "" : ", version " + version) + ": " +
-        (binding.scope_size == 1
-             ? std::string("its load scope is itself alone, which does not define it")
-             : "none of the " + std::to_string(binding.scope_size) + " objects in its load scope defines it");
+    f.SetMessage("undefined symbol " + name + (demangled.empty() ? "" : " (" + demangled + ")") +
+                 (version.empty() ? "" : ", version " + version) + ": " +
+                 (binding.scope_size == 1
+                      ? std::string("its load scope is itself alone, which does not define it")
+                      : "none of the " + std::to_string(binding.scope_size) +
+                            " objects in its load scope defines it"));
     f.fields["symbol"] = name;
     if (!demangled.empty()) f.fields["demangled"] = demangled;
     f.fields["version"] = version.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(version);

@@ -15,10 +15,16 @@ void ShowPaths(const PathDisplay& display, Report* report) {
   std::map<std::string_view, std::vector<FieldSpec>> specs;
   for (const Rule& r : report->rules) specs.emplace(r.id, FieldSpecs(r.fields));
   auto show = [&](const std::string& p) { return display.Show(p); };
+  auto show_in_text = [&](std::string_view p) { return display.ShowInText(p); };
   for (Finding& f : report->findings) {
+    auto words = [&](std::string_view w) {
+      return f.paths_as_data ? std::string(w) : display.ShowIn(std::string(w));
+    };
     f.file = display.Show(f.file);
-    f.message = display.ShowIn(std::move(f.message));
-    f.hint = display.ShowIn(std::move(f.hint));
+    f.message = FillPaths(f.message, f.message_paths, show_in_text, words);
+    f.hint = FillPaths(f.hint, f.hint_paths, show_in_text, words);
+    f.message_paths.clear();
+    f.hint_paths.clear();
     if (auto it = specs.find(f.check); it != specs.end())
       for (const FieldSpec& spec : it->second)
         if (auto field = f.fields.find(spec.name); field != f.fields.end())

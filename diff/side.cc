@@ -232,7 +232,14 @@ class BelowInputs {
   }
 
   std::string Path(const std::string& path) const { return InstalledPath(display_.Show(path)); }
-  std::string Text(const std::string& text) const { return display_.ShowIn(text); }
+  /// A finding's message with its paths shown (Finding::message_paths).
+  std::string Message(const Finding& f) const {
+    return FillPaths(
+        f.message, f.message_paths, [&](std::string_view p) { return display_.ShowInText(p); },
+        [&](std::string_view words) {
+          return f.paths_as_data ? std::string(words) : display_.ShowIn(std::string(words));
+        });
+  }
 
  private:
   void Map(const std::string& in, const std::string& shown) {
@@ -282,7 +289,8 @@ Side SideOfReport(std::vector<std::string> given, Report&& report) {
   for (Finding& f : report.findings) {
     f.file = below.Path(f.file);
     // Messages name files by their host paths until a command shows them: below the input.
-    f.message = below.Text(f.message);
+    f.message = below.Message(f);
+    f.message_paths.clear();
     side.findings.push_back(std::move(f));
   }
   return side;

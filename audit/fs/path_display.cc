@@ -131,6 +131,13 @@ bool PathDisplay::NamesHostPath(std::string_view word) const {
   });
 }
 
+std::string PathDisplay::ShowInText(std::string_view host_path) const {
+  std::string shown = Show(host_path);
+  if (shown == "." && !absolute_)
+    if (auto named = named_.find(Absolute(host_path)); named != named_.end()) shown = named->second;
+  return shown;
+}
+
 std::string PathDisplay::ShowIn(std::string text) const {
   // Each word that is an absolute path, or starts with a PATH given relative, is shown;
   // other words (sonames, "$ORIGIN/../lib", versions) are left alone.
@@ -160,10 +167,7 @@ std::string PathDisplay::ShowIn(std::string text) const {
       out += text[i++];
       continue;
     }
-    std::string shown = Show(word);
-    if (shown == "." && !absolute_)
-      if (auto named = named_.find(Absolute(word)); named != named_.end()) shown = named->second;
-    out += shown;
+    out += ShowInText(word);
     i = stop;
   }
   return out;

@@ -25,7 +25,11 @@ class PathDisplay {
 
   /// `host_path` as the report shows it.
   std::string Show(std::string_view host_path) const;
-  /// `text` with every mapped host path in it shown (messages and hints name paths).
+  /// `host_path` as a sentence names it: Show(), but the one PATH given as a directory, shown
+  /// "." as a path, by its name given to NameInText.
+  std::string ShowInText(std::string_view host_path) const;
+  /// `text` with every word of it that looks like a mapped host path shown: for the messages
+  /// and hints of checks that do not yet name their paths as data (Finding::paths_as_data).
   std::string ShowIn(std::string text) const;
 
  private:

@@ -87,16 +87,33 @@ std::string BoundedView(std::string_view text) {
   return out;
 }
 
+namespace {
+
+// A text cut to `kept` bytes names only the paths, or the starts of paths, in those bytes.
+void CutPaths(size_t kept, std::vector<TextPath>* paths) {
+  std::erase_if(*paths, [&](const TextPath& p) { return p.offset >= kept; });
+  for (TextPath& p : *paths) p.size = std::min(p.size, kept - p.offset);
+}
+
+// BoundedText of a text that names `paths`.
+void BoundTextNaming(std::string* text, std::vector<TextPath>* paths) {
+  const bool cut = text->size() > kMaxFindingStringBytes && !AlreadyCut(*text);
+  *text = BoundedText(std::move(*text));
+  if (cut) CutPaths(text->rfind("... ["), paths);
+}
+
+}  // namespace
+
 void BoundFindingSize(Finding* finding) {
   std::vector<std::string> cut;
   Bound(finding->fields, "", &cut);
-  finding->message = BoundedText(std::move(finding->message));
+  BoundTextNaming(&finding->message, &finding->message_paths);
   if (!cut.empty()) {
     std::string note;
     for (const std::string& c : cut) note += (note.empty() ? "" : "; ") + c;
     finding->message += " [left out of this finding's fields: " + note + "]";
   }
-  finding->hint = BoundedText(std::move(finding->hint));
+  BoundTextNaming(&finding->hint, &finding->hint_paths);
 }
 
 uint64_t ReportByteBudget(uint64_t least, uint64_t file_size) {
@@ -150,7 +167,7 @@ std::string RepeatsNote(const Repeats& r) {
 bool FindingSink::Fold(const Finding& f) {
   auto rule = key_fields_.find(f.check);
   if (rule == key_fields_.end()) return false;
-  MessageNumbers mine = SplitNumbers(f.message);
+  MessageNumbers mine = SplitNumbers(f.message, f.message_paths);
   if (mine.numbers.empty()) return false;
   auto [it, fresh] = alike_.try_emplace(ShapeOf(f, mine.shape, rule->second));
   if (fresh) {

@@ -1,5 +1,6 @@
 #include "audit/model/message_numbers.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace rocm_audit {
@@ -12,10 +13,18 @@ bool Digit(char c) { return c >= '0' && c <= '9'; }
 
 }  // namespace
 
-MessageNumbers SplitNumbers(std::string_view message) {
+MessageNumbers SplitNumbers(std::string_view message, std::span<const TextPath> paths) {
   MessageNumbers out;
   out.shape.reserve(message.size());
+  size_t next_path = 0;
   for (size_t i = 0; i < message.size();) {
+    while (next_path < paths.size() && paths[next_path].offset < i) ++next_path;
+    if (next_path < paths.size() && paths[next_path].offset == i && paths[next_path].size > 0) {
+      const size_t size = std::min(paths[next_path].size, message.size() - i);
+      out.shape.append(message.substr(i, size));
+      i += size;
+      continue;
+    }
     if (!Digit(message[i]) || (i > 0 && (WordByte(message[i - 1]) || message[i - 1] == '.'))) {
       out.shape += message[i++];
       continue;

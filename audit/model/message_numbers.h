@@ -3,9 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "audit/model/path_text.h"
 
 namespace rocm_audit {
 
@@ -17,7 +20,8 @@ struct MessageNumbers {
 };
 
 /// A number is a run of decimal digits that stands alone: not part of a word, a hex value
-/// (0x2000), a version or a name (gfx90a, libc.so.6, 1.5), and at most 19 digits.
-MessageNumbers SplitNumbers(std::string_view message);
+/// (0x2000), a version or a name (gfx90a, libc.so.6, 1.5), and at most 19 digits. The paths
+/// the message names (`paths`) are words whole: findings of two files are never alike.
+MessageNumbers SplitNumbers(std::string_view message, std::span<const TextPath> paths = {});
 
 }  // namespace rocm_audit

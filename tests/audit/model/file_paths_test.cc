@@ -204,6 +204,44 @@ TEST(FilePaths, TheDisplayShowsEveryPathAndNothingElse) {
   EXPECT_EQ(f.cmake->dependencies[0].found, "shown/cmake.dependencies.found");
 }
 
+// A message names its paths as data (Finding::SetMessage): each is shown whole, as the files
+// are, where a scan of its words would stop at a space. A package member "a b.so" of a set
+// is "x.deb:/usr/lib/a b.so", never the set's "/usr/lib/a" and the rest.
+TEST(FilePaths, TheDisplayShowsThePathsAMessageNamesWhole) {
+  PathDisplay display;
+  display.Map("/u", "/");
+  display.Map("/u/usr/lib/a b.so", "x.deb:/usr/lib/a b.so");
+  Report report;
+  Finding f;
+  f.check = "unresolved-library";
+  f.file = "/u/usr/lib/a b.so";
+  f.SetMessage("needs " + HostPath("/u/usr/lib/a b.so") + " (direct, $ORIGIN/../lib)");
+  f.SetHint("replace " + HostPath("/u/usr/lib/a b.so"));
+  report.findings.push_back(f);
+  ShowPaths(display, &report);
+  EXPECT_EQ(report.findings[0].file, "x.deb:/usr/lib/a b.so");
+  EXPECT_EQ(report.findings[0].message, "needs x.deb:/usr/lib/a b.so (direct, $ORIGIN/../lib)");
+  EXPECT_EQ(report.findings[0].hint, "replace x.deb:/usr/lib/a b.so");
+  EXPECT_TRUE(report.findings[0].message_paths.empty());  // shown: no host path is left to show
+}
+
+// A check that names its paths as data has its words left alone: an ar symbol table's name
+// "/SYM64/" is no path, where a scan of the words (for messages still assigned whole) shows
+// it as "/SYM64" under a root of "/".
+TEST(FilePaths, TheWordsOfAMessageThatNamesItsPathsAsDataAreNotScanned) {
+  PathDisplay display;
+  display.Map("/", "/");
+  Report report;
+  Finding f;
+  f.SetMessage("symbol table /SYM64/ entry 0 names member offset 9");
+  Finding whole = f;
+  whole.paths_as_data = false;
+  report.findings = {f, whole};
+  ShowPaths(display, &report);
+  EXPECT_EQ(report.findings[0].message, "symbol table /SYM64/ entry 0 names member offset 9");
+  EXPECT_EQ(report.findings[1].message, "symbol table /SYM64 entry 0 names member offset 9");
+}
+
 TEST(FilePaths, ATreeSidePutsEveryPathBelowItsInput) {
   Report report;
   report.inputs.paths = {"/in"};

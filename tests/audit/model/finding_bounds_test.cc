@@ -180,6 +180,48 @@ TEST(FindingBounds, FindingsAlikeButForAnIndexFoldIntoOne) {
   EXPECT_EQ(sink.left_out, 0u);
 }
 
+// A path a message names is one word: two findings of two files are not alike because the
+// files' names differ in a number, and the number of a directory is no index.
+TEST(FindingBounds, NumbersInAPathTheMessageNamesAreNoIndex) {
+  Finding one = EntryFinding(1, 0), two = EntryFinding(1, 0);
+  one.SetMessage("entry 1 is missing from " + HostPath("/t/rocm/1/lib"));
+  two.SetMessage("entry 1 is missing from " + HostPath("/t/rocm/2/lib"));
+  FindingSink sink(5000, kRules);
+  sink.Add(one);
+  sink.Add(two);
+  std::vector<Finding> kept = std::move(sink).SortedWithinLimit();
+  ASSERT_EQ(kept.size(), 2u);
+  EXPECT_FALSE(kept[0].repeated);
+  EXPECT_EQ(SplitNumbers(one.message, one.message_paths).numbers, (std::vector<uint64_t>{1}));
+}
+
+TEST(FindingBounds, AMessageKnowsWhereItNamesPaths) {
+  Finding f;
+  f.SetMessage("libx.so.1 was found at " + HostPath("/t/lib/libx.so.1") + " but cannot be loaded");
+  f.AddToMessage("; it is at " + HostPath("/t/a b/libx.so.1"));
+  f.SetHint("replace " + HostPath("/t/lib/libx.so.1"));
+  EXPECT_EQ(f.message,
+            "libx.so.1 was found at /t/lib/libx.so.1 but cannot be loaded; it is at /t/a b/libx.so.1");
+  EXPECT_EQ(f.message_paths, (std::vector<TextPath>{{23, 16}, {71, 16}}));
+  EXPECT_EQ(f.hint_paths, (std::vector<TextPath>{{8, 16}}));
+  EXPECT_EQ(FillPaths(
+                f.message, f.message_paths, [](std::string_view p) { return "<" + std::string(p) + ">"; },
+                [](std::string_view w) { return std::string(w); }),
+            "libx.so.1 was found at </t/lib/libx.so.1> but cannot be loaded; it is at </t/a b/libx.so.1>");
+}
+
+// A message cut to its bound names only the paths, or the start of the path, it keeps.
+TEST(FindingBounds, ACutMessageNamesOnlyThePathsItKeeps) {
+  Finding f;
+  const std::string dir = "/t/" + std::string(kMaxFindingStringBytes, 'd');
+  f.SetMessage("at " + HostPath("/t/lib") + " and " + HostPath(dir) + " and " + HostPath("/t/gone"));
+  BoundFindingSize(&f);
+  ASSERT_EQ(f.message_paths.size(), 2u);
+  EXPECT_EQ(f.message_paths[0], (TextPath{3, 6}));
+  EXPECT_EQ(f.message_paths[1].offset, 14u);
+  EXPECT_EQ(f.message_paths[1].offset + f.message_paths[1].size, f.message.rfind("... ["));
+}
+
 TEST(FindingBounds, FindingsDifferingInTwoNumbersOrWithoutRulesStayApart) {
   FindingSink sink(5000, kRules);
   Finding a = EntryFinding(1, 0), b = EntryFinding(2, 0), c = EntryFinding(3, 0);
