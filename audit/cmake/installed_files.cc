@@ -64,7 +64,12 @@ std::optional<std::string> InstalledFiles::Physical(const std::string& path, boo
 struct InstalledFiles::ExistsAnswers {
   std::mutex mutex;
   std::unordered_map<std::string, Tri> answers;
+  size_t bytes = 0;  ///< of the paths kept
 };
+
+// A hostile config may ask for the existence of a new path on every step of a loop: past
+// this many bytes of paths kept, answers are asked of the world again and not kept.
+constexpr size_t kExistsAnswersMaxBytes = 16u << 20;
 
 Tri InstalledFiles::Exists(const std::string& path) const {
   if (exists_) {
@@ -75,7 +80,9 @@ Tri InstalledFiles::Exists(const std::string& path) const {
   const Tri answer = physical && fs_.Resolve(HostOf(*physical)) ? Tri::kTrue : Tri::kFalse;
   if (exists_) {
     std::lock_guard<std::mutex> lock(exists_->mutex);
-    exists_->answers.emplace(path, answer);
+    if (exists_->bytes + path.size() <= kExistsAnswersMaxBytes &&
+        exists_->answers.emplace(path, answer).second)
+      exists_->bytes += path.size();
   }
   return answer;
 }
