@@ -222,13 +222,14 @@ void Edit(const ListCall& c, const CMakeValue& list) {
     c.in.Set(c.var, !list.known ? list : args);
     return;
   }
-  if (c.op == "APPEND" && list.text.find("\\;") == std::string::npos) {
-    // Split and joined again, a list with no escaped ';' is the same text: the items are
-    // added to it as it is. Splitting the whole list for each item appended made building
-    // a list quadratic (Qt6's configs append hundreds of items).
-    std::string out = list.text, added = JoinList(SplitList(args.text));
-    if (!out.empty() && !added.empty()) out += ';';
-    c.in.Set(c.var, {out + added});
+  if (c.op == "APPEND") {
+    // As CMake's HandleAppendCommand (cmListCommand.cxx): nothing to append leaves the
+    // variable alone; else the items joined by ';' are added to the list's text as it is,
+    // neither split (splitting the whole list per item made building a list quadratic:
+    // Qt6's configs append hundreds) nor rid of empty items (`list(APPEND L "")` on "x"
+    // gives "x;").
+    if (a.size() < 3) return;
+    c.in.Set(c.var, {list.text.empty() ? args.text : list.text + ";" + args.text});
     return;
   }
   std::vector<std::string> v = SplitList(list.text, /*keep_empty=*/true);

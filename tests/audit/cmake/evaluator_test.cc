@@ -48,6 +48,21 @@ class Evaluator : public testing::ScratchDirTest {
   InstalledFiles files_{fs_, {}};
 };
 
+// What cmake 3.25.1 -P prints for the same lines: A=[x;] B=[] C=[x;;y] D=[a\;b;c].
+TEST_F(Evaluator, ListAppendAddsItsItemsAsCMakeDoesEmptyOnesToo) {
+  auto r = Run(Write("append.cmake",
+                     "set(A x)\nlist(APPEND A \"\")\n"
+                     "set(B \"\")\nlist(APPEND B \"\")\n"
+                     "set(C x)\nlist(APPEND C \"\" y)\n"
+                     "set(D \"a\\\\;b\")\nlist(APPEND D c)\n"
+                     "set(E x)\nlist(APPEND E)\n"));
+  EXPECT_EQ(Var(r, "A"), "x;");
+  EXPECT_EQ(Var(r, "B"), "");
+  EXPECT_EQ(Var(r, "C"), "x;;y");
+  EXPECT_EQ(Var(r, "D"), "a\\;b;c");
+  EXPECT_EQ(Var(r, "E"), "x");
+}
+
 TEST_F(Evaluator, ValuesListsStringsAndMath) {
   auto r = Run(Write("a.cmake",
                      "set(L a b c)\n"
