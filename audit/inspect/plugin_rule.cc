@@ -133,23 +133,6 @@ bool PythonApiName(std::string_view name) {
 
 }  // namespace
 
-std::optional<PluginRole> PythonApiLibraryRole(const ElfModel& model) {
-  if (model.type != llvm::ELF::ET_DYN || model.has_interpreter) return std::nullopt;
-  for (std::string_view n : model.needed) {
-    std::string_view base = BaseName(n);
-    if (base.starts_with("libpython") || base.starts_with("libpypy")) return std::nullopt;
-  }
-  for (uint32_t i = 1; i < model.symbol_count(); ++i) {
-    const DynamicSymbol s = model.SymbolAt(i);
-    if (s.defined() || s.binding == llvm::ELF::STB_WEAK || s.binding == llvm::ELF::STB_LOCAL) continue;
-    if (!PythonApiName(model.NameOf(s))) continue;
-    PluginRole role = Python("3");
-    role.kind = PluginKind::kPythonApiLibrary;
-    return role;
-  }
-  return std::nullopt;
-}
-
 namespace {
 
 // An MPI library by its DT_NEEDED name: Open MPI's libmpi.so.40 (and libmpi_cxx, which needs
@@ -161,24 +144,16 @@ bool MpiLibraryName(std::string_view needed) {
 
 }  // namespace
 
-std::optional<PluginRole> MpiProfilingLibraryRole(const ElfModel& model) {
-  if (model.type != llvm::ELF::ET_DYN || model.has_interpreter) return std::nullopt;
-  if (std::any_of(model.needed.begin(), model.needed.end(), MpiLibraryName)) return std::nullopt;
-  // A non-weak undefined PMPI_X whose MPI_X the object defines as a function. The MPI_X is
-  // looked up in the object's hash table, as ld.so would look it up: the names of its other
-  // definitions are never read, and of a large C++ library they are most of its string table
-  // (20 of libmigraphx.so's 22 MB), which reading them all mapped for every audited library.
-  bool wraps = false;
-  for (uint32_t i = 1; i < model.symbol_count() && !wraps; ++i) {
-    const DynamicSymbol s = model.SymbolAt(i);
-    if (s.defined() || s.binding == llvm::ELF::STB_LOCAL || s.binding == llvm::ELF::STB_WEAK) continue;
-    std::string_view name = model.NameOf(s);
-    if (!name.starts_with("PMPI_")) continue;
-    model.ForEachDefinition("MPI_" + std::string(name.substr(5)), [&](uint32_t index) {
-      wraps = wraps || model.SymbolAt(index).type == llvm::ELF::STT_FUNC;
-    });
-  }
-  if (!wraps) return std::nullopt;
+namespace {
+
+// The roles HostApiLibraryRole gives (plugin_rule.h says which file has which).
+PluginRole PythonApiRole() {
+  PluginRole role = Python("3");
+  role.kind = PluginKind::kPythonApiLibrary;
+  return role;
+}
+
+PluginRole MpiProfilingRole() {
   PluginRole role;
   role.kind = PluginKind::kMpiProfilingLibrary;
   role.host = "libmpi";
@@ -186,25 +161,20 @@ std::optional<PluginRole> MpiProfilingLibraryRole(const ElfModel& model) {
   return role;
 }
 
-std::optional<PluginRole> ProcServiceLibraryRole(const ElfModel& model) {
-  if (model.type != llvm::ELF::ET_DYN || model.has_interpreter) return std::nullopt;
-  for (uint32_t i = 1; i < model.symbol_count(); ++i) {
-    const DynamicSymbol s = model.SymbolAt(i);
-    if (s.defined() || s.binding == llvm::ELF::STB_WEAK || s.binding == llvm::ELF::STB_LOCAL) continue;
-    if (model.NameOf(s) != "ps_pglobal_lookup") continue;
-    PluginRole role;
-    role.kind = PluginKind::kProcServiceLibrary;
-    role.host = "gdb";
-    role.candidates = {{"gdb", false}, {"gdbserver", false}};
-    return role;
-  }
-  return std::nullopt;
+PluginRole ProcServiceRole() {
+  PluginRole role;
+  role.kind = PluginKind::kProcServiceLibrary;
+  role.host = "gdb";
+  role.candidates = {{"gdb", false}, {"gdbserver", false}};
+  return role;
 }
 
-// The three roles above in one pass over the undefined symbols, where asking each in turn
-// read every undefined name of every audited library three times (the plugin hosts' setup
-// was 9% of the loader checks' CPU over sid-root's 328 files). The same answer: Python's
-// role first, then MPI's, then proc_service's.
+}  // namespace
+
+// The three roles in one pass over the non-weak undefined symbols: asking each in turn read
+// every undefined name of every audited library three times (9% of the loader checks' CPU).
+// An MPI_X is looked up in the object's hash table, as ld.so would look it up: the names of
+// its other definitions are never read (of a large C++ library, most of its string table).
 std::optional<PluginRole> HostApiLibraryRole(const ElfModel& model) {
   if (model.type != llvm::ELF::ET_DYN || model.has_interpreter) return std::nullopt;
   const bool python_possible = std::none_of(model.needed.begin(), model.needed.end(), [](std::string_view n) {
@@ -223,9 +193,9 @@ std::optional<PluginRole> HostApiLibraryRole(const ElfModel& model) {
         mpi_wraps = mpi_wraps || model.SymbolAt(index).type == llvm::ELF::STT_FUNC;
       });
   });
-  if (python) return PythonApiLibraryRole(model);
-  if (mpi_wraps) return MpiProfilingLibraryRole(model);
-  if (proc_service) return ProcServiceLibraryRole(model);
+  if (python) return PythonApiRole();
+  if (mpi_wraps) return MpiProfilingRole();
+  if (proc_service) return ProcServiceRole();
   return std::nullopt;
 }
 

@@ -86,13 +86,15 @@ struct PluginContext {
   std::shared_ptr<const WheelIndex> wheels;  ///< the wheels of untagged and abi3 modules; may be null
 };
 
+/// A library of a host's API: a shared object (not an executable), judged against that host,
+/// of the first of these kinds it is; nullopt for any other file.
+///
 /// A library of Python's C API: a shared object (not an executable) with a non-weak undefined
 /// symbol of CPython's API (Py<Upper>..., Py_..., _Py<Upper>..., _Py_...) and no DT_NEEDED
 /// on a libpython or libpypy, as the C API's users are linked (libboost_python.so.1.74.0,
 /// libvtkWrappingPythonCore): the interpreter of the process defines those symbols. Its role
-/// names python3, then libpython3.so; nullopt for any other file.
-std::optional<PluginRole> PythonApiLibraryRole(const ElfModel& model);
-
+/// names python3, then libpython3.so.
+///
 /// An MPI profiling library: a shared object (not an executable) that defines a function
 /// MPI_X and has a non-weak undefined PMPI_X, and has no DT_NEEDED on an MPI library
 /// (libmpi*, libmpich*). The MPI standard's profiling interface (MPI-4.0 §15.2) has every
@@ -100,18 +102,13 @@ std::optional<PluginRole> PythonApiLibraryRole(const ElfModel& model);
 /// ahead of the MPI library or preloaded (LD_PRELOAD), reach the real routine as PMPI_X:
 /// Open MPI's libompitrace.so.40 is one. The MPI library of the process defines PMPI_X. Its
 /// role names libmpi.so.40 (Open MPI), then libmpi.so.12 (the MPICH ABI: MPICH, Intel MPI,
-/// MVAPICH); nullopt for any other file.
-std::optional<PluginRole> MpiProfilingLibraryRole(const ElfModel& model);
-
+/// MVAPICH).
+///
 /// A thread debugging library: a shared object (not an executable) with a non-weak undefined
 /// ps_pglobal_lookup, the first callback of the proc_service interface (proc_service.h: "the
 /// definitions in this file must correspond to those in the debugger"), as glibc's
 /// libthread_db.so.1 is built. The debugger that loads it defines the ps_* callbacks: its
-/// role names gdb, then gdbserver; nullopt for any other file.
-std::optional<PluginRole> ProcServiceLibraryRole(const ElfModel& model);
-
-/// The first of PythonApiLibraryRole, MpiProfilingLibraryRole and ProcServiceLibraryRole
-/// that `model` has: a library of its host's API, judged against that host.
+/// role names gdb, then gdbserver.
 std::optional<PluginRole> HostApiLibraryRole(const ElfModel& model);
 
 /// Whether a library of `api` (HostApiLibraryRole) lives in the
