@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -31,10 +32,15 @@ class ProgramCache {
   ProgramPtr Get(const std::string& path, size_t cap, const InstalledFiles& files, std::string* why);
 
  private:
+  // One text's program, parsed by the first evaluation that asks for it.
+  struct Slot {
+    std::once_flag once;
+    ProgramPtr program;
+  };
   struct Entry {
     uint64_t hash = 0;
     size_t size = 0;
-    ProgramPtr program;
+    std::shared_ptr<Slot> slot;
   };
   std::mutex mutex_;
   std::unordered_map<std::string, Entry> by_path_;
