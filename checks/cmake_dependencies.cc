@@ -1,8 +1,9 @@
 // cmake-missing-dependency: a find_dependency()/find_package() in a package config whose
 // package is found nowhere a consumer would look: not among the audited packages, not in
 // --cmake-prefix-path, not in the installed system (--root), and with no Find module of
-// CMake; or is found, but fails itself for want of a required dependency of its own. The
-// consumer's find_package() of this package then fails.
+// CMake; or is found, but fails itself: for want of a required dependency of its own, or
+// because its own config stops (a file its Targets file checks is missing, a FATAL_ERROR).
+// The consumer's find_package() of this package then fails.
 // cmake-dependency-version: the dependency is found, but no config of it accepts the
 // version asked for.
 #include "checks/cmake_package_site.h"
@@ -35,10 +36,11 @@ constexpr Rule kRules[] = {
                        "build-time dependency that leaked into the exported config. Make the package depend "
                        "on the one that installs <Dep>Config.cmake or <dep>-config.cmake, drop the call if "
                        "consumers do not need it, or audit with --cmake-prefix-path when the dependency is "
-                       "installed elsewhere. A dependency that is found but whose own config fails for want "
-                       "of a required dependency of its own (at any depth) fails this package as well: each "
-                       "find_dependency() up the chain sets its package's <Name>_FOUND False, and the "
-                       "finding names the dependency missing at the bottom. An optional find_package "
+                       "installed elsewhere. A dependency that is found but whose own config fails fails "
+                       "this package as well: for want of a required dependency of its own (at any depth), "
+                       "or because the config itself stops (a library its Targets file checks is not "
+                       "installed, a FATAL_ERROR it reaches). Each find_dependency() up the chain sets its "
+                       "package's <Name>_FOUND False, and the finding names what fails at the bottom. An optional find_package "
                        "(without REQUIRED) is only a note, since the package still loads without it.",
         .example = "/usr/lib/x86_64-linux-gnu/cmake/hipblas/hipblas-config.cmake\n"
                    "  warning[cmake-missing-dependency]: hipblas-config.cmake:41: hipblas asks for "

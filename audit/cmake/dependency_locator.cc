@@ -334,12 +334,35 @@ bool DependencyLocator::TargetsOf(const CMakePackage* p, std::set<const CMakePac
   return known;
 }
 
+namespace {
+
+// Why `p`'s own config stops every consumer's configure, whatever the consumer asks for: a
+// decided FATAL_ERROR or <Name>_FOUND FALSE (CMakeFailure), or a file its Targets file checks
+// and does not find (the generated "The imported target ... references the file ... but this
+// file does not exist" loop). CMake then fails find_package() of `p`, and each
+// find_dependency() above it (CMakeFindDependencyMacro returns with <Name>_FOUND False); ""
+// when nothing decided stops it.
+std::string StopsItsOwnConfigure(const CMakePackage& p) {
+  for (const CMakeFailure& f : p.evaluation.failures)
+    if (f.undecided.empty() && f.asked_component.empty())
+      return p.name + " fails: " + f.message + " (" + std::string(BaseName(f.site.file)) + ":" +
+             std::to_string(f.site.line) + ")";
+  for (const CMakeReference& r : p.evaluation.references)
+    if (!r.exists && r.stops_configure && !r.optional && r.undecided.empty() && r.asked_component.empty())
+      return p.name + " fails: " + r.path + " is not installed (" + std::string(BaseName(r.site.file)) + ":" +
+             std::to_string(r.site.line) + " stops at configure)";
+  return "";
+}
+
+}  // namespace
+
 // CMakeFindDependencyMacro: a config whose find_dependency() fails sets <Name>_FOUND False
 // and returns, and find_package() of it fails in turn, up to whoever required it. A
 // dependency only a component asks for, or one met on an undecided branch, fails no one here.
 std::string DependencyLocator::MissingBelow(const CMakePackage* p,
                                             std::set<const CMakePackage*>& visiting) const {
   if (!visiting.insert(p).second) return "";
+  if (std::string own = StopsItsOwnConfigure(*p); !own.empty()) return own;
   for (const LocatedDependency& l : p->dependencies) {
     const CMakeDependency& d = l.request;
     // A Find module is evaluated apart from the config that sets its CMAKE_MODULE_PATH (VTK's

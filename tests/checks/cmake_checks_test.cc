@@ -380,6 +380,19 @@ TEST(CMakeChecks, AMissingDependencyFailsWhoeverRequiresTheOneThatAsks) {
   EXPECT_THAT(by_package["Mid"], HasSubstr("asks for NoSuchPackageAnywhere"));
 }
 
+// Top asks for Widget, found, whose export's import check stops configure for want of its
+// library: CMake fails find_package(Top) too (hiprand over a rocrand without its library).
+TEST(CMakeChecks, ADependencyWhoseOwnConfigStopsFailsWhoeverRequiresIt) {
+  std::vector<Finding> top;
+  for (const Finding& f : FindingsOf(AuditPackage("dep-chain-broken"), "cmake-missing-dependency"))
+    if (f.fields["package"] == "Top") top.push_back(f);
+  ASSERT_EQ(top.size(), 1u);
+  EXPECT_EQ(top[0].fields["dependency"], "Widget");
+  EXPECT_EQ(top[0].fields["cmake_stage"], "configure");
+  EXPECT_THAT(top[0].message, HasSubstr("which cannot be loaded: Widget fails: "));
+  EXPECT_THAT(top[0].message, HasSubstr("libwidget.so.1.2.3 is not installed"));
+}
+
 // `--root /` is the host as the installed system, which needs no root layer: find_package()
 // searches its PATH-derived and system prefixes (CMAKE_SYSTEM_PREFIX_PATH) as under any
 // other --root; without --root there is no consumer's system to search.
