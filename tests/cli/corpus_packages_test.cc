@@ -72,8 +72,11 @@ TEST(CorpusPackages, SetsResolveTogetherInEveryOrder) {
       {"bookworm/rocminfo_", "bookworm/librocsparse0_", "bookworm/libhsa-runtime64-1_",
        "bookworm/libhsakmt1_", "bookworm/libamdhip64-5_", "bookworm/libamd-comgr2_"},
       {"sid/libhipfft0_", "sid/librocfft0_", "sid/libamdhip64-6_", "sid/libhsa-runtime64-1_",
-       "sid/libhsakmt1_", "sid/libamd-comgr3_", "sid/libllvm21_", "sid/libxml2-16_", "sid/libelf1t64_"}};
+       "sid/libhsakmt1_", "sid/libamd-comgr3_", "sid/libllvm21_", "sid/libxml2-16_", "sid/libelf1t64_"},
+      {"bookworm/libhiprand1_", "bookworm/librocrand1_", "bookworm/libamdhip64-5_",
+       "bookworm/libhsa-runtime64-1_", "bookworm/libhsakmt1_", "bookworm/libamd-comgr2_"}};
   const std::string bin = std::string(ROCM_AUDIT_BINARY) + " --no-progress --fail-on none --format json ";
+  size_t resolved = 0;
   for (const auto& prefixes : sets) {
     std::vector<std::string> set;
     for (const std::string& prefix : prefixes) {
@@ -83,7 +86,9 @@ TEST(CorpusPackages, SetsResolveTogetherInEveryOrder) {
             e.path().extension() == ".deb")
           set.push_back(e.path().string());
     }
+    if (set.size() != prefixes.size() && CorpusIsSlice()) continue;  // a set the slice does not hold
     ASSERT_EQ(set.size(), prefixes.size()) << prefixes[0];
+    ++resolved;
     std::sort(set.begin(), set.end());
     std::vector<std::vector<std::string>> orders = {set, set, set};
     std::reverse(orders[1].begin(), orders[1].end());
@@ -112,6 +117,7 @@ TEST(CorpusPackages, SetsResolveTogetherInEveryOrder) {
     EXPECT_EQ(Verdicts(report), Verdicts(nlohmann::json::parse(tree))) << prefixes[0];
     std::cout << set.size() << " packages, " << report["findings"].size() << " findings in every order\n";
   }
+  EXPECT_GT(resolved, 0u);  // the slice holds the third set
 }
 
 }  // namespace

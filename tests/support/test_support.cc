@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -82,6 +83,13 @@ std::string CorpusRoot() {
   const char* home = std::getenv("HOME");
   return std::string(home ? home : "/root") + "/rocm-corpus";
 }
+
+bool CorpusIsSlice() {
+  struct stat st;
+  return stat((CorpusRoot() + "/SLICE").c_str(), &st) == 0;
+}
+
+size_t CorpusFloor(size_t whole, size_t slice) { return CorpusIsSlice() ? slice : whole; }
 
 std::string CMakeModuleProjectCommand(const std::string& src, const std::string& build,
                                       const std::string& prefix, const std::string& defines,

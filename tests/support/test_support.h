@@ -2,6 +2,8 @@
 // fixtures/lib.sh, commands, files, and where the corpus is. Nothing here knows the core.
 #pragma once
 
+#include <cstddef>
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -83,5 +85,29 @@ void WriteAll(const std::string& path, std::string_view bytes);
 
 /// The real-package corpus: $CORPUS, default $HOME/rocm-corpus (may not exist).
 std::string CorpusRoot();
+
+/// True when CorpusRoot() is the slice CI fetches (tests/corpus/fetch_slice.py), about 50 of
+/// the corpus's 170 packages: a test pinned to the whole corpus's facts skips there as
+/// "no-corpus", a test that needs packages the slice lacks skips too, and the agreement
+/// tests compare what is there, with lower floors.
+bool CorpusIsSlice();
+
+/// The least number of files an agreement test must compare: `whole` on the whole corpus,
+/// `slice` on the slice (a floor keeps a test from passing on an empty tree).
+size_t CorpusFloor(size_t whole, size_t slice);
+
+/// Skips the test ("no-corpus") when the corpus is the slice: what it asserts holds for the
+/// whole corpus only.
+#define ROCM_AUDIT_SKIP_ON_CORPUS_SLICE                                                                   \
+  if (::rocm_audit::testing::CorpusIsSlice())                                                             \
+  ROCM_AUDIT_SKIP_NO_CORPUS << "the test needs the whole corpus; " << ::rocm_audit::testing::CorpusRoot() \
+                            << " is the slice of tests/corpus/slice.tsv"
+
+/// Skips the test ("no-corpus") when the slice lacks `path`; on the whole corpus the test
+/// goes on (and fails where the file is needed).
+#define ROCM_AUDIT_SKIP_IF_SLICE_LACKS(path)                                                              \
+  if (::rocm_audit::testing::CorpusIsSlice() && !std::filesystem::exists(path))                           \
+  ROCM_AUDIT_SKIP_NO_CORPUS << "the corpus slice at " << ::rocm_audit::testing::CorpusRoot() << " lacks " \
+                            << (path)
 
 }  // namespace rocm_audit::testing

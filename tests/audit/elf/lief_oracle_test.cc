@@ -361,7 +361,7 @@ TEST(LiefOracle, CorpusDifferencesAreAllExplained) {
   if (!fs::exists(corpus + "/sid-root")) ROCM_AUDIT_SKIP_NO_CORPUS << "no corpus at " << corpus;
   auto start = std::chrono::steady_clock::now();
   Tally t = CompareTrees({corpus + "/sid-root", corpus + "/bookworm-root"}, "corpus (x86-64)", true);
-  EXPECT_GT(t.files, 300);
+  EXPECT_GT(t.files, testing::CorpusFloor(300, 40));
 
   // The referee, on the files with differences only.
   size_t disagreements = 0;
