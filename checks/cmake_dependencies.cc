@@ -2,7 +2,7 @@
 // package is found nowhere a consumer would look: not among the audited packages, not in
 // --cmake-prefix-path, not in the installed system (--root), and with no Find module of
 // CMake; or is found, but fails itself: for want of a required dependency of its own, or
-// because its own config stops (a file its Targets file checks is missing, a FATAL_ERROR).
+// because its own config stops (a library its Targets file checks is missing).
 // The consumer's find_package() of this package then fails.
 // cmake-dependency-version: the dependency is found, but no config of it accepts the
 // version asked for.
@@ -39,8 +39,8 @@ constexpr Rule kRules[] = {
                        "installed elsewhere. A dependency that is found but whose own config fails fails "
                        "this package as well: for want of a required dependency of its own (at any depth), "
                        "or because the config itself stops (a library its Targets file checks is not "
-                       "installed, a FATAL_ERROR it reaches). Each find_dependency() up the chain sets its "
-                       "package's <Name>_FOUND False, and the finding names what fails at the bottom. An optional find_package "
+                       "installed). Each find_dependency() up the chain sets its package's <Name>_FOUND "
+                       "False, and the finding names what fails at the bottom. An optional find_package "
                        "(without REQUIRED) is only a note, since the package still loads without it.",
         .example = "/usr/lib/x86_64-linux-gnu/cmake/hipblas/hipblas-config.cmake\n"
                    "  warning[cmake-missing-dependency]: hipblas-config.cmake:41: hipblas asks for "

@@ -337,16 +337,13 @@ bool DependencyLocator::TargetsOf(const CMakePackage* p, std::set<const CMakePac
 namespace {
 
 // Why `p`'s own config stops every consumer's configure, whatever the consumer asks for: a
-// decided FATAL_ERROR or <Name>_FOUND FALSE (CMakeFailure), or a file its Targets file checks
-// and does not find (the generated "The imported target ... references the file ... but this
-// file does not exist" loop). CMake then fails find_package() of `p`, and each
-// find_dependency() above it (CMakeFindDependencyMacro returns with <Name>_FOUND False); ""
-// when nothing decided stops it.
+// file its Targets file checks and does not find (the generated "The imported target ...
+// references the file ... but this file does not exist" loop, a FATAL_ERROR). CMake then fails
+// the configure of whoever loads `p`, through any find_dependency() above it; "" when no
+// such file is missing. The config's other failures are not taken: evaluated apart from the
+// package that loads it, a config may miss what that package defines first (Qt6's modules
+// call functions Qt6Config.cmake defines), which CMake, loading both, never does.
 std::string StopsItsOwnConfigure(const CMakePackage& p) {
-  for (const CMakeFailure& f : p.evaluation.failures)
-    if (f.undecided.empty() && f.asked_component.empty())
-      return p.name + " fails: " + f.message + " (" + std::string(BaseName(f.site.file)) + ":" +
-             std::to_string(f.site.line) + ")";
   for (const CMakeReference& r : p.evaluation.references)
     if (!r.exists && r.stops_configure && !r.optional && r.undecided.empty() && r.asked_component.empty())
       return p.name + " fails: " + r.path + " is not installed (" + std::string(BaseName(r.site.file)) + ":" +
