@@ -3,7 +3,7 @@
 // rocblas_status 14 ("excluded from build"); data without code is a half-built package.
 #include <set>
 
-#include "audit/model/path_text.h"
+#include "audit/support/path_text.h"
 #include "checks/registry.h"
 
 namespace rocm_audit {

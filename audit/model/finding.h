@@ -9,9 +9,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "audit/model/path_text.h"
 #include "audit/model/rule.h"
 #include "audit/model/severity.h"
+#include "audit/support/path_text.h"
 
 namespace rocm_audit {
 
