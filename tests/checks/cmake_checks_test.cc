@@ -117,7 +117,6 @@ TEST(CMakeChecks, ComposableKernelComponentTargetsFile) {
   EXPECT_EQ(
       e[0].fields["referenced"],
       Tree("ck-no-conv/lib/cmake/composable_kernel/composable_kerneldevice_conv_operationsTargets.cmake"));
-  EXPECT_THAT(e[0].hint, HasSubstr("device_conv_operations"));
 }
 
 TEST(CMakeChecks, DependenciesAndAbsolutePaths) {
