@@ -110,7 +110,7 @@ void Run(const FileInput& in, FindingSink& sink) {
       f.SetMessage("no device code for " + want.str() +
                    (c.unserved.size() < c.modes ? " (unserved modes: " + Join(c.unserved) + ")" : "") +
                    "; the file carries " + Join(available));
-      f.hint = "add " + want.str() + " to GPU_TARGETS (or --offload-arch) and rebuild";
+      f.SetHint("add " + want.str() + " to GPU_TARGETS (or --offload-arch) and rebuild");
       f.fields["arch"] = want.str();
       f.fields["available"] = available;
       f.fields["unserved_modes"] = c.unserved;
@@ -121,7 +121,7 @@ void Run(const FileInput& in, FindingSink& sink) {
                    " is served only through the distro's extended ISA compatibility, "
                    "by compressed bundles: the runtime asks CCOB unbundling for the exact ID and gets "
                    "nothing back, so the compatibility silently stops working");
-      f.hint = "build " + want.processor + " natively, or build without --offload-compress";
+      f.SetHint("build " + want.processor + " natively, or build without --offload-compress");
       f.fields["arch"] = want.str();
       f.fields["available"] = Available(offers);
       sink.Add(std::move(f));

@@ -3,7 +3,7 @@
 // rocblas_status 14 ("excluded from build"); data without code is a half-built package.
 #include <set>
 
-#include "audit/model/path_text.h"
+#include "audit/support/path_text.h"
 #include "checks/registry.h"
 
 namespace rocm_audit {
@@ -75,7 +75,7 @@ void Run(const FileInput& in, FindingSink& sink) {
       f.SetMessage(data.library + " has device code for " + p + " but " + HostPath(data.dir) +
                    " has no data for it (no TensileLibrary*_" + p + "* / *" + p + "*.co|.hsaco)");
     }
-    f.hint = "build and install Tensile data for " + p + " (same GPU_TARGETS as the library)";
+    f.SetHint("build and install Tensile data for " + p + " (same GPU_TARGETS as the library)");
     sink.Add(std::move(f));
   }
   // What the packager asked for, against the data (hipBLASLt's kernels live only there).
@@ -85,7 +85,7 @@ void Run(const FileInput& in, FindingSink& sink) {
     Finding f = Missing(file, data, p, "data");
     f.SetMessage("--require-arch " + want.str() + ", but " + HostPath(data.dir) + " has no " + data.library +
                  " data for " + p + " (no TensileLibrary*_" + p + "* / *" + p + "*.co|.hsaco)");
-    f.hint = "build " + data.library + "'s Tensile data for " + p + " (add it to GPU_TARGETS)";
+    f.SetHint("build " + data.library + "'s Tensile data for " + p + " (add it to GPU_TARGETS)");
     sink.Add(std::move(f));
   }
   if (code.empty()) return;  // a library without a fat binary: its data is all there is
@@ -96,7 +96,7 @@ void Run(const FileInput& in, FindingSink& sink) {
     f.SetMessage(HostPath(data.dir) + " has " + data.library + " data for " + p +
                  " but the library has no device code for it: the data is dead weight, or the "
                  "library was built for fewer targets than Tensile");
-    f.hint = "build the library and Tensile for the same GPU_TARGETS";
+    f.SetHint("build the library and Tensile for the same GPU_TARGETS");
     sink.Add(std::move(f));
   }
 }

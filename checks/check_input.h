@@ -17,7 +17,7 @@
 #include "audit/loader/search_path.h"
 #include "audit/loader/symbol_index.h"
 #include "audit/model/boxed.h"
-#include "audit/model/path_text.h"
+#include "audit/support/path_text.h"
 #include "audit/unpack/unpack.h"
 
 namespace rocm_audit {

@@ -75,14 +75,16 @@ void Run(const TreeInput& in, FindingSink& sink) {
       Placement where = PlaceAbsolutePath(r.path, in.run.audited_prefixes, in.loader.fs);
       if (!in.options.relocatable && where != Placement::kOutside) continue;
       Finding f = MakeFinding(kRules[0], in.files[ap.file]->walked.path);
-      f.message = SiteText(r.site) + ": " + r.via + (r.target.empty() ? "" : " of " + r.target) + " names " +
-                  r.path + ", outside the package's prefix " + p.prefix;
+      f.SetMessage(SiteText(r.site) + ": " + r.via + (r.target.empty() ? "" : " of " + r.target) + " names " +
+                   HostPath(r.path) + ", outside the package's prefix " + HostPath(p.prefix));
       if (in.options.relocatable) f.message += " (--relocatable)";
       if (!r.exists) {
         f.message += ", and does not exist here";
         if (std::string built_for = BuildTimePrefix(r.path, p.prefix); !built_for.empty())
-          f.message += ": the package was built for " + built_for + " and is audited staged at " + p.prefix +
-                       ", where the file is " + p.prefix + r.path.substr(built_for.size());
+          // The prefix it was built for is the config's word, not a path of this machine.
+          f.AddToMessage(": the package was built for " + built_for + " and is audited staged at " +
+                         HostPath(p.prefix) + ", where the file is " +
+                         HostPath(p.prefix + r.path.substr(built_for.size())));
       }
       AddSiteFields(f, p.name, r.site);
       f.fields["referenced"] = r.path;

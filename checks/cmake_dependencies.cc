@@ -95,13 +95,17 @@ constexpr Rule kRules[] = {
 void VersionRejected(const AuditedPackage& ap, const LocatedDependency& d, const std::string& file,
                      FindingSink& sink) {
   Finding f = MakeFinding(kRules[1], file);
-  std::string considered;
-  for (const std::string& r : d.rejected) considered += (considered.empty() ? "" : "; ") + r;
-  f.message = SiteText(d.request.site) + ": " + ap.package.name + " asks for " + d.request.name + " " +
-              (d.request.exact ? "exactly " : "") + d.request.version +
-              "; considered but not accepted: " + considered;
-  f.hint = "ask for a version " + d.request.name + " accepts, ship its version file, or make " +
-           ap.package.name + " depend on " + d.request.name + " " + d.request.version;
+  PathText considered;
+  std::vector<std::string> considered_field;
+  for (const LocatedDependency::Rejected& r : d.rejected) {
+    considered += (considered.text().empty() ? "" : "; ") + r.Text();
+    considered_field.push_back(r.Text().text());
+  }
+  f.SetMessage(SiteText(d.request.site) + ": " + ap.package.name + " asks for " + d.request.name + " " +
+               (d.request.exact ? "exactly " : "") + d.request.version +
+               "; considered but not accepted: " + considered);
+  f.SetHint("ask for a version " + d.request.name + " accepts, ship its version file, or make " +
+            ap.package.name + " depend on " + d.request.name + " " + d.request.version);
   AddSiteFields(f, ap.package.name, d.request.site);
   if (d.request.required) {
     SetCMakeStage(f, "configure");
@@ -111,7 +115,7 @@ void VersionRejected(const AuditedPackage& ap, const LocatedDependency& d, const
   }
   f.fields["dependency"] = d.request.name;
   f.fields["version"] = d.request.version;
-  f.fields["considered"] = d.rejected;
+  f.fields["considered"] = considered_field;
   MarkAskedComponent(f, d.request.asked_component);
   MarkUndecided(f, d.request.undecided);
   sink.Add(std::move(f));
@@ -136,15 +140,15 @@ void AddDependencyFields(const AuditedPackage& ap, const LocatedDependency& d, F
 void MissingBelow(const AuditedPackage& ap, const LocatedDependency& d, const std::string& file,
                   FindingSink& sink) {
   Finding f = MakeFinding(kRules[0], file);
-  f.message = SiteText(d.request.site) + ": " + ap.package.name + " asks for " + d.request.name +
-              (d.request.version.empty() ? "" : " " + d.request.version) + ", found at " + d.found +
-              ", which cannot be loaded: " + d.missing_below;
+  f.SetMessage(SiteText(d.request.site) + ": " + ap.package.name + " asks for " + d.request.name +
+               (d.request.version.empty() ? "" : " " + d.request.version) + ", found at " +
+               HostPath(d.found) + ", which cannot be loaded: " + d.missing_below);
   if (!d.request.required) {
     f.severity = Severity::kNote;
     f.message += " (optional: the package still loads without it)";
   }
-  f.hint = "make " + ap.package.name + "'s package depend on what " + d.request.name +
-           " needs, or fix the dependency's package";
+  f.SetHint("make " + ap.package.name + "'s package depend on what " + d.request.name +
+            " needs, or fix the dependency's package");
   AddDependencyFields(ap, d, std::move(f), sink);
 }
 
@@ -166,8 +170,8 @@ void Run(const TreeInput& in, FindingSink& sink) {
         f.severity = Severity::kNote;
         f.message += " (optional: the package still loads without it)";
       }
-      f.hint = "make " + ap.package.name + " depend on the package that installs " + d.request.name +
-               "Config.cmake (or " + d.request.name + "-config.cmake), or audit with --cmake-prefix-path";
+      f.SetHint("make " + ap.package.name + " depend on the package that installs " + d.request.name +
+                "Config.cmake (or " + d.request.name + "-config.cmake), or audit with --cmake-prefix-path");
       AddDependencyFields(ap, d, std::move(f), sink);
     }
   }

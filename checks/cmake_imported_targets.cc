@@ -157,8 +157,8 @@ void NoLocation(const AuditedPackage& ap, const std::string& file, FindingSink& 
                 (required ? "generate step" : "build") + " fails when it links it";
     std::string stem(BaseName(t.defined_at.file));
     stem = stem.ends_with(".cmake") ? stem.substr(0, stem.size() - 6) : p.name + "Targets";
-    f.hint =
-        "install the per-configuration Targets files (" + stem + "-<config>.cmake) that set its location";
+    f.SetHint("install the per-configuration Targets files (" + stem +
+              "-<config>.cmake) that set its location");
     AddSiteFields(f, p.name, t.defined_at);
     SetCMakeStage(f, required ? "generate" : "build");
     f.fields["target"] = t.name;
@@ -231,9 +231,9 @@ void MissingLibrary(const CMakePackage& p, const CMakeTarget& t, const std::stri
                               ".a in the linker's directories of the installed system: the consumer's build "
                               "fails when it links ") +
               t.name;
-  f.hint = verbatim ? "export the path the variable stands for (the installed library, or its target)"
-                    : "make " + p.name + "'s package depend on the one that installs lib" + name +
-                          ", or drop " + item + " from the link interface";
+  f.SetHint(verbatim ? "export the path the variable stands for (the installed library, or its target)"
+                     : "make " + p.name + "'s package depend on the one that installs lib" + name +
+                           ", or drop " + item + " from the link interface");
   AddSiteFields(f, p.name, at);
   SetCMakeStage(f, "build");
   f.fields["target"] = t.name;
@@ -286,8 +286,8 @@ void MissingTargets(const AuditedPackage& ap, const std::string& file, FindingSi
                                   : " as far as their evaluation reaches (" + partly +
                                         " evaluated in part; none defines it where evaluated)") +
                   "; the consumer's generate step fails when it links " + t.name;
-      f.hint = "add find_dependency() of the package that defines " + item + " to " + p.name +
-               "'s config, or drop it from the link interface";
+      f.SetHint("add find_dependency() of the package that defines " + item + " to " + p.name +
+                "'s config, or drop it from the link interface");
       AddSiteFields(f, p.name, at);
       SetCMakeStage(f, "generate");
       f.fields["target"] = t.name;

@@ -129,14 +129,14 @@ void Run(const TreeInput& in, FindingSink& sink) {
     for (const CMakeReference& r : p.evaluation.references) {
       if (r.exists || r.optional) continue;
       Finding f = MakeFinding(kRules[0], file);
-      f.message = SiteText(r.site) + ": " + r.via + (r.target.empty() ? "" : " of " + r.target) + " names " +
-                  r.path + ", which does not exist";
+      f.SetMessage(SiteText(r.site) + ": " + r.via + (r.target.empty() ? "" : " of " + r.target) + " names " +
+                   HostPath(r.path) + ", which does not exist");
       if (!r.component.empty()) f.message += " (the Targets file of component " + r.component + ")";
       if (!r.checked_by_cmake) {
         f.severity = Severity::kWarning;
         f.message += "; CMake does not check it, the consumer's programs fail when they start";
       }
-      f.hint = Hint(r, p.name);
+      f.SetHint(Hint(r, p.name));
       AddSiteFields(f, p.name, r.site);
       if (std::string_view stage = StageOf(r); !stage.empty()) SetCMakeStage(f, stage);
       f.fields["referenced"] = r.path;
@@ -153,14 +153,15 @@ void Run(const TreeInput& in, FindingSink& sink) {
       std::string there = elsewhere.try_emplace(under, under).first->second.Find(r.path);
       if (!there.empty()) {
         f.fields["installed_at"] = there;
-        f.hint = "a file of that name is installed at " + there + ": correct the path the config computes";
+        f.SetHint("a file of that name is installed at " + HostPath(there) +
+                  ": correct the path the config computes");
       }
       MarkUndecided(f, r.undecided);
       sink.Add(std::move(f));
     }
     for (const CMakeFailure& failure : p.evaluation.failures) {
       Finding f = MakeFinding(kRules[1], file);
-      f.message = SiteText(failure.site) + ": find_package(" + p.name + ") fails: " + failure.message;
+      f.SetMessage(SiteText(failure.site) + ": find_package(" + p.name + ") fails: " + failure.MessageText());
       AddSiteFields(f, p.name, failure.site);
       SetCMakeStage(f, "configure");
       MarkAskedComponent(f, failure.asked_component);

@@ -115,7 +115,7 @@ void Run(const LoadableInput& in, FindingSink& sink) {
       const std::string& at = u.resolution.path;
       f.SetMessage(name + " cannot be loaded: " +
                    (!at.empty() && why.starts_with(at + ": ") ? HostPath(at) + why.substr(at.size()) : why));
-      f.hint = "a non-ELF file (linker script? wrong package?) shadows the real library";
+      f.SetHint("a non-ELF file (linker script? wrong package?) shadows the real library");
     } else {
       const PathText who = u.needed_by.empty()
                                ? HostPath(in.file.walked.path)
@@ -140,7 +140,7 @@ void Run(const LoadableInput& in, FindingSink& sink) {
         if (std::string hint =
                 SetHint(u.name, std::string(closure.objects[u.needed_by[0]].real_path), in.options);
             !hint.empty())
-          f.hint = std::move(hint);
+          f.SetHint(std::move(hint));
     }
     f.fields["library"] = name;
     f.fields["needed_by"] = needed_by;

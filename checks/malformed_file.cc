@@ -59,13 +59,13 @@ void Run(const FileInput& in, FindingSink& sink) {
       case ParseProblem::kUnparsable: f.SetMessage(kind + " file cannot be parsed: " + p.reason); break;
       case ParseProblem::kUnknownArchive:
         f.SetMessage(p.reason);
-        f.hint = "remove it from the install tree, or install the static library that was meant";
+        f.SetHint("remove it from the install tree, or install the static library that was meant");
         break;
       case ParseProblem::kPackageInTree:
         f.severity = Severity::kWarning;
         f.SetMessage(p.reason);
-        f.hint =
-            "audit the package itself: rocm-audit PACKAGE.deb (with --root / for the rest of the system)";
+        f.SetHint(
+            "audit the package itself: rocm-audit PACKAGE.deb (with --root / for the rest of the system)");
         break;
     }
     f.fields["reason"] = p.reason;

@@ -158,8 +158,8 @@ Finding MissingDepends(const Need& n, const PackageOfSet& from, const PackageOfS
   if (!r.open.empty())
     f.message += "; " + Joined(r.open, 8) + (r.open.size() == 1 ? " is" : " are") +
                  " neither in the set nor installed, and may depend on it";
-  f.hint = "add " + to.name + " to the Depends of " + from.name + " (Depends: " + to.name +
-           (from.name.ends_with("-dev") ? " (= ${binary:Version})" : "") + ")";
+  f.SetHint("add " + to.name + " to the Depends of " + from.name + " (Depends: " + to.name +
+            (from.name.ends_with("-dev") ? " (= ${binary:Version})" : "") + ")");
   f.fields["package"] = from.name;
   f.fields["needs_package"] = to.name;
   f.fields["needed"] = n.needed;

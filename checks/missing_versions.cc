@@ -63,8 +63,8 @@ void Run(const LoadableInput& in, FindingSink& sink) {
     else
       f.message += std::to_string(m.symbols.size()) +
                    (m.symbols.size() == 1 ? " symbol needs" : " symbols need") + " it";
-    f.hint = "the file was built against a newer " + library +
-             " than the one it loads: build against the oldest supported one, or depend on the newer one";
+    f.SetHint("the file was built against a newer " + library +
+              " than the one it loads: build against the oldest supported one, or depend on the newer one");
     f.fields["library"] = library;
     f.fields["version"] = version;
     f.fields["resolved_path"] = m.resolved_path;

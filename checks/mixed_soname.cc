@@ -170,7 +170,7 @@ void RunTree(const TreeInput& in, FindingSink& sink) {
     f.severity = Severity::kWarning;
     f.SetMessage("the scanned tree links " + std::to_string(sonames.size()) + " major versions of " + base +
                  ": " + MajorsText(sonames));
-    f.hint = "rebuild the files that need " + minority->first + " against the current major version";
+    f.SetHint("rebuild the files that need " + minority->first + " against the current major version");
     SetSonameFields(f, base, sonames, /*tree=*/true);
     sink.Add(std::move(f));
   }

@@ -199,8 +199,8 @@ void Run(const LoadableInput& in, FindingSink& sink) {
                   " has an empty entry (a leading, trailing or doubled ':'): the loader "
                   "searches the process's working directory there, so whatever directory it runs in can "
                   "supply its libraries";
-      f.hint =
-          "remove the empty entry (CMake: an empty item in INSTALL_RPATH/BUILD_RPATH; patchelf --set-rpath)";
+      f.SetHint(
+          "remove the empty entry (CMake: an empty item in INSTALL_RPATH/BUILD_RPATH; patchelf --set-rpath)");
       f.fields["entry"] = entry;
       f.fields["tag"] = tag;
       sink.Add(std::move(f));

@@ -108,8 +108,8 @@ void Run(const TreeInput& in, FindingSink& sink) {
         (gap.serving.size() == 1 ? " serves" : " serve") + " in the same process; on a " + target.processor +
         " the GPU calls into " + self + " fail at run time in " + std::to_string(gap.consumers.size()) +
         (gap.consumers.size() == 1 ? " audited file" : " audited files") + " (" + Names(gap.consumers) + ")");
-    f.hint = "rebuild " + self + " with " + key.second + " in GPU_TARGETS, or drop " + key.second + " from " +
-             Names(gap.serving);
+    f.SetHint("rebuild " + self + " with " + key.second + " in GPU_TARGETS, or drop " + key.second +
+              " from " + Names(gap.serving));
     f.fields["arch"] = key.second;
     f.fields["lacking"] = std::vector<std::string>{gap.library};
     f.fields["serving"] = gap.serving;

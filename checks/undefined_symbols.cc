@@ -115,9 +115,9 @@ void AddProviders(const std::vector<SymbolProvider>& providers, Finding* f) {
   }
   f->fields["providers"] = list;
   if (providers.empty()) {
-    f->hint =
+    f->SetHint(
         "nothing in the scanned paths defines it: audit the package that should provide it "
-        "together with this one, or drop the reference";
+        "together with this one, or drop the reference");
     return;
   }
   if (providers.size() > 3) where += " and " + std::to_string(providers.size() - 3) + " more";
@@ -161,10 +161,10 @@ void DescribeDroppedSymbol(const ReplacedCopies::Definition& d, const std::strin
   const std::string& library = c.installed[d.library];
   f->message += "; the installed " + installed + ", which installing " + c.package +
                 " replaces, defines it in " + library;
-  f->hint = "the new " + c.package + " no longer defines " + name + ", which the installed " + installed +
-            " does (" + std::string(BaseName(library)) +
-            "): export it again (or change the SONAME), or rebuild " + std::string(BaseName(f->file)) +
-            " against the new version";
+  f->SetHint("the new " + c.package + " no longer defines " + name + ", which the installed " + installed +
+             " does (" + std::string(BaseName(library)) +
+             "): export it again (or change the SONAME), or rebuild " + std::string(BaseName(f->file)) +
+             " against the new version");
   f->fields["replaced"] = {{"package", c.package}, {"version", c.version}, {"file", library}};
 }
 
@@ -207,9 +207,9 @@ void DescribePlugin(const PluginFacts& plugin, const LoaderConfig& loader, Findi
   if (plugin.host.empty()) {
     f->AddToMessage("; it is " + what + (plugin.directory.empty() ? "" : " in " + plugin.directory) +
                     ", loaded by a program the audit cannot name, so it is not judged");
-    f->hint =
+    f->SetHint(
         "name the program that loads it with --plugin-host GLOB=PROGRAM to judge it against that "
-        "program";
+        "program");
     return;
   }
   std::string wanted;
@@ -218,7 +218,8 @@ void DescribePlugin(const PluginFacts& plugin, const LoaderConfig& loader, Findi
   f->AddToMessage("; it is " + what + " for " + plugin.host + ", and " +
                   (plugin.wanted.size() > 1 ? "neither " + wanted + " is" : wanted + " is not") +
                   " in the audited world");
-  f->hint = "audit it over a root that has " + plugin.host + " (--root), or name its host with --plugin-host";
+  f->SetHint("audit it over a root that has " + plugin.host +
+             " (--root), or name its host with --plugin-host");
 }
 
 void Run(const LoadableInput& in, FindingSink& sink) {

@@ -155,7 +155,7 @@ const Rule& RuleOf(WalkProblem::Kind kind) {
 void Run(const TreeInput& in, FindingSink& sink) {
   for (const WalkProblem& p : in.walk_problems) {
     Finding f = MakeFinding(RuleOf(p.kind), p.path);
-    f.message = p.message;
+    f.SetMessage(PathText::Marked(p.message, p.message_paths));
     sink.Add(std::move(f));
   }
 }

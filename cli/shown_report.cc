@@ -16,10 +16,8 @@ void ShowPaths(const PathDisplay& display, Report* report) {
   for (const Rule& r : report->rules) specs.emplace(r.id, FieldSpecs(r.fields));
   auto show = [&](const std::string& p) { return display.Show(p); };
   auto show_in_text = [&](std::string_view p) { return display.ShowInText(p); };
+  auto words = [](std::string_view w) { return std::string(w); };
   for (Finding& f : report->findings) {
-    auto words = [&](std::string_view w) {
-      return f.paths_as_data ? std::string(w) : display.ShowIn(std::string(w));
-    };
     f.file = display.Show(f.file);
     f.message = FillPaths(f.message, f.message_paths, show_in_text, words);
     f.hint = FillPaths(f.hint, f.hint_paths, show_in_text, words);

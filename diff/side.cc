@@ -236,9 +236,7 @@ class BelowInputs {
   std::string Message(const Finding& f) const {
     return FillPaths(
         f.message, f.message_paths, [&](std::string_view p) { return display_.ShowInText(p); },
-        [&](std::string_view words) {
-          return f.paths_as_data ? std::string(words) : display_.ShowIn(std::string(words));
-        });
+        [](std::string_view words) { return std::string(words); });
   }
 
  private:

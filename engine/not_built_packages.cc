@@ -112,10 +112,11 @@ void MakeNote(const MissingKind& kind, const std::vector<NotBuiltPackage>& not_b
       "and that is not installed here: " +
       NamesWithWhy(not_built);
   const std::string names = Names(not_built);
-  f->hint = "nothing, when " + names +
-            " ships it: a build of every package of the source (dpkg-buildpackage -b) checks it, and so does "
-            "this build once " +
-            names + (not_built.size() == 1 ? " is" : " are") + " installed";
+  f->SetHint(
+      "nothing, when " + names +
+      " ships it: a build of every package of the source (dpkg-buildpackage -b) checks it, and so does "
+      "this build once " +
+      names + (not_built.size() == 1 ? " is" : " are") + " installed");
   nlohmann::ordered_json fields = nlohmann::ordered_json::object();
   fields["instead_of"] = instead_of;
   fields["needed"] = needed;

@@ -80,7 +80,7 @@ Flow IncludeCommand(Interpreter& in, const std::string&, const Args& a) {
   in.Reference(path, "include", {}, optional);
   std::string failure;
   Flow f = in.RunFile(path, &failure);
-  if (!failure.empty()) in.Fail("include(" + path + "): the file " + failure);
+  if (!failure.empty()) in.Fail("include(" + HostPath(path) + "): the file " + failure);
   return f;
 }
 

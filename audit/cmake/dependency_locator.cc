@@ -204,13 +204,13 @@ LocatedDependency DependencyLocator::Locate(const CMakeDependency& d, int depth)
       l.found = config;
       return true;
     }
-    l.rejected.push_back(config + ", version: " + (v.version.empty() ? "unknown" : v.version) + " (" + v.why +
-                         ")");
+    l.rejected.push_back({config, v.version, v.why});
     return false;
   };
   auto considered = [&](const std::string& f) {
-    return std::find_if(l.rejected.begin(), l.rejected.end(),
-                        [&](const std::string& r) { return r.starts_with(f + ","); }) != l.rejected.end();
+    return std::find_if(l.rejected.begin(), l.rejected.end(), [&](const LocatedDependency::Rejected& r) {
+             return r.config == f;
+           }) != l.rejected.end();
   };
   auto search = [&](const std::vector<std::string>& prefixes) {
     for (const std::string& prefix : prefixes) {

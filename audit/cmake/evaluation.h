@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "audit/cmake/value.h"
+#include "audit/support/path_text.h"
 
 namespace rocm_audit {
 
@@ -74,6 +75,17 @@ struct CMakeFailure {
   std::string asked_component{};  ///< only a consumer that asks for this component fails
   /// <Name>_FOUND set FALSE: the files the config looked for (include OPTIONAL) and did not find
   std::vector<std::string> missing_files{};
+  /// Where `message` names paths of this machine (a config, a file it did not find), for the
+  /// finding that quotes it (Finding::message_paths); the config's own words name none.
+  std::vector<TextPath> message_paths{};
+
+  /// A failure that says `message` (words and paths of this machine) at `site`.
+  static CMakeFailure Of(const PathText& message, CMakeSite site, std::string undecided = {}) {
+    CMakeFailure f{message.text(), std::move(site), std::move(undecided)};
+    f.message_paths = message.paths();
+    return f;
+  }
+  PathText MessageText() const { return PathText::Marked(message, message_paths); }
 };
 
 /// A command that was recorded and not evaluated: unknown to the evaluator, never run

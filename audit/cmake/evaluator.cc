@@ -21,7 +21,8 @@ void CMakeEvaluator::Run(const std::string& path) {
   std::string failure;
   Flow f = in_.RunFile(path, &failure);
   CMakeEvaluation& out = in_.rec().Out();
-  if (!failure.empty()) out.failures.push_back({path + ": the file " + failure, {path, 0}, {}});
+  if (!failure.empty())
+    out.failures.push_back(CMakeFailure::Of(HostPath(path) + ": the file " + failure, {path, 0}));
   if (f == Flow::kStop) out.stopped = true;
 }
 

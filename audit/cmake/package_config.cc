@@ -178,7 +178,7 @@ void AddFoundFalse(const std::string& name, const std::string& config, const std
   if (auto m = e.variables.find(name + "_NOT_FOUND_MESSAGE"); m != e.variables.end())
     message += ": " + (m->second.known ? m->second.text : "a reason not known here");
   for (const std::string& answer : e.world_answers) message += " (" + answer + ")";
-  CMakeFailure f{message, {config, 0}, {}};
+  CMakeFailure f = CMakeFailure::Of(message, {config, 0});
   f.asked_component = component;
   // Those whose RESULT_VARIABLE still says NOTFOUND when the config ends are what it tested;
   // without one, every optional include that found nothing is named.
@@ -193,11 +193,12 @@ void AddFoundFalse(const std::string& name, const std::string& config, const std
   for (const CMakeReference& r : e.references)
     if (missed(r, tested)) f.missing_files.push_back(r.path);
   if (!f.missing_files.empty()) {
-    std::string list;
-    for (const std::string& m : f.missing_files) list += (list.empty() ? "" : ", ") + m;
-    f.message +=
+    const PathText said =
+        f.MessageText() +
         (f.missing_files.size() == 1 ? "; the file it did not find: " : "; the files it did not find: ") +
-        list;
+        HostPaths(f.missing_files, ", ");
+    f.message = said.text();
+    f.message_paths = said.paths();
     // With one such file, the include that found nothing is where it went wrong.
     if (f.missing_files.size() == 1)
       for (const CMakeReference& r : e.references)
@@ -612,8 +613,9 @@ CMakePackage Assemble(const std::string& name, const std::string& config, const 
       if (f.undecided.empty()) p.evaluation.failures.insert(p.evaluation.failures.begin(), std::move(f));
     for (const CMakeReference& r : result.references)
       if (r.via == "include" && !r.exists && !r.optional && r.undecided.empty())
-        p.evaluation.failures.insert(p.evaluation.failures.begin(),
-                                     {"include could not find requested file: " + r.path, r.site, {}});
+        p.evaluation.failures.insert(
+            p.evaluation.failures.begin(),
+            CMakeFailure::Of("include could not find requested file: " + HostPath(r.path), r.site));
     if (IsTrueConstant(Known(result, "PACKAGE_VERSION_UNSUITABLE").value_or("")))
       p.evaluation.failures.insert(
           p.evaluation.failures.begin(),

@@ -67,9 +67,18 @@ struct LocatedDependency {
   CMakeDependency request;
   std::string found;                  ///< the config (or "Find<Name>.cmake of CMake"); "" when not found
   std::vector<std::string> searched;  ///< prefixes looked in, in order
-  /// Configs that were found but whose version file rejected the requested version, in the
-  /// order find_package() considered them ("path, version: 1.0 (why)").
-  std::vector<std::string> rejected;
+  /// A config that was found but whose version file rejected the requested version.
+  struct Rejected {
+    std::string config;   ///< its path
+    std::string version;  ///< what its version file gives; "" when it has none
+    std::string why;
+    /// "path, version: 1.0 (why)", with the path as a path of this machine.
+    PathText Text() const {
+      return HostPath(config) + ", version: " + (version.empty() ? "unknown" : version) + " (" + why + ")";
+    }
+  };
+  /// The configs rejected, in the order find_package() considered them.
+  std::vector<Rejected> rejected;
   /// The imported targets the found config defines, with those of its own dependencies;
   /// `targets_known` is false when some of them could not be evaluated (a Find module of
   /// CMake, a dependency not found, too deep).

@@ -98,7 +98,7 @@ void Recorder::Skip(const std::string& command, const std::string& reason) {
   out_.skipped.push_back({command, Site(), reason});
 }
 
-void Recorder::Fail(const std::string& message) {
+void Recorder::Fail(const PathText& message) {
   // A failure right after an EXISTS test that found nothing is the package's own check of
   // that file (set_and_check, the import check of generated Targets files): the finding is
   // the missing file, which stops the configure.
@@ -111,7 +111,7 @@ void Recorder::Fail(const std::string& message) {
       return;
     }
   }
-  out_.failures.push_back({message, UserSite(), Undecided()});
+  out_.failures.push_back(CMakeFailure::Of(message, UserSite(), Undecided()));
 }
 
 }  // namespace rocm_audit

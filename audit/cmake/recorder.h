@@ -63,7 +63,7 @@ class Recorder {
   CMakeReference* Reference(const std::string& path, const std::string& via, const std::string& target = {},
                             bool optional = false, bool checked_by_cmake = true);
   void Skip(const std::string& command, const std::string& reason);
-  void Fail(const std::string& message);
+  void Fail(const PathText& message);
   CMakeEvaluation& Out() { return out_; }
 
  private:

@@ -73,12 +73,6 @@ std::string Join(const std::string& shown, std::string_view rest) {
   return shown + "/" + std::string(rest);
 }
 
-// Characters that end a path named in a sentence ("in /x/lib: not found", "(/x/lib)").
-bool EndsPath(char c) {
-  return c == ' ' || c == ')' || c == ',' || c == ';' || c == '"' || c == '\'' || c == '\n';
-}
-bool StartsPath(char c) { return c == ' ' || c == '(' || c == '"' || c == '\'' || c == '=' || c == '\n'; }
-
 }  // namespace
 
 void PathDisplay::Map(const std::string& host, std::string shown) {
@@ -136,41 +130,6 @@ std::string PathDisplay::ShowInText(std::string_view host_path) const {
   if (shown == "." && !absolute_)
     if (auto named = named_.find(Absolute(host_path)); named != named_.end()) shown = named->second;
   return shown;
-}
-
-std::string PathDisplay::ShowIn(std::string text) const {
-  // Each word that is an absolute path, or starts with a PATH given relative, is shown;
-  // other words (sonames, "$ORIGIN/../lib", versions) are left alone.
-  std::string out;
-  size_t i = 0;
-  while (i < text.size()) {
-    if (i > 0 && !StartsPath(text[i - 1])) {
-      out += text[i++];
-      continue;
-    }
-    size_t stop = i;
-    while (stop < text.size() && !EndsPath(text[stop])) ++stop;
-    while (stop > i && (text[stop - 1] == ':' || text[stop - 1] == '.' || text[stop - 1] == ',')) --stop;
-    std::string_view word(text.data() + i, stop - i);
-    // A value quoted from the file (an RPATH/RUNPATH entry, a symlink's target) stays as
-    // the file has it, even where it names a path of the audited tree.
-    const std::string_view before = std::string_view(text).substr(0, i);
-    const bool quoted = before.ends_with("entry ") || before.ends_with("-> ");
-    bool path = !quoted && word.starts_with('/');
-    // A PATH typed as one plain word ("links", "names") is a word of the sentence as well:
-    // only a path below it, or a PATH with a slash, is taken for a path.
-    for (const std::string& given : relative_)
-      path |=
-          !quoted && ((word == given && given.find('/') != std::string::npos) ||
-                      (word.starts_with(given) && word.size() > given.size() && word[given.size()] == '/'));
-    if (!path || word.empty()) {
-      out += text[i++];
-      continue;
-    }
-    out += ShowInText(word);
-    i = stop;
-  }
-  return out;
 }
 
 PathDisplay MakePathDisplay(const std::vector<std::string>& inputs, const std::vector<std::string>& roots,

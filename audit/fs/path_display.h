@@ -28,16 +28,13 @@ class PathDisplay {
   /// `host_path` as a sentence names it: Show(), but the one PATH given as a directory, shown
   /// "." as a path, by its name given to NameInText.
   std::string ShowInText(std::string_view host_path) const;
-  /// `text` with every word of it that looks like a mapped host path shown: for the messages
-  /// and hints of checks that do not yet name their paths as data (Finding::paths_as_data).
-  std::string ShowIn(std::string text) const;
 
  private:
   /// Whether a value names a path of this machine: an absolute one, or one below a PATH given
   /// relative (as the walk names the files it finds there).
   bool NamesHostPath(std::string_view word) const;
   std::unordered_map<std::string, std::string> shown_;  ///< normalised host path -> shown
-  std::vector<std::string> relative_;  ///< mapped paths given relative, as given (for ShowIn)
+  std::vector<std::string> relative_;  ///< mapped paths given relative, as given (NamesHostPath)
   std::unordered_map<std::string, std::string> named_;  ///< normalised host path -> its name in text
   bool absolute_ = false;
 };

@@ -245,7 +245,7 @@ class Walker {
   // tree (relative to the working directory for a relative PATH, root-relative in a --root
   // system). A link through the host's /proc lands in the auditing process's own state
   // (its working directory, its descriptors), which says nothing about the tree: not shown.
-  std::string OutsideTarget(const std::string& path, const RootedFs::Resolved& resolved) const {
+  PathText OutsideTarget(const std::string& path, const RootedFs::Resolved& resolved) const {
     const std::string raw = ReadLink(path);
     if (resolved.through_proc) return raw + " (in /proc: the auditing process's own state, not the tree's)";
     std::string shown = fs_.has_root() ? fs_.DisplayPath(resolved.host) : resolved.host;
@@ -254,7 +254,10 @@ class Walker {
       const auto cwd = std::filesystem::current_path(ec);
       if (!ec) shown = std::filesystem::path(shown).lexically_relative(cwd).string();
     }
-    return raw == shown || shown.empty() ? raw : raw + " (" + shown + ")";
+    if (raw == shown || shown.empty()) return raw;
+    // The target as written is the link's own words; where it lands is a path of this machine
+    // for the report to show, unless it is already named as the user named the tree.
+    return raw + " (" + (shown == resolved.host ? HostPath(shown) : PathText(shown)) + ")";
   }
 
   static std::string LinkTarget(const std::string& path) {
@@ -262,8 +265,8 @@ class Walker {
     return raw.empty() ? "" : " (-> " + raw + ")";
   }
 
-  void Problem(WalkProblem::Kind kind, const std::string& path, std::string message) {
-    result_.problems.push_back({kind, path, std::move(message)});
+  void Problem(WalkProblem::Kind kind, const std::string& path, const PathText& message) {
+    result_.problems.push_back({kind, path, message.text(), message.paths()});
   }
 
   const RootedFs& fs_;

@@ -12,6 +12,7 @@
 #include "audit/fs/file_kind.h"
 #include "audit/fs/rooted_fs.h"
 #include "audit/fs/walked_files.h"
+#include "audit/support/path_text.h"
 
 namespace rocm_audit {
 
@@ -26,6 +27,9 @@ struct WalkProblem {
   } kind;
   std::string path;
   std::string message;  ///< what failed, with the OS's reason
+  /// Where `message` names paths of this machine (a link's target as it lands), for the
+  /// finding that says it (Finding::message_paths).
+  std::vector<TextPath> message_paths{};
 };
 
 struct WalkResult {

@@ -9,9 +9,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "audit/model/path_text.h"
 #include "audit/model/rule.h"
 #include "audit/model/severity.h"
+#include "audit/support/path_text.h"
 
 namespace rocm_audit {
 
@@ -49,20 +49,15 @@ struct Finding {
   /// Set when findings alike were folded into this one (FindingSink).
   std::optional<Repeats> repeated;
   /// Where `message` and `hint` name paths of this machine: the report shows each as it
-  /// shows paths (cli/shown_report.cc). Set with the text, by SetMessage, AddToMessage and
-  /// SetHint; a text assigned whole names none.
+  /// shows paths (cli/shown_report.cc), and the rest of them is words, shown as they are (an
+  /// RPATH entry, a link's target, an ar table's "/SYM64/" stay as the file has them). Set
+  /// with the text, by SetMessage, AddToMessage and SetHint; a text assigned whole names none.
   std::vector<TextPath> message_paths;
   std::vector<TextPath> hint_paths;
-  /// Set by SetMessage: the message and the hint name every path of this machine they hold as
-  /// data (message_paths, hint_paths), and the rest of them is words. A message assigned
-  /// whole, by a check that does not yet, is shown by a scan of its words for paths
-  /// (PathDisplay::ShowIn), which takes "/SYM64/" for a path.
-  bool paths_as_data = false;
 
   void SetMessage(PathText text) {
     message = text.text();
     message_paths = text.paths();
-    paths_as_data = true;
   }
   void AddToMessage(const PathText& more) {
     for (const TextPath& p : more.paths()) message_paths.push_back({p.offset + message.size(), p.size});

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "audit/model/path_text.h"
+#include "audit/support/path_text.h"
 
 namespace rocm_audit {
 

@@ -41,7 +41,6 @@ TEST(InstalledElsewhere, FindingsAndTheCauseSayWhereTheFilesAre) {
     const std::string at = f["installed_at"], referenced = f["referenced"];
     EXPECT_TRUE(at.starts_with("/usr/lib/llvm-21/lib/clang/21/amdgcn/bitcode/")) << at;
     EXPECT_EQ(at.substr(at.rfind('/')), referenced.substr(referenced.rfind('/')));
-    EXPECT_THAT(f["hint"].get<std::string>(), HasSubstr("correct the path the config computes"));
     ++with_place;
   }
   EXPECT_EQ(with_place, 3u);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 
 #include "reports/gitlab_report.h"
 #include "reports/html_report.h"
@@ -170,6 +171,59 @@ TEST(Golden, ConsumerIndexLines) {
   std::string out;
   ASSERT_EQ(RunCommand(index, &out), 0);
   ExpectGolden("index.jsonl", WithoutVersion(out));
+}
+
+// The trees the goldens pin, copied below a directory whose name has spaces, a comma and a
+// parenthesis, and audited there: every path of this machine a message or hint names is
+// shown below its input (or its root), so the directory's name never appears in one. A
+// check that puts a host path in its words instead of naming it (HostPath, PathText) shows
+// it raw; so did the scan of words that found paths between spaces.
+TEST(Golden, NoHostPathIsLeftInTheWordsOfAFinding) {
+  TempDir t;
+  const std::string marker = "raw host, (marker) dir";
+  const std::string dir = t / marker;
+  ASSERT_EQ(RunCommand("mkdir -p '" + dir + "'"), 0);
+  std::vector<std::string> runs;
+  for (const std::string& tree : {std::string(ROCM_AUDIT_DEMO_TREE), std::string(ROCM_AUDIT_HOSTS_TREE),
+                                  std::string(ROCM_AUDIT_CMAKE_TREE), std::string(ROCM_AUDIT_GPU_TREE)}) {
+    ASSERT_EQ(RunCommand("cp -a '" + tree + "' '" + dir + "/'"), 0) << tree;
+    const std::string copy = dir + "/" + tree.substr(tree.rfind('/') + 1);
+    runs.push_back("'" + copy + "'");
+    runs.push_back("--root '" + copy + "' '" + copy + "'");
+  }
+  // The walk's problems: a dangling link, a loop, a FIFO, a link out of the tree.
+  const std::string walk = dir + "/walk";
+  ASSERT_EQ(
+      RunCommand("mkdir -p '" + walk + "/lib' && cd '" + walk + "/lib' && ln -s nothing libgone.so && " +
+                 "ln -s loop libloop.so && ln -s libloop.so loop && mkfifo fifo && ln -s /tmp tmp"),
+      0);
+  runs.push_back("'" + walk + "'");
+  runs.push_back("--root '" + walk + "' '" + walk + "'");
+#if ROCM_AUDIT_EXTERNAL_TESTS  // the package tree is made with zstd(1), an external test's tool
+  ASSERT_EQ(RunCommand(std::string("cp -a '") + ROCM_AUDIT_PACKAGE_TREE + "' '" + dir + "/'"), 0);
+  const std::string packages = dir + "/package-tree/";
+  runs.push_back("'" + packages + "librocuser1_1.2.3-1_amd64.deb' '" + packages +
+                 "librocdep1_1.2.3-1_amd64.deb' '" + packages + "hostile/links.tar'");
+#endif
+  size_t findings = 0;
+  for (const std::string& run : runs) {
+    std::string out;
+    ASSERT_EQ(
+        RunCommand(std::string(ROCM_AUDIT_BINARY) +
+                       " --no-progress --ld-so-conf /nonexistent --fail-on none --format json --files none " +
+                       run,
+                   &out),
+        0)
+        << run;
+    const nlohmann::json report = nlohmann::json::parse(out);
+    for (const nlohmann::json& f : report.at("findings")) {
+      ++findings;
+      for (const char* text : {"message", "hint"})
+        EXPECT_EQ(f.value(text, "").find(marker), std::string::npos)
+            << run << ": " << f.value("check", "") << "'s " << text << ": " << f.value(text, "");
+    }
+  }
+  EXPECT_GT(findings, 100u);
 }
 
 }  // namespace

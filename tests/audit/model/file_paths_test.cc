@@ -225,21 +225,21 @@ TEST(FilePaths, TheDisplayShowsThePathsAMessageNamesWhole) {
   EXPECT_TRUE(report.findings[0].message_paths.empty());  // shown: no host path is left to show
 }
 
-// A check that names its paths as data has its words left alone: an ar symbol table's name
-// "/SYM64/" is no path, where a scan of the words (for messages still assigned whole) shows
-// it as "/SYM64" under a root of "/".
-TEST(FilePaths, TheWordsOfAMessageThatNamesItsPathsAsDataAreNotScanned) {
+// The words of a message are never scanned for paths: an ar symbol table's name "/SYM64/" is
+// no path (a scan of the words showed it as "/SYM64" under a root of "/"), whether the message
+// was set with its paths or assigned whole.
+TEST(FilePaths, TheWordsOfAMessageAreNotScanned) {
   PathDisplay display;
   display.Map("/", "/");
   Report report;
   Finding f;
   f.SetMessage("symbol table /SYM64/ entry 0 names member offset 9");
-  Finding whole = f;
-  whole.paths_as_data = false;
+  Finding whole;
+  whole.message = f.message;
   report.findings = {f, whole};
   ShowPaths(display, &report);
   EXPECT_EQ(report.findings[0].message, "symbol table /SYM64/ entry 0 names member offset 9");
-  EXPECT_EQ(report.findings[1].message, "symbol table /SYM64 entry 0 names member offset 9");
+  EXPECT_EQ(report.findings[1].message, "symbol table /SYM64/ entry 0 names member offset 9");
 }
 
 TEST(FilePaths, ATreeSidePutsEveryPathBelowItsInput) {

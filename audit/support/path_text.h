@@ -38,6 +38,14 @@ class PathText {
   const std::string& text() const { return text_; }
   const std::vector<TextPath>& paths() const { return paths_; }
 
+  /// `words` naming paths of this machine at `paths` (a text kept apart from its paths, as
+  /// Finding::message and message_paths are).
+  static PathText Marked(std::string words, std::vector<TextPath> paths) {
+    PathText out(std::move(words));
+    out.paths_ = std::move(paths);
+    return out;
+  }
+
   /// `host_path`, a path of this machine (as the walk or the loader names it).
   static PathText Path(std::string host_path) {
     PathText out(std::move(host_path));
