@@ -338,16 +338,17 @@ namespace {
 
 // Why `p`'s own config stops every consumer's configure, whatever the consumer asks for: a
 // file its Targets file checks and does not find (the generated "The imported target ...
-// references the file ... but this file does not exist" loop, a FATAL_ERROR). CMake then fails
-// the configure of whoever loads `p`, through any find_dependency() above it; "" when no
-// such file is missing. The config's other failures are not taken: evaluated apart from the
-// package that loads it, a config may miss what that package defines first (Qt6's modules
-// call functions Qt6Config.cmake defines), which CMake, loading both, never does.
+// references the file ... but this file does not exist" loop, a FATAL_ERROR). CMake then
+// fails the configure of whoever loads `p`, through any find_dependency() above it; "" when
+// no such file is missing. The file is named by its name alone: the dependency's own finding
+// says where. The config's other failures are not taken: evaluated apart from the package
+// that loads it, a config may miss what that package defines first (Qt6's modules call
+// functions Qt6Config.cmake defines), which CMake, loading both, never does.
 std::string StopsItsOwnConfigure(const CMakePackage& p) {
   for (const CMakeReference& r : p.evaluation.references)
     if (!r.exists && r.stops_configure && !r.optional && r.undecided.empty() && r.asked_component.empty())
-      return p.name + " fails: " + r.path + " is not installed (" + std::string(BaseName(r.site.file)) + ":" +
-             std::to_string(r.site.line) + " stops at configure)";
+      return p.name + " fails: " + std::string(BaseName(r.path)) + " is not installed (" +
+             std::string(BaseName(r.site.file)) + ":" + std::to_string(r.site.line) + " stops at configure)";
   return "";
 }
 
