@@ -313,7 +313,11 @@ class TreeAudit {
     // The file's own tables (its symbols, relocations, the names it imports) are read again
     // only by the whole-tree checks and by lookups into it as a library: its pages go, so
     // that the run holds one file's tables at a time, not every file's.
-    if (const ElfModel* model = file.model()) ReleaseResidentPagesUnlessSmall(*model->buffer);
+    // A small mapping kept when it was read is counted already: released now, it would cost
+    // a TLB flush of every core for a few pages (a third of the madvise calls of the loader
+    // checks over sid-root).
+    if (const ElfModel* model = file.model(); model && !model->pages_kept)
+      ReleaseResidentPagesUnlessSmall(*model->buffer);
     file.device = {};
     file.offers = {};
     file.arch_data.reset();

@@ -35,8 +35,9 @@ uint64_t ReleaseResidentPages(const llvm::MemoryBuffer& buffer) {
 }
 
 uint64_t ReleaseResidentPagesUnlessSmall(const llvm::MemoryBuffer& buffer) {
-  // Counted at every call, so a file released twice (once read, once checked) counts twice:
-  // the pages the run keeps stay under the budget whatever touched them.
+  // Counted at every call that keeps the pages: a caller that is told they were kept
+  // (ElfModel::pages_kept) does not ask again, so a mapping counts once, at its whole size,
+  // which bounds its pages whatever touches them later.
   static std::atomic<uint64_t> kept{0};
   const uint64_t size = buffer.getBufferSize();
   if (buffer.getBufferKind() == llvm::MemoryBuffer::MemoryBuffer_MMap && size < kSmallMappingBytes) {

@@ -72,6 +72,7 @@ TEST(ObjectStore, AParsedFileHoldsNoPagesOfItsMapping) {
   const ElfModel& model = *got->model;
   ASSERT_EQ(model.buffer->getBufferKind(), llvm::MemoryBuffer::MemoryBuffer_MMap);
   EXPECT_EQ(ResidentBytes(BytesOf(*model.buffer)), 0u);
+  EXPECT_FALSE(model.pages_kept) << "a large mapping's pages go: its checks release them again";
   // Its tables read the same afterwards: the pages come back from the file.
   ASSERT_GT(model.symbol_count(), 1u);
   bool any_named = false;
@@ -129,6 +130,22 @@ TEST(ResidentPages, AMappingGivesItsPagesBackAndACopyKeepsItsBytes) {
   auto copy = llvm::MemoryBuffer::getMemBufferCopy(contents, "copy");
   EXPECT_EQ(ReleaseResidentPages(*copy), 0u);
   EXPECT_EQ(BytesOf(*copy), contents);
+}
+
+// A small file's model says whether its pages were kept when it was read, so that its
+// checks do not give them back again (a TLB flush of every core for a few pages): kept
+// pages are in the page tables, and pages said not kept are not.
+TEST(ObjectStore, ASmallModelSaysWhetherItsPagesWereKept) {
+  TempDir t;
+  std::string padded = ReadAll(GpuTreePath("co/kernel_gfx906.co"));
+  padded.resize(64 * 1024, '\0');  // mapped, not copied (LLVM copies under 4 pages)
+  std::ofstream(t / "small.co", std::ios::binary) << padded;
+  ObjectStore store;
+  std::shared_ptr<const StoredObject> got = store.Get(t / "small.co", "small.co");
+  ASSERT_TRUE(got->model) << got->error;
+  const ElfModel& model = *got->model;
+  ASSERT_EQ(model.buffer->getBufferKind(), llvm::MemoryBuffer::MemoryBuffer_MMap);
+  EXPECT_EQ(model.pages_kept, ResidentBytes(BytesOf(*model.buffer)) > 0);
 }
 
 // Giving pages back costs a TLB flush on every core the process runs on, more than a small
