@@ -21,6 +21,11 @@ namespace rocm_audit {
 /// bytes of the range given back, the pages holding the buffer.
 uint64_t ReleaseResidentPages(const llvm::MemoryBuffer& buffer);
 
+/// The same for the pages wholly inside `part`, a range of `buffer`'s bytes (a fat binary's
+/// bundle once read): the pages it shares with the bytes around it stay. Returns the bytes
+/// given back.
+uint64_t ReleaseResidentRange(const llvm::MemoryBuffer& buffer, std::string_view part);
+
 /// A small mapping's pages stay while all the small mappings kept so far in this process add up
 /// to less than kKeptSmallMappingBytes; any other mapping's go, as ReleaseResidentPages. Each
 /// madvise of a thread's mapping flushes the TLB of every core the process runs on (an

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <fstream>
@@ -146,6 +147,31 @@ TEST(ObjectStore, ASmallModelSaysWhetherItsPagesWereKept) {
   const ElfModel& model = *got->model;
   ASSERT_EQ(model.buffer->getBufferKind(), llvm::MemoryBuffer::MemoryBuffer_MMap);
   EXPECT_EQ(model.pages_kept, ResidentBytes(BytesOf(*model.buffer)) > 0);
+}
+
+// Only the pages wholly inside the range go (the bytes around it share the others); nothing
+// of a range that is not the buffer's, nor of a buffer in allocated memory.
+TEST(ResidentPages, ARangeGivesBackThePagesWhollyInsideIt) {
+  TempDir t;
+  const std::string contents(64 * 1024, 'r');
+  std::ofstream(t / "f", std::ios::binary) << contents;
+  std::string error;
+  std::shared_ptr<llvm::MemoryBuffer> mapped = MapFile(t / "f", &error);
+  ASSERT_TRUE(mapped) << error;
+  ASSERT_EQ(mapped->getBufferKind(), llvm::MemoryBuffer::MemoryBuffer_MMap);
+  const std::string_view bytes = BytesOf(*mapped);
+  ASSERT_EQ(bytes, contents);
+  const long page = sysconf(_SC_PAGESIZE);
+  // From 100 bytes into the second page to 100 bytes into the fifth: the third and fourth.
+  EXPECT_EQ(ReleaseResidentRange(*mapped, bytes.substr(page + 100, 3 * page)), uint64_t(2 * page));
+  EXPECT_EQ(ResidentBytes(bytes.substr(2 * page, 2 * page)), 0u);
+  EXPECT_EQ(ResidentBytes(bytes), contents.size() - 2 * page);
+  const std::string other(8192, 'o');
+  EXPECT_EQ(ReleaseResidentRange(*mapped, other), 0u) << "not the buffer's bytes";
+  auto copy = llvm::MemoryBuffer::getMemBufferCopy(contents, "copy");
+  EXPECT_EQ(ReleaseResidentRange(*copy, BytesOf(*copy)), 0u);
+  EXPECT_EQ(BytesOf(*copy), contents);
+  EXPECT_EQ(bytes, contents) << "read again from the file";
 }
 
 // Giving pages back costs a TLB flush on every core the process runs on, more than a small
