@@ -1,6 +1,7 @@
 #include "engine/tree_audit.h"
 
 #include <malloc.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <atomic>
@@ -169,7 +170,7 @@ class TreeAudit {
     decode_memory_.ReleaseUnused();
     // What reading freed stays in the workers' malloc arenas; given back, it is not the
     // floor of the phases that follow.
-    if (request_.release_at_exit) malloc_trim(0);
+    if (request_.release_at_exit) TrimFreedMemory();
   }
 
   // The loader's view of each loadable file, then the run's one symbol index. Closure
@@ -367,6 +368,12 @@ class TreeAudit {
 };
 
 }  // namespace
+
+void TrimFreedMemory() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) == 0 && usage.ru_maxrss * 1024L < kGrownWorthTrimming) return;
+  malloc_trim(0);
+}
 
 void AuditTree(const AuditRequest& request, const EnabledRules& enabled,
                const std::vector<UnpackProblem>& unpack_problems, AuditSinks& sinks, Report* report) {
