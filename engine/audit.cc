@@ -1,6 +1,5 @@
 #include "engine/audit.h"
 
-#include <malloc.h>
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -64,7 +63,7 @@ bool AuditUnguarded(const AuditRequest& given, AuditSinks& sinks, Report* report
   AuditTree(request, enabled, packages.problems, sinks, report);
   // What the workers read and freed stays in their malloc arenas, which writing the report
   // does not reuse: given back once the tree's facts are gone.
-  if (request.release_at_exit) malloc_trim(0);
+  if (request.release_at_exit) TrimFreedMemory();
   JudgeNeedsOfNotBuiltPackages(given.not_built, &report->findings);
   ApplyPolicy(given.policy, report);
   ArrangeDeclaredFields(report);

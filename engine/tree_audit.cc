@@ -1,6 +1,7 @@
 #include "engine/tree_audit.h"
 
 #include <malloc.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <atomic>
@@ -169,7 +170,7 @@ class TreeAudit {
     decode_memory_.ReleaseUnused();
     // What reading freed stays in the workers' malloc arenas; given back, it is not the
     // floor of the phases that follow.
-    if (request_.release_at_exit) malloc_trim(0);
+    if (request_.release_at_exit) TrimFreedMemory();
   }
 
   // The loader's view of each loadable file, then the run's one symbol index. Closure
@@ -313,7 +314,11 @@ class TreeAudit {
     // The file's own tables (its symbols, relocations, the names it imports) are read again
     // only by the whole-tree checks and by lookups into it as a library: its pages go, so
     // that the run holds one file's tables at a time, not every file's.
-    if (const ElfModel* model = file.model()) ReleaseResidentPagesUnlessSmall(*model->buffer);
+    // A small mapping kept when it was read is counted already: released now, it would cost
+    // a TLB flush of every core for a few pages (a third of the madvise calls of the loader
+    // checks over sid-root).
+    if (const ElfModel* model = file.model(); model && !model->pages_kept)
+      ReleaseResidentPagesUnlessSmall(*model->buffer);
     file.device = {};
     file.offers = {};
     file.arch_data.reset();
@@ -363,6 +368,12 @@ class TreeAudit {
 };
 
 }  // namespace
+
+void TrimFreedMemory() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) == 0 && usage.ru_maxrss * 1024L < kGrownWorthTrimming) return;
+  malloc_trim(0);
+}
 
 void AuditTree(const AuditRequest& request, const EnabledRules& enabled,
                const std::vector<UnpackProblem>& unpack_problems, AuditSinks& sinks, Report* report) {

@@ -18,4 +18,12 @@ namespace rocm_audit {
 void AuditTree(const AuditRequest& request, const EnabledRules& enabled,
                const std::vector<UnpackProblem>& unpack_problems, AuditSinks& sinks, Report* report);
 
+/// Gives what the malloc arenas hold free back to the system (malloc_trim), once the run has
+/// grown to kGrownWorthTrimming of peak RSS: a trim gives back every free page range of
+/// every arena, a madvise each that flushes the TLB of every core (72 of them after the
+/// loader checks over sid-root, which peak at 48 MB and free a few). Asking the arenas what
+/// they hold free (mallinfo2) walks every free chunk, and costs as much.
+void TrimFreedMemory();
+inline constexpr long kGrownWorthTrimming = 128L << 20;
+
 }  // namespace rocm_audit

@@ -119,6 +119,10 @@ struct ElfModel {
   std::vector<std::string> warnings;
 
   std::shared_ptr<llvm::MemoryBuffer> buffer;
+  /// Whether `buffer`'s pages stay mapped in for the run, counted once against the budget of
+  /// small mappings (ReleaseResidentPagesUnlessSmall): a later release would only flush the
+  /// TLB again for nothing the budget does not already bound.
+  bool pages_kept = false;
 
   std::string_view kind_name() const;
   std::string_view machine_name() const;

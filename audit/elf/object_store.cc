@@ -32,9 +32,10 @@ std::shared_ptr<const StoredObject> ObjectStore::Get(const std::string& real_pat
         stored->dev = static_cast<uint64_t>(opened.st_dev);
         stored->ino = static_cast<uint64_t>(opened.st_ino);
         auto model = std::make_shared<ElfModel>();
-        if (ReadElf(buffer, display_path, model.get(), &error)) stored->model = model;
+        const bool read = ReadElf(buffer, display_path, model.get(), &error);
         // Reading it scanned its symbol table whole; lookups read a few pages of it.
-        ReleaseResidentPagesUnlessSmall(*buffer);
+        model->pages_kept = ReleaseResidentPagesUnlessSmall(*buffer) == 0;
+        if (read) stored->model = model;
       }
     } catch (const std::bad_alloc&) {
       stored->model = nullptr;

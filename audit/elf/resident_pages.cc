@@ -34,9 +34,22 @@ uint64_t ReleaseResidentPages(const llvm::MemoryBuffer& buffer) {
   return last - first;
 }
 
+uint64_t ReleaseResidentRange(const llvm::MemoryBuffer& buffer, std::string_view part) {
+  if (buffer.getBufferKind() != llvm::MemoryBuffer::MemoryBuffer_MMap) return 0;
+  const uintptr_t start = reinterpret_cast<uintptr_t>(buffer.getBufferStart());
+  const uintptr_t from = reinterpret_cast<uintptr_t>(part.data());
+  if (from < start || part.size() > buffer.getBufferSize() - (from - start)) return 0;  // not its bytes
+  const uintptr_t page = PageSize();
+  const uintptr_t first = (from + page - 1) / page * page, last = (from + part.size()) / page * page;
+  if (last <= first) return 0;
+  if (madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED) != 0) return 0;
+  return last - first;
+}
+
 uint64_t ReleaseResidentPagesUnlessSmall(const llvm::MemoryBuffer& buffer) {
-  // Counted at every call, so a file released twice (once read, once checked) counts twice:
-  // the pages the run keeps stay under the budget whatever touched them.
+  // Counted at every call that keeps the pages: a caller that is told they were kept
+  // (ElfModel::pages_kept) does not ask again, so a mapping counts once, at its whole size,
+  // which bounds its pages whatever touches them later.
   static std::atomic<uint64_t> kept{0};
   const uint64_t size = buffer.getBufferSize();
   if (buffer.getBufferKind() == llvm::MemoryBuffer::MemoryBuffer_MMap && size < kSmallMappingBytes) {

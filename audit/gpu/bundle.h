@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "audit/gpu/amdgpu_target.h"
@@ -70,6 +72,10 @@ struct BundleReadOptions {
   /// Where zstd windows come from, shared by a run's workers (--decode-memory); nullptr:
   /// each decode allocates its own.
   DecodeMemory* memory = nullptr;
+  /// Called with the bytes of each bundle of a sequence (a fat binary's .hip_fatbin) once it
+  /// has been read, before the next is: the caller may give back their pages then, so that a
+  /// file of 2 GB of bundles holds one bundle's pages at a time, not every page it touched.
+  std::function<void(std::string_view)> bundle_read;
 };
 
 }  // namespace rocm_audit

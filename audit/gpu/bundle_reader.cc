@@ -491,6 +491,7 @@ void ReadBundleSequence(std::string_view bytes, const BundleContainer& where,
       return;
     }
     std::optional<uint64_t> extent = ReadBundleAt(bytes, pos, where, options, out);
+    if (options.bundle_read) options.bundle_read(bytes.substr(pos, extent.value_or(bytes.size() - pos)));
     if (!extent || *extent == 0) {
       if (pos + 1 < bytes.size() && out->back().problems.empty())
         Problem(&out->back().problems, BundleProblem::kMalformed, "bundle has no usable size");

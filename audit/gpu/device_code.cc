@@ -278,7 +278,8 @@ DeviceInventory FindDeviceCode(FileKind kind, std::string_view bytes, const Bund
 
 void DeviceOfferCache::Put(const std::string& real_path, std::vector<ArchOffer> offers) {
   auto slot = std::make_shared<Slot>();
-  std::call_once(slot->once, [&] { slot->offers = std::move(offers); });
+  slot->offers = std::move(offers);
+  slot->put = true;
   std::lock_guard<std::mutex> lock(mutex_);
   slots_[real_path] = std::move(slot);
 }
@@ -293,8 +294,9 @@ const std::vector<ArchOffer>& DeviceOfferCache::Get(std::string_view real_path, 
     if (it == slots_.end()) it = slots_.emplace(std::string(real_path), std::make_shared<Slot>()).first;
     slot = it->second;
   }
-  std::call_once(slot->once,
-                 [&] { slot->offers = FindDeviceCode(FileKind::kElf, bytes, options_).Offers(); });
+  if (!slot->put)
+    std::call_once(slot->once,
+                   [&] { slot->offers = FindDeviceCode(FileKind::kElf, bytes, options_).Offers(); });
   return slot->offers;
 }
 

@@ -45,6 +45,10 @@ class DeviceOfferCache {
   struct Slot {
     std::once_flag once;
     std::vector<ArchOffer> offers;
+    /// Put: filled before the slot is published (under mutex_), never written after, so
+    /// that a slot put costs no call_once (glibc's pthread_once ends in a futex wake
+    /// system call, once per audited file).
+    bool put = false;
   };
   BundleReadOptions options_;
   std::mutex mutex_;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <fstream>
@@ -72,6 +73,7 @@ TEST(ObjectStore, AParsedFileHoldsNoPagesOfItsMapping) {
   const ElfModel& model = *got->model;
   ASSERT_EQ(model.buffer->getBufferKind(), llvm::MemoryBuffer::MemoryBuffer_MMap);
   EXPECT_EQ(ResidentBytes(BytesOf(*model.buffer)), 0u);
+  EXPECT_FALSE(model.pages_kept) << "a large mapping's pages go: its checks release them again";
   // Its tables read the same afterwards: the pages come back from the file.
   ASSERT_GT(model.symbol_count(), 1u);
   bool any_named = false;
@@ -129,6 +131,47 @@ TEST(ResidentPages, AMappingGivesItsPagesBackAndACopyKeepsItsBytes) {
   auto copy = llvm::MemoryBuffer::getMemBufferCopy(contents, "copy");
   EXPECT_EQ(ReleaseResidentPages(*copy), 0u);
   EXPECT_EQ(BytesOf(*copy), contents);
+}
+
+// A small file's model says whether its pages were kept when it was read, so that its
+// checks do not give them back again (a TLB flush of every core for a few pages): kept
+// pages are in the page tables, and pages said not kept are not.
+TEST(ObjectStore, ASmallModelSaysWhetherItsPagesWereKept) {
+  TempDir t;
+  std::string padded = ReadAll(GpuTreePath("co/kernel_gfx906.co"));
+  padded.resize(64 * 1024, '\0');  // mapped, not copied (LLVM copies under 4 pages)
+  std::ofstream(t / "small.co", std::ios::binary) << padded;
+  ObjectStore store;
+  std::shared_ptr<const StoredObject> got = store.Get(t / "small.co", "small.co");
+  ASSERT_TRUE(got->model) << got->error;
+  const ElfModel& model = *got->model;
+  ASSERT_EQ(model.buffer->getBufferKind(), llvm::MemoryBuffer::MemoryBuffer_MMap);
+  EXPECT_EQ(model.pages_kept, ResidentBytes(BytesOf(*model.buffer)) > 0);
+}
+
+// Only the pages wholly inside the range go (the bytes around it share the others); nothing
+// of a range that is not the buffer's, nor of a buffer in allocated memory.
+TEST(ResidentPages, ARangeGivesBackThePagesWhollyInsideIt) {
+  TempDir t;
+  const std::string contents(64 * 1024, 'r');
+  std::ofstream(t / "f", std::ios::binary) << contents;
+  std::string error;
+  std::shared_ptr<llvm::MemoryBuffer> mapped = MapFile(t / "f", &error);
+  ASSERT_TRUE(mapped) << error;
+  ASSERT_EQ(mapped->getBufferKind(), llvm::MemoryBuffer::MemoryBuffer_MMap);
+  const std::string_view bytes = BytesOf(*mapped);
+  ASSERT_EQ(bytes, contents);
+  const long page = sysconf(_SC_PAGESIZE);
+  // From 100 bytes into the second page to 100 bytes into the fifth: the third and fourth.
+  EXPECT_EQ(ReleaseResidentRange(*mapped, bytes.substr(page + 100, 3 * page)), uint64_t(2 * page));
+  EXPECT_EQ(ResidentBytes(bytes.substr(2 * page, 2 * page)), 0u);
+  EXPECT_EQ(ResidentBytes(bytes), contents.size() - 2 * page);
+  const std::string other(8192, 'o');
+  EXPECT_EQ(ReleaseResidentRange(*mapped, other), 0u) << "not the buffer's bytes";
+  auto copy = llvm::MemoryBuffer::getMemBufferCopy(contents, "copy");
+  EXPECT_EQ(ReleaseResidentRange(*copy, BytesOf(*copy)), 0u);
+  EXPECT_EQ(BytesOf(*copy), contents);
+  EXPECT_EQ(bytes, contents) << "read again from the file";
 }
 
 // Giving pages back costs a TLB flush on every core the process runs on, more than a small

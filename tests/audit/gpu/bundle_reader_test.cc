@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "audit/gpu/bundle_reader.h"
 #include "audit/gpu/bundle_table.h"
 #include "audit/gpu/device_code.h"
 #include "tests/support/gpu_fixtures.h"
@@ -49,6 +50,31 @@ std::string OneEntryBundle(const std::string& id, const std::string& code) {
   auto u64 = [](uint64_t v) { return std::string(reinterpret_cast<const char*>(&v), 8); };
   const uint64_t offset = kBundleMagic.size() + 8 + 24 + id.size();
   return std::string(kBundleMagic) + u64(1) + u64(offset) + u64(code.size()) + u64(id.size()) + id + code;
+}
+
+// Each bundle of a sequence is handed back once read, its bytes exactly, before the next
+// is read: the caller gives back its pages then (a fat binary holds one bundle's pages at
+// a time), and nothing is handed back of the zero fill between bundles.
+TEST_F(GpuTree, EachBundleOfASequenceIsHandedBackOnceRead) {
+  const std::string code = ReadAll(P("co/kernel_gfx906.co"));
+  const std::string first = OneEntryBundle("hipv4-amdgcn-amd-amdhsa--gfx906", code);
+  const std::string second = OneEntryBundle("hipv4-amdgcn-amd-amdhsa--gfx908", code);
+  const std::string section = first + std::string(4096 - first.size() % 4096, '\0') + second;
+  std::vector<std::pair<size_t, size_t>> handed;  // (offset in the section, size)
+  std::vector<size_t> bundles_read_before;
+  std::vector<Bundle> out;
+  std::vector<BundleProblem> problems;
+  BundleReadOptions options;
+  options.bundle_read = [&](std::string_view bundle) {
+    handed.emplace_back(bundle.data() - section.data(), bundle.size());
+    bundles_read_before.push_back(out.size());
+  };
+  ReadBundleSequence(section, {}, options, &out, &problems);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_TRUE(problems.empty());
+  const size_t second_at = section.size() - second.size();
+  EXPECT_EQ(handed, (std::vector<std::pair<size_t, size_t>>{{0, first.size()}, {second_at, second.size()}}));
+  EXPECT_EQ(bundles_read_before, (std::vector<size_t>{1, 2})) << "each handed back as soon as it is read";
 }
 
 // The runtime compares the whole entry ID with its own target ID: one with a control
