@@ -29,7 +29,7 @@ void CMakeEvaluator::Run(const std::string& path) {
 CMakeEvaluation CMakeEvaluator::Take() {
   CMakeEvaluation& out = in_.rec().Out();
   out.targets = in_.targets().All();
-  for (auto& [k, v] : in_.vars().Top()) out.variables.emplace(k, v);
+  in_.vars().Top().ForEach([&](const std::string& k, const CMakeValue& v) { out.variables.emplace(k, v); });
   out.definitions = in_.definitions();
   return std::move(out);
 }

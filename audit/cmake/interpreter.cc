@@ -319,16 +319,16 @@ Flow Interpreter::Call(const Definition& def, const Args& args, const CMakeSite&
     if (!args[k].value.known && known) known = false, why = args[k].value.why;
     all.push_back(args[k].value.text);
     if (k >= def.params.size()) rest.push_back(args[k].value.text);
-    bind["ARGV" + std::to_string(k)] = args[k].value;
+    bind.Set("ARGV" + std::to_string(k), args[k].value);
   }
   for (size_t k = 0; k < def.params.size(); ++k)
-    bind[def.params[k]] = k < args.size() ? args[k].value : CMakeValue{};
+    bind.Set(def.params[k], k < args.size() ? args[k].value : CMakeValue{});
   auto list = [&](const std::vector<std::string>& v) {
     return known ? CMakeValue{JoinList(v)} : CMakeValue::Unknown(why);
   };
-  bind["ARGC"] = {std::to_string(args.size())};
-  bind["ARGV"] = list(all);
-  bind["ARGN"] = list(rest);
+  bind.Set("ARGC", {std::to_string(args.size())});
+  bind.Set("ARGV", list(all));
+  bind.Set("ARGN", list(rest));
 
   rec_.PushFrame(name, site, def.program->file);
   const ListFileCommand* saved_current = rec_.Current();
@@ -338,8 +338,9 @@ Flow Interpreter::Call(const Definition& def, const Args& args, const CMakeSite&
     f = Exec(def.program, def.begin, def.end);
     vars_.PopMacroArgs();
   } else {
+    vars_.Compact();
     VariableScopes::Variables scope = vars_.Current();
-    for (auto& [k, v] : bind) scope[k] = std::move(v);
+    bind.ForEach([&](const std::string& k, const CMakeValue& v) { scope.Set(k, v); });
     vars_.Push(std::move(scope));
     vars_.PushMacroArgs({});
     const size_t mark = rec_.UndecidedMark();

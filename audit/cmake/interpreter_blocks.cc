@@ -145,6 +145,7 @@ bool Interpreter::OpenIf(const ProgramPtr& p, Running& r, Flow* flow) {
     *flow = Flow::kStop;
     return false;
   }
+  vars_.Compact();
   f->base = {vars_, targets_};
   r.kind = Running::kForked;
   r.forked = std::move(f);
@@ -187,8 +188,10 @@ std::vector<Interpreter::Branch> Interpreter::Branches(const ProgramPtr& p, size
 bool Interpreter::StartBranch(Running& r, Flow* flow) {
   const Forked& f = *r.forked;
   const Branch& b = f.branches[f.k];
-  vars_ = f.base.vars;
-  targets_ = f.base.targets;
+  if (f.k > 0) {  // the first starts from the state the base was copied from
+    vars_ = f.base.vars;
+    targets_ = f.base.targets;
+  }
   rec_.PushUndecided(b.reason);
   rec_.PushMissingTests(b.missing);
   return Body(r, b.begin, b.end, flow);
@@ -413,6 +416,7 @@ bool Interpreter::OpenBlock(const ProgramPtr& p, Running& r, Flow* flow) {
     *flow = Flow::kStop;
     return false;
   }
+  vars_.Compact();
   vars_.Push(vars_.Current());
   return Body(r, r.at + 1, p->end[r.at], flow);
 }
@@ -420,9 +424,8 @@ bool Interpreter::OpenBlock(const ProgramPtr& p, Running& r, Flow* flow) {
 void Interpreter::CloseBlock(Running& r) {
   VariableScopes::Variables inner = vars_.Pop();
   for (const std::string& name : r.propagate) {
-    auto it = inner.find(name);
-    if (it != inner.end())
-      Set(name, it->second);
+    if (const CMakeValue* v = inner.Find(name))
+      Set(name, *v);
     else
       Unset(name);
   }

@@ -2,41 +2,28 @@
 
 namespace rocm_audit {
 
-const CMakeValue* VariableScopes::Get(std::string_view name) const {
-  const Variables& scope = scopes_.back();
-  auto it = scope.find(std::string(name));
-  return it == scope.end() ? nullptr : &it->second;
-}
+const CMakeValue* VariableScopes::Get(std::string_view name) const { return scopes_.back().Find(name); }
 
 const CMakeValue* VariableScopes::Lookup(std::string_view name) const {
-  if (!macro_args_.empty()) {
-    auto it = macro_args_.back().find(std::string(name));
-    if (it != macro_args_.back().end()) return &it->second;
-  }
+  if (!macro_args_.empty())
+    if (const CMakeValue* v = macro_args_.back().Find(name)) return v;
   return Get(name);
 }
 
 void VariableScopes::Set(const std::string& name, CMakeValue value, bool parent_scope) {
   if (parent_scope) {
-    if (scopes_.size() > 1) scopes_[scopes_.size() - 2][name] = std::move(value);
+    if (scopes_.size() > 1) scopes_[scopes_.size() - 2].Set(name, std::move(value));
     return;
   }
-  scopes_.back()[name] = std::move(value);
+  scopes_.back().Set(name, std::move(value));
 }
 
 void VariableScopes::Unset(const std::string& name, bool parent_scope) {
   if (parent_scope) {
-    if (scopes_.size() > 1) scopes_[scopes_.size() - 2].erase(name);
+    if (scopes_.size() > 1) scopes_[scopes_.size() - 2].Erase(name);
     return;
   }
-  scopes_.back().erase(name);
-}
-
-size_t VariableScopes::CopyCost(const Variables& scope) {
-  size_t bytes = 0;
-  for (const auto& [name, value] : scope)
-    bytes += name.size() + value.text.size() + value.why.size() + kEntryWork;
-  return bytes;
+  scopes_.back().Erase(name);
 }
 
 size_t VariableScopes::CopyCost() const {
@@ -52,15 +39,20 @@ VariableScopes::Variables VariableScopes::Pop() {
   return inner;
 }
 
+// Per name, as merging every entry did: one `other` sets differently (or `mine` lacks) is
+// unknown; one only `mine` sets stays only when it was unknown already. Copies made at the same
+// if() share their map, so only the names either changed since can differ.
 void VariableScopes::Merge(const VariableScopes& other, const std::string& why) {
   for (size_t s = 0; s < scopes_.size() && s < other.scopes_.size(); ++s) {
     Variables& mine = scopes_[s];
-    for (auto& [name, value] : other.scopes_[s]) {
-      auto it = mine.find(name);
-      if (it == mine.end() || !(it->second == value)) mine[name] = CMakeValue::Unknown(why);
+    const Variables& theirs = other.scopes_[s];
+    std::vector<std::string> names;
+    mine.ForEachMaybeDifferent(theirs, [&](const std::string& name) { names.push_back(name); });
+    for (const std::string& name : names) {
+      const CMakeValue* a = mine.Find(name);
+      const CMakeValue* b = theirs.Find(name);
+      if (b ? !a || !(*a == *b) : a && a->known) mine.Set(name, CMakeValue::Unknown(why));
     }
-    for (auto& [name, value] : mine)
-      if (!other.scopes_[s].count(name) && value.known) value = CMakeValue::Unknown(why);
   }
 }
 

@@ -1,21 +1,21 @@
 // The evaluator's variables: a stack of scopes (function() and block() push one), and the
 // ${param} bindings of macro calls, which shadow variables without being variables.
-// Copyable, because an undecided if() runs each branch on a copy and merges the copies.
+// Copyable, because an undecided if() runs each branch on a copy and merges the copies; each
+// scope a VariableMap, whose copies cost what changed since they were made.
 #pragma once
 
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
-#include "audit/cmake/evaluator_limits.h"
 #include "audit/cmake/value.h"
+#include "audit/cmake/variable_map.h"
 
 namespace rocm_audit {
 
 class VariableScopes {
  public:
-  using Variables = std::unordered_map<std::string, CMakeValue>;
+  using Variables = VariableMap;
 
   VariableScopes() { scopes_.emplace_back(); }
 
@@ -34,9 +34,15 @@ class VariableScopes {
   const Variables& Top() const { return scopes_.front(); }
 
   /// What copying `scope` costs the work budget: its bytes and kEntryWork a variable.
-  static size_t CopyCost(const Variables& scope);
+  static size_t CopyCost(const Variables& scope) { return scope.CopyCost(); }
   /// What copying every scope and macro argument costs (an undecided if() forks them all).
   size_t CopyCost() const;
+
+  /// Before the scopes are copied (VariableMap::Compact), where no value found is held.
+  void Compact() {
+    for (Variables& s : scopes_) s.Compact();
+    for (Variables& s : macro_args_) s.Compact();
+  }
 
   /// macro() arguments; a function() call pushes an empty set so that its caller's are hidden.
   void PushMacroArgs(Variables args) { macro_args_.push_back(std::move(args)); }
