@@ -39,7 +39,17 @@ void SetProperty(Interpreter& in, CMakeTarget& t, const std::string& name, const
     in.Reference(value.text, name, t.name);
     return;
   }
-  for (const std::string& item : InstallInterfaceItems(value.text)) {
+  // $<TARGET_PROPERTY:t,p> of a target defined so far reads what is set on it now.
+  const TargetPropertyLookup lookup = [&in](std::string_view target, std::string_view property) {
+    std::optional<std::string> out;
+    if (const CMakeTarget* d = in.targets().Find(std::string(target))) {
+      auto it = d->properties.find(std::string(property));
+      if (it == d->properties.end()) return std::optional<std::string>("");
+      if (it->second.known) out = it->second.text;
+    }
+    return out;
+  };
+  for (const std::string& item : InstallInterfaceItems(value.text, lookup)) {
     if (item.empty() || item[0] != '/') continue;  // targets, -l flags, relative names
     in.Reference(item, name, t.name);
   }

@@ -6,6 +6,9 @@
 // file). rocm-audit must fail a package exactly when CMake does, at the same stage, except
 // where expectations.txt names the package with both verdicts and the CMake behaviour that
 // causes the difference. It runs when the packages are installed, and skips otherwise.
+// A second world is a Debian 13 root (tests/cmake-world/make_root.sh: debootstrap and the
+// -dev packages of packages-trixie.txt), audited with --root and probed inside it, by
+// chroot(2), with its own CMake 3.31 (expectations-trixie.txt).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -34,16 +37,26 @@ int StageOrder(const std::string& stage) {
   return stage == "configure" ? 0 : stage == "generate" ? 1 : stage == "build" ? 2 : 3;
 }
 
+// A system whose package configs are compared: this machine's ("" root), or a root made by
+// make_root.sh, probed inside it.
+struct World {
+  std::string root;          ///< "" for this machine
+  std::string expectations;  ///< under tests/cmake-world/
+};
+
 // The directories holding the system's package configs, but CMake's own modules and ROCm's.
-std::set<std::string> ConfigDirectories() {
+std::set<std::string> ConfigDirectories(const World& world) {
   std::set<std::string> dirs;
   std::string out;
-  RunCommand(
-      "find /usr/lib /usr/share -maxdepth 6 \\( -name '*Config.cmake' -o -name "
-      "'*-config.cmake' \\) -not -path '/usr/share/cmake-*' 2>/dev/null",
-      &out);
+  const std::string usr = Quote(world.root + "/usr");
+  RunCommand("find " + usr + "/lib " + usr +
+                 "/share -maxdepth 6 \\( -name '*Config.cmake' -o -name "
+                 "'*-config.cmake' \\) -not -path '*/usr/share/cmake-*' 2>/dev/null",
+             &out);
   for (const std::string& line : testing::Lines(out)) {
-    if (line.empty() || line.find("/rocm") != std::string::npos || line.find("/hip") != std::string::npos)
+    const std::string in_root = line.substr(std::min(line.size(), world.root.size()));
+    if (line.empty() || in_root.find("/rocm") != std::string::npos ||
+        in_root.find("/hip") != std::string::npos)
       continue;
     dirs.insert(std::filesystem::path(line).parent_path().string());
   }
@@ -70,14 +83,22 @@ std::string Canonical(const std::string& path) {
   return ec ? path : p.string();
 }
 
-std::map<std::string, Verdict> AuditVerdicts(const std::set<std::string>& dirs, const std::string& binary) {
+// A path the report names, as the host names it: a dependency found in a root is named as the
+// root's system names it.
+std::string OnHost(const World& world, const std::string& path) {
+  return world.root.empty() || path.starts_with(world.root + "/") ? path : world.root + path;
+}
+
+std::map<std::string, Verdict> AuditVerdicts(const World& world, const std::set<std::string>& dirs,
+                                             const std::string& binary) {
   std::string args;
   for (const std::string& d : dirs) args += " " + Quote(d);
+  // A root is the installed system: its prefixes are searched as CMake searches them there.
+  const std::string system =
+      world.root.empty() ? " --cmake-prefix-path /usr" : " --root " + Quote(world.root);
   std::string json;
-  RunCommand(
-      binary + args +
-          " --cmake-prefix-path /usr --absolute-paths --format json --fail-on none -q -j 2 2>/dev/null",
-      &json);
+  RunCommand(binary + args + system + " --absolute-paths --format json --fail-on none -q -j 2 2>/dev/null",
+             &json);
   auto report = nlohmann::json::parse(json);
   std::map<std::string, std::string> package_of, stage_of;  // by config
   std::map<std::string, std::vector<std::string>> found;    // a config's dependencies found
@@ -89,7 +110,8 @@ std::map<std::string, Verdict> AuditVerdicts(const std::set<std::string>& dirs, 
     package_of[f["path"]] = f["cmake"]["package"];
     canonical_config[Canonical(f["path"])] = f["path"];
     for (const auto& d : f["cmake"].value("dependencies", nlohmann::json::array()))
-      if (d.contains("found") && d["found"].is_string()) found[f["path"]].push_back(Canonical(d["found"]));
+      if (d.contains("found") && d["found"].is_string())
+        found[f["path"]].push_back(Canonical(OnHost(world, d["found"])));
   }
   for (const auto& f : report["findings"]) {
     std::string check = f["check"];
@@ -120,12 +142,22 @@ std::map<std::string, Verdict> AuditVerdicts(const std::set<std::string>& dirs, 
 }
 
 // Where CMake fails a consumer of the config (tests/cmake-world/probe.sh): configure,
-// generate, build, or "" when it passes.
-std::string CMakeFailsAt(const Verdict& v, const std::string& workdir, std::string* output) {
-  std::string cmd = Quote(std::string(ROCM_AUDIT_SOURCE_DIR) + "/tests/cmake-world/probe.sh") + " " +
-                    Quote(ROCM_AUDIT_CMAKE_COMMAND) + " " + Quote(ROCM_AUDIT_CMAKE_GENERATOR) + " " +
-                    Quote(ROCM_AUDIT_CMAKE_MAKE_PROGRAM) + " " + Quote(workdir) + " " + Quote(v.package) +
-                    " " + Quote(std::filesystem::path(v.config).parent_path().string());
+// generate, build, or "" when it passes. In a root, the root's own cmake and make run the
+// probe inside it (chroot), in `workdir` there.
+std::string CMakeFailsAt(const World& world, const Verdict& v, const std::string& workdir,
+                         std::string* output) {
+  const std::string config_dir = std::filesystem::path(v.config).parent_path().string();
+  std::string cmd;
+  if (world.root.empty()) {
+    cmd = Quote(std::string(ROCM_AUDIT_SOURCE_DIR) + "/tests/cmake-world/probe.sh") + " " +
+          Quote(ROCM_AUDIT_CMAKE_COMMAND) + " " + Quote(ROCM_AUDIT_CMAKE_GENERATOR) + " " +
+          Quote(ROCM_AUDIT_CMAKE_MAKE_PROGRAM) + " " + Quote(workdir) + " " + Quote(v.package) + " " +
+          Quote(config_dir);
+  } else {
+    cmd = "chroot " + Quote(world.root) +
+          " /bin/sh /tmp/rocm-audit-probe.sh /usr/bin/cmake 'Unix Makefiles' '' " + Quote(workdir) + " " +
+          Quote(v.package) + " " + Quote(config_dir.substr(world.root.size())) + " 2>&1";
+  }
   RunCommand(cmd, output);
   size_t at = output->rfind("stage: ");
   std::string stage = at == std::string::npos ? "probe failed" : output->substr(at + 7);
@@ -134,46 +166,45 @@ std::string CMakeFailsAt(const Verdict& v, const std::string& workdir, std::stri
 }
 
 // expectations.txt: "<package> <config> <rocm-audit's stage> <cmake's stage> <why>", a
-// stage being configure, generate, build or passes; '#' starts a comment line.
-std::map<std::string, std::pair<std::string, std::string>> Expectations() {
+// stage being configure, generate, build or passes; '#' starts a comment line. A root's
+// configs are named as its system names them.
+std::map<std::string, std::pair<std::string, std::string>> Expectations(const World& world) {
   std::map<std::string, std::pair<std::string, std::string>> out;
   std::istringstream in(
-      testing::ReadAll(std::string(ROCM_AUDIT_SOURCE_DIR) + "/tests/cmake-world/expectations.txt"));
+      testing::ReadAll(std::string(ROCM_AUDIT_SOURCE_DIR) + "/tests/cmake-world/" + world.expectations));
   std::string line;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
     std::istringstream words(line);
     std::string package, config, audit, cmake;
     words >> package >> config >> audit >> cmake;
-    out[package + " " + config] = {audit, cmake};
+    out[package + " " + world.root + config] = {audit, cmake};
   }
   return out;
 }
 
 std::string Shown(const std::string& stage) { return stage.empty() ? "passes" : stage; }
 
-TEST(CMakeWorld, AgreesWithCMakeOnDebianConfigs) {
-  std::set<std::string> dirs = ConfigDirectories();
-  const char* binary = std::getenv("ROCM_AUDIT_WORLD_BINARY");  // another build, to compare
-  std::map<std::string, Verdict> verdicts = AuditVerdicts(dirs, binary ? binary : ROCM_AUDIT_BINARY);
-  if (verdicts.size() < kAtLeast)
-    ROCM_AUDIT_SKIP_NO_INSTALLED_WORLD << verdicts.size()
-                                       << " package configs installed in /usr; tests/cmake-world/install.sh "
-                                          "installs them";
+// Probes every config of `verdicts` with real CMake, two at a time, and compares.
+void CompareWithCMake(const World& world, std::map<std::string, Verdict>& verdicts) {
   // Two probes at a time, each in its own directory.
   std::vector<Verdict*> all;
   for (auto& [key, v] : verdicts) all.push_back(&v);
   const std::string work = ::testing::TempDir() + "/rocm-audit-world-" + std::to_string(getpid());
+  if (!world.root.empty())
+    std::filesystem::copy_file(std::string(ROCM_AUDIT_SOURCE_DIR) + "/tests/cmake-world/probe.sh",
+                               world.root + "/tmp/rocm-audit-probe.sh",
+                               std::filesystem::copy_options::overwrite_existing);
   std::vector<std::thread> workers;
   for (size_t w = 0; w < 2; ++w)
     workers.emplace_back([&, w] {
       for (size_t k = w; k < all.size(); k += 2)
-        all[k]->cmake = CMakeFailsAt(*all[k], work + "/" + std::to_string(w), &all[k]->output);
+        all[k]->cmake = CMakeFailsAt(world, *all[k], work + "/" + std::to_string(w), &all[k]->output);
     });
   for (std::thread& t : workers) t.join();
-  std::filesystem::remove_all(work);
+  std::filesystem::remove_all(world.root + work);
 
-  auto expected = Expectations();
+  auto expected = Expectations(world);
   size_t agree = 0, explained = 0;
   std::map<std::string, size_t> by_stage;
   for (auto& [key, v] : verdicts) {
@@ -197,6 +228,34 @@ TEST(CMakeWorld, AgreesWithCMakeOnDebianConfigs) {
       "generate %zu, build %zu\n",
       verdicts.size(), agree, 100.0 * agree / verdicts.size(), explained, by_stage["passes"],
       by_stage["configure"], by_stage["generate"], by_stage["build"]);
+}
+
+TEST(CMakeWorld, AgreesWithCMakeOnDebianConfigs) {
+  const World host{"", "expectations.txt"};
+  const char* binary = std::getenv("ROCM_AUDIT_WORLD_BINARY");  // another build, to compare
+  std::map<std::string, Verdict> verdicts =
+      AuditVerdicts(host, ConfigDirectories(host), binary ? binary : ROCM_AUDIT_BINARY);
+  if (verdicts.size() < kAtLeast)
+    ROCM_AUDIT_SKIP_NO_INSTALLED_WORLD << verdicts.size()
+                                       << " package configs installed in /usr; tests/cmake-world/install.sh "
+                                          "installs them";
+  CompareWithCMake(host, verdicts);
+}
+
+// Debian 13 (trixie): Qt 6.8, KF6, VTK 9.3, PCL 1.15, SuiteSparse 7.10, ament_cmake, CMake
+// 3.31. The root is $ROCM_AUDIT_TRIXIE_WORLD, default /var/tmp/rocm-audit-trixie-world.
+TEST(CMakeWorld, AgreesWithCMakeInADebian13Root) {
+  const char* env = std::getenv("ROCM_AUDIT_TRIXIE_WORLD");
+  const World trixie{env && *env ? env : "/var/tmp/rocm-audit-trixie-world", "expectations-trixie.txt"};
+  if (!std::filesystem::exists(trixie.root + "/usr/bin/cmake"))
+    ROCM_AUDIT_SKIP_NO_INSTALLED_WORLD << "no Debian 13 root at " << trixie.root
+                                       << "; tests/cmake-world/make_root.sh makes it";
+  if (geteuid() != 0) ROCM_AUDIT_SKIP_NEEDS_ROOT << "the probes run in the root by chroot(2)";
+  const char* binary = std::getenv("ROCM_AUDIT_WORLD_BINARY");
+  std::map<std::string, Verdict> verdicts =
+      AuditVerdicts(trixie, ConfigDirectories(trixie), binary ? binary : ROCM_AUDIT_BINARY);
+  ASSERT_GE(verdicts.size(), kAtLeast) << "package configs in " << trixie.root;
+  CompareWithCMake(trixie, verdicts);
 }
 
 }  // namespace

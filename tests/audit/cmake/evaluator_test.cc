@@ -749,6 +749,31 @@ TEST(Genex, InstallInterfaceItems) {
   // expression whose condition is false takes nothing with it.
   EXPECT_EQ(InstallInterfaceItems("a;$<1:/l/libQt5Qml.so;Threads::Threads>;$<0:x;y>;b"),
             (std::vector<std::string>{"a", "/l/libQt5Qml.so", "Threads::Threads", "b"}));
+  // The consumer's platform is Linux: mongoc 1.30's Windows-only libraries are no items.
+  EXPECT_EQ(
+      InstallInterfaceItems("m;$<$<PLATFORM_ID:Windows>:advapi32.lib>;$<$<PLATFORM_ID:Darwin,Linux>:dl>"),
+      (std::vector<std::string>{"m", "dl"}));
+}
+
+// Qt 6.8's private include directories: $<$<BOOL:$<TARGET_PROPERTY:Qt6::Concurrent,
+// _qt_module_has_private_headers>>:dir>, read from the target as CMake reads it; a target
+// not known leaves the condition unknown, taken as true as before.
+TEST(Genex, TargetPropertiesOfKnownTargetsDecideConditions) {
+  const TargetPropertyLookup lookup = [](std::string_view target, std::string_view property) {
+    std::optional<std::string> out;
+    if (target == "Qt6::Gui") out = property == "_qt_module_has_private_headers" ? "TRUE" : "";
+    if (target == "Qt6::Concurrent") out = "";
+    return out;
+  };
+  auto items = [&](const std::string& target) {
+    return InstallInterfaceItems(
+        "$<$<BOOL:$<TARGET_PROPERTY:" + target + ",_qt_module_has_private_headers>>:/inc/private>;/inc",
+        lookup);
+  };
+  EXPECT_EQ(items("Qt6::Gui"), (std::vector<std::string>{"/inc/private", "/inc"}));
+  EXPECT_EQ(items("Qt6::Concurrent"), std::vector<std::string>{"/inc"});
+  EXPECT_EQ(items("Other::Lib"), (std::vector<std::string>{"/inc/private", "/inc"}));
+  EXPECT_EQ(InstallInterfaceItems("$<$<BOOL:x-NOTFOUND>:a>;$<$<BOOL:0.0>:b>"), std::vector<std::string>{"b"});
 }
 
 TEST(PackageConfig, NamesAndPrefixes) {
