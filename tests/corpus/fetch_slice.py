@@ -46,6 +46,10 @@ def sha256_of(path):
     return h.hexdigest()
 
 
+class MirrorDown(Exception):
+    pass
+
+
 def fetch(url, dest, sha256, size):
     """Downloads url to dest unless dest already has the expected bytes: "" when dest has
     them, else why not."""
@@ -53,10 +57,12 @@ def fetch(url, dest, sha256, size):
         return ''
     part = dest + '.part'
     try:
-        with urllib.request.urlopen(url, timeout=60) as r, open(part, 'wb') as out:
+        with urllib.request.urlopen(url, timeout=30) as r, open(part, 'wb') as out:
             shutil.copyfileobj(r, out, 1 << 20)
-    except (urllib.error.URLError, OSError) as e:
+    except urllib.error.HTTPError as e:  # the mirror answers, without this file
         return f'{url}: {e}'
+    except (urllib.error.URLError, OSError) as e:  # the mirror does not answer: not asked again
+        raise MirrorDown(f'{url}: {e}') from e
     if os.path.getsize(part) != size or sha256_of(part) != sha256:
         os.unlink(part)
         return f'{url}: not the locked bytes (size or SHA-256 differs)'
@@ -89,29 +95,46 @@ def main():
     mirrors = [m.rstrip('/') for m in sys.argv[2:]] or ['http://deb.debian.org/debian']
     rows = read_slice(os.path.join(HERE, 'slice.tsv'))
     have = {}
+    down = set()  # mirrors that did not answer
     for suite, package, version, sha256, size, pool_path in rows:
         debs = os.path.join(corpus, 'debs', suite)
         os.makedirs(debs, exist_ok=True)
         dest = os.path.join(debs, os.path.basename(pool_path))
         why = []
-        for m in mirrors:
-            why.append(fetch(m + '/' + pool_path, dest, sha256, size))
+        for m in [m for m in mirrors if m not in down]:
+            try:
+                why.append(fetch(m + '/' + pool_path, dest, sha256, size))
+            except MirrorDown as e:
+                why.append(str(e))
+                down.add(m)
+                continue
             if not why[-1]:
                 have.setdefault(suite, []).append(dest)
                 break
         else:
-            print(f'fetch_slice: left out {suite} {package} {version}: ' + '; '.join(why), file=sys.stderr)
+            reason = '; '.join(why) or 'no mirror answers'
+            print(f'fetch_slice: left out {suite} {package} {version}: {reason}', file=sys.stderr)
+    suites = sorted({r[0] for r in rows})
+    if not any(have.get(suite) for suite in suites):
+        # Nothing fetched (no network): no corpus at all, so every corpus test skips.
+        shutil.rmtree(corpus, ignore_errors=True)
+        print(f'fetch_slice: no .deb fetched; {corpus} removed', file=sys.stderr)
+        return 1
     # What tells the tests this corpus is the slice: a test pinned to the whole corpus's
     # facts skips here as it does without a corpus, and the agreement tests lower their floors.
     with open(os.path.join(corpus, 'SLICE'), 'w') as f:
         f.write('tests/corpus/slice.tsv of rocm-audit: a slice of the corpus, not the whole\n')
-    for suite in sorted({r[0] for r in rows}):
+    for suite in suites:
         root = os.path.join(corpus, suite + '-root')
+        if not have.get(suite):  # a suite with nothing fetched has no root, as without a corpus
+            shutil.rmtree(root, ignore_errors=True)
+            shutil.rmtree(os.path.join(corpus, 'debs', suite), ignore_errors=True)
+            continue
         new_root(root)
-        for deb in have.get(suite, []):
+        for deb in have[suite]:
             unpack(deb, root)
-        print(f'{root}: {len(have.get(suite, []))} of {sum(r[0] == suite for r in rows)} packages')
-    return 0 if all(have.get(s) for s in {r[0] for r in rows}) else 1
+        print(f'{root}: {len(have[suite])} of {sum(r[0] == suite for r in rows)} packages')
+    return 0 if all(have.get(s) for s in suites) else 1
 
 
 if __name__ == '__main__':
