@@ -13,8 +13,8 @@ bool Names(const std::string& property, std::string_view prefix) {
                                 property[prefix.size()] == '_');
 }
 
-void SetProperty(Interpreter& in, CMakeTarget& t, const std::string& name, const CMakeValue& value,
-                 bool append) {
+void StoreProperty(Interpreter& in, CMakeTarget& t, const std::string& name, const CMakeValue& value,
+                   bool append) {
   // Appending to an unknown value, or an unknown value, leaves the property unknown.
   CMakeValue& slot = t.properties[name];
   if (!append || (slot.known && slot.text.empty()) || (slot.known && !value.known))
@@ -22,6 +22,10 @@ void SetProperty(Interpreter& in, CMakeTarget& t, const std::string& name, const
   else if (slot.known)
     slot.text += ";" + value.text;
   t.set_at[name] = in.rec().UserSite();
+}
+
+// The installed files `value`, set as property `name` of `t`, names: recorded as references.
+void ReferenceFiles(Interpreter& in, const CMakeTarget& t, const std::string& name, const CMakeValue& value) {
   // A target the consumer builds names no installed file: CMake checks the paths of imported
   // targets only, and a built one's usage requirements take $<BUILD_INTERFACE:...>.
   if (!t.imported) return;
@@ -39,7 +43,9 @@ void SetProperty(Interpreter& in, CMakeTarget& t, const std::string& name, const
     in.Reference(value.text, name, t.name);
     return;
   }
-  // $<TARGET_PROPERTY:t,p> of a target defined so far reads what is set on it now.
+  // $<TARGET_PROPERTY:t,p> of a target defined so far reads what is set on it now (a property
+  // set by a later command is not seen: its condition reads false, and what it guards is not
+  // checked).
   const TargetPropertyLookup lookup = [&in](std::string_view target, std::string_view property) {
     std::optional<std::string> out;
     if (const CMakeTarget* d = in.targets().Find(std::string(target))) {
@@ -53,6 +59,12 @@ void SetProperty(Interpreter& in, CMakeTarget& t, const std::string& name, const
     if (item.empty() || item[0] != '/') continue;  // targets, -l flags, relative names
     in.Reference(item, name, t.name);
   }
+}
+
+void SetProperty(Interpreter& in, CMakeTarget& t, const std::string& name, const CMakeValue& value,
+                 bool append) {
+  StoreProperty(in, t, name, value, append);
+  ReferenceFiles(in, t, name, value);
 }
 
 // The property a target_* command sets on a target's consumers.
@@ -102,8 +114,13 @@ Flow SetTargetPropertiesCommand(Interpreter& in, const std::string&, const Args&
       if (!in.dependency_seen()) in.Fail("set_target_properties: cannot find target " + a[t].value.text);
       continue;
     }
+    // Every property first, then the files they name: an expression reads the target's
+    // properties as CMake does at generate time, when the whole call has set them (Qt 6.8's
+    // Targets files set _qt_module_has_private_headers after the include directories that test it).
     for (size_t k = props + 1; k + 1 < a.size(); k += 2)
-      SetProperty(in, *target, a[k].value.text, a[k + 1].value, false);
+      StoreProperty(in, *target, a[k].value.text, a[k + 1].value, false);
+    for (size_t k = props + 1; k + 1 < a.size(); k += 2)
+      ReferenceFiles(in, *target, a[k].value.text, a[k + 1].value);
   }
   return Flow::kNormal;
 }

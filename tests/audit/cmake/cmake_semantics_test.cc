@@ -167,6 +167,29 @@ TEST_F(CMakeSemantics, FilesAConfigWritesIntoTheConsumersBuildDirectoryExist) {
   EXPECT_NE(Var(p.evaluation, "other"), "1");  // what the consumer's configure made is unknown
 }
 
+// Qt 6.8's Targets files: a private include directory is named under
+// $<$<BOOL:$<TARGET_PROPERTY:Qt6::X,_qt_module_has_private_headers>>:...>, and the property is
+// set later in the same set_target_properties() call (Tools) or never (Concurrent). CMake
+// reads it at generate time: Tools's directory is checked, Concurrent's is not.
+TEST_F(CMakeSemantics, ATargetPropertyExpressionReadsTheWholeCallsProperties) {
+  const std::string guarded =
+      "\\$<\\$<BOOL:\\$<TARGET_PROPERTY:Qt6::NAME,_qt_module_has_private_headers>>:/nowhere/NAME>";
+  auto config = [&](const std::string& name, const std::string& more) {
+    std::string value = guarded;
+    for (size_t at; (at = value.find("NAME")) != std::string::npos;) value.replace(at, 4, name);
+    return "add_library(Qt6::" + name + " INTERFACE IMPORTED)\nset_target_properties(Qt6::" + name +
+           " PROPERTIES\n  INTERFACE_INCLUDE_DIRECTORIES \"" + value + "\"\n" + more + ")\n";
+  };
+  CMakePackage p =
+      EvaluatePackage("Qt6Mods",
+                      Config("Qt6Mods", config("Tools", "  _qt_module_has_private_headers \"TRUE\"\n") +
+                                            config("Concurrent", "")),
+                      files_);
+  std::set<std::string> referenced;
+  for (const CMakeReference& r : p.evaluation.references) referenced.insert(r.path);
+  EXPECT_EQ(referenced, std::set<std::string>{"/nowhere/Tools"});
+}
+
 // A required dependency found nowhere fails find_package() of whoever requires it, at every
 // level (CMakeFindDependencyMacro: <Name>_FOUND False and return()): Qt6QuickVectorImage
 // asks for Qt6Svg, and the package that asks for Qt6QuickVectorImage fails with it.
