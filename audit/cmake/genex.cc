@@ -55,12 +55,7 @@ std::string Expression(std::string_view s, size_t* at, int depth, bool* ok,
   // PlatformIdNode). mongoc 1.30's targets link $<$<PLATFORM_ID:Windows>:advapi32.lib>.
   // $<BOOL:x> is 0 for what cmValue::IsOff calls off (no number is read), 1 otherwise; x
   // not known leaves the item unevaluable (or, as a condition, taken as true).
-  if (head == "BOOL") {
-    const std::string u = ToUpper(body);
-    const bool off = u.empty() || u == "0" || u == "OFF" || u == "NO" || u == "FALSE" || u == "N" ||
-                     u == "IGNORE" || u == "NOTFOUND" || u.ends_with("-NOTFOUND");
-    return off ? "0" : "1";
-  }
+  if (head == "BOOL") return IsOff(body) ? "0" : "1";
   // $<TARGET_PROPERTY:t,p> of a target the caller knows; the one-argument form (the
   // consuming target's property) is not known here.
   if (head == "TARGET_PROPERTY" && lookup) {

@@ -89,12 +89,14 @@ bool IsTrueConstant(std::string_view s) {
   return end && *end == 0 && v != 0;
 }
 
+bool IsOff(std::string_view s) {
+  const std::string u = ToUpper(s);
+  return u.empty() || u == "0" || u == "OFF" || u == "NO" || u == "FALSE" || u == "N" || u == "IGNORE" ||
+         u == "NOTFOUND" || u.ends_with("-NOTFOUND");
+}
+
 bool IsFalseConstant(std::string_view s) {
-  std::string u = ToUpper(s);
-  if (u.empty() || u == "0" || u == "OFF" || u == "NO" || u == "FALSE" || u == "N" || u == "IGNORE" ||
-      u == "NOTFOUND")
-    return true;
-  if (u.size() >= 9 && u.ends_with("-NOTFOUND")) return true;
+  if (IsOff(s)) return true;
   char* end = nullptr;
   std::string copy(s);
   double v = std::strtod(copy.c_str(), &end);

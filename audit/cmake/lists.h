@@ -15,7 +15,10 @@ std::string JoinList(const std::vector<std::string>& items, std::string_view sep
 
 /// 1, ON, YES, TRUE, Y, or a non-zero number (case-insensitive).
 bool IsTrueConstant(std::string_view s);
-/// 0, OFF, NO, FALSE, N, IGNORE, NOTFOUND, "", or ending in -NOTFOUND.
+/// What cmValue::IsOff calls off: "", 0, OFF, NO, FALSE, N, IGNORE, NOTFOUND, or ending in
+/// -NOTFOUND (case-insensitive); no number is read ($<BOOL:x> is 0 exactly for these).
+bool IsOff(std::string_view s);
+/// IsOff, or a number equal to zero (if(<constant>)).
 bool IsFalseConstant(std::string_view s);
 
 /// The variables find_package() sets for the version a version file gave (PACKAGE_VERSION),
