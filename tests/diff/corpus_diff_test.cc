@@ -207,6 +207,9 @@ TEST(CorpusDiffTensile, ProcessorsLostFromTheDataAreThoseItsDirectoryNoLongerHas
 // The imported targets real CMake has after find_package(hip CONFIG) on a Debian system
 // installed at `root` (every search prefix re-rooted there, CMAKE_FIND_ROOT_PATH): Debian's
 // cmake is the oracle of what a consumer of hip gets.
+// hip's config stops unless it finds compiler-rt's builtins in the host's
+// /usr/lib/clang/*/lib/*, as a real consumer's would: the README's test tools bring
+// libclang-rt-19-dev for it.
 std::set<std::string> HipTargetsByCMake(const std::string& root) {
   TempDir t;
   WriteAll(t / "CMakeLists.txt",
