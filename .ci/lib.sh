@@ -137,6 +137,18 @@ extract_readme_commands() {
   for n in 1 2; do [ -s "$prefix.$n" ] || die "README.md: command $n is empty"; done
 }
 
+# extract_readme_unit_loop README FILE: the command of README's "**Developing**" item (the
+# unit tests with only the first command's packages), as one line, into FILE.
+extract_readme_unit_loop() {
+  local readme=$1 file=$2
+  awk '
+    /^- \*\*Developing\*\*/ { item = 1; next }
+    item && /^- / { exit }
+    item && /^  `cmake -S/ { line = $0; sub(/^  `/, "", line); sub(/`\.?[[:space:]]*$/, "", line); print line; exit }
+  ' "$readme" > "$file"
+  grep -q 'ctest --test-dir build -L unit' "$file" || die "README.md: no unit loop under **Developing**"
+}
+
 # run_in_root ROOT DIR FILE: the command in FILE, as written, by bash in DIR inside ROOT,
 # with a container's bare environment (and the host's trust variables) and no standard
 # input.

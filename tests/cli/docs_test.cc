@@ -131,6 +131,8 @@ TEST(Docs, SecondCommandInstallsTheTestTools) {
   EXPECT_THAT(test, ::testing::HasSubstr(" $(command -v npm >/dev/null || echo npm) "));
   EXPECT_THAT(test, ::testing::HasSubstr("-G Ninja"));
   EXPECT_THAT(test, ::testing::HasSubstr(" -DBUILD_TESTING=ON "));
+  // The unit loop (Developing) turns the external tests off in the same build directory.
+  EXPECT_THAT(test, ::testing::HasSubstr(" -DROCM_AUDIT_EXTERNAL_TESTS=ON "));
   EXPECT_THAT(test, ::testing::HasSubstr("ctest --test-dir build"));
 }
 
