@@ -186,7 +186,12 @@ class Evaluator {
       return Tri::kUnknown;
     }
     if (name.starts_with("CACHE{") && name.ends_with("}")) name = name.substr(6, name.size() - 7);
-    return c_.variable(name) ? Tri::kTrue : Tri::kFalse;
+    const CMakeValue* v = c_.variable(name);
+    if (v && v->maybe_unset) {
+      *why = "whether " + std::string(name) + " is set (" + v->why + ")";
+      return Tri::kUnknown;
+    }
+    return v ? Tri::kTrue : Tri::kFalse;
   }
 
   static bool Number(const std::string& s, double* v) {

@@ -16,6 +16,10 @@ struct CMakeValue {
   bool known = true;
   std::string
       why;  ///< for an unknown value: what was not known, e.g. "the output of execute_process at x.cmake:12"
+  /// Set on some paths of an undecided if() and unset on others: if(DEFINED) of it is not
+  /// known either (CMake's generated Targets files set <Name>_NOT_FOUND_MESSAGE_targets
+  /// only when a target of another export set is missing, then test DEFINED).
+  bool maybe_unset = false;
 
   static CMakeValue Unknown(std::string why) {
     CMakeValue v;

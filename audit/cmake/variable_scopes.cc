@@ -51,7 +51,13 @@ void VariableScopes::Merge(const VariableScopes& other, const std::string& why) 
     for (const std::string& name : names) {
       const CMakeValue* a = mine.Find(name);
       const CMakeValue* b = theirs.Find(name);
-      if (b ? !a || !(*a == *b) : a && a->known) mine.Set(name, CMakeValue::Unknown(why));
+      if (!a && !b) continue;
+      const bool maybe_unset = !a || !b || a->maybe_unset || b->maybe_unset;
+      if (a && b && *a == *b && a->maybe_unset == maybe_unset) continue;
+      // Different values are unknown; one the other path leaves unset is also maybe unset.
+      CMakeValue merged = a && !a->known ? *a : CMakeValue::Unknown(why);
+      merged.maybe_unset = maybe_unset;
+      mine.Set(name, std::move(merged));
     }
   }
 }

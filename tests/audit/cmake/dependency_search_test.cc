@@ -129,5 +129,30 @@ TEST_F(DependencySearch, WhatAShippedFindModuleFindsIsListedThroughIt) {
   EXPECT_EQ(c.dependencies[0].through_module[0].found, dep);
 }
 
+// CMake's generated Targets file tests the targets of other export sets it links
+// (Qt6CoreTargets.cmake: Qt6::Platform, which Qt6's config defines) and sets
+// <Name>_NOT_FOUND_MESSAGE_targets only when one is missing, then tests if(DEFINED) of it.
+// A config outside the audited ones is evaluated without its dependencies' targets: that
+// if(TARGET) is undecided, and so is the DEFINED after it; Mod's Mod_FOUND is not false
+// (it was, and every config requiring Qt6Core, audited alone, "could not find" it).
+TEST_F(DependencySearch, AVariableSetOnlyWhereATargetOfADependencyIsMissingLeavesFoundUnknown) {
+  Write("lib/cmake/Base/BaseConfig.cmake", "add_library(Base::Platform INTERFACE IMPORTED)\n");
+  Write("lib/cmake/Mod/ModConfig.cmake",
+        "include(CMakeFindDependencyMacro)\nfind_dependency(Base)\n"
+        "add_library(Base::Mod INTERFACE IMPORTED)\n"
+        "foreach(_target \"Base::Platform\")\n  if(NOT TARGET \"${_target}\")\n"
+        "    set(${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE_targets \"${_target}\")\n  "
+        "endif()\nendforeach()\n"
+        "if(DEFINED ${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE_targets)\n"
+        "  set(${CMAKE_FIND_PACKAGE_NAME}_FOUND FALSE)\nendif()\n");
+  CMakePackage c = Consumer("include(CMakeFindDependencyMacro)\nfind_dependency(Mod)\n");
+  ASSERT_EQ(c.dependencies.size(), 1u);
+  ASSERT_TRUE(c.dependencies[0].evaluated);
+  ASSERT_TRUE(c.dependencies[0].variables);
+  const auto& vars = *c.dependencies[0].variables;
+  auto found = vars.find("Mod_FOUND");
+  EXPECT_TRUE(found == vars.end() || !found->second.known) << found->second.text;
+}
+
 }  // namespace
 }  // namespace rocm_audit

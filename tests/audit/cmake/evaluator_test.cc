@@ -469,6 +469,21 @@ TEST_F(Evaluator, AfterABranchThatStopsTheConfigureTheRestIsDecided) {
   EXPECT_FALSE(r.stopped);
 }
 
+// A variable set on one path of an undecided if() and left unset on the other may or may
+// not be defined: if(DEFINED) of it is undecided (it was true, so a FATAL_ERROR or a
+// <Name>_FOUND FALSE under it was decided). Set on both paths, it is defined whatever it holds.
+TEST_F(Evaluator, DefinedOfAVariableSetOnOnlyOnePathIsUndecided) {
+  auto r = Run(Write("a.cmake",
+                     "if(DEFINED ENV{HAVE_IT})\n  set(one 1)\nendif()\n"
+                     "if(DEFINED ENV{HAVE_IT})\n  set(both 1)\nelse()\n  set(both 2)\nendif()\n"
+                     "if(DEFINED both)\n  set(both_defined yes)\nendif()\n"
+                     "if(DEFINED one)\n  message(FATAL_ERROR \"one is set\")\nendif()\n"));
+  EXPECT_EQ(Var(r, "both_defined"), "yes");
+  ASSERT_EQ(r.failures.size(), 1u);
+  EXPECT_FALSE(r.failures[0].undecided.empty());
+  EXPECT_FALSE(r.stopped);
+}
+
 // string(REPEAT) as CMake: the whole count (it stopped at 4,096), an error for a count that
 // is not a non-negative integer, and a result past the value bound unknown, never built.
 // find_package_handle_standard_args() sets <Name>_FOUND and <NAME>_FOUND (CMake 3.25's
