@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // As the streamed reader does: the prefix it asked for (or what there is), of the whole.
   std::string_view prefix = bytes.substr(0, needed ? needed : bytes.size());
   if (InspectCodeObject(prefix, bytes.size(), &info, &error)) info.target_id();
-  // And a size that claims more than the bytes hold.
-  InspectCodeObject(bytes, uint64_t(bytes.size()) * 2 + 1, &info, &error);
+  // And a size that claims more than the bytes hold: only that it returns matters here.
+  (void)InspectCodeObject(bytes, uint64_t(bytes.size()) * 2 + 1, &info, &error);
   return 0;
 }
