@@ -122,9 +122,9 @@ TEST(Docs, FirstCommandInstallsTheBuildToolsOnly) {
 TEST(Docs, SecondCommandInstallsTheTestTools) {
   std::string test = CommandAfter(Read("README.md"), "To work on it:");
   for (const char* pkg :
-       {" python3 ", " python3-yaml ", " python3-jsonschema ", " clang-format-19 ", " llvm-19 ", " libclang-rt-19-dev ", " zstd ",
-        " libgtest-dev ", " libgmock-dev ", " libxml2-utils ", " libtree ", " chromium ", " tidy ",
-        " debhelper ", " nix-bin ", " liblief-dev ", " lintian "})
+       {" python3 ", " python3-yaml ", " python3-jsonschema ", " clang-format-19 ", " llvm-19 ",
+        " libclang-rt-19-dev ", " zstd ", " libgtest-dev ", " libgmock-dev ", " libxml2-utils ", " libtree ",
+        " chromium ", " tidy ", " debhelper ", " nix-bin ", " liblief-dev ", " lintian "})
     EXPECT_THAT(test, ::testing::HasSubstr(pkg)) << pkg;
   // Debian's npm wherever the machine has none: it conflicts with NodeSource's nodejs, which
   // brings its own (an apt-get install naming npm fails on such a machine).
