@@ -29,9 +29,7 @@ void CMakeEvaluator::Run(const std::string& path) {
 CMakeEvaluation CMakeEvaluator::Take() {
   CMakeEvaluation& out = in_.rec().Out();
   out.targets = in_.targets().TakeAll();
-  CMakeVariables::Map variables;
-  in_.vars().Top().ForEach([&](const std::string& k, const CMakeValue& v) { variables.emplace(k, v); });
-  out.variables = CMakeVariables(std::move(variables));
+  out.variables = CMakeVariables(in_.vars().TakeTop());
   out.definitions = in_.definitions();
   return std::move(out);
 }
