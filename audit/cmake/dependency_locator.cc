@@ -158,8 +158,10 @@ void DependencyLocator::Locate(const std::vector<CMakePackage*>& packages) {
 }
 
 const SharedVariables& DependencyLocator::VariablesOf(const CMakePackage* q) {
+  // The evaluation's own map, shared: an evaluation again replaces it, never changes it.
   SharedVariables& v = variables_[q];
-  if (!v) v = std::make_shared<const std::map<std::string, CMakeValue>>(q->evaluation.variables);
+  if (!v) v = q->evaluation.variables.shared();
+  if (!v) v = std::make_shared<const std::map<std::string, CMakeValue>>();
   return v;
 }
 

@@ -28,8 +28,8 @@ void CMakeEvaluator::Run(const std::string& path) {
 
 CMakeEvaluation CMakeEvaluator::Take() {
   CMakeEvaluation& out = in_.rec().Out();
-  out.targets = in_.targets().All();
-  in_.vars().Top().ForEach([&](const std::string& k, const CMakeValue& v) { out.variables.emplace(k, v); });
+  out.targets = in_.targets().TakeAll();
+  out.variables = CMakeVariables(in_.vars().TakeTop());
   out.definitions = in_.definitions();
   return std::move(out);
 }

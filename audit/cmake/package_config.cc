@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <utility>
 
 #include "audit/cmake/cmake_modules.h"
 #include "audit/cmake/consumer_dirs.h"
@@ -583,9 +584,13 @@ std::vector<CMakePass> EvaluatePasses(const std::string& name, const std::string
   passes.push_back(evaluate(""));  // not an initializer list, which would copy the evaluation
   // What a consumer that asks for each component gets besides (MIOpen asks for all of
   // composable_kernel's): a Targets file included only then hides from a plain evaluation.
+  // What such a pass left set is read by no one once its <Name>_FOUND is judged
+  // (AddFoundFalse): the package's variables are the plain pass's.
   if (!passes.front().evaluation.stopped)
-    for (const std::string& c : OfferedComponents(name, passes.front().evaluation))
+    for (const std::string& c : OfferedComponents(name, passes.front().evaluation)) {
       passes.push_back(evaluate(c));
+      passes.back().evaluation.variables.clear();
+    }
   return passes;
 }
 
@@ -600,7 +605,16 @@ CMakePackage Assemble(const std::string& name, const std::string& config, const 
   p.prefix = PackagePrefixOf(DirName(config), name);
   for (const CMakePass& pass : passes) p.asked_dependency_targets |= pass.asked_dependency_targets;
   keep &= p.asked_dependency_targets;
-  p.evaluation = keep ? passes.front().evaluation : std::move(passes.front().evaluation);
+  // A kept pass is read again only when it did not ask for dependency targets (it is taken
+  // as it is, EvaluatePasses); one that asked runs again, so only its component is kept.
+  // Keeping every pass whole with its copy in the package was most of the peak memory of a
+  // set of configs (Qt6's and KF5's packages each held their passes twice until evaluated
+  // again in the fixed point).
+  auto take = [keep](CMakePass& pass) {
+    if (keep && !pass.asked_dependency_targets) return CMakeEvaluation(pass.evaluation);
+    return std::exchange(pass.evaluation, CMakeEvaluation{});
+  };
+  p.evaluation = take(passes.front());
   // find_package() reads <config>-version.cmake or <config>Version.cmake first.
   p.plain_version = plain;
   if (plain) {
@@ -626,8 +640,7 @@ CMakePackage Assemble(const std::string& name, const std::string& config, const 
   ComponentMerger merger(p.evaluation);
   for (size_t i = 1; i < passes.size(); ++i) {
     p.components.push_back(passes[i].component);
-    merger.Merge(keep ? CMakeEvaluation(passes[i].evaluation) : std::move(passes[i].evaluation),
-                 passes[i].component);
+    merger.Merge(take(passes[i]), passes[i].component);
   }
   for (const CMakeTarget& t : p.evaluation.targets) p.own_targets.insert(t.name);
   if (keep) p.passes = std::move(passes);

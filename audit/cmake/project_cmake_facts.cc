@@ -45,7 +45,7 @@ CMakePackageFacts ProjectCMakeFacts(const CMakePackage& package, bool with_resul
         if (name.size() > prefix.size() && name.starts_with(prefix) && !name.starts_with(prefix + "FIND_"))
           names.insert(name);
     };
-    add(package.evaluation.variables);
+    add(package.evaluation.variables.map());
     for (const LocatedDependency& d : package.dependencies)
       if (!d.found.empty() && d.request.required && d.request.asked_component.empty() && d.variables)
         add(*d.variables);

@@ -4,6 +4,7 @@
 // scope a VariableMap, whose copies cost what changed since they were made.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,8 @@ class VariableScopes {
   Variables Pop();
   const Variables& Current() const { return scopes_.back(); }
   const Variables& Top() const { return scopes_.front(); }
+  /// The top scope's variables, moved out (VariableMap::TakeAll): at the evaluation's end.
+  std::map<std::string, CMakeValue> TakeTop() { return scopes_.front().TakeAll(); }
 
   /// What copying `scope` costs the work budget: its bytes and kEntryWork a variable.
   static size_t CopyCost(const Variables& scope) { return scope.CopyCost(); }

@@ -4,7 +4,11 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
+#include <memory>
 #include <set>
+#include <string>
+#include <utility>
 
 #include "audit/cmake/dependency_locator.h"
 #include "audit/cmake/genex.h"
@@ -45,9 +49,46 @@ std::string FoundAs(const std::string& name, const std::string& config,
   return config;
 }
 
+// Two 64-bit hashes of a text and its length.
+struct Digest {
+  uint64_t a = 0, b = 0;
+  size_t size = 0;
+  bool operator==(const Digest&) const = default;
+};
+
+Digest DigestOf(const std::string& text) {
+  uint64_t fnv = 14695981039346656037ull;  // FNV-1a
+  for (unsigned char c : text) fnv = (fnv ^ c) * 1099511628211ull;
+  return {std::hash<std::string>{}(text), fnv, text.size()};
+}
+
+// The text of what a dependency's evaluation left set, digested once per evaluation of it:
+// a map is shared by every package that finds the dependency and never changes, and writing
+// out every variable of every dependency of each package in every round (Qt6's modules:
+// over a thousand each) was a twentieth of the run. Each map is kept weakly: one freed is
+// never taken for another made at its address.
+class VariablesDigests {
+ public:
+  std::string Of(const SharedVariables& variables) {
+    auto it = digests_.find(variables.get());
+    if (it == digests_.end() || it->second.first.expired()) {
+      std::string text;
+      for (const auto& [variable, value] : *variables)
+        text += variable + (value.known ? "=" + value.text : "?") + '\n';
+      const Digest d = DigestOf(text);
+      it = digests_.insert_or_assign(variables.get(), std::make_pair(std::weak_ptr(variables), d)).first;
+    }
+    const Digest& d = it->second.second;
+    return std::to_string(d.a) + ' ' + std::to_string(d.b) + ' ' + std::to_string(d.size) + '\n';
+  }
+
+ private:
+  std::map<const void*, std::pair<std::weak_ptr<const std::map<std::string, CMakeValue>>, Digest>> digests_;
+};
+
 // What a package's evaluation read of its dependencies, as one string: when it is the same,
 // evaluating the package again gives the same result.
-std::string InputsText(const DependencyTargets& d) {
+std::string InputsText(const DependencyTargets& d, VariablesDigests& digests) {
   std::string s = d.complete ? "complete\n" : "partial\n";
   for (const std::string& n : d.names) s += n + '\n';
   for (const auto& [name, defined] : d.by_dependency) {
@@ -58,28 +99,19 @@ std::string InputsText(const DependencyTargets& d) {
     s += '\n' + name + ' ' + p.version + ' ' + p.config + '\n';
     if (p.definitions)
       for (const auto& [command, definition] : *p.definitions) s += command + ' ';
-    if (p.variables)
-      for (const auto& [variable, value] : *p.variables)
-        s += variable + (value.known ? "=" + value.text : "?") + '\n';
+    if (p.variables) s += digests.Of(p.variables);
     for (const std::string& answer : p.world_answers) s += answer + '\n';
   }
   return s;
 }
 
-// InputsText as two 64-bit hashes and its length: kept for each package between rounds,
-// the text itself (every variable of every dependency, for Qt6's modules tens of kB each)
-// was a third of the peak memory of a set of configs.
-struct Inputs {
-  uint64_t a = 0, b = 0;
-  size_t size = 0;
-  bool operator==(const Inputs&) const = default;
-};
+// InputsText digested: kept for each package between rounds, the text itself (every
+// variable of every dependency, for Qt6's modules tens of kB each) was a third of the peak
+// memory of a set of configs.
+using Inputs = Digest;
 
-Inputs InputsOf(const DependencyTargets& d) {
-  const std::string text = InputsText(d);
-  uint64_t fnv = 14695981039346656037ull;  // FNV-1a
-  for (unsigned char c : text) fnv = (fnv ^ c) * 1099511628211ull;
-  return {std::hash<std::string>{}(text), fnv, text.size()};
+Inputs InputsOf(const DependencyTargets& d, VariablesDigests& digests) {
+  return DigestOf(InputsText(d, digests));
 }
 
 // Of the packages whose inputs changed, those none of whose dependencies is also waiting to
@@ -114,7 +146,8 @@ void ReevaluateToFixedPoint(const std::vector<CMakePackage*>& all, DependencyLoc
   std::vector<CMakePackage*> asked;
   for (CMakePackage* p : all)
     if (p->asked_dependency_targets) asked.push_back(p);
-  std::vector<Inputs> read(asked.size(), InputsOf({}));  // the first evaluation read nothing
+  VariablesDigests digests;
+  std::vector<Inputs> read(asked.size(), InputsOf({}, digests));  // the first evaluation read nothing
   // Whose inputs may have changed since they were last read: at first every one; then those
   // the locator collected anew (above a package evaluated again) and those that waited. The
   // others read the same as before: collecting and hashing them again was a round's cost
@@ -127,7 +160,7 @@ void ReevaluateToFixedPoint(const std::vector<CMakePackage*>& all, DependencyLoc
     for (size_t k = 0; k < asked.size(); ++k) {
       if (!look[k]) continue;
       DependencyTargets d = TargetsOfDependencies(*asked[k]);
-      Inputs now = InputsOf(d);
+      Inputs now = InputsOf(d, digests);
       if (now == read[k]) continue;
       changed.push_back(k);
       inputs.push_back(std::move(d));

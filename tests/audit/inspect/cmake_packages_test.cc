@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "audit/cmake/installed_files.h"
+#include "audit/cmake/package_config.h"
 #include "audit/fs/walk.h"
 #include "tests/support/scratch_dir_test.h"
 
@@ -104,6 +106,45 @@ TEST_F(CMakeEvaluationCost, EachEvaluationRunsTheConfigOnceAndTheVersionFileOnce
   // more with its dependencies settled, its version file once.
   EXPECT_EQ(whole.list_file_evaluations, 2 + 13 * 4u) << whole.evaluations << " evaluations";
   EXPECT_EQ(whole.list_file_evaluations - half.list_file_evaluations, 7 * 4u);
+}
+
+// A package some pass of which asked for its dependencies' targets keeps its passes for the
+// fixed point. A pass that asked is evaluated again there, so none of what it found is kept
+// beside the package's copy of it; one that did not is taken again as it is, without the
+// variables no one reads again (the package's are the plain pass's). Before, every pass was
+// kept whole beside its copy in the package: the peak memory of a set of configs.
+TEST_F(CMakeEvaluationCost, KeptPassesHoldOnlyWhatIsTakenAgain) {
+  const std::string config = Write("keep/Foo/FooConfig.cmake",
+                                   "set(Foo_COMPONENTS extra)\n"
+                                   "if(NOT Foo_FIND_COMPONENTS)\n"
+                                   "  include(CMakeFindDependencyMacro)\n"
+                                   "  find_dependency(Dep)\n"
+                                   "  if(TARGET Dep::lib)\n"
+                                   "  endif()\n"
+                                   "endif()\n"
+                                   "add_library(Foo::core INTERFACE IMPORTED)\n"
+                                   "if(\"extra\" IN_LIST Foo_FIND_COMPONENTS)\n"
+                                   "  add_library(Foo::extra INTERFACE IMPORTED)\n"
+                                   "endif()\n");
+  RootedFs fs;
+  const InstalledFiles files(fs, {});
+  const CMakePackage p = EvaluatePackage("Foo", config, files);
+  ASSERT_TRUE(p.asked_dependency_targets);
+  ASSERT_EQ(p.passes.size(), 2u);
+  // The package: both passes' targets, the plain pass's variables.
+  EXPECT_EQ(p.evaluation.targets.size(), 2u);
+  EXPECT_EQ(p.evaluation.variables.count("Foo_COMPONENTS"), 1u);
+  EXPECT_EQ(p.evaluation.dependencies.size(), 1u);
+  // The plain pass asked: only its component is kept.
+  EXPECT_TRUE(p.passes[0].asked_dependency_targets);
+  EXPECT_TRUE(p.passes[0].evaluation.targets.empty());
+  EXPECT_TRUE(p.passes[0].evaluation.variables.empty());
+  EXPECT_TRUE(p.passes[0].evaluation.dependencies.empty());
+  // The component's did not: kept to be taken again, its variables not.
+  EXPECT_EQ(p.passes[1].component, "extra");
+  EXPECT_FALSE(p.passes[1].asked_dependency_targets);
+  EXPECT_EQ(p.passes[1].evaluation.targets.size(), 2u);
+  EXPECT_TRUE(p.passes[1].evaluation.variables.empty());
 }
 
 }  // namespace
