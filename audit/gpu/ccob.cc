@@ -333,6 +333,9 @@ bool DecodeCcobPrefix(const CcobHeader& header, std::string_view payload, bool w
   for (uint64_t room = std::min(content, kFirstPrefixRoom);; room = std::min(content, room * 2)) {
     // Room for one more block past what is wanted, so that a block is never cut.
     const uint64_t capacity = std::min(content, std::max(room, wanted) + fh.blockSizeMax);
+    // No more than the whole decode would hold: entries far apart in a large bundle (many
+    // processors' code objects in one frame) stream through a window of the cap instead.
+    if (capacity > (uint64_t(1) << kZstdWindowLogMax)) return false;
     char* data =
         static_cast<char*>(memory ? memory->Allocate(capacity) : std::malloc(capacity ? capacity : 1));
     if (!data) return false;
