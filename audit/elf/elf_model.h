@@ -121,7 +121,8 @@ struct ElfModel {
   std::shared_ptr<llvm::MemoryBuffer> buffer;
   /// Whether `buffer`'s pages stay mapped in for the run, counted once against the budget of
   /// small mappings (ReleaseResidentPagesUnlessSmall): a later release would only flush the
-  /// TLB again for nothing the budget does not already bound.
+  /// TLB again for nothing the budget does not already bound. Also set for a GPU code
+  /// object, whose mapping goes whole right after its own checks.
   bool pages_kept = false;
 
   std::string_view kind_name() const;

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -41,6 +42,8 @@ constexpr uint64_t kMaxNeededBytes = uint64_t(4) << 20;
 // few MB of names; 20,000 symbols named by the suffixes of one 1 MiB string claim 10 GB.
 // The references past it are a note, never a stop.
 constexpr uint64_t kMaxUndefinedNameBytes = uint64_t(64) << 20;
+
+std::atomic<uint64_t> g_relocation_scans{0};
 
 std::string TakeMessage(llvm::Error err) { return llvm::toString(std::move(err)); }
 
@@ -82,6 +85,7 @@ class LlvmSymbolTable : public SymbolTable {
   std::vector<bool> RelocatedSymbols() const override {
     std::vector<bool> out;
     if (relas_.empty() && rels_.empty()) return out;
+    g_relocation_scans.fetch_add(1, std::memory_order_relaxed);
     out.assign(size(), false);
     auto mark = [&](uint32_t index) {
       if (index < out.size()) out[index] = true;
@@ -802,5 +806,7 @@ bool ReadElf(std::shared_ptr<llvm::MemoryBuffer> buffer, std::string path, ElfMo
   return id.little_endian ? ReadAs<llvm::object::ELF32LE>(bytes, model, error)
                           : ReadAs<llvm::object::ELF32BE>(bytes, model, error);
 }
+
+uint64_t RelocationScans() { return g_relocation_scans.load(std::memory_order_relaxed); }
 
 }  // namespace rocm_audit

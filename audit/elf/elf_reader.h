@@ -31,4 +31,8 @@ struct ElfIdentity {
 [[nodiscard]] bool ReadElf(std::shared_ptr<llvm::MemoryBuffer> buffer, std::string path, ElfModel* model,
                            std::string* error);
 
+/// How many times this process has scanned a model's relocation tables for the symbols they
+/// name (SymbolTable::RelocatedSymbols): for tests of who asks.
+uint64_t RelocationScans();
+
 }  // namespace rocm_audit

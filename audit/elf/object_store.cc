@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <llvm/BinaryFormat/ELF.h>
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <new>
@@ -33,8 +34,12 @@ std::shared_ptr<const StoredObject> ObjectStore::Get(const std::string& real_pat
         stored->ino = static_cast<uint64_t>(opened.st_ino);
         auto model = std::make_shared<ElfModel>();
         const bool read = ReadElf(buffer, display_path, model.get(), &error);
-        // Reading it scanned its symbol table whole; lookups read a few pages of it.
-        model->pages_kept = ReleaseResidentPagesUnlessSmall(*buffer) == 0;
+        // Reading it scanned its symbol table whole; lookups read a few pages of it. A GPU
+        // code object is unmapped right after its own checks (ReadAfterItsChecks): released
+        // now and again after its checks, it would flush every core's TLB twice for pages
+        // the munmap gives back anyway (a third of the whole sid tree's madvise calls).
+        model->pages_kept =
+            model->machine == llvm::ELF::EM_AMDGPU || ReleaseResidentPagesUnlessSmall(*buffer) == 0;
         if (read) stored->model = model;
       }
     } catch (const std::bad_alloc&) {

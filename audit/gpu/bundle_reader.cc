@@ -63,6 +63,12 @@ void CompareWithCode(const BundleEntry& e, std::vector<BundleProblem>* problems)
                                                          why + " (e_flags mach " + Hex(co.mach) + ")"});
 }
 
+// The first bytes of an entry say how far its notes reach: the prefix kept runs to there.
+uint64_t FullTarget(uint64_t entry_size, std::string_view first) {
+  uint64_t needed = CodeObjectPrefixNeeded(first);
+  return std::min({std::max<uint64_t>(needed, first.size()), entry_size, kMaxEntryPrefix});
+}
+
 // Collects a streamed bundle: the entry table, then a prefix of each device entry.
 class StreamedBundle {
  public:
@@ -188,12 +194,6 @@ class StreamedBundle {
     }
   }
 
-  // The first bytes of an entry say how far its notes reach: the prefix kept runs to there.
-  static uint64_t FullTarget(uint64_t entry_size, std::string_view first) {
-    uint64_t needed = CodeObjectPrefixNeeded(first);
-    return std::min({std::max<uint64_t>(needed, first.size()), entry_size, kMaxEntryPrefix});
-  }
-
   uint64_t declared_;
   bool hashing_;
   llvm::MD5 md5_;
@@ -255,6 +255,48 @@ void InspectStreamedEntries(const StreamedBundle& stream, uint64_t produced, Bun
   }
 }
 
+// How far FeedWhole reads into a bundle of `content` bytes (as its header declares; the
+// decoder stops at the frame's own size), told from its first bytes `decoded` by the same
+// rule, entry by entry: more than decoded.size() while they do not tell yet.
+uint64_t WholeNeeds(std::string_view decoded, uint64_t content) {
+  std::vector<BundleEntry> entries;
+  uint64_t table_end = 0;
+  std::string error;
+  TableStatus s = ParseBundleTable(decoded, content, &entries, &table_end, &error);
+  if (s == TableStatus::kNeedMore)
+    return decoded.size() > kMaxStreamedTable ? content : std::min<uint64_t>(content, decoded.size() + 1);
+  // A table that is wrong is wrong in its first bytes: FeedWhole stops there.
+  if (s == TableStatus::kError || table_end > kMaxStreamedTable) return decoded.size();
+  uint64_t need = table_end;
+  for (const BundleEntry& e : entries) {
+    if (e.offset >= content) continue;
+    const uint64_t left = content - e.offset;
+    const uint64_t first = std::min(e.size, kFirstPrefix);
+    uint64_t end = e.offset + std::min(first, left);
+    if (end <= decoded.size() && first <= left && first > 0)
+      end = e.offset + std::min(FullTarget(e.size, decoded.substr(e.offset, first)), left);
+    need = std::max(need, end);
+  }
+  return need;
+}
+
+// Decodes a CCOB's payload for `stream`: only as far as its reading looks when the frame
+// allows it (DecodeCcobPrefix) and the hash is not checked, else all of it.
+bool DecodeBundle(const CcobHeader& h, std::string_view payload, bool sized, const BundleReadOptions& options,
+                  StreamedBundle* stream, DecodeResult* result, WholeBundle* whole, std::string* error) {
+  if (!options.verify_hash) {
+    auto need = [&](std::string_view decoded) { return WholeNeeds(decoded, h.uncompressed_size); };
+    if (DecodeCcobPrefix(h, payload, sized, h.uncompressed_size, options.memory, need, result, whole))
+      return stream->FeedWhole(whole->bytes(), error);
+  }
+  bool ok = DecodeCcobPayload(
+      h, payload, sized, h.uncompressed_size, options.memory,
+      [&](uint64_t offset, std::string_view chunk) { return stream->Feed(offset, chunk, error); }, result,
+      error, whole);
+  if (ok && *whole) ok = stream->FeedWhole(whole->bytes(), error);
+  return ok;
+}
+
 std::optional<uint64_t> ReadCcob(std::string_view bytes, const BundleReadOptions& options, Bundle* b) {
   CcobHeader h;
   std::string error;
@@ -282,13 +324,8 @@ std::optional<uint64_t> ReadCcob(std::string_view bytes, const BundleReadOptions
   }
   StreamedBundle stream(h.uncompressed_size, options.verify_hash);
   DecodeResult result;
-  uint64_t cap = h.uncompressed_size;
   WholeBundle whole;  // read in place below, so it lives until the entries are inspected
-  bool ok = DecodeCcobPayload(
-      h, payload, sized, cap, options.memory,
-      [&](uint64_t offset, std::string_view chunk) { return stream.Feed(offset, chunk, &error); }, &result,
-      &error, &whole);
-  if (ok && whole) ok = stream.FeedWhole(whole.bytes(), &error);
+  bool ok = DecodeBundle(h, payload, sized, options, &stream, &result, &whole, &error);
   std::optional<uint64_t> extent;
   if (sized)
     extent = h.total_size;

@@ -24,6 +24,12 @@ using llvm::support::endian::read64le;
 // grows with the bundle, and a frame asking for more is refused, not honoured.
 constexpr int kZstdWindowLogMax = 27;
 constexpr size_t kChunk = 256 * 1024;
+// A prefix decode starts with this much room and doubles it (decoding again from the
+// start) while the bundle's reading asks for more.
+constexpr uint64_t kFirstPrefixRoom = 512 * 1024;
+// How often one decode asks how far to go before it decodes the rest whole: a bundle's
+// table, then its entries' first bytes, then their notes take three or four.
+constexpr int kMaxNeedCalls = 64;
 
 // Hands one decompressed chunk to the sink, refusing output beyond the declared size.
 bool Emit(std::string_view chunk, uint64_t max_output,
@@ -134,6 +140,60 @@ bool DecodeZstd(std::string_view in, bool whole_payload, uint64_t max_output, De
   }
   r->consumed = input.pos;
   return true;
+}
+
+// The frame a prefix is decoded from: one zstd frame, no dictionary, no checksum (a
+// checksum is verified only by decoding it all), its content size declared and within
+// `max_output`, its window within the cap the whole decode sets, and (V2/V3) ending where
+// the payload ends. Its block headers are walked to its end (ZSTD_findFrameCompressedSize),
+// so a truncated frame, or bytes after it, is not taken for one.
+std::optional<size_t> PrefixFrameSize(std::string_view in, bool whole_payload, uint64_t max_output,
+                                      ZSTD_frameHeader* fh) {
+  if (ZSTD_getFrameHeader(fh, in.data(), in.size()) != 0 || fh->frameType != ZSTD_frame) return std::nullopt;
+  if (fh->frameContentSize == ZSTD_CONTENTSIZE_UNKNOWN || fh->frameContentSize > max_output ||
+      fh->windowSize > (uint64_t(1) << kZstdWindowLogMax) || fh->dictID != 0 || fh->checksumFlag)
+    return std::nullopt;
+  size_t frame = ZSTD_findFrameCompressedSize(in.data(), in.size());
+  if (ZSTD_isError(frame) || (whole_payload && frame != in.size())) return std::nullopt;
+  return frame;
+}
+
+// Decodes blocks of `frame` from its start into `out` (`capacity` bytes), block by block
+// through zstd's buffer-less API, until `need` is met or the next block may not fit. The
+// decoded bytes stay where they were written: they are the history later blocks copy from.
+// Returns the bytes decoded, or nullopt on a decoding error.
+std::optional<uint64_t> DecodeBlocksInto(std::string_view frame, const ZSTD_frameHeader& fh, char* out,
+                                         uint64_t capacity, const PrefixNeed& need, uint64_t* wanted,
+                                         bool* done) {
+  thread_local std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  if (!dctx || ZSTD_isError(ZSTD_decompressBegin(dctx.get()))) return std::nullopt;
+  const uint64_t content = fh.frameContentSize;
+  uint64_t produced = 0;
+  size_t at = 0;
+  for (int asked = 0;;) {
+    const size_t next = ZSTD_nextSrcSizeToDecompress(dctx.get());
+    if (next == 0) {  // the frame's end: zstd has checked that it produced its content size
+      *done = true;
+      return produced;
+    }
+    if (produced >= *wanted && ZSTD_nextInputType(dctx.get()) == ZSTDnit_blockHeader) {
+      // need() is asked only when what it asked for last has arrived: its table parse and
+      // ELF headers are read a few times per bundle, not once per block.
+      *wanted = ++asked > kMaxNeedCalls ? content : std::min(content, need(std::string_view(out, produced)));
+      if (*wanted <= produced) {
+        *done = true;
+        return produced;
+      }
+    }
+    if (next > frame.size() - at) return std::nullopt;
+    // Short of room for a whole block before the content's end: grown, decoded again.
+    if (capacity < content && capacity - produced < fh.blockSizeMax) return produced;
+    size_t got =
+        ZSTD_decompressContinue(dctx.get(), out + produced, capacity - produced, frame.data() + at, next);
+    if (ZSTD_isError(got)) return std::nullopt;
+    produced += got;
+    at += next;
+  }
 }
 
 bool DecodeZlib(std::string_view in, bool whole_payload, uint64_t max_output,
@@ -258,6 +318,39 @@ bool DecodeCcobPayload(const CcobHeader& header, std::string_view payload, bool 
   if (header.method == 1)
     return DecodeZstd(payload, whole_payload, max_output, memory, sink, result, error, whole);
   return DecodeZlib(payload, whole_payload, max_output, sink, result, error);
+}
+
+bool DecodeCcobPrefix(const CcobHeader& header, std::string_view payload, bool whole_payload,
+                      uint64_t max_output, DecodeMemory* memory, const PrefixNeed& need, DecodeResult* result,
+                      WholeBundle* prefix) {
+  *result = {};
+  ZSTD_frameHeader fh;
+  if (header.method != 1) return false;
+  std::optional<size_t> frame = PrefixFrameSize(payload, whole_payload, max_output, &fh);
+  if (!frame) return false;
+  const uint64_t content = fh.frameContentSize;
+  uint64_t wanted = 0;
+  for (uint64_t room = std::min(content, kFirstPrefixRoom);; room = std::min(content, room * 2)) {
+    // Room for one more block past what is wanted, so that a block is never cut.
+    const uint64_t capacity = std::min(content, std::max(room, wanted) + fh.blockSizeMax);
+    // No more than the whole decode would hold: entries far apart in a large bundle (many
+    // processors' code objects in one frame) stream through a window of the cap instead.
+    if (capacity > (uint64_t(1) << kZstdWindowLogMax)) return false;
+    char* data =
+        static_cast<char*>(memory ? memory->Allocate(capacity) : std::malloc(capacity ? capacity : 1));
+    if (!data) return false;
+    WholeBundle bytes(memory, data, capacity);
+    bool done = false;
+    std::optional<uint64_t> got =
+        DecodeBlocksInto(payload.substr(0, *frame), fh, data, capacity, need, &wanted, &done);
+    if (!got) return false;  // the whole decode names what is wrong
+    if (!done) continue;
+    result->consumed = *frame;
+    result->produced = content;
+    bytes.Truncate(*got);
+    *prefix = std::move(bytes);
+    return true;
+  }
 }
 
 }  // namespace rocm_audit

@@ -3,6 +3,7 @@
 // header claims: output is handed over in fixed-size chunks and never accumulated here.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -46,6 +47,7 @@ class WholeBundle {
   ~WholeBundle();
   explicit operator bool() const { return set_; }
   std::string_view bytes() const { return {data_, size_}; }
+  void Truncate(size_t size) { size_ = std::min(size_, size); }  ///< only the first `size` bytes are in use
 
  private:
   DecodeMemory* memory_ = nullptr;  // nullptr: data_ came from malloc
@@ -68,5 +70,23 @@ class WholeBundle {
                                      uint64_t max_output, DecodeMemory* memory,
                                      const std::function<bool(uint64_t offset, std::string_view chunk)>& sink,
                                      DecodeResult* result, std::string* error, WholeBundle* whole = nullptr);
+
+/// How many bytes from a bundle's start its reading needs, told from its first `decoded`
+/// bytes: more than decoded.size() while those do not tell yet.
+using PrefixNeed = std::function<uint64_t(std::string_view decoded)>;
+
+/// The frame LLVM writes (one zstd frame, content size declared, no checksum, no
+/// dictionary), decoded from its start only as far as `need` asks: zstd decodes in order, so
+/// the bytes past what a bundle's reading looks at (its table, its entries' ELF headers
+/// and notes; nearly all of a bundle with one device entry) are never produced. The frame's
+/// block headers are still walked to its end, so a truncated payload or bytes after the
+/// frame are not taken for one; its content size is the frame header's, which zstd checks
+/// only on decoding the last block (a wrong one is found with --verify-hash, which decodes
+/// it all). `*prefix` holds the decoded bytes; result->produced is the content size.
+/// Returns false, having set nothing, when the payload is not such a frame or its decoding
+/// fails: the caller then decodes it whole with DecodeCcobPayload, which names the problem.
+[[nodiscard]] bool DecodeCcobPrefix(const CcobHeader& header, std::string_view payload, bool whole_payload,
+                                    uint64_t max_output, DecodeMemory* memory, const PrefixNeed& need,
+                                    DecodeResult* result, WholeBundle* prefix);
 
 }  // namespace rocm_audit

@@ -198,6 +198,66 @@ TEST_F(GpuTree, EveryZstdFramingReadsTheSameBundle) {
   EXPECT_LE(shared.peak_large(), (raw.size() + (2 << 20)) & ~size_t((2 << 20) - 1)) << raw.size();
 }
 
+// LLVM's frame is decoded only as far as a bundle's reading looks (its table, its entries'
+// ELF headers and notes): the 8 MiB after the code object are never produced, so no window
+// of the bundle's size is taken, and what is read is what the whole decode reads.
+TEST_F(GpuTree, OnlyTheBytesABundlesReadingLooksAtAreDecoded) {
+  std::string raw = PaddedBundle(Decompressed(RealCcob()), 8 << 20);
+  std::string payload = Zstd(raw);
+  std::string ccob = CcobHeaderBytes(3, 1, payload.size(), raw.size(), Md5Low(raw)) + payload;
+  DecodeMemory shared(DecodeMemory::kLargeBlock);
+  BundleReadOptions prefix, whole;
+  prefix.memory = &shared;
+  whole.verify_hash = true;  // the hash needs every byte: decoded whole
+  auto seen = [&](const BundleReadOptions& o) {
+    DeviceInventory inv = Inventory(FileKind::kCompressedBundle, ccob, o);
+    std::ostringstream out;
+    out << AllProblems(inv);
+    for (const Bundle& b : inv.bundles) {
+      out << b.uncompressed_size << ' ' << b.compressed_size << '\n';
+      for (const BundleEntry& e : b.entries)
+        out << e.id << ' ' << e.offset << ' ' << e.size << ' ' << e.content << ' '
+            << (e.code_object ? e.code_object->target_id().str() + " " +
+                                    std::to_string(e.code_object->kernels.value_or(0))
+                              : "-")
+            << '\n';
+    }
+    return out.str();
+  };
+  EXPECT_EQ(seen(prefix), seen(whole));
+  EXPECT_THAT(seen(prefix), HasSubstr("gfx1030"));
+  EXPECT_EQ(shared.peak_large(), 0u);
+
+  CcobHeader h;
+  std::string error;
+  ASSERT_TRUE(ParseCcobHeader(ccob, &h, &error)) << error;
+  const std::string_view in = std::string_view(ccob).substr(h.header_size);
+  auto decode = [&](std::string_view frame, uint64_t want, DecodeResult* r, WholeBundle* out) {
+    return DecodeCcobPrefix(
+        h, frame, true, raw.size(), nullptr, [&](std::string_view) { return want; }, r, out);
+  };
+  for (uint64_t want : {uint64_t(1), uint64_t(3) << 20, uint64_t(raw.size())}) {
+    DecodeResult r;
+    WholeBundle out;
+    ASSERT_TRUE(decode(in, want, &r, &out)) << want;
+    EXPECT_GE(out.bytes().size(), want);
+    EXPECT_LT(out.bytes().size(), want + (1 << 20));  // not far past: a block or two
+    EXPECT_TRUE(out.bytes() == std::string_view(raw).substr(0, out.bytes().size())) << want;
+    EXPECT_EQ(r.produced, raw.size());
+    EXPECT_EQ(r.consumed, in.size());
+  }
+  // Not the frame it reads: a truncated one, one with bytes after it, one with a checksum.
+  DecodeResult r;
+  WholeBundle out;
+  EXPECT_FALSE(decode(in.substr(0, in.size() - 1), 1, &r, &out));
+  EXPECT_FALSE(decode(std::string(in) + "x", 1, &r, &out));
+  std::string checked(ZSTD_compressBound(raw.size()), '\0');
+  std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
+  ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 1);
+  checked.resize(ZSTD_compress2(cctx.get(), checked.data(), checked.size(), raw.data(), raw.size()));
+  EXPECT_FALSE(decode(checked, 1, &r, &out));
+}
+
 // Found by the ASan mutation run: a PT_NOTE with p_align 0 (which LLVM's notes() accepts
 // and iterates with 4) made getDesc(0) assert, or misread without assertions.
 

@@ -64,6 +64,26 @@ TEST(InspectedFile, TheDeviceCodeOfAMappedElfIsDroppedAfterReading) {
   EXPECT_EQ(file.offers.size(), again.Offers().size());
 }
 
+// A GPU code object is unmapped whole right after its own checks: its pages are not given
+// back one madvise at a time before that (each flushes every core's TLB), as a host ELF's
+// fat binary pages are.
+TEST(InspectedFile, AGpuCodeObjectKeepsItsPagesUntilItIsUnmapped) {
+  // Zero fill after the section headers makes it large enough for LLVM to map.
+  TempDir t;
+  std::ofstream(t / "kernel.co", std::ios::binary)
+      << ReadAll(GpuTreePath("co/kernel_gfx90a.co")) << std::string(64 << 10, '\0');
+  ObjectStore store;
+  InspectedFile file = InspectOne(t / "kernel.co", store);
+  ASSERT_TRUE(file.model());
+  const llvm::MemoryBuffer& buffer = *file.model()->buffer;
+  ASSERT_EQ(buffer.getBufferKind(), llvm::MemoryBuffer::MemoryBuffer_MMap) << "the fixture is mapped";
+  ASSERT_GT(buffer.getBufferSize(), size_t(sysconf(_SC_PAGESIZE))) << "no whole page inside the fixture";
+  ASSERT_EQ(file.device.bundles.size(), 1u);
+  EXPECT_FALSE(ReadAfterItsChecks(file));
+  EXPECT_TRUE(file.model()->pages_kept);
+  EXPECT_TRUE(PagePresent(buffer.getBufferStart()));
+}
+
 // The loader and the whole-tree checks read host ELF files and archives after their own
 // checks; GPU code objects (ld.so never loads one), bundles and data files they do not.
 TEST(InspectedFile, OnlyHostElfFilesAndArchivesAreReadAfterTheirChecks) {

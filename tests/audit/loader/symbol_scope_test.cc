@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "audit/elf/elf_reader.h"
 #include "tests/support/core_audit.h"
 #include "tests/support/test_support.h"
 
@@ -119,6 +120,22 @@ TEST(SymbolScope, UndefinedSymbolWithoutARelocationIsNeverLookedUp) {
   auto f = r.Undefined();
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].name, "called");
+}
+
+// The relocations are read only to judge an import the scope does not define: a library
+// whose imports all bind has its relocation tables (megabytes in a large C++ library) left
+// unread.
+TEST(SymbolScope, RelocationsAreReadOnlyForAnImportNothingDefines) {
+  TempDir t;
+  ASSERT_TRUE(BuildTree(
+      t.path(),
+      std::string(kVersioned) +
+          "mklib app/libapp.so libapp.so 'int f(void); int g(void); int app(void) { return f() + g(); }' "
+          "-nostdlib -Llib -l:libv.so.1 -Wl,--enable-new-dtags,-rpath,/lib"));
+  const uint64_t before = RelocationScans();
+  CoreAudit r({t / "app/libapp.so"}, {t.path()});
+  EXPECT_TRUE(r.Undefined().empty());
+  EXPECT_EQ(RelocationScans(), before);
 }
 
 TEST(SymbolScope, HiddenDefinitionsDoNotCount) {
