@@ -20,13 +20,18 @@ const char* kVersioned =
     "mkdir -p lib && $CC -shared -fPIC -nostdlib -o lib/libv.so.1 v.c -Wl,-soname,libv.so.1 "
     "-Wl,--version-script,v.map\n";
 
-TEST(SymbolScope, VersionedReferenceBindsToTheSameVersion) {
-  TempDir t;
-  ASSERT_TRUE(BuildTree(
+// app/libapp.so calls f and g of libv.so.1 (kVersioned), found by its RUNPATH /lib.
+bool BuildAppOfVersioned(const TempDir& t) {
+  return BuildTree(
       t.path(),
       std::string(kVersioned) +
           "mklib app/libapp.so libapp.so 'int f(void); int g(void); int app(void) { return f() + g(); }' "
-          "-nostdlib -Llib -l:libv.so.1 -Wl,--enable-new-dtags,-rpath,/lib"));
+          "-nostdlib -Llib -l:libv.so.1 -Wl,--enable-new-dtags,-rpath,/lib");
+}
+
+TEST(SymbolScope, VersionedReferenceBindsToTheSameVersion) {
+  TempDir t;
+  ASSERT_TRUE(BuildAppOfVersioned(t));
   CoreAudit r({t / "app/libapp.so"}, {t.path()});
   EXPECT_TRUE(r.Undefined().empty());
   EXPECT_TRUE(r.MissingVersions().empty());
@@ -127,11 +132,7 @@ TEST(SymbolScope, UndefinedSymbolWithoutARelocationIsNeverLookedUp) {
 // unread.
 TEST(SymbolScope, RelocationsAreReadOnlyForAnImportNothingDefines) {
   TempDir t;
-  ASSERT_TRUE(BuildTree(
-      t.path(),
-      std::string(kVersioned) +
-          "mklib app/libapp.so libapp.so 'int f(void); int g(void); int app(void) { return f() + g(); }' "
-          "-nostdlib -Llib -l:libv.so.1 -Wl,--enable-new-dtags,-rpath,/lib"));
+  ASSERT_TRUE(BuildAppOfVersioned(t));
   const uint64_t before = RelocationScans();
   CoreAudit r({t / "app/libapp.so"}, {t.path()});
   EXPECT_TRUE(r.Undefined().empty());
