@@ -23,9 +23,10 @@ class HostilePackages : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new TempDir;
-    ASSERT_EQ(
-        RunCommand(std::string(ROCM_AUDIT_FIXTURES_DIR) + "/hostile_unpack47.py packages " + dir_->path()),
-        0);
+    // Appended, not a sum of temporaries: GCC 12 warns falsely on that (-Wstringop-overflow).
+    std::string command = ROCM_AUDIT_FIXTURES_DIR "/hostile_unpack47.py packages ";
+    command += dir_->path();
+    ASSERT_EQ(RunCommand(command), 0);
   }
   static void TearDownTestSuite() {
     delete dir_;
