@@ -115,13 +115,15 @@ BundleReadOptions ReleasingBundles(const BundleReadOptions& options, const llvm:
 // Device code in any file that can hold it: ELF (hosts and bare code objects), archives,
 // standalone bundles.
 void ReadDeviceCode(const WalkedFile& file, const BundleReadOptions& options, InspectedFile* out) {
-  if (file.kind == FileKind::kElf && out->model() && !ReadAfterItsChecks(*out)) {
-    // A GPU code object: unmapped whole right after its checks, its pages go then.
-    out->device = FindDeviceCode(file.kind, Bytes(*out->model()->buffer), options);
-  } else if (file.kind == FileKind::kElf && out->model()) {
+  if (file.kind == FileKind::kElf && out->model()) {
     const llvm::MemoryBuffer& buffer = *out->model()->buffer;
-    out->device = FindDeviceCode(file.kind, Bytes(buffer), ReleasingBundles(options, buffer));
-    DropDevicePages(buffer, out->device);
+    if (!ReadAfterItsChecks(*out)) {
+      // A GPU code object: unmapped whole right after its checks, its pages go then.
+      out->device = FindDeviceCode(file.kind, Bytes(buffer), options);
+    } else {
+      out->device = FindDeviceCode(file.kind, Bytes(buffer), ReleasingBundles(options, buffer));
+      DropDevicePages(buffer, out->device);
+    }
   } else if (file.kind == FileKind::kArArchive && out->archive) {
     out->device = FindDeviceCode(file.kind, Bytes(*out->archive), ReleasingBundles(options, *out->archive));
     DropDevicePages(*out->archive, out->device);
