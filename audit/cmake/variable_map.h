@@ -107,8 +107,8 @@ class VariableMap {
         if (!changed_.count(name)) f(name, value);
   }
   /// Every variable set, in a sorted map, moved out where no other copy shares it: the map
-  /// is empty after it. At an evaluation's end a copy of each name and value of its top
-  /// scope (Qt6's modules: over a thousand) was a twentieth of the run.
+  /// is empty after it: an evaluation's top scope holds over a thousand variables in Qt6's
+  /// modules, and a copy of each at its end is work for nothing.
   std::map<std::string, CMakeValue> TakeAll() {
     std::map<std::string, CMakeValue> out;
     if (shared_ && shared_.use_count() == 1) {

@@ -37,7 +37,7 @@ std::shared_ptr<const StoredObject> ObjectStore::Get(const std::string& real_pat
         // Reading it scanned its symbol table whole; lookups read a few pages of it. A GPU
         // code object is unmapped right after its own checks (ReadAfterItsChecks): released
         // now and again after its checks, it would flush every core's TLB twice for pages
-        // the munmap gives back anyway (a third of the whole sid tree's madvise calls).
+        // the munmap gives back anyway.
         model->pages_kept =
             model->machine == llvm::ELF::EM_AMDGPU || ReleaseResidentPagesUnlessSmall(*buffer) == 0;
         if (read) stored->model = model;

@@ -65,7 +65,7 @@ Digest DigestOf(const std::string& text) {
 // The text of what a dependency's evaluation left set, digested once per evaluation of it:
 // a map is shared by every package that finds the dependency and never changes, and writing
 // out every variable of every dependency of each package in every round (Qt6's modules:
-// over a thousand each) was a twentieth of the run. Each map is kept weakly: one freed is
+// over a thousand each) repeats the same work. Each map is kept weakly: one freed is
 // never taken for another made at its address.
 class VariablesDigests {
  public:
@@ -106,8 +106,8 @@ std::string InputsText(const DependencyTargets& d, VariablesDigests& digests) {
 }
 
 // InputsText digested: kept for each package between rounds, the text itself (every
-// variable of every dependency, for Qt6's modules tens of kB each) was a third of the peak
-// memory of a set of configs.
+// variable of every dependency, for Qt6's modules tens of kB each) would be held by every
+// package at once.
 using Inputs = Digest;
 
 Inputs InputsOf(const DependencyTargets& d, VariablesDigests& digests) {

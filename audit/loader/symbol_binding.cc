@@ -56,9 +56,8 @@ SymbolBinding BindSymbols(const ElfModel& model, const LoadClosure& closure,
 
   std::set<std::pair<std::string_view, std::string_view>> seen;
   // Whether ld.so looks a symbol up at all: only when a relocation names it. Read once, and
-  // only for an import the scope does not define: the scan of every relocation (6.6 MB of
-  // .rela.dyn in one LLVM) was 6% of the loader checks' CPU over sid-root, where nearly
-  // every import is defined.
+  // only for an import the scope does not define: nearly every import is defined, and the
+  // relocation tables of a large C++ library run to megabytes.
   std::optional<std::vector<bool>> relocated;
   auto never_looked_up = [&](uint32_t i) {
     if (!relocated)
