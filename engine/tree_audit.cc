@@ -142,8 +142,7 @@ class TreeAudit {
   void EvaluateCMakePackagesFirst() {
     if (needs_ & kNeedsCMake)
       packages_ = EvaluateCMakePackages(
-          walk_.files, loader_.fs, {request_.cmake_prefix_path, !request_.no_base, !request_.roots.empty()},
-          jobs_);
+          walk_.files, loader_.fs, {request_.cmake_prefix_path, !request_.no_base, !request_.roots.empty()});
     for (const AuditedPackage& p : packages_) package_of_[p.file] = &p;
   }
 

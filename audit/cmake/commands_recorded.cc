@@ -4,6 +4,7 @@
 // unknown), and commands with no effect on what a consumer imports.
 #include <algorithm>
 #include <cctype>
+#include <set>
 
 #include "audit/cmake/cmake_modules.h"
 #include "audit/cmake/commands.h"
@@ -151,16 +152,20 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
     return !x.quoted && (x.value.text == "CONFIG" || x.value.text == "NO_MODULE");
   });
   if (!config_mode) d.module = ShippedFindModule(in, d.name);
+  if (!d.module.empty()) d.module_path = in.Get("CMAKE_MODULE_PATH")->text;
   if (const CMakeValue* dir = in.Get(d.name + "_DIR"); dir && dir->known && !IsFalseConstant(dir->text))
     d.dir = dir->text;
   in.SetDependencySeen();
+  const bool absent = in.ResolveDependency(d);
   in.NoteDependencyLoaded(d.name, !d.undecided.empty());
   in.rec().Out().dependencies.push_back(d);
   // The dependency's own defects are its own findings: here it is taken as found when
-  // required (a missing one is reported by the dependency check), unknown otherwise.
-  in.Set(d.name + "_FOUND", d.required || n == "find_dependency"
-                                ? CMakeValue{"1"}
-                                : CMakeValue::Unknown("whether the consumer has " + d.name));
+  // required (a missing one is reported by the dependency check). An optional one is not
+  // found (cmFindPackageCommand sets "0") where the whole system is known to lack it, and
+  // otherwise the consumer's machine decides.
+  in.Set(d.name + "_FOUND", d.required || n == "find_dependency" ? CMakeValue{"1"}
+                            : absent                             ? CMakeValue{"0"}
+                                     : CMakeValue::Unknown("whether the consumer has " + d.name));
   if (!config_mode && d.module.empty() && HasFindModule(d.name)) SetFindModuleResults(in, d);
   // A dependency found and evaluated in the same run leaves what find_package() leaves: its
   // version, where its config is, and the commands its list files define.
@@ -332,13 +337,69 @@ Flow UnknownResultCommand(Interpreter& in, const std::string& n, const Args& a) 
 
 // Sets <Name>_FOUND and <NAME>_FOUND, as FindPackageHandleStandardArgs.cmake does (a Find
 // module tests either: VTK's FindFreetype.cmake defines Freetype::Freetype under
-// if(Freetype_FOUND)). Its required variables come from find_library() and the like, whose
-// results are the consumer's: unknown here.
+// if(Freetype_FOUND)). FIND_PACKAGE_HANDLE_STANDARD_ARGS of CMake 3.25: the required
+// variables are REQUIRED_VARS's, or in the old form every argument after the message, and
+// one that is unset or false fails it (if(NOT ${var})). Most come from find_library() and
+// the like, whose results are the consumer's: unknown here, and so is the result. One
+// decided false decides it false (Qt's FindWrapSystemOpenXR.cmake requires a variable set
+// only when find_package(OpenXR) found it). Found only when each is decided true, and no
+// component or version is asked for, whose checks are not modelled.
 Flow HandleStandardArgsCommand(Interpreter& in, const std::string&, const Args& a) {
-  if (a.empty() || !a[0].value.known) return Flow::kNormal;
+  if (a.size() < 2 || !a[0].value.known) return Flow::kNormal;
   const std::string& name = a[0].value.text;
-  in.Set(name + "_FOUND", CMakeValue::Unknown("find_package_handle_standard_args"));
-  in.Set(ToUpper(name) + "_FOUND", CMakeValue::Unknown("find_package_handle_standard_args"));
+  static const std::set<std::string> kKeywords{
+      "CONFIG_MODE",          "HANDLE_COMPONENTS", "NAME_MISMATCHED",
+      "HANDLE_VERSION_RANGE", "FAIL_MESSAGE",      "REASON_FAILURE_MESSAGE",
+      "VERSION_VAR",          "FOUND_VAR",         "REQUIRED_VARS"};
+  std::vector<const Arg*> required;
+  bool decided = true, components = false;
+  if (!kKeywords.count(a[1].value.text)) {
+    for (size_t k = 2; k < a.size(); ++k) required.push_back(&a[k]);
+  } else {
+    std::string collecting;
+    for (size_t k = 1; k < a.size(); ++k) {
+      const std::string& t = a[k].value.text;
+      if (kKeywords.count(t)) {
+        collecting = t;
+        components |= t == "HANDLE_COMPONENTS";
+        if (t == "CONFIG_MODE") decided = false;  // <Name>_CONFIG and its version: the config's
+      } else if (collecting == "REQUIRED_VARS") {
+        required.push_back(&a[k]);
+      } else if (collecting != "FAIL_MESSAGE" && collecting != "REASON_FAILURE_MESSAGE" &&
+                 collecting != "VERSION_VAR" && collecting != "FOUND_VAR") {
+        decided = false;  // an argument FPHSA would refuse
+      }
+    }
+  }
+  // A variable left unset is false, unless a command not evaluated here might have set it.
+  const std::vector<CMakeSkipped>& skipped = in.rec().Out().skipped;
+  const bool unset_is_false = std::none_of(skipped.begin(), skipped.end(), [](const CMakeSkipped& s) {
+    return s.reason == "a command rocm-audit does not evaluate" || s.command == "include" ||
+           s.command == "cmake_language";
+  });
+  Tri found = decided && !required.empty() ? Tri::kTrue : Tri::kUnknown;
+  for (const Arg* r : required) {
+    const CMakeValue* v = r->value.known ? in.Get(r->value.text) : nullptr;
+    if (r->value.known && !v && unset_is_false) {
+      found = Tri::kFalse;
+      break;
+    }
+    if (!v || !v->known || v->maybe_unset) {
+      if (found == Tri::kTrue) found = Tri::kUnknown;
+      continue;
+    }
+    if (IsFalseConstant(v->text)) {
+      found = Tri::kFalse;
+      break;
+    }
+  }
+  const CMakeValue* version = in.Get(name + "_FIND_VERSION");
+  if (found == Tri::kTrue && (components || (version && !(version->known && version->text.empty()))))
+    found = Tri::kUnknown;
+  const CMakeValue result = found == Tri::kUnknown ? CMakeValue::Unknown("find_package_handle_standard_args")
+                                                   : CMakeValue{found == Tri::kTrue ? "TRUE" : "FALSE"};
+  in.Set(name + "_FOUND", result);
+  in.Set(ToUpper(name) + "_FOUND", result);
   return Flow::kNormal;
 }
 

@@ -9,8 +9,10 @@
 namespace rocm_audit {
 namespace {
 
-constexpr size_t kMaxEvaluatedDependencies = 64;  ///< configs outside the audited ones, per run
-constexpr int kMaxDependencyDepth = 8;
+constexpr size_t kMaxEvaluatedDependencies = 256;  ///< configs outside the audited ones, per run
+/// Evaluations one inside the other: a find_package() chain (Qt6's deepest modules are 15
+/// levels above Qt6Core).
+constexpr int kMaxDependencyDepth = 24;
 
 // The targets a Find module of CMake defines (FindModuleTargets); false when not known.
 bool ModuleTargets(const LocatedDependency& l, std::set<std::string>& out) {
@@ -23,9 +25,11 @@ bool ModuleTargets(const LocatedDependency& l, std::set<std::string>& out) {
 
 // Where the evaluation of a dependency asked with components is kept: what Qt5Config.cmake
 // defines depends on them (it loads Qt5<Component>Config.cmake for each).
+// A shipped Find module runs with its caller's CMAKE_MODULE_PATH, kept with it.
 std::string EvaluatedKey(const std::string& config, const CMakeDependency& d) {
-  if (d.components.empty() && d.optional_components.empty()) return config;
-  return config + "\n" + JoinList(d.components) + "\n" + JoinList(d.optional_components);
+  const std::string module = d.module.empty() ? "" : "\nCMAKE_MODULE_PATH " + d.module_path;
+  if (d.components.empty() && d.optional_components.empty()) return config + module;
+  return config + "\n" + JoinList(d.components) + "\n" + JoinList(d.optional_components) + module;
 }
 
 }  // namespace
@@ -85,7 +89,7 @@ DependencyLocator::DependencyLocator(std::vector<CMakePackage*> audited, std::ve
       given_prefixes_(std::min(given, prefix_path_.size())),
       files_(files),
       configs_(configs) {
-  for (const CMakePackage* p : audited_) audited_at_.emplace(p->config, p);
+  for (CMakePackage* p : audited_) audited_at_.emplace(p->config, p);
   // Given --cmake-prefix-path, that is the consumer's CMAKE_PREFIX_PATH and nothing else:
   // the audited paths are no prefix CMake searches (sid's AMDDeviceLibs config under
   // /usr/lib/llvm-21 is found by no consumer whose prefix path is /usr).
@@ -104,85 +108,153 @@ DependencyLocator::DependencyLocator(std::vector<CMakePackage*> audited, std::ve
 
 DependencyLocator::~DependencyLocator() = default;
 
-void DependencyLocator::Locate(const std::vector<CMakePackage*>& packages) {
-  for (CMakePackage* p : packages) {
-    variables_.erase(p);  // evaluated again: what it left may differ
-    LocateAll(p, 0);
-  }
-  // What an audited package has of its dependencies changes only when one they lead to was
-  // evaluated again: collect it again for those; the others keep what they have (configs
-  // outside the audited ones are evaluated once and never change).
-  stale_ = LeadingTo(packages);
-  const std::set<const CMakePackage*>& stale = stale_;
-  std::map<const CMakePackage*, Collected> collected;
+void DependencyLocator::EvaluateAudited() {
   for (CMakePackage* p : audited_) {
-    if (!stale.count(p)) continue;
-    for (LocatedDependency& l : p->dependencies) {
-      l.targets.clear();
-      l.targets_known = false;
-      l.definitions = {};
-      l.variables = {};
-      l.world_answers.clear();
-      l.through_module.clear();
-      l.evaluated = false;
-      const CMakePackage* q = PackageAt(EvaluatedKey(l.found, l.request));
-      std::set<const CMakePackage*> below{p};
-      l.missing_below = q && l.request.module.empty() ? MissingBelow(q, below) : "";
-      l.evaluated = q != nullptr;
-      if (!q) {
-        l.targets_known = ModuleTargets(l, l.targets);
-        continue;
-      }
-      if (!l.request.module.empty())
-        for (const LocatedDependency& m : q->dependencies)
-          l.through_module.push_back({m.request.name, m.request.version, m.found});
-      l.version = q->version;
-      l.variables = VariablesOf(q);
-      l.world_answers = q->evaluation.world_answers;
-      const Collected& c = CollectedOf(q, collected);
-      if (!c.reached.count(p)) {
-        l.targets = c.targets;
-        l.targets_known = c.known;
-        l.definitions = c.definitions;
-        continue;
-      }
-      // `p` lies below its own dependency (a cycle): what it defines is not the dependency's.
-      std::set<const CMakePackage*> visiting{p};
-      l.targets_known = TargetsOf(q, visiting, l.targets);
-      visiting = {p};
-      auto definitions = std::make_shared<std::map<std::string, CMakeDefinition>>();
-      DefinitionsOf(q, visiting, *definitions);
-      l.definitions = std::move(definitions);
+    if (audited_at_.at(p->config) == p) {
+      Evaluated(p->config, p->name, p->config, nullptr);
+      continue;
     }
+    // The same config audited twice: evaluated again as this one.
+    *p = EvaluatePackage(p->name, p->config, files_, {}, this);
+    ++evaluations_;
+    for (const CMakeDependency& d : p->evaluation.dependencies)
+      p->dependencies.push_back(LocateAndEvaluate(d));
   }
 }
 
-const SharedVariables& DependencyLocator::VariablesOf(const CMakePackage* q) {
-  // The evaluation's own map, shared: an evaluation again replaces it, never changes it.
-  SharedVariables& v = variables_[q];
-  if (!v) v = q->evaluation.variables.shared();
-  if (!v) v = std::make_shared<const std::map<std::string, CMakeValue>>();
-  return v;
+DependencyResolver::Answer DependencyLocator::Resolve(const CMakeDependency& d) {
+  LocatedDependency l = LocateAndEvaluate(d);
+  Answer a;
+  a.counts = !l.found.empty() || d.required;
+  a.absent = l.found.empty() && !system_.empty();
+  a.defined.targets = std::move(l.targets);
+  a.defined.known = l.targets_known;
+  if (!l.found.empty() && l.found.starts_with("/"))
+    a.package = Interpreter::ForeignTargets::Package{l.version, d.module.empty() ? l.found : "",
+                                                     std::move(l.definitions), std::move(l.variables),
+                                                     std::move(l.world_answers)};
+  return a;
 }
 
-const DependencyLocator::Collected& DependencyLocator::CollectedOf(
-    const CMakePackage* q, std::map<const CMakePackage*, Collected>& memo) {
-  auto it = memo.find(q);
-  if (it != memo.end()) return it->second;
-  Collected c;
-  c.known = TargetsOf(q, c.reached, c.targets);
-  // Commands are global in CMake: those of the dependency's own dependencies too, and the
-  // dependency's own win over theirs (it loads them first, then defines its own).
-  std::set<const CMakePackage*> visiting;
+const DependencyLocator::Node* DependencyLocator::Evaluated(const std::string& key, const std::string& name,
+                                                            const std::string& config,
+                                                            const CMakeDependency* asked) {
+  if (auto it = nodes_.find(key); it != nodes_.end()) return it->second.done ? &it->second : nullptr;
+  auto audited = audited_at_.find(key);
+  const bool outside = audited == audited_at_.end();
+  // Refused for now, not for the run: asked again from less deep, it is evaluated then.
+  if (depth_ >= kMaxDependencyDepth || (outside && outside_ >= kMaxEvaluatedDependencies)) return nullptr;
+  Node& n = nodes_[key];
+  ++depth_;
+  ++evaluations_;
+  if (!outside) {
+    n.package = audited->second;
+    *n.package = EvaluatePackage(n.package->name, config, files_, {}, this);
+  } else {
+    ++outside_;
+    GivenVariables given;
+    if (asked && !asked->module.empty()) given.emplace_back("CMAKE_MODULE_PATH", asked->module_path);
+    n.owned = std::make_unique<CMakePackage>(
+        asked && (!asked->components.empty() || !asked->optional_components.empty())
+            ? EvaluatePackageAsked(name, config, {asked->components, asked->optional_components}, files_, {},
+                                   this, given)
+            : EvaluatePackage(name, config, files_, {}, this, given));
+    n.package = n.owned.get();
+  }
+  Finish(n);
+  --depth_;
+  return &n;
+}
+
+namespace {
+
+// Why `p`'s own config stops every consumer's configure, whatever the consumer asks for: a
+// file its Targets file checks and does not find (the generated "The imported target ...
+// references the file ... but this file does not exist" loop, a FATAL_ERROR). CMake then
+// fails the configure of whoever loads `p`, through any find_dependency() above it; "" when
+// no such file is missing. The file is named by its name alone: the dependency's own finding
+// says where. The config's other failures are not taken: evaluated apart from the package
+// that loads it, a config may miss what that package defines first (Qt6's modules call
+// functions Qt6Config.cmake defines), which CMake, loading both, never does.
+std::string StopsItsOwnConfigure(const CMakePackage& p) {
+  for (const CMakeReference& r : p.evaluation.references)
+    if (!r.exists && r.stops_configure && !r.optional && r.undecided.empty() && r.asked_component.empty())
+      return p.name + " fails: " + std::string(BaseName(r.path)) + " is not installed (" +
+             std::string(BaseName(r.site.file)) + ":" + std::to_string(r.site.line) + " stops at configure)";
+  return "";
+}
+
+}  // namespace
+
+// What a consumer that finds the package has of it, from its dependencies as located (each
+// evaluated before it, or in progress above it: a cycle, not known).
+void DependencyLocator::Finish(Node& n) {
+  CMakePackage& p = *n.package;
+  for (const CMakeDependency& d : p.evaluation.dependencies) p.dependencies.push_back(LocateAndEvaluate(d));
+  n.known = !p.evaluation.stopped;
+  for (const CMakeTarget& t : p.evaluation.targets) n.targets.insert(t.name);
   auto definitions = std::make_shared<std::map<std::string, CMakeDefinition>>();
-  DefinitionsOf(q, visiting, *definitions);
-  c.definitions = std::move(definitions);
-  return memo.emplace(q, std::move(c)).first->second;
+  for (const LocatedDependency& l : p.dependencies) {
+    // Commands are global in CMake: those of the dependencies too, and its own win over
+    // theirs (it loads them first, then defines its own).
+    if (l.definitions)
+      for (const auto& [name, d] : *l.definitions) (*definitions)[name] = d;
+    // An optional one it does without; one only a component asks for, a plain consumer too.
+    if (l.found.empty() && (!l.request.required || !l.request.asked_component.empty())) continue;
+    n.known &= l.request.undecided.empty() && l.targets_known;
+    n.targets.insert(l.targets.begin(), l.targets.end());
+  }
+  for (const auto& [name, d] : p.evaluation.definitions) (*definitions)[name] = d;
+  n.definitions = std::move(definitions);
+  // CMakeFindDependencyMacro: a config whose find_dependency() fails sets <Name>_FOUND False
+  // and returns, and find_package() of it fails in turn, up to whoever required it. A
+  // dependency only a component asks for, or one met on an undecided branch, fails no one
+  // here. A Find module is evaluated apart from the config that sets its CMAKE_MODULE_PATH
+  // (VTK's FindTHEORA.cmake asks for OGG, which VTK's own FindOGG.cmake finds): what it
+  // fails to find here says nothing.
+  n.missing_below = StopsItsOwnConfigure(p);
+  for (const LocatedDependency& l : p.dependencies) {
+    const CMakeDependency& d = l.request;
+    if (!n.missing_below.empty()) break;
+    if (!d.required || !d.asked_component.empty() || !d.undecided.empty() || !d.module.empty()) continue;
+    if (l.found.empty())
+      n.missing_below =
+          d.name +
+          (l.rejected.empty() ? " is found nowhere" : " " + d.version + " is accepted by no config") + " (" +
+          p.name + " asks for it at " + std::string(BaseName(d.site.file)) + ":" +
+          std::to_string(d.site.line) + ")";
+    else
+      n.missing_below = l.missing_below;
+  }
+  n.done = true;
 }
 
-void DependencyLocator::LocateAll(CMakePackage* p, int depth) {
-  p->dependencies.clear();
-  for (const CMakeDependency& d : p->evaluation.dependencies) p->dependencies.push_back(Locate(d, depth));
+LocatedDependency DependencyLocator::LocateAndEvaluate(const CMakeDependency& d) {
+  LocatedDependency l = Locate(d);
+  const Node* q = nullptr;
+  if (!l.found.empty() && l.found.starts_with("/")) {
+    // A config asked for components is evaluated for that request, audited or not.
+    const std::string key = EvaluatedKey(l.found, d);
+    q = Evaluated(key, d.name, l.found, &d);
+  }
+  l.evaluated = q != nullptr;
+  if (!q) {
+    l.targets_known = ModuleTargets(l, l.targets);
+    return l;
+  }
+  const CMakePackage& p = *q->package;
+  l.missing_below = d.module.empty() ? q->missing_below : "";
+  if (!d.module.empty())
+    for (const LocatedDependency& m : p.dependencies)
+      l.through_module.push_back({m.request.name, m.request.version, m.found});
+  l.version = p.version;
+  l.variables = p.evaluation.variables.shared();
+  if (!l.variables) l.variables = std::make_shared<const std::map<std::string, CMakeValue>>();
+  l.world_answers = p.evaluation.world_answers;
+  l.targets = q->targets;
+  l.targets_known = q->known;
+  l.definitions = q->definitions;
+  return l;
 }
 
 const VersionVerdict& DependencyLocator::Verdict(const CMakeDependency& d, const std::string& config,
@@ -197,7 +269,7 @@ const VersionVerdict& DependencyLocator::Verdict(const CMakeDependency& d, const
   return it->second;
 }
 
-LocatedDependency DependencyLocator::Locate(const CMakeDependency& d, int depth) {
+LocatedDependency DependencyLocator::Locate(const CMakeDependency& d) {
   LocatedDependency l{d, {}, {}, {}, {}, false};
   const bool module = HasFindModule(d.name);
   auto accept = [&](const std::string& config) {
@@ -256,156 +328,7 @@ LocatedDependency DependencyLocator::Locate(const CMakeDependency& d, int depth)
   if (l.found.empty() && l.rejected.empty() && module) l.found = "Find" + d.name + ".cmake of CMake";
   // The prefixes are named only for a dependency not found; every audited directory is one.
   if (!l.found.empty()) l.searched = {};
-  // A config asked for components is evaluated for that request, audited or not.
-  const std::string key = EvaluatedKey(l.found, d);
-  if (!l.found.empty() && !PackageAt(key) && l.found.starts_with("/") && depth < kMaxDependencyDepth &&
-      evaluated_.size() < kMaxEvaluatedDependencies) {
-    auto q = std::make_unique<CMakePackage>(
-        key == l.found
-            ? EvaluatePackage(d.name, l.found, files_)
-            : EvaluatePackageAsked(d.name, l.found, {d.components, d.optional_components}, files_));
-    q->passes.clear();  // a config outside the audited ones is evaluated once
-    CMakePackage* raw = q.get();
-    evaluated_[key] = std::move(q);
-    LocateAll(raw, depth + 1);
-  }
   return l;
-}
-
-const CMakePackage* DependencyLocator::PackageAt(const std::string& key) const {
-  if (auto at = audited_at_.find(key); at != audited_at_.end()) return at->second;
-  auto it = evaluated_.find(key);
-  return it == evaluated_.end() ? nullptr : it->second.get();
-}
-
-std::vector<const CMakePackage*> DependencyLocator::Below(const CMakePackage* p) const {
-  std::vector<const CMakePackage*> out;
-  for (const LocatedDependency& l : p->dependencies)
-    if (const CMakePackage* q = PackageAt(EvaluatedKey(l.found, l.request))) out.push_back(q);
-  return out;
-}
-
-std::set<const CMakePackage*> DependencyLocator::AuditedBelow(const CMakePackage* p) const {
-  std::set<const CMakePackage*> seen, out;
-  std::vector<const CMakePackage*> todo = Below(p);
-  while (!todo.empty()) {
-    const CMakePackage* q = todo.back();
-    todo.pop_back();
-    if (!seen.insert(q).second) continue;
-    if (audited_at_.count(q->config) && audited_at_.at(q->config) == q) out.insert(q);
-    for (const CMakePackage* r : Below(q)) todo.push_back(r);
-  }
-  return out;
-}
-
-std::set<const CMakePackage*> DependencyLocator::LeadingTo(const std::vector<CMakePackage*>& changed) const {
-  // Every package's dependencies, reversed; then whoever reaches one of `changed`.
-  std::map<const CMakePackage*, std::vector<const CMakePackage*>> above;
-  std::vector<const CMakePackage*> all(audited_.begin(), audited_.end());
-  for (const auto& [key, q] : evaluated_) all.push_back(q.get());
-  for (const CMakePackage* p : all)
-    for (const CMakePackage* q : Below(p)) above[q].push_back(p);
-  std::set<const CMakePackage*> out(changed.begin(), changed.end());
-  std::vector<const CMakePackage*> todo(changed.begin(), changed.end());
-  while (!todo.empty()) {
-    const CMakePackage* q = todo.back();
-    todo.pop_back();
-    for (const CMakePackage* p : above[q])
-      if (out.insert(p).second) todo.push_back(p);
-  }
-  return out;
-}
-
-// The targets `p` and its dependencies define; false when some could not be known.
-bool DependencyLocator::TargetsOf(const CMakePackage* p, std::set<const CMakePackage*>& visiting,
-                                  std::set<std::string>& out) {
-  visiting.insert(p);
-  bool known = !p->evaluation.stopped;
-  for (const CMakeTarget& t : p->evaluation.targets) out.insert(t.name);
-  for (const LocatedDependency& l : p->dependencies) {
-    // An optional one it does without; one only a component asks for, a plain consumer too.
-    if (l.found.empty() && (!l.request.required || !l.request.asked_component.empty())) continue;
-    known &= l.request.undecided.empty();
-    const CMakePackage* q = PackageAt(EvaluatedKey(l.found, l.request));
-    if (!q) {
-      known &= ModuleTargets(l, out);
-      continue;
-    }
-    if (!visiting.count(q)) known &= TargetsOf(q, visiting, out);
-  }
-  return known;
-}
-
-namespace {
-
-// Why `p`'s own config stops every consumer's configure, whatever the consumer asks for: a
-// file its Targets file checks and does not find (the generated "The imported target ...
-// references the file ... but this file does not exist" loop, a FATAL_ERROR). CMake then
-// fails the configure of whoever loads `p`, through any find_dependency() above it; "" when
-// no such file is missing. The file is named by its name alone: the dependency's own finding
-// says where. The config's other failures are not taken: evaluated apart from the package
-// that loads it, a config may miss what that package defines first (Qt6's modules call
-// functions Qt6Config.cmake defines), which CMake, loading both, never does.
-std::string StopsItsOwnConfigure(const CMakePackage& p) {
-  for (const CMakeReference& r : p.evaluation.references)
-    if (!r.exists && r.stops_configure && !r.optional && r.undecided.empty() && r.asked_component.empty())
-      return p.name + " fails: " + std::string(BaseName(r.path)) + " is not installed (" +
-             std::string(BaseName(r.site.file)) + ":" + std::to_string(r.site.line) + " stops at configure)";
-  return "";
-}
-
-}  // namespace
-
-// CMakeFindDependencyMacro: a config whose find_dependency() fails sets <Name>_FOUND False
-// and returns, and find_package() of it fails in turn, up to whoever required it. A
-// dependency only a component asks for, or one met on an undecided branch, fails no one here.
-std::string DependencyLocator::MissingBelow(const CMakePackage* p,
-                                            std::set<const CMakePackage*>& visiting) const {
-  if (!visiting.insert(p).second) return "";
-  if (std::string own = StopsItsOwnConfigure(*p); !own.empty()) return own;
-  for (const LocatedDependency& l : p->dependencies) {
-    const CMakeDependency& d = l.request;
-    // A Find module is evaluated apart from the config that sets its CMAKE_MODULE_PATH (VTK's
-    // FindTHEORA.cmake asks for OGG, which VTK's own FindOGG.cmake finds): what it fails to
-    // find here says nothing.
-    if (!d.required || !d.asked_component.empty() || !d.undecided.empty() || !d.module.empty()) continue;
-    if (l.found.empty())
-      return d.name +
-             (l.rejected.empty() ? " is found nowhere" : " " + d.version + " is accepted by no config") +
-             " (" + p->name + " asks for it at " + std::string(BaseName(d.site.file)) + ":" +
-             std::to_string(d.site.line) + ")";
-    if (const CMakePackage* q = PackageAt(EvaluatedKey(l.found, d)))
-      if (std::string m = MissingBelow(q, visiting); !m.empty()) return m;
-  }
-  return "";
-}
-
-void DependencyLocator::DefinitionsOf(const CMakePackage* p, std::set<const CMakePackage*>& visiting,
-                                      std::map<std::string, CMakeDefinition>& out) {
-  visiting.insert(p);
-  for (const LocatedDependency& l : p->dependencies)
-    if (const CMakePackage* q = PackageAt(EvaluatedKey(l.found, l.request)); q && !visiting.count(q))
-      DefinitionsOf(q, visiting, out);
-  for (const auto& [name, d] : p->evaluation.definitions) out[name] = d;
-}
-
-DependencyTargets TargetsOfDependencies(const CMakePackage& package) {
-  DependencyTargets out;
-  out.complete = true;
-  out.located = true;
-  for (const LocatedDependency& l : package.dependencies) {
-    if (l.found.empty() && (!l.request.required || !l.request.asked_component.empty())) continue;
-    out.names.insert(l.targets.begin(), l.targets.end());
-    // Asked for twice (other components), it defines what either call loads.
-    auto [defined, first] = out.by_dependency.try_emplace(ToLower(l.request.name));
-    defined->second.targets.insert(l.targets.begin(), l.targets.end());
-    defined->second.known = (first || defined->second.known) && l.targets_known;
-    if (!l.found.empty() && l.found.starts_with("/"))
-      out.packages[ToLower(l.request.name)] = {l.version, l.request.module.empty() ? l.found : "",
-                                               l.definitions, l.variables, l.world_answers};
-    out.complete &= l.targets_known && l.request.undecided.empty();
-  }
-  return out;
 }
 
 }  // namespace rocm_audit

@@ -1,8 +1,8 @@
 // find_package()'s search for the dependencies packages ask for: where each would be found
 // (another audited package, a HINTS or PATHS entry, one of the search prefixes, or a Find
 // module of CMake), whether its version file accepts the version asked for, and which
-// imported targets it brings. Configs found outside the audited ones are evaluated too (a
-// bounded number, each once per run), so that every dependency's targets are known.
+// imported targets it brings. Found configs are evaluated when asked for, audited or not
+// (configs outside the audited ones a bounded number), each once per request in a run.
 #pragma once
 
 #include <map>
@@ -54,8 +54,17 @@ class ConfigSearch {
   size_t searches_ = 0;
 };
 
-class DependencyLocator {
+/// find_package() of each dependency, answered as the config asking for it runs (CMake loads
+/// the dependency's config at that call): located, its config evaluated once per request
+/// (config, components) in a run, audited or not, with its own dependencies answered the
+/// same way, depth first. Each evaluation is remembered, so the audited packages and what
+/// they find cost one evaluation each, in one pass. A config that asks for one still being
+/// evaluated above it (a cycle) gets it unevaluated, as one found too deep. Not for use from
+/// several threads: the first request decides what a package in a cycle sees, so the order
+/// is the audited packages' order.
+class DependencyLocator final : public DependencyResolver {
  public:
+  /// `audited`: the packages to evaluate, each with its name and config set.
   /// `prefixes`: --cmake-prefix-path (its first `given`), then the audited prefixes. The
   /// consumer's CMAKE_PREFIX_PATH is --cmake-prefix-path when given, and otherwise the
   /// audited prefixes (ROCm's documentation has consumers put its install prefix there);
@@ -65,70 +74,54 @@ class DependencyLocator {
   /// `configs`: the search of the prefixes, shared with whoever searched them before.
   DependencyLocator(std::vector<CMakePackage*> audited, std::vector<std::string> prefixes, size_t given,
                     bool system, const InstalledFiles& files, ConfigSearch& configs);
-  ~DependencyLocator();
+  ~DependencyLocator() override;
 
-  /// Fills `dependencies` of each of `packages` (audited ones, perhaps re-evaluated since an
-  /// earlier call), then the targets every audited package's dependencies define. What was
-  /// evaluated or judged before is kept: a config outside the audited ones is evaluated once,
-  /// a version file once per version asked.
-  void Locate(const std::vector<CMakePackage*>& packages);
+  /// Evaluates each audited package not evaluated yet as a dependency of one before it,
+  /// and fills in the `dependencies` of each.
+  void EvaluateAudited();
 
-  /// The audited packages `p`'s dependencies lead to, through configs outside the audited
-  /// ones too: those whose evaluation what `p` reads of its dependencies comes from. `p`
-  /// itself is among them only through a cycle.
-  std::set<const CMakePackage*> AuditedBelow(const CMakePackage* p) const;
-  /// Whether the last Locate() collected `p`'s dependencies anew: unless it did, what `p`
-  /// has of them (TargetsOfDependencies) is what it had before.
-  bool CollectedAnew(const CMakePackage* p) const { return stale_.count(p) > 0; }
+  Answer Resolve(const CMakeDependency& d) override;
+
   /// Configs outside the audited ones evaluated so far.
-  size_t evaluated() const { return evaluated_.size(); }
+  size_t evaluated() const { return outside_; }
+  /// Package evaluations so far, audited or not: each once per request.
+  size_t evaluations() const { return evaluations_; }
 
  private:
-  /// The packages (audited or not) each package's dependencies are found at.
-  std::vector<const CMakePackage*> Below(const CMakePackage* p) const;
-  /// The audited packages that lead to one of `changed` (or are one).
-  std::set<const CMakePackage*> LeadingTo(const std::vector<CMakePackage*>& changed) const;
-  void LocateAll(CMakePackage* p, int depth);
-  LocatedDependency Locate(const CMakeDependency& d, int depth);
-  const VersionVerdict& Verdict(const CMakeDependency& d, const std::string& config, bool module);
-  /// The package evaluated at `key`: a config path, or EvaluatedKey() of one asked with components.
-  const CMakePackage* PackageAt(const std::string& key) const;
-  bool TargetsOf(const CMakePackage* p, std::set<const CMakePackage*>& visiting, std::set<std::string>& out);
-  /// What a consumer has of a dependency found at `q` and of the dependencies below it,
-  /// collected once per Locate() for every package that finds `q`: before, each collected
-  /// it anew (Qt6's modules each walked Qt6Core's, Qt6Gui's ... targets and commands).
-  struct Collected {
-    std::set<std::string> targets;
-    bool known = false;
-    SharedDefinitions definitions;
-    std::set<const CMakePackage*> reached;  ///< `q` and every package below it
+  /// A config evaluated for one request, and what a consumer that finds it has of it and of
+  /// everything below it.
+  struct Node {
+    CMakePackage* package = nullptr;  ///< audited, or `owned`
+    std::unique_ptr<CMakePackage> owned;
+    bool done = false;              ///< false while it is evaluated (a request for it now is a cycle)
+    std::set<std::string> targets;  ///< its own and its required dependencies'
+    bool known = false;             ///< `targets` is all it and they define
+    SharedDefinitions definitions;  ///< the commands it and its dependencies define
+    std::string missing_below;      ///< LocatedDependency::missing_below of a dependency found here
   };
-  /// What `q`'s evaluation left set, one copy shared by every package that finds it until `q`
-  /// is evaluated again.
-  const SharedVariables& VariablesOf(const CMakePackage* q);
-  const Collected& CollectedOf(const CMakePackage* q, std::map<const CMakePackage*, Collected>& memo);
-  /// LocatedDependency::missing_below of a dependency found at `p`.
-  std::string MissingBelow(const CMakePackage* p, std::set<const CMakePackage*>& visiting) const;
-  /// The functions and macros `p` and its dependencies define.
-  void DefinitionsOf(const CMakePackage* p, std::set<const CMakePackage*>& visiting,
-                     std::map<std::string, CMakeDefinition>& out);
+  /// The node of `key` evaluated (now, when it is not yet); null when it cannot be: a cycle,
+  /// too deep, or past the bound on configs outside the audited ones.
+  const Node* Evaluated(const std::string& key, const std::string& name, const std::string& config,
+                        const CMakeDependency* asked);
+  void Finish(Node& n);
+  /// Where `d` is found, and what its evaluation brings (evaluated now if need be).
+  LocatedDependency LocateAndEvaluate(const CMakeDependency& d);
+  LocatedDependency Locate(const CMakeDependency& d);
+  const VersionVerdict& Verdict(const CMakeDependency& d, const std::string& config, bool module);
 
   std::vector<CMakePackage*> audited_;
-  std::map<std::string, const CMakePackage*> audited_at_;  ///< by config, the first of audited_
-  std::vector<std::string> prefix_path_;                   ///< the consumer's CMAKE_PREFIX_PATH
-  size_t given_prefixes_;                                  ///< its first ones, from --cmake-prefix-path
+  std::map<std::string, CMakePackage*> audited_at_;  ///< by config, the first of audited_
+  std::vector<std::string> prefix_path_;             ///< the consumer's CMAKE_PREFIX_PATH
+  size_t given_prefixes_;                            ///< its first ones, from --cmake-prefix-path
   std::vector<std::string> path_;    ///< the PATH-derived prefixes, when an installed system is given
   std::vector<std::string> system_;  ///< CMAKE_SYSTEM_PREFIX_PATH, when an installed system is given
   const InstalledFiles& files_;
   ConfigSearch& configs_;
-  std::map<std::string, std::unique_ptr<CMakePackage>> evaluated_;  ///< by EvaluatedKey()
-  std::map<const CMakePackage*, SharedVariables> variables_;        ///< VariablesOf()
-  std::set<const CMakePackage*> stale_;  ///< the audited packages the last Locate() collected anew
+  std::map<std::string, Node> nodes_;  ///< by config, or config and components asked
+  int depth_ = 0;                      ///< evaluations in progress, one inside the other
+  size_t outside_ = 0, evaluations_ = 0;
   /// (name, config, version, exact) -> what the config's version file says of it
   std::map<std::tuple<std::string, std::string, std::string, bool>, VersionVerdict> verdicts_;
 };
-
-/// The targets a consumer has from `package`'s required dependencies (after a Locate).
-DependencyTargets TargetsOfDependencies(const CMakePackage& package);
 
 }  // namespace rocm_audit

@@ -53,6 +53,9 @@ struct CMakeDependency {
   std::string undecided;
   std::string asked_component{};  ///< asked for only when a consumer asks for this component
   std::string module{};           ///< the Find<Name>.cmake of CMAKE_MODULE_PATH it loads, if any
+  /// With `module`: CMAKE_MODULE_PATH as the call had it, which the module runs with (Qt's
+  /// FindWrapOpenXR.cmake includes QtFindWrapHelper from there).
+  std::string module_path{};
   /// COMPONENTS (and the words after REQUIRED) and OPTIONAL_COMPONENTS it asks for: what a
   /// config defines may depend on them (Qt5Config.cmake loads Qt5<Component>Config.cmake).
   std::vector<std::string> components{};

@@ -33,23 +33,11 @@ class CMakeEvaluator {
   /// Targets the package defines itself (from an earlier evaluation): a fresh consumer
   /// has none of them before the package defines them, whatever its dependencies define.
   void SetOwnTargets(std::set<std::string> names) { in_.foreign_targets().own = std::move(names); }
-  /// Targets the package's dependencies define, found by evaluating them in the same run:
-  /// once the package has asked for a dependency, if(TARGET) on them is true. `complete`:
-  /// every dependency was evaluated, so a target none of them defines is decided absent.
-  void SetDependencyTargets(std::set<std::string> names, bool complete) {
-    in_.foreign_targets().dependencies = std::move(names);
-    in_.foreign_targets().complete = complete;
-  }
-  /// What find_package() leaves of each dependency found in the same run, by lower-case name.
-  void SetDependencyPackages(std::map<std::string, Interpreter::ForeignTargets::Package> packages,
-                             bool located) {
-    in_.foreign_targets().packages = std::move(packages);
-    in_.foreign_targets().located = located;
-  }
-  /// The targets each located dependency defines, by lower-case name: if(TARGET) reads those
-  /// of the dependencies found so far.
-  void SetTargetsByDependency(std::map<std::string, Interpreter::ForeignTargets::Defined> by_dependency) {
-    in_.foreign_targets().by_dependency = std::move(by_dependency);
+  /// Each find_package() is answered by `resolver` as it runs: the dependencies are
+  /// located, so if(TARGET) reads what the calls so far loaded.
+  void SetResolver(DependencyResolver* resolver) {
+    in_.foreign_targets().resolver = resolver;
+    in_.foreign_targets().located = resolver != nullptr;
   }
   /// Whether an if(TARGET) was undecided because of a dependency.
   bool asked_dependency_targets() const { return in_.foreign_targets().asked; }

@@ -36,21 +36,6 @@ void Interpreter::ValueTooLong() {
        "a value longer than " + std::to_string(limits_.max_value_bytes) + " bytes is not evaluated");
 }
 
-void Interpreter::NoteUnsetName(std::string_view name, bool command) {
-  if (!dependency_seen_ || foreign_targets_.asked || foreign_targets_.located) return;
-  if (command) {
-    foreign_targets_.asked = true;
-    return;
-  }
-  // <Dep>_VERSION, or what a Find module sets in capitals (EIGEN_FOUND for find_package(Eigen)).
-  for (const CMakeDependency& d : rec_.Out().dependencies)
-    if (name.size() > d.name.size() + 1 && ToUpper(name.substr(0, d.name.size())) == ToUpper(d.name) &&
-        name[d.name.size()] == '_') {
-      foreign_targets_.asked = true;
-      return;
-    }
-}
-
 // A command CMake does not know (neither built in nor defined by one of its modules) that no
 // list file evaluated defined: decided only once every file that could have defined it was
 // evaluated, the dependencies' too.
@@ -77,11 +62,7 @@ CMakeValue Interpreter::ExpandOne(const ListFileArgument& arg) {
     Charge(arg.text.size());
     return {arg.text};
   }
-  VariableLookup vars = [this](std::string_view name) {
-    const CMakeValue* v = vars_.Lookup(name);
-    if (!v) NoteUnsetName(name, false);
-    return v;
-  };
+  VariableLookup vars = [this](std::string_view name) { return vars_.Lookup(name); };
   VariableLookup env = [this](std::string_view name) -> const CMakeValue* {
     env_value_ = CMakeValue::Unknown("the consumer's environment ($ENV{" + std::string(name) + "})");
     return &env_value_;
@@ -133,15 +114,27 @@ void Interpreter::NoteDependencyLoaded(const std::string& name, bool undecided) 
   if (!undecided) f.loaded.insert(key);
 }
 
-// Once the dependencies are located, what the find_package() calls that ran so far define
-// (cmFindPackageCommand loads a config when it is called, so a target it defines exists only
-// after that call); before, all the dependencies' targets, in any order.
+bool Interpreter::ResolveDependency(const CMakeDependency& d) {
+  ForeignTargets& f = foreign_targets_;
+  if (!f.resolver) return false;
+  DependencyResolver::Answer a = f.resolver->Resolve(d);
+  const std::string key = ToLower(d.name);
+  if (a.counts) {
+    // Asked for twice (other components), it defines what either call loads.
+    auto [defined, first] = f.by_dependency.try_emplace(key);
+    defined->second.targets.insert(a.defined.targets.begin(), a.defined.targets.end());
+    defined->second.known = (first || defined->second.known) && a.defined.known;
+  }
+  if (a.package) f.packages[key] = std::move(*a.package);
+  return a.absent;
+}
+
+// With a resolver, what the find_package() calls that ran so far define (cmFindPackageCommand
+// loads a config when it is called, so a target it defines exists only after that call);
+// without one, nothing is known of the dependencies.
 Tri Interpreter::DependencyDefines(const std::string& name) const {
   const ForeignTargets& f = foreign_targets_;
-  if (!f.located) {
-    if (f.dependencies.count(name)) return Tri::kTrue;
-    return f.complete ? Tri::kFalse : Tri::kUnknown;
-  }
+  if (!f.located) return Tri::kUnknown;
   for (const std::string& d : f.loaded)
     if (f.by_dependency.at(d).targets.count(name)) return Tri::kTrue;
   return f.loaded_partly ? Tri::kUnknown : Tri::kFalse;
@@ -165,11 +158,7 @@ Tri Interpreter::TargetExists(std::string_view name) {
 
 ConditionResult Interpreter::Condition(const Args& args) {
   ConditionContext c;
-  c.variable = [this](std::string_view name) {
-    const CMakeValue* v = Get(name);
-    if (!v) NoteUnsetName(name, false);
-    return v;
-  };
+  c.variable = [this](std::string_view name) { return Get(name); };
   c.exists = [this](const std::string& p) { return PathExists(p); };
   c.is_directory = [this](const std::string& p) {
     return InConsumerTree(NormalizePath(p)) ? Tri::kUnknown : files_.IsDirectory(p);
@@ -275,7 +264,6 @@ Flow Interpreter::Command(const ListFileCommand& cmd) {
     Fail("Unknown CMake command \"" + n + "\".");
     return Flow::kStop;  // cmMakefile stops the configure at it
   }
-  NoteUnsetName(n, true);
   return NotEvaluated(n);
 }
 

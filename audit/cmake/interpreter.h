@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -20,6 +21,8 @@
 #include "audit/cmake/variable_scopes.h"
 
 namespace rocm_audit {
+
+class DependencyResolver;
 
 class Interpreter {
  public:
@@ -82,6 +85,10 @@ class Interpreter {
   /// branch the evaluation could not decide: what it defines is in the target table from
   /// here on (TargetExists).
   void NoteDependencyLoaded(const std::string& name, bool undecided);
+  /// find_package() of `d` is about to load it: with a resolver, what it defines and leaves
+  /// is asked for now, as CMake loads the dependency's config at this call. True when the
+  /// resolver knows it is found nowhere (DependencyResolver::Answer::absent).
+  bool ResolveDependency(const CMakeDependency& d);
   /// include_guard(): whether the current file was guarded already; guards it.
   bool Guard();
 
@@ -93,19 +100,13 @@ class Interpreter {
   void ImportDefinitions(const std::map<std::string, CMakeDefinition>& defs) {
     for (const auto& [name, d] : defs) definitions_[name] = d;
   }
-  /// A read of `name` found it unset, or a call found no command of that name: what a
-  /// dependency found in the same run leaves (<Dep>_VERSION, its commands) may be what was
-  /// wanted, and the pass is evaluated again once the dependencies are located.
-  void NoteUnsetName(std::string_view name, bool command);
   /// Calls a function() or macro() if one of that name is defined; false if none is.
   bool CallIfDefined(const std::string& name, const Args& args, Flow* flow);
 
   /// What if(TARGET) knows of targets not defined here (CMakeEvaluator sets it).
   struct ForeignTargets {
-    std::set<std::string> own;           ///< the package's own, from an earlier evaluation
-    std::set<std::string> dependencies;  ///< those its dependencies define
-    bool complete = false;               ///< every dependency was evaluated
-    bool asked = false;                  ///< an if(TARGET) was undecided because of a dependency
+    std::set<std::string> own;  ///< the package's own, from an earlier evaluation
+    bool asked = false;         ///< an if(TARGET) was undecided because of a dependency
     /// What find_package() leaves a consumer of each dependency found (by lower-case name):
     /// the version its version file gives, the config ("" for a Find module), and the
     /// commands it defines.
@@ -117,7 +118,8 @@ class Interpreter {
       std::vector<std::string> world_answers{};  ///< what its evaluation asked the audited world
     };
     std::map<std::string, Package> packages;
-    bool located = false;  ///< the dependencies were located: `packages` holds every one found
+    /// A resolver answers find_package(): `packages` holds every one found so far.
+    bool located = false;
     /// The targets each located dependency defines (by lower-case name; its own dependencies'
     /// too), and whether they are all known.
     struct Defined {
@@ -130,6 +132,8 @@ class Interpreter {
     /// at that point (KF5Codecs tests if(TARGET Qt6::Core) before it finds Qt6Core5Compat).
     std::set<std::string> loaded{};
     bool loaded_partly = false;  ///< one ran undecided, or defines targets not all known
+    /// Answers each find_package() as it runs; null when the dependencies are given above.
+    DependencyResolver* resolver = nullptr;
   };
   ForeignTargets& foreign_targets() { return foreign_targets_; }
   const ForeignTargets& foreign_targets() const { return foreign_targets_; }
@@ -200,6 +204,25 @@ class Interpreter {
   ForeignTargets foreign_targets_;
   std::set<std::string> absent_targets_;
   std::set<std::string> consumer_files_;  ///< written in the consumer's tree (NoteConsumerFile)
+};
+
+/// Answers find_package() while a config is evaluated, as CMake loads the dependency's own
+/// config at the call: where it is found, what its evaluation leaves the caller, and the
+/// targets it and its dependencies define (DependencyLocator evaluates each once a run).
+class DependencyResolver {
+ public:
+  struct Answer {
+    /// false for an optional dependency not found: it defines nothing and no one misses it
+    bool counts = false;
+    /// Found nowhere the consumer's find_package() looks, on an installed system whose every
+    /// prefix is known: CMake sets <Name>_FOUND to 0 (an optional one's absence is decided).
+    bool absent = false;
+    Interpreter::ForeignTargets::Defined defined;
+    /// What find_package() leaves when it loads a config or a shipped Find module.
+    std::optional<Interpreter::ForeignTargets::Package> package;
+  };
+  virtual ~DependencyResolver() = default;
+  virtual Answer Resolve(const CMakeDependency& d) = 0;
 };
 
 }  // namespace rocm_audit

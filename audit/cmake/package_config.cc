@@ -127,13 +127,14 @@ std::optional<std::string> Known(const CMakeEvaluation& e, const std::string& na
 // `asked`: an if(TARGET) was undecided for want of dependency targets.
 CMakeEvaluation EvaluateConfig(const std::string& name, const std::string& config,
                                const InstalledFiles& files, const EvaluatorLimits& limits,
-                               const DependencyTargets& dependencies, const std::string& components,
+                               DependencyResolver* resolver, const std::string& components,
                                const std::string& version, bool* asked,
-                               const std::set<std::string>& known_own = {},
-                               const std::vector<std::string>& optional = {}) {
-  auto evaluate = [&](const std::set<std::string>& own) {
+                               const std::vector<std::string>& optional = {},
+                               const GivenVariables& given = {}) {
+  auto evaluate = [&](const std::set<std::string>& own, DependencyResolver* answers) {
     CMakeEvaluator e(files, limits);
     DefineFindPackageVariables(e, name, config);
+    for (const auto& [variable, value] : given) e.Define(variable, value);
     // find_package() stores the version its version file gave before it loads the config.
     for (auto& [variable, value] : FoundVersionVariables(name + "_VERSION", version))
       e.Define(variable, value);
@@ -147,22 +148,28 @@ CMakeEvaluation EvaluateConfig(const std::string& name, const std::string& confi
         e.DefineUnknown("CMAKE_" + compiler + suffix, "the consumer's " + compiler + " compiler");
     }
     e.SetOwnTargets(own);
-    e.SetDependencyTargets(dependencies.names, dependencies.complete);
-    e.SetDependencyPackages(dependencies.packages, dependencies.located);
-    e.SetTargetsByDependency(dependencies.by_dependency);
+    e.SetResolver(answers);
     e.Run(config);
     *asked = e.asked_dependency_targets();
     return e.Take();
   };
-  CMakeEvaluation result = evaluate(known_own);
+  CMakeEvaluation result = evaluate({}, resolver);
   if (*asked) {
     // Generated Targets files test whether their own targets exist before defining them;
-    // once the package's own targets are known, those tests are decided. With none new (an
-    // evaluation again in the fixed point, given every target of the last one) the same
-    // inputs give the same result: not run again.
-    std::set<std::string> own = known_own;
+    // once the package's own targets are known, those tests are decided (a fresh consumer
+    // has none of them).
+    std::set<std::string> own;
     for (const CMakeTarget& t : result.targets) own.insert(t.name);
-    if (own.size() != known_own.size()) result = evaluate(own);
+    // A config that returned before its Targets file (a dependency not found) defined none:
+    // which they are is learnt from an evaluation that takes every dependency as found.
+    if (own.empty() && resolver) {
+      bool ignored = false;
+      for (const CMakeTarget& t : EvaluateConfig(name, config, files, limits, nullptr, components, version,
+                                                 &ignored, optional, given)
+                                      .targets)
+        own.insert(t.name);
+    }
+    if (!own.empty()) result = evaluate(own, resolver);
   }
   return result;
 }
@@ -360,7 +367,7 @@ size_t FailuresUnder(const std::string& name, const std::string& config, const I
     n += IsTrueConstant(Known(result, "PACKAGE_VERSION_UNSUITABLE").value_or(""));
   }
   bool asked = false;
-  CMakeEvaluation e = EvaluateConfig(name, config, files, limits, {}, "", "", &asked);
+  CMakeEvaluation e = EvaluateConfig(name, config, files, limits, nullptr, "", "", &asked);
   AddFoundFalse(name, config, "", e);
   for (const CMakeFailure& f : e.failures) n += f.undecided.empty();
   for (const CMakeReference& r : e.references)
@@ -544,9 +551,22 @@ void AddSonameReferences(CMakePackage& p, const std::string& config, const Insta
   }
 }
 
+// A config's version file evaluated as find_package(<Name>) with no version reads it.
+struct PlainVersionEvaluation : CMakeEvaluation {
+  std::string version_file;
+};
+/// Null for a config without a version file.
+using PlainVersion = std::shared_ptr<const PlainVersionEvaluation>;
+
+// One evaluation of a config, before the package is assembled from them: the plain
+// find_package(<Name>), or one per component the config offers.
+struct CMakePass {
+  std::string component;       ///< "" for the consumer that asks for none
+  CMakeEvaluation evaluation;  ///< with its <Name>_FOUND verdict, not yet merged
+};
+
 // The version file of `config` evaluated as find_package(<name>) with no version reads it,
-// null without one: read once for a package, by its passes and by what is assembled of them,
-// and again by no evaluation of it in the fixed point.
+// null without one: read once for a package, by its passes and by what is assembled of them.
 PlainVersion EvaluatePlainVersion(const std::string& name, const std::string& config,
                                   const InstalledFiles& files, const EvaluatorLimits& limits) {
   const std::string v = VersionFileOf(config, files);
@@ -557,21 +577,17 @@ PlainVersion EvaluatePlainVersion(const std::string& name, const std::string& co
   return e;
 }
 
-// The plain pass, then one per component it offers. A pass of `previous` whose if(TARGET)
-// never waited for dependency targets comes out the same with them: it is taken as it was.
+// The plain pass, then one per component it offers.
 std::vector<CMakePass> EvaluatePasses(const std::string& name, const std::string& config,
                                       const InstalledFiles& files, const EvaluatorLimits& limits,
-                                      const DependencyTargets& dependencies,
-                                      const std::vector<CMakePass>& previous,
-                                      const std::set<std::string>& own, const PlainVersion& plain,
-                                      const AskedComponents& asked = {}) {
+                                      DependencyResolver* resolver, const PlainVersion& plain,
+                                      const GivenVariables& given, const AskedComponents& asked = {}) {
   const std::string version = plain ? Known(*plain, "PACKAGE_VERSION").value_or("") : "";
   auto evaluate = [&](const std::string& component) {
-    for (const CMakePass& old : previous)
-      if (old.component == component && !old.asked_dependency_targets) return old;
-    CMakePass pass{component, {}, false};
-    pass.evaluation = EvaluateConfig(name, config, files, limits, dependencies, component, version,
-                                     &pass.asked_dependency_targets, own, asked.optional);
+    CMakePass pass{component, {}};
+    bool asked_targets = false;
+    pass.evaluation = EvaluateConfig(name, config, files, limits, resolver, component, version,
+                                     &asked_targets, asked.optional, given);
     AddFoundFalse(name, config, component, pass.evaluation);
     return pass;
   };
@@ -595,28 +611,16 @@ std::vector<CMakePass> EvaluatePasses(const std::string& name, const std::string
 }
 
 // The package a consumer gets: its version file's verdict, the plain pass, and what each
-// component adds. `keep`: the passes stay with the package when some of them asked for
-// dependency targets, for ReevaluatePackage().
+// component adds.
 CMakePackage Assemble(const std::string& name, const std::string& config, const InstalledFiles& files,
-                      const PlainVersion& plain, std::vector<CMakePass> passes, bool keep) {
+                      const PlainVersion& plain, std::vector<CMakePass> passes) {
   CMakePackage p;
   p.name = name;
   p.config = config;
   p.prefix = PackagePrefixOf(DirName(config), name);
-  for (const CMakePass& pass : passes) p.asked_dependency_targets |= pass.asked_dependency_targets;
-  keep &= p.asked_dependency_targets;
-  // A kept pass is read again only when it did not ask for dependency targets (it is taken
-  // as it is, EvaluatePasses); one that asked runs again, so only its component is kept.
-  // Keeping every pass whole with its copy in the package was most of the peak memory of a
-  // set of configs (Qt6's and KF5's packages each held their passes twice until evaluated
-  // again in the fixed point).
-  auto take = [keep](CMakePass& pass) {
-    if (keep && !pass.asked_dependency_targets) return CMakeEvaluation(pass.evaluation);
-    return std::exchange(pass.evaluation, CMakeEvaluation{});
-  };
+  auto take = [](CMakePass& pass) { return std::exchange(pass.evaluation, CMakeEvaluation{}); };
   p.evaluation = take(passes.front());
   // find_package() reads <config>-version.cmake or <config>Version.cmake first.
-  p.plain_version = plain;
   if (plain) {
     const std::string& v = plain->version_file;
     CMakeEvaluation result = *plain;
@@ -642,8 +646,6 @@ CMakePackage Assemble(const std::string& name, const std::string& config, const 
     p.components.push_back(passes[i].component);
     merger.Merge(take(passes[i]), passes[i].component);
   }
-  for (const CMakeTarget& t : p.evaluation.targets) p.own_targets.insert(t.name);
-  if (keep) p.passes = std::move(passes);
   FindComponentLibraries(p, files);
   AddSonameReferences(p, config, files);
   return p;
@@ -652,28 +654,20 @@ CMakePackage Assemble(const std::string& name, const std::string& config, const 
 }  // namespace
 
 CMakePackage EvaluatePackage(const std::string& name, const std::string& config, const InstalledFiles& files,
-                             const EvaluatorLimits& limits, const DependencyTargets& dependencies) {
+                             const EvaluatorLimits& limits, DependencyResolver* resolver,
+                             const GivenVariables& given) {
   const PlainVersion plain = EvaluatePlainVersion(name, config, files, limits);
   return Assemble(name, config, files, plain,
-                  EvaluatePasses(name, config, files, limits, dependencies, {}, {}, plain), true);
+                  EvaluatePasses(name, config, files, limits, resolver, plain, given));
 }
 
 CMakePackage EvaluatePackageAsked(const std::string& name, const std::string& config,
                                   const AskedComponents& asked, const InstalledFiles& files,
-                                  const EvaluatorLimits& limits) {
+                                  const EvaluatorLimits& limits, DependencyResolver* resolver,
+                                  const GivenVariables& given) {
   const PlainVersion plain = EvaluatePlainVersion(name, config, files, limits);
   return Assemble(name, config, files, plain,
-                  EvaluatePasses(name, config, files, limits, {}, {}, {}, plain, asked), false);
-}
-
-CMakePackage ReevaluatePackage(const CMakePackage& package, const InstalledFiles& files,
-                               const DependencyTargets& dependencies, const EvaluatorLimits& limits) {
-  CMakePackage again = Assemble(package.name, package.config, files, package.plain_version,
-                                EvaluatePasses(package.name, package.config, files, limits, dependencies,
-                                               package.passes, package.own_targets, package.plain_version),
-                                false);
-  again.own_targets.insert(package.own_targets.begin(), package.own_targets.end());
-  return again;
+                  EvaluatePasses(name, config, files, limits, resolver, plain, given, asked));
 }
 
 }  // namespace rocm_audit

@@ -106,21 +106,6 @@ struct LocatedDependency {
   bool evaluated = false;
 };
 
-/// A config's version file evaluated as find_package(<Name>) with no version reads it.
-struct PlainVersionEvaluation : CMakeEvaluation {
-  std::string version_file;
-};
-/// Null for a config without a version file.
-using PlainVersion = std::shared_ptr<const PlainVersionEvaluation>;
-
-/// One evaluation of a config, before the package is assembled from them: the plain
-/// find_package(<Name>), or one per component the config offers.
-struct CMakePass {
-  std::string component;                  ///< "" for the consumer that asks for none
-  CMakeEvaluation evaluation;             ///< with its <Name>_FOUND verdict, not yet merged
-  bool asked_dependency_targets = false;  ///< an if(TARGET) was undecided for want of them
-};
-
 struct CMakePackage {
   std::string name;
   std::string config;   ///< installed path of the config file
@@ -129,41 +114,23 @@ struct CMakePackage {
   std::string version_file;
   CMakeEvaluation evaluation;
   std::vector<LocatedDependency> dependencies;
-  bool asked_dependency_targets = false;  ///< an if(TARGET) was undecided for want of them
   /// Components a consumer may ask for, each evaluated as asked for; what only asking for
   /// one adds to `evaluation` names the component.
   std::vector<std::string> components{};
-  /// The passes it was assembled from, kept only while it waits to be evaluated again with
-  /// its dependencies' targets (some pass asked for them): ReevaluatePackage() takes the
-  /// passes that did not ask as they are.
-  std::vector<CMakePass> passes{};
-  /// Every target an evaluation of the package defined: a later one that returns before its
-  /// Targets file (a dependency not found) decides if(TARGET <own>) false, as nothing else
-  /// defines them.
-  std::set<std::string> own_targets{};
   /// The -l<name> its targets' link interfaces ask the linker for (LinkedLibraryName), each
   /// with where the world's linker finds it ("" nowhere); none when the world has no base.
   std::map<std::string, std::string> linked_libraries{};
-  /// Its version file's evaluation, kept for evaluating it again (ReevaluatePackage).
-  PlainVersion plain_version{};
-};
-
-/// Targets a consumer has from the package's dependencies before it loads the package.
-struct DependencyTargets {
-  std::set<std::string> names;
-  bool complete = false;  ///< every dependency evaluated: a target none defines is absent
-  /// What find_package() leaves of each dependency found (by lower-case name).
-  std::map<std::string, Interpreter::ForeignTargets::Package> packages{};
-  bool located = false;  ///< the dependencies were located (TargetsOfDependencies)
-  /// The targets of each located dependency (by lower-case name), when located.
-  std::map<std::string, Interpreter::ForeignTargets::Defined> by_dependency{};
 };
 
 /// Evaluates the config at installed path `config` as find_package(<name> CONFIG REQUIRED)
 /// would load it with no version requested: first with no components, then with each
-/// component the config offers.
+/// component the config offers. Each find_package() it makes is answered by `resolver`
+/// (none: its dependencies are not known, and what hangs on them is undecided). `given`:
+/// variables the caller's scope holds as the file runs (a Find module's CMAKE_MODULE_PATH).
+using GivenVariables = std::vector<std::pair<std::string, std::string>>;
 CMakePackage EvaluatePackage(const std::string& name, const std::string& config, const InstalledFiles& files,
-                             const EvaluatorLimits& limits = {}, const DependencyTargets& dependencies = {});
+                             const EvaluatorLimits& limits = {}, DependencyResolver* resolver = nullptr,
+                             const GivenVariables& given = {});
 
 /// The components a find_package() call asks for.
 struct AskedComponents {
@@ -176,11 +143,7 @@ struct AskedComponents {
 /// evaluation, no other components.
 CMakePackage EvaluatePackageAsked(const std::string& name, const std::string& config,
                                   const AskedComponents& asked, const InstalledFiles& files,
-                                  const EvaluatorLimits& limits = {});
-
-/// `package` evaluated again now that its dependencies' targets are known: only the passes
-/// whose if(TARGET) was undecided for want of them run again. The result keeps no passes.
-CMakePackage ReevaluatePackage(const CMakePackage& package, const InstalledFiles& files,
-                               const DependencyTargets& dependencies, const EvaluatorLimits& limits = {});
+                                  const EvaluatorLimits& limits = {}, DependencyResolver* resolver = nullptr,
+                                  const GivenVariables& given = {});
 
 }  // namespace rocm_audit

@@ -20,10 +20,9 @@ struct AuditedPackage {
 /// What evaluating the packages cost, in units that do not depend on the machine: a test
 /// holds them to growing linearly with the packages audited.
 struct CMakeRunStats {
-  /// Package evaluations: each audited package once, each evaluation again in the fixed
-  /// point, each config outside the audited ones evaluated for a dependency.
+  /// Package evaluations: each audited package once, each config outside the audited ones
+  /// once per request (components) a dependency makes of it.
   size_t evaluations = 0;
-  size_t rounds = 0;           ///< rounds of the fixed point that evaluated something
   size_t config_searches = 0;  ///< (prefix, name) searches that read the prefix's directories
   size_t parses = 0;           ///< list files parsed (ProgramsParsed)
   /// Entry list files evaluated, configs and version files (ListFilesEvaluated): each
@@ -43,7 +42,7 @@ struct CMakeConsumer {
 };
 
 std::vector<AuditedPackage> EvaluateCMakePackages(const WalkedFiles& files, const RootedFs& fs,
-                                                  const CMakeConsumer& consumer, unsigned jobs,
+                                                  const CMakeConsumer& consumer,
                                                   CMakeRunStats* stats = nullptr);
 
 }  // namespace rocm_audit

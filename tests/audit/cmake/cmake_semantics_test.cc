@@ -56,16 +56,17 @@ TEST_F(CMakeSemantics, AFindModuleOfCMakeLeavesTheComponentsItFound) {
 // runs the dependency's config in the caller's scope. ROCM 6's config leaves
 // ROCM_ERROR_TOOLCHAIN_VAR through ROCmCMakeBuildTools, as ROCM 5's set it itself.
 TEST_F(CMakeSemantics, ADependencysVariablesAreTheConsumersResultVariables) {
-  CMakePackage tools = EvaluatePackage(
-      "Tools", Config("Tools", "set(Rocm_ERROR_TOOLCHAIN_VAR OFF CACHE BOOL \"\")\nset(Tools_X 1)\n"),
-      files_);
-  CMakePackage rocm = EvaluatePackage(
-      "Rocm", Config("Rocm", "include(CMakeFindDependencyMacro)\nfind_dependency(Tools)\nset(Rocm_OWN 1)\n"),
-      files_);
+  CMakePackage tools{
+      .name = "Tools",
+      .config = Config("Tools", "set(Rocm_ERROR_TOOLCHAIN_VAR OFF CACHE BOOL \"\")\nset(Tools_X 1)\n")};
+  CMakePackage rocm{
+      .name = "Rocm",
+      .config =
+          Config("Rocm", "include(CMakeFindDependencyMacro)\nfind_dependency(Tools)\nset(Rocm_OWN 1)\n")};
   std::vector<CMakePackage*> all{&tools, &rocm};
   ConfigSearch search(files_);
   DependencyLocator locator(all, {(dir_ / "prefix").string()}, 1, false, files_, search);
-  locator.Locate(all);
+  locator.EvaluateAudited();
   const std::vector<std::string> names = ProjectCMakeFacts(rocm, true).result_variables;
   EXPECT_NE(std::find(names.begin(), names.end(), "Rocm_ERROR_TOOLCHAIN_VAR"), names.end());
   EXPECT_NE(std::find(names.begin(), names.end(), "Rocm_OWN"), names.end());
@@ -96,18 +97,17 @@ TEST_F(CMakeSemantics, EachPrefixIsSearchedByCMakesTableInItsOrder) {
 // which CMake never searches from /usr). Without it, the audited prefixes stand in for it.
 TEST_F(CMakeSemantics, TheAuditedPathsAreNoPrefixOnceThePrefixPathIsGiven) {
   const std::string devlibs_dir = (dir_ / "prefix/lib/llvm-21/lib/cmake/DevLibs").string();
-  CMakePackage devlibs = EvaluatePackage(
-      "DevLibs", Write("prefix/lib/llvm-21/lib/cmake/DevLibs/DevLibsConfig.cmake", ""), files_);
+  const std::string devlibs_config = Write("prefix/lib/llvm-21/lib/cmake/DevLibs/DevLibsConfig.cmake", "");
   const std::string hip =
       Config("Hip", "find_package(DevLibs QUIET HINTS /nonexistent/rocm PATHS /opt/rocm)\n");
   for (size_t given : {1u, 0u}) {
-    CMakePackage consumer = EvaluatePackage("Hip", hip, files_);
+    CMakePackage devlibs{.name = "DevLibs", .config = devlibs_config}, consumer{.name = "Hip", .config = hip};
     std::vector<CMakePackage*> all{&devlibs, &consumer};
     std::vector<std::string> prefixes{(dir_ / "prefix").string(), devlibs_dir};
     if (given == 0) prefixes.erase(prefixes.begin());
     ConfigSearch search(files_);
     DependencyLocator locator(all, prefixes, given, false, files_, search);
-    locator.Locate(all);
+    locator.EvaluateAudited();
     ASSERT_EQ(consumer.dependencies.size(), 1u);
     EXPECT_EQ(consumer.dependencies[0].found, given ? "" : devlibs.config) << given;
   }
@@ -120,11 +120,11 @@ TEST_F(CMakeSemantics, NoDefaultPathAndTheNameDirVariable) {
   const std::string listed = Write("listed/lib/cmake/Dep/DepConfig.cmake", "");
   const std::string set = Write("set/DepConfig.cmake", "");
   auto found = [&](const std::string& body) {
-    CMakePackage c = EvaluatePackage("Con", Config("Con", body), files_);
+    CMakePackage c{.name = "Con", .config = Config("Con", body)};
     std::vector<CMakePackage*> all{&c};
     ConfigSearch search(files_);
     DependencyLocator locator(all, {(dir_ / "given").string()}, 1, false, files_, search);
-    locator.Locate(all);
+    locator.EvaluateAudited();
     return c.dependencies.empty() ? "<none>" : c.dependencies.back().found;
   };
   const std::string paths = " PATHS " + (dir_ / "listed").string() + ")\n";
@@ -194,16 +194,16 @@ TEST_F(CMakeSemantics, ATargetPropertyExpressionReadsTheWholeCallsProperties) {
 // level (CMakeFindDependencyMacro: <Name>_FOUND False and return()): Qt6QuickVectorImage
 // asks for Qt6Svg, and the package that asks for Qt6QuickVectorImage fails with it.
 TEST_F(CMakeSemantics, AMissingDependencyFailsEveryoneWhoRequiresIt) {
-  CMakePackage mid = EvaluatePackage(
-      "Mid", Config("Mid", "include(CMakeFindDependencyMacro)\nfind_dependency(NoSuchPackageAnywhere)\n"),
-      files_);
-  CMakePackage top = EvaluatePackage(
-      "Top", Config("Top", "include(CMakeFindDependencyMacro)\nfind_dependency(Mid)\n"), files_);
-  CMakePackage side = EvaluatePackage("Side", Config("Side", "find_package(Mid QUIET)\n"), files_);
+  CMakePackage mid{
+      .name = "Mid",
+      .config = Config("Mid", "include(CMakeFindDependencyMacro)\nfind_dependency(NoSuchPackageAnywhere)\n")};
+  CMakePackage top{.name = "Top",
+                   .config = Config("Top", "include(CMakeFindDependencyMacro)\nfind_dependency(Mid)\n")};
+  CMakePackage side{.name = "Side", .config = Config("Side", "find_package(Mid QUIET)\n")};
   std::vector<CMakePackage*> all{&mid, &top, &side};
   ConfigSearch search(files_);
   DependencyLocator locator(all, {(dir_ / "prefix").string()}, 1, false, files_, search);
-  locator.Locate(all);
+  locator.EvaluateAudited();
   ASSERT_EQ(top.dependencies.size(), 1u);
   EXPECT_EQ(top.dependencies[0].found, mid.config);
   EXPECT_EQ(top.dependencies[0].missing_below.rfind("NoSuchPackageAnywhere is found nowhere (Mid asks", 0),
@@ -215,6 +215,49 @@ TEST_F(CMakeSemantics, AMissingDependencyFailsEveryoneWhoRequiresIt) {
   EXPECT_TRUE(top.dependencies[0].evaluated);
 }
 
+// An optional find_package() of a package found nowhere: on an installed system, whose every
+// prefix is known, CMake's answer (<Name>_FOUND 0, cmFindPackageCommand) is decided; without
+// one the consumer's machine may have it. The host's / stands in for the installed system.
+TEST_F(CMakeSemantics, AnOptionalDependencyFoundNowhereOnAnInstalledSystemIsNotFound) {
+  const std::string con =
+      Config("Con",
+             "find_package(NoSuchPackageAnywhere QUIET)\n"
+             "if(NoSuchPackageAnywhere_FOUND)\n  set(r yes)\nelse()\n  set(r no)\nendif()\n");
+  for (bool system : {true, false}) {
+    CMakePackage c{.name = "Con", .config = con};
+    std::vector<CMakePackage*> all{&c};
+    ConfigSearch search(files_);
+    DependencyLocator locator(all, {(dir_ / "prefix").string()}, 1, system, files_, search);
+    locator.EvaluateAudited();
+    EXPECT_EQ(Var(c.evaluation, "NoSuchPackageAnywhere_FOUND"), system ? "0" : "<unknown>");
+    EXPECT_EQ(Var(c.evaluation, "r"), system ? "no" : "<unknown>");
+  }
+}
+
+// A Find module a config ships runs with the CMAKE_MODULE_PATH its find_package() had: Qt's
+// FindWrapOpenXR.cmake includes QtFindWrapHelper from there, and reports WrapOpenXR not
+// found when the wrapped package is found nowhere; the config that requires it then fails at
+// configure, as CMake fails Qt6Quick3DXr in a Debian 13 root without OpenXR.
+TEST_F(CMakeSemantics, AShippedFindModuleRunsWithItsCallersModulePath) {
+  Write("prefix/lib/cmake/Xr/modules/WrapHelper.cmake",
+        "macro(wrap_or_fail name)\n  find_package(NoSuchPackageAnywhere QUIET)\n"
+        "  set(${name}_FOUND ${NoSuchPackageAnywhere_FOUND})\nendmacro()\n");
+  Write("prefix/lib/cmake/Xr/modules/FindWrap.cmake", "include(WrapHelper)\nwrap_or_fail(Wrap)\n");
+  CMakePackage xr{.name = "Xr",
+                  .config = Config("Xr",
+                                   "include(CMakeFindDependencyMacro)\n"
+                                   "list(APPEND CMAKE_MODULE_PATH ${CMAKE_CURRENT_LIST_DIR}/modules)\n"
+                                   "find_dependency(Wrap)\nadd_library(Xr::xr INTERFACE IMPORTED)\n")};
+  std::vector<CMakePackage*> all{&xr};
+  ConfigSearch search(files_);
+  DependencyLocator locator(all, {(dir_ / "prefix").string()}, 1, true, files_, search);
+  locator.EvaluateAudited();
+  ASSERT_EQ(xr.dependencies.size(), 1u);
+  EXPECT_EQ(xr.dependencies[0].found, (dir_ / "prefix/lib/cmake/Xr/modules/FindWrap.cmake").string());
+  EXPECT_EQ(Var(xr.evaluation, "Xr_FOUND"), "False");
+  EXPECT_TRUE(xr.evaluation.targets.empty());
+}
+
 // if(TARGET) sees what the find_package() calls that ran before it defined, not what the
 // config finds later. KF5Codecs 5.103 asks for Qt6Core5Compat only if(TARGET Qt6::Core),
 // after finding Qt5Core alone: with cmake 3.25.1 the test is false and Qt6Core5Compat is
@@ -224,25 +267,19 @@ TEST_F(CMakeSemantics, IfTargetSeesOnlyTheDependenciesFoundSoFar) {
   Config("Core", "add_library(Core::core INTERFACE IMPORTED)\n");
   Config("Compat", "add_library(Compat::compat INTERFACE IMPORTED)\n");
   Config("Late", "add_library(Late::late INTERFACE IMPORTED)\n");
-  CMakePackage codecs =
-      EvaluatePackage("Codecs",
-                      Config("Codecs",
-                             "include(CMakeFindDependencyMacro)\n"
-                             "find_dependency(Core)\n"
-                             "if(TARGET Compat::compat)\n  find_dependency(Compat)\nendif()\n"
-                             "if(TARGET Late::late)\n  set(before yes)\nelse()\n"
-                             "  set(before no)\nendif()\n"
-                             "find_dependency(Late)\n"
-                             "if(TARGET Late::late)\n  set(after yes)\nendif()\n"),
-                      files_);
+  CMakePackage codecs{.name = "Codecs",
+                      .config = Config("Codecs",
+                                       "include(CMakeFindDependencyMacro)\n"
+                                       "find_dependency(Core)\n"
+                                       "if(TARGET Compat::compat)\n  find_dependency(Compat)\nendif()\n"
+                                       "if(TARGET Late::late)\n  set(before yes)\nelse()\n"
+                                       "  set(before no)\nendif()\n"
+                                       "find_dependency(Late)\n"
+                                       "if(TARGET Late::late)\n  set(after yes)\nendif()\n")};
   std::vector<CMakePackage*> all{&codecs};
   ConfigSearch search(files_);
   DependencyLocator locator(all, {(dir_ / "prefix").string()}, 1, false, files_, search);
-  locator.Locate(all);
-  for (int round = 0; round < 3; ++round) {  // the fixed point of ReevaluateToFixedPoint
-    codecs = ReevaluatePackage(codecs, files_, TargetsOfDependencies(codecs));
-    locator.Locate(all);
-  }
+  locator.EvaluateAudited();
   std::vector<std::string> found;
   for (const LocatedDependency& l : codecs.dependencies) found.push_back(l.request.name);
   EXPECT_EQ(found, (std::vector<std::string>{"Core", "Late"}));

@@ -33,24 +33,24 @@ class DependencySearch : public testing::ScratchDirTest {
     const std::string con =
         Write("con/lib/cmake/Con/ConConfig.cmake",
               "include(CMakeFindDependencyMacro)\nfind_dependency(Dep " + arguments + ")\n");
-    CMakePackage c = EvaluatePackage("Con", con, files_);
+    CMakePackage c{.name = "Con", .config = con};
     std::vector<CMakePackage*> all{&c};
     std::vector<std::string> prefixes;
     for (const std::string& p : given) prefixes.push_back((dir_ / p).string());
     ConfigSearch search(files_);
     DependencyLocator locator(all, prefixes, prefixes.size(), false, files_, search);
-    locator.Locate(all);
+    locator.EvaluateAudited();
     return c.dependencies.empty() ? "<none>" : c.dependencies[0].found;
   }
 
   // The dependencies of a consumer config `body` finds, located in the scratch directory.
   CMakePackage Consumer(const std::string& body) {
-    CMakePackage c = EvaluatePackage("Con", Write("con/lib/cmake/Con/ConConfig.cmake", body), files_);
+    CMakePackage c{.name = "Con", .config = Write("con/lib/cmake/Con/ConConfig.cmake", body)};
     std::vector<CMakePackage*> all{&c};
     std::vector<std::string> prefixes{dir_.string()};
     ConfigSearch search(files_);
     DependencyLocator locator(all, prefixes, prefixes.size(), false, files_, search);
-    locator.Locate(all);
+    locator.EvaluateAudited();
     return c;
   }
 

@@ -500,6 +500,34 @@ TEST_F(Evaluator, HandleStandardArgsSetsBothSpellingsOfFound) {
   EXPECT_EQ(r.targets[0].name, "Freetype::Freetype");
 }
 
+// FindPackageHandleStandardArgs.cmake fails when a required variable is unset or false
+// (if(NOT ${var})), in its keyword form and its old one (a message, then the variables):
+// decided so when one of them is (Qt's FindWrapSystemOpenXR.cmake requires a variable set
+// only when find_package(OpenXR) found it). Found only when every one is decided true and no
+// version or component is asked for; an unset one counts only when no command that might
+// have set it went unevaluated.
+TEST_F(Evaluator, HandleStandardArgsIsDecidedByItsRequiredVariables) {
+  auto found = [&](const std::string& body) {
+    return Var(Run(Write("FindX.cmake", body)), "X_FOUND") + " " +
+           Var(Run(Write("FindX.cmake", body)), "X_FOUND");
+  };
+  EXPECT_EQ(found("set(A 1)\nfind_package_handle_standard_args(X REQUIRED_VARS A B)\n"), "FALSE FALSE");
+  EXPECT_EQ(found("set(A 1)\nset(B NOTFOUND)\nfind_package_handle_standard_args(X DEFAULT_MSG A B)\n"),
+            "FALSE FALSE");
+  EXPECT_EQ(found("set(A 1)\nset(B yes)\nfind_package_handle_standard_args(X \"no X\" A B)\n"), "TRUE TRUE");
+  EXPECT_EQ(found("find_library(L x)\nset(A 1)\nfind_package_handle_standard_args(X REQUIRED_VARS A L)\n"),
+            "<unknown> <unknown>");
+  EXPECT_EQ(found("find_library(L x)\nfind_package_handle_standard_args(X REQUIRED_VARS L A)\n"),
+            "FALSE FALSE");
+  EXPECT_EQ(found("set(X_FIND_VERSION 2)\nset(A 1)\nfind_package_handle_standard_args(X REQUIRED_VARS A)\n"),
+            "<unknown> <unknown>");
+  EXPECT_EQ(found("set(A 1)\nfind_package_handle_standard_args(X REQUIRED_VARS A HANDLE_COMPONENTS)\n"),
+            "<unknown> <unknown>");
+  EXPECT_EQ(found("load_cache(${CMAKE_CURRENT_LIST_DIR} READ_WITH_PREFIX p "
+                  "B)\nfind_package_handle_standard_args(X REQUIRED_VARS B)\n"),
+            "<unknown> <unknown>");
+}
+
 TEST_F(Evaluator, StringRepeatAsCMakeDoes) {
   auto r = Run(Write("a.cmake",
                      "string(REPEAT ab 5000 long)\nstring(LENGTH \"${long}\" n)\n"
@@ -644,68 +672,46 @@ TEST_F(Evaluator, VersionFilesJudgeTheVersionAskedFor) {
   }
 }
 
-// if(TARGET dep::x) is decided by what the dependencies, evaluated in the same run, define.
-TEST_F(Evaluator, DependencyTargetsDecideIfTarget) {
+// if(TARGET dep::x) is decided by what the resolver says the dependency defines, from the
+// find_package() that loads it on: before it, or with the dependency's targets not all
+// known, a target none of the loaded ones defines is undecided.
+TEST_F(Evaluator, TheResolversAnswerDecidesIfTarget) {
+  struct Answering : DependencyResolver {
+    Answer answer;
+    std::vector<std::string> asked;
+    Answer Resolve(const CMakeDependency& d) override {
+      asked.push_back(d.name);
+      return answer;
+    }
+  };
   const std::string cfg =
       Write("cfg.cmake",
+            "if(TARGET Dep::lib)\n  set(before yes)\nelse()\n  set(before no)\nendif()\n"
             "find_dependency(Dep)\n"
             "if(TARGET Dep::lib)\n  set(has yes)\nelse()\n  set(has no)\nendif()\n"
             "if(TARGET Dep::other)\n  set(other yes)\nelse()\n  set(other no)\nendif()\n");
-  auto run = [&](std::set<std::string> names, bool complete) {
+  auto run = [&](DependencyResolver* resolver) {
     CMakeEvaluator e(files_);
-    e.SetDependencyTargets(std::move(names), complete);
+    e.SetResolver(resolver);
     e.Run(cfg);
     return e.Take();
   };
-  CMakeEvaluation unknown = run({}, false);
+  CMakeEvaluation unknown = run(nullptr);
   EXPECT_EQ(Var(unknown, "has"), "<unknown>");
-  CMakeEvaluation known = run({"Dep::lib"}, true);
-  EXPECT_EQ(Var(known, "has"), "yes");
-  EXPECT_EQ(Var(known, "other"), "no");
-  CMakeEvaluation partial = run({"Dep::lib"}, false);
+  Answering known;
+  known.answer.counts = true;
+  known.answer.defined = {{"Dep::lib"}, true};
+  CMakeEvaluation decided = run(&known);
+  EXPECT_EQ(known.asked, std::vector<std::string>{"Dep"});
+  EXPECT_EQ(Var(decided, "before"), "no");
+  EXPECT_EQ(Var(decided, "has"), "yes");
+  EXPECT_EQ(Var(decided, "other"), "no");
+  Answering partly;
+  partly.answer.counts = true;
+  partly.answer.defined = {{"Dep::lib"}, false};
+  CMakeEvaluation partial = run(&partly);
   EXPECT_EQ(Var(partial, "has"), "yes");
   EXPECT_EQ(Var(partial, "other"), "<unknown>");
-}
-
-// Evaluated again with its dependencies' targets, a package runs again only the passes whose
-// if(TARGET) waited for them; the others are taken as they were (a mark put in them stays).
-TEST_F(Evaluator, ReevaluationRunsOnlyThePassesThatAskedForDependencyTargets) {
-  Write("b-linked.cmake", "set(linked yes)\n");
-  const std::string cfg = Write("PkgConfig.cmake",
-                                "set(Pkg_COMPONENTS a b)\n"
-                                "find_dependency(Dep)\n"
-                                "if(b IN_LIST Pkg_FIND_COMPONENTS)\n"
-                                "  if(TARGET Dep::lib)\n"
-                                "    include(${CMAKE_CURRENT_LIST_DIR}/b-linked.cmake)\n"
-                                "  endif()\n"
-                                "endif()\n");
-  CMakePackage p = EvaluatePackage("Pkg", cfg, files_);
-  EXPECT_EQ(p.components, (std::vector<std::string>{"a", "b"}));
-  EXPECT_TRUE(p.asked_dependency_targets);
-  ASSERT_EQ(p.passes.size(), 3u);
-  EXPECT_FALSE(p.passes[0].asked_dependency_targets);
-  EXPECT_FALSE(p.passes[1].asked_dependency_targets);
-  EXPECT_TRUE(p.passes[2].asked_dependency_targets);
-  auto linked = [](const CMakePackage& q) -> const CMakeReference* {
-    for (const CMakeReference& r : q.evaluation.references)
-      if (r.path.ends_with("/b-linked.cmake")) return &r;
-    return nullptr;
-  };
-  ASSERT_NE(linked(p), nullptr);
-  EXPECT_FALSE(linked(p)->undecided.empty());
-  EXPECT_EQ(linked(p)->asked_component, "b");
-  CMakeReference mark;
-  mark.path = "/marked/by/the/test";
-  mark.exists = true;
-  p.passes[1].evaluation.references.push_back(mark);
-  CMakePackage again = ReevaluatePackage(p, files_, DependencyTargets{{"Dep::lib"}, true});
-  EXPECT_TRUE(again.passes.empty());
-  ASSERT_NE(linked(again), nullptr);
-  EXPECT_TRUE(linked(again)->undecided.empty()) << linked(again)->undecided;
-  EXPECT_EQ(linked(again)->asked_component, "b");
-  EXPECT_TRUE(std::any_of(
-      again.evaluation.references.begin(), again.evaluation.references.end(),
-      [](const CMakeReference& r) { return r.path == "/marked/by/the/test" && r.asked_component == "a"; }));
 }
 
 // A dependency only a consumer that asks for a component looks for, and that is found
@@ -722,35 +728,27 @@ TEST_F(Evaluator, AMissingDependencyOnlyAComponentAsksForLeavesTheDependencyTarg
                  "set(" + name + "_COMPONENTS extra)\nfind_dependency(Dep)\n" + missing +
                      "if(TARGET Dep::other)\n  set(other yes)\nelse()\n  set(other no)\nendif()\n");
   };
-  CMakePackage asked = EvaluatePackage(
-      "Pkg",
-      config("Pkg",
-             "if(extra IN_LIST Pkg_FIND_COMPONENTS)\n  find_dependency(NoSuchPackageAnywhere)\nendif()\n"),
-      files_);
-  CMakePackage plain =
-      EvaluatePackage("Plain", config("Plain", "find_dependency(NoSuchPackageAnywhere)\n"), files_);
-  ASSERT_TRUE(asked.asked_dependency_targets);
-  ASSERT_TRUE(plain.asked_dependency_targets);
+  CMakePackage asked{
+      .name = "Pkg",
+      .config = config(
+          "Pkg",
+          "if(extra IN_LIST Pkg_FIND_COMPONENTS)\n  find_dependency(NoSuchPackageAnywhere)\nendif()\n")};
+  CMakePackage plain{.name = "Plain", .config = config("Plain", "find_dependency(NoSuchPackageAnywhere)\n")};
   std::vector<CMakePackage*> all{&asked, &plain};
   ConfigSearch configs(files_);
   DependencyLocator locator(all, {(dir_ / "prefix").string()}, 1, false, files_, configs);
-  locator.Locate(all);
+  locator.EvaluateAudited();
   ASSERT_EQ(asked.dependencies.size(), 2u);
   EXPECT_EQ(asked.dependencies[0].found, (dir_ / "prefix/lib/cmake/Dep/DepConfig.cmake").string());
   EXPECT_TRUE(asked.dependencies[0].targets_known);
   EXPECT_EQ(asked.dependencies[1].request.asked_component, "extra");
   EXPECT_TRUE(asked.dependencies[1].found.empty());
+  EXPECT_EQ(asked.dependencies[0].targets, std::set<std::string>{"Dep::lib"});
+  ASSERT_EQ(plain.dependencies.size(), 2u);
+  EXPECT_FALSE(plain.dependencies[1].targets_known);
 
-  DependencyTargets with_component = TargetsOfDependencies(asked);
-  EXPECT_TRUE(with_component.complete);
-  EXPECT_EQ(with_component.names, std::set<std::string>{"Dep::lib"});
-  DependencyTargets with_plain = TargetsOfDependencies(plain);
-  EXPECT_FALSE(with_plain.complete);
-  EXPECT_EQ(with_plain.names, std::set<std::string>{"Dep::lib"});
-
-  EXPECT_EQ(Var(asked.evaluation, "other"), "<unknown>");
-  EXPECT_EQ(Var(ReevaluatePackage(asked, files_, with_component).evaluation, "other"), "no");
-  EXPECT_EQ(Var(ReevaluatePackage(plain, files_, with_plain).evaluation, "other"), "<unknown>");
+  EXPECT_EQ(Var(asked.evaluation, "other"), "no");
+  EXPECT_EQ(Var(plain.evaluation, "other"), "<unknown>");
 }
 
 TEST(Genex, InstallInterfaceItems) {
@@ -850,15 +848,11 @@ TEST_F(Evaluator, ADependencyLeavesItsCommandsVersionAndFindModules) {
             "set(own \"${Con_VERSION} ${Con_VERSION_MINOR} ${Con_VERSION_PATCH}\")\n"
             "add_library(Con::con INTERFACE IMPORTED)\n"
             "target_link_libraries(Con::con INTERFACE Dep::dep Threads::Threads Shipped::Shipped)\n");
-  CMakePackage d = EvaluatePackage("Dep", dep, files_);
-  CMakePackage c = EvaluatePackage("Con", con, files_);
-  EXPECT_TRUE(c.asked_dependency_targets);  // the call of dep_helper found no command
+  CMakePackage d{.name = "Dep", .config = dep}, c{.name = "Con", .config = con};
   ConfigSearch search(files_);
   std::vector<CMakePackage*> all{&d, &c};
   DependencyLocator locator(all, {dir_.string()}, 1, false, files_, search);
-  locator.Locate(all);
-  c = ReevaluatePackage(c, files_, TargetsOfDependencies(c));
-  locator.Locate({&c});
+  locator.EvaluateAudited();
   const CMakeEvaluation& e = c.evaluation;
   EXPECT_EQ(Var(e, "helped"), "from-dep");
   EXPECT_EQ(Var(e, "dep_called"), "yes");
@@ -869,10 +863,13 @@ TEST_F(Evaluator, ADependencyLeavesItsCommandsVersionAndFindModules) {
     EXPECT_NE(s.reason, "a command rocm-audit does not evaluate") << s.command;
   ASSERT_EQ(c.dependencies.size(), 3u);
   EXPECT_EQ(c.dependencies[2].found, (dir_ / "lib/cmake/Con/FindShipped.cmake").string());
-  DependencyTargets t = TargetsOfDependencies(c);
-  EXPECT_TRUE(t.complete);
+  std::set<std::string> targets;
+  for (const LocatedDependency& l : c.dependencies) {
+    EXPECT_TRUE(l.targets_known) << l.request.name;
+    targets.insert(l.targets.begin(), l.targets.end());
+  }
   for (const char* name : {"Dep::dep", "Threads::Threads", "Shipped::Shipped", "PkgConfig::SHIP"})
-    EXPECT_TRUE(t.names.count(name)) << name;
+    EXPECT_TRUE(targets.count(name)) << name;
 }
 
 }  // namespace
