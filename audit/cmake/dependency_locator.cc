@@ -209,14 +209,14 @@ void DependencyLocator::Finish(Node& n) {
   // CMakeFindDependencyMacro: a config whose find_dependency() fails sets <Name>_FOUND False
   // and returns, and find_package() of it fails in turn, up to whoever required it. A
   // dependency only a component asks for, or one met on an undecided branch, fails no one
-  // here. A Find module is evaluated apart from the config that sets its CMAKE_MODULE_PATH
-  // (VTK's FindTHEORA.cmake asks for OGG, which VTK's own FindOGG.cmake finds): what it
-  // fails to find here says nothing.
+  // here. A shipped Find module counts as a config does: it runs with its caller's
+  // CMAKE_MODULE_PATH (VTK's FindTHEORA.cmake asks for OGG, which VTK's own FindOGG.cmake
+  // finds there).
   n.missing_below = StopsItsOwnConfigure(p);
   for (const LocatedDependency& l : p.dependencies) {
     const CMakeDependency& d = l.request;
     if (!n.missing_below.empty()) break;
-    if (!d.required || !d.asked_component.empty() || !d.undecided.empty() || !d.module.empty()) continue;
+    if (!d.required || !d.asked_component.empty() || !d.undecided.empty()) continue;
     if (l.found.empty())
       n.missing_below =
           d.name +
@@ -243,7 +243,7 @@ LocatedDependency DependencyLocator::LocateAndEvaluate(const CMakeDependency& d)
     return l;
   }
   const CMakePackage& p = *q->package;
-  l.missing_below = d.module.empty() ? q->missing_below : "";
+  l.missing_below = q->missing_below;
   if (!d.module.empty())
     for (const LocatedDependency& m : p.dependencies)
       l.through_module.push_back({m.request.name, m.request.version, m.found});
