@@ -270,6 +270,24 @@ const VersionVerdict& DependencyLocator::Verdict(const CMakeDependency& d, const
 }
 
 LocatedDependency DependencyLocator::Locate(const CMakeDependency& d) {
+  // What the search reads of the call: the same call from another config (Qt6's modules each
+  // ask for Qt6 and Qt6Core the same way), or again, finds the same.
+  std::string key = d.name + '\n' + d.version + (d.exact ? "\nEXACT\n" : "\n") + d.dir + '\n' + d.module +
+                    (d.no_cmake_path ? "\n1" : "\n0") + (d.no_system_environment_path ? '1' : '0') +
+                    (d.no_cmake_system_path ? '1' : '0');
+  for (const std::vector<std::string>* list : {&d.hints, &d.paths}) key += '\n' + JoinList(*list);
+  if (auto it = searched_.find(key); it != searched_.end()) {
+    LocatedDependency l = it->second;
+    l.request = d;
+    return l;
+  }
+  LocatedDependency l = Search(d);
+  LocatedDependency kept{{}, l.found, l.searched, l.rejected, {}, false};
+  searched_.emplace(std::move(key), std::move(kept));
+  return l;
+}
+
+LocatedDependency DependencyLocator::Search(const CMakeDependency& d) {
   LocatedDependency l{d, {}, {}, {}, {}, false};
   const bool module = HasFindModule(d.name);
   auto accept = [&](const std::string& config) {

@@ -106,7 +106,9 @@ class DependencyLocator final : public DependencyResolver {
   void Finish(Node& n);
   /// Where `d` is found, and what its evaluation brings (evaluated now if need be).
   LocatedDependency LocateAndEvaluate(const CMakeDependency& d);
+  /// Where find_package() finds `d`: Search(), once per distinct call in a run.
   LocatedDependency Locate(const CMakeDependency& d);
+  LocatedDependency Search(const CMakeDependency& d);
   const VersionVerdict& Verdict(const CMakeDependency& d, const std::string& config, bool module);
 
   std::vector<CMakePackage*> audited_;
@@ -120,6 +122,8 @@ class DependencyLocator final : public DependencyResolver {
   std::map<std::string, Node> nodes_;  ///< by config, or config and components asked
   int depth_ = 0;                      ///< evaluations in progress, one inside the other
   size_t outside_ = 0, evaluations_ = 0;
+  /// What Search() found for each distinct call (Locate), with no request.
+  std::map<std::string, LocatedDependency> searched_;
   /// (name, config, version, exact) -> what the config's version file says of it
   std::map<std::tuple<std::string, std::string, std::string, bool>, VersionVerdict> verdicts_;
 };

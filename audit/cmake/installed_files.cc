@@ -64,7 +64,8 @@ std::optional<std::string> InstalledFiles::Physical(const std::string& path, boo
 struct InstalledFiles::ExistsAnswers {
   std::mutex mutex;
   std::unordered_map<std::string, Tri> answers;
-  size_t bytes = 0;  ///< of the paths kept
+  std::unordered_map<std::string, Tri> directories;  ///< IsDirectory()'s
+  size_t bytes = 0;                                  ///< of the paths kept
 };
 
 // A hostile config may ask for the existence of a new path on every step of a loop: past
@@ -94,10 +95,22 @@ InstalledFiles InstalledFiles::RememberingExistence() const {
 }
 
 Tri InstalledFiles::IsDirectory(const std::string& path) const {
+  // find_package()'s search asks it of each <name>* entry of the same directories for every
+  // name searched there.
+  if (exists_) {
+    std::lock_guard<std::mutex> lock(exists_->mutex);
+    if (auto it = exists_->directories.find(path); it != exists_->directories.end()) return it->second;
+  }
   auto physical = Physical(path);
-  if (!physical) return Tri::kFalse;
-  auto host = fs_.Resolve(HostOf(*physical));
-  return host && fs_.IsDirectory(*host) ? Tri::kTrue : Tri::kFalse;
+  auto host = physical ? fs_.Resolve(HostOf(*physical)) : std::nullopt;
+  const Tri answer = host && fs_.IsDirectory(*host) ? Tri::kTrue : Tri::kFalse;
+  if (exists_) {
+    std::lock_guard<std::mutex> lock(exists_->mutex);
+    if (exists_->bytes + path.size() <= kExistsAnswersMaxBytes &&
+        exists_->directories.emplace(path, answer).second)
+      exists_->bytes += path.size();
+  }
+  return answer;
 }
 
 Tri InstalledFiles::IsSymlink(const std::string& path) const {

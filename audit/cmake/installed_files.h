@@ -61,10 +61,10 @@ class InstalledFiles {
   /// name asked of /usr), while nothing writes to the world.
   InstalledFiles RememberingGlobs() const;
 
-  /// A copy that keeps each Exists()'s answer for the copies made from it, while nothing
-  /// writes to the world: every evaluation of a package asks again for the files it names
-  /// (its version file, its Targets files, each imported location), each a walk of the
-  /// path's components through the layers, 9% of evaluating Debian's configs.
+  /// A copy that keeps each Exists()'s and IsDirectory()'s answer for the copies made from
+  /// it, while nothing writes to the world: every evaluation of a package asks again for the
+  /// files it names (its version file, its Targets files, each imported location), each a
+  /// walk of the path's components through the layers.
   InstalledFiles RememberingExistence() const;
 
   /// The list files parsed in this world, shared by its copies and every evaluation in it.
