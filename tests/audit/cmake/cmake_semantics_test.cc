@@ -215,6 +215,30 @@ TEST_F(CMakeSemantics, AMissingDependencyFailsEveryoneWhoRequiresIt) {
   EXPECT_TRUE(top.dependencies[0].evaluated);
 }
 
+// A config outside the audited set is evaluated as CMake loads it, with its own dependencies'
+// commands: KF6Config audited alone gets Qt6::Core through Qt6DBus, whose config defines its
+// targets with functions Qt6's config defines. Evaluated without them, Mid's target below
+// was unknown and Top's if(TARGET Mid::mid) undecided.
+TEST_F(CMakeSemantics, AConfigOutsideTheAuditedOnesIsEvaluatedWithItsDependencies) {
+  Config("Core",
+         "function(core_add name)\n  add_library(${name} INTERFACE IMPORTED)\nendfunction()\n"
+         "add_library(Core::core INTERFACE IMPORTED)\n");
+  Config("Mid", "include(CMakeFindDependencyMacro)\nfind_dependency(Core)\ncore_add(Mid::mid)\n");
+  CMakePackage top{.name = "Top",
+                   .config = Config("Top",
+                                    "include(CMakeFindDependencyMacro)\nfind_dependency(Mid)\n"
+                                    "if(TARGET Mid::mid)\n  set(r yes)\nelse()\n  set(r no)\nendif()\n")};
+  std::vector<CMakePackage*> all{&top};
+  ConfigSearch search(files_);
+  DependencyLocator locator(all, {(dir_ / "prefix").string()}, 1, false, files_, search);
+  locator.EvaluateAudited();
+  EXPECT_EQ(locator.evaluated(), 2u);  // Mid and Core, each once
+  EXPECT_EQ(Var(top.evaluation, "r"), "yes");
+  ASSERT_EQ(top.dependencies.size(), 1u);
+  EXPECT_TRUE(top.dependencies[0].targets_known);
+  EXPECT_EQ(top.dependencies[0].targets, (std::set<std::string>{"Core::core", "Mid::mid"}));
+}
+
 // An optional find_package() of a package found nowhere: on an installed system, whose every
 // prefix is known, CMake's answer (<Name>_FOUND 0, cmFindPackageCommand) is decided; without
 // one the consumer's machine may have it. The host's / stands in for the installed system.
