@@ -4,10 +4,12 @@
 // unknown), and commands with no effect on what a consumer imports.
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <set>
 
 #include "audit/cmake/cmake_modules.h"
 #include "audit/cmake/commands.h"
+#include "audit/cmake/file_search.h"
 #include "audit/cmake/lists.h"
 #include "audit/cmake/pkg_config_world.h"
 #include "audit/fs/path.h"
@@ -295,11 +297,75 @@ Flow ExecuteProcessCommand(Interpreter& in, const std::string&, const Args& a) {
   return Flow::kNormal;
 }
 
-// find_program, find_library, find_path, find_file: a result already found is kept.
+namespace {
+
+// find_library() and find_path()'s arguments (cmFindBase::ParseArguments): the old form
+// <VAR> <name> [<path>...] when no keyword is given, else names, HINTS, PATHS and
+// PATH_SUFFIXES. nullopt when the search cannot be decided here: a value not known, an ENV
+// entry (the consumer's environment), a VALIDATOR function.
+std::optional<FileSearch> ReadFileSearch(Interpreter& in, const std::string& n, const Args& a,
+                                         bool* required) {
+  static const std::set<std::string> kLists{"NAMES", "HINTS", "PATHS", "PATH_SUFFIXES", "DOC"};
+  FileSearch s;
+  s.library = n == "find_library";
+  const bool keywords = std::any_of(a.begin() + 1, a.end(), [](const Arg& x) {
+    return kLists.count(x.value.text) || x.value.text.starts_with("NO_") || x.value.text == "REQUIRED";
+  });
+  bool no_system = false, no_environment = false;
+  std::vector<std::string>* into = &s.names;
+  for (size_t k = 1; k < a.size(); ++k) {
+    const std::string& t = a[k].value.text;
+    if (!a[k].value.known || t == "ENV" || t == "VALIDATOR") return std::nullopt;
+    if (!keywords) {
+      (k == 1 ? s.names : s.paths).push_back(t);
+    } else if (t == "NAMES") {
+      into = &s.names;
+    } else if (t == "HINTS" || t == "PATHS" || t == "PATH_SUFFIXES") {
+      into = t == "HINTS" ? &s.hints : t == "PATHS" ? &s.paths : &s.suffixes;
+    } else if (t == "DOC") {
+      into = nullptr;
+    } else if (t.starts_with("NO_") || t == "REQUIRED" || t == "NAMES_PER_DIR" ||
+               t.ends_with("_FIND_ROOT_PATH") || t == "CMAKE_FIND_ROOT_PATH_BOTH") {
+      s.default_path &= t != "NO_DEFAULT_PATH";
+      no_system |= t == "NO_CMAKE_SYSTEM_PATH";
+      no_environment |= t == "NO_SYSTEM_ENVIRONMENT_PATH";
+      *required |= t == "REQUIRED";
+    } else if (into) {
+      for (std::string& item : SplitList(t)) into->push_back(std::move(item));
+    }
+  }
+  s.default_path &= !(no_system && no_environment);
+  if (const CMakeValue* p = in.Get("CMAKE_PREFIX_PATH")) {
+    if (!p->known) return std::nullopt;
+    s.prefix_path = SplitList(p->text);
+  }
+  return s;
+}
+
+}  // namespace
+
+// find_program, find_library, find_path, find_file: a result already found is kept. On a
+// whole installed system, find_library() and find_path() look where CMake would (SearchWorld):
+// a library or header found nowhere is <VAR>-NOTFOUND, as a Find module of the package or of
+// CMake then learns (FindCups without libcups.so); REQUIRED fails then, as in CMake 3.18+.
 Flow FindFileCommand(Interpreter& in, const std::string& n, const Args& a) {
-  if (!a.empty() && a[0].value.known) {
-    const CMakeValue* old = in.Get(a[0].value.text);
-    if (!old || IsFalseConstant(old->text)) in.Set(a[0].value.text, in.UnknownResult(n));
+  if (a.empty() || !a[0].value.known) return Flow::kNormal;
+  const std::string& var = a[0].value.text;
+  const CMakeValue* old = in.Get(var);
+  if (old && !IsFalseConstant(old->text)) return Flow::kNormal;
+  bool required = false;
+  std::optional<FileSearch> s;
+  if (in.files().has_base() && (n == "find_library" || n == "find_path"))
+    s = ReadFileSearch(in, n, a, &required);
+  if (!s || s->names.empty()) {
+    in.Set(var, in.UnknownResult(n));
+    return Flow::kNormal;
+  }
+  const std::string found = SearchWorld(*s, in.files());
+  in.Set(var, {found.empty() ? var + "-NOTFOUND" : found});
+  if (found.empty() && required) {
+    in.Fail("Could not find " + var + " using the following names: " + JoinList(s->names));
+    return Flow::kStop;
   }
   return Flow::kNormal;
 }

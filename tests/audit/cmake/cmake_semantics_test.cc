@@ -239,6 +239,44 @@ TEST_F(CMakeSemantics, AConfigOutsideTheAuditedOnesIsEvaluatedWithItsDependencie
   EXPECT_EQ(top.dependencies[0].targets, (std::set<std::string>{"Core::core", "Mid::mid"}));
 }
 
+// find_library() and find_path() on a whole installed system look where CMake 3.25 looks
+// (each checked with cmake on this machine): lib<name>.so or .a below lib/<arch> or lib of
+// the system prefixes, HINTS and PATHS with their PATH_SUFFIXES, a header's directory below
+// include; a name found nowhere is <VAR>-NOTFOUND, and REQUIRED stops. The world here is
+// the host, which has zlib1g-dev's libz.so and zlib.h (the README's first command).
+TEST_F(CMakeSemantics, FindLibraryAndFindPathAskTheInstalledWorld) {
+  Write("hinted/sub/libhinted.a", "");
+  Write("hinted/inc/deep/hinted.h", "");
+  const std::string dir = dir_.string();
+  CMakeEvaluation e = EvaluatePackage("Find",
+                                      Config("Find",
+                                             "find_library(Z NAMES z)\n"
+                                             "find_path(ZH zlib.h)\n"
+                                             "find_library(NONE NAMES no_such_library_anywhere)\n"
+                                             "find_path(NONEH NAMES no_such_header_anywhere.h)\n"
+                                             "find_library(HINTED hinted HINTS " +
+                                                 dir +
+                                                 "/hinted PATH_SUFFIXES sub)\n"
+                                                 "find_path(HINTEDH deep/hinted.h PATHS " +
+                                                 dir +
+                                                 "/hinted/inc)\n"
+                                                 "find_library(UNKNOWN NAMES z HINTS $ENV{HOME})\n"
+                                                 "find_library(GONE no_such_library_anywhere REQUIRED)\n"
+                                                 "set(after 1)\n"),
+                                      files_)
+                          .evaluation;
+  EXPECT_EQ(Var(e, "Z"), "/usr/lib/x86_64-linux-gnu/libz.so");
+  EXPECT_EQ(Var(e, "ZH"), "/usr/include");
+  EXPECT_EQ(Var(e, "NONE"), "NONE-NOTFOUND");
+  EXPECT_EQ(Var(e, "NONEH"), "NONEH-NOTFOUND");
+  EXPECT_EQ(Var(e, "HINTED"), dir + "/hinted/sub/libhinted.a");
+  EXPECT_EQ(Var(e, "HINTEDH"), dir + "/hinted/inc");
+  EXPECT_EQ(Var(e, "UNKNOWN"), "<unknown>");
+  EXPECT_EQ(Var(e, "after"), "<undefined>");
+  ASSERT_FALSE(e.failures.empty());
+  EXPECT_NE(e.failures.back().message.find("Could not find GONE"), std::string::npos);
+}
+
 // An optional find_package() of a package found nowhere: on an installed system, whose every
 // prefix is known, CMake's answer (<Name>_FOUND 0, cmFindPackageCommand) is decided; without
 // one the consumer's machine may have it. The host's / stands in for the installed system.

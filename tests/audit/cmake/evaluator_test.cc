@@ -487,11 +487,12 @@ TEST_F(Evaluator, DefinedOfAVariableSetOnOnlyOnePathIsUndecided) {
 // string(REPEAT) as CMake: the whole count (it stopped at 4,096), an error for a count that
 // is not a non-negative integer, and a result past the value bound unknown, never built.
 // find_package_handle_standard_args() sets <Name>_FOUND and <NAME>_FOUND (CMake 3.25's
-// FindPackageHandleStandardArgs.cmake), from find_library() results that are the consumer's:
-// a target a Find module defines under if(Freetype_FOUND) is defined, never absent.
+// FindPackageHandleStandardArgs.cmake), from find_library() results that are the consumer's
+// (its environment's FREETYPE_DIR): a target a Find module defines under if(Freetype_FOUND)
+// is defined, never absent.
 TEST_F(Evaluator, HandleStandardArgsSetsBothSpellingsOfFound) {
   auto r = Run(Write("FindFreetype.cmake",
-                     "find_library(FREETYPE_LIBRARY NAMES freetype)\n"
+                     "find_library(FREETYPE_LIBRARY NAMES freetype HINTS ENV FREETYPE_DIR)\n"
                      "find_package_handle_standard_args(Freetype REQUIRED_VARS FREETYPE_LIBRARY)\n"
                      "if(Freetype_FOUND)\n  add_library(Freetype::Freetype UNKNOWN IMPORTED)\nendif()\n"));
   EXPECT_EQ(Var(r, "Freetype_FOUND"), "<unknown>");
@@ -515,7 +516,8 @@ TEST_F(Evaluator, HandleStandardArgsIsDecidedByItsRequiredVariables) {
   EXPECT_EQ(found("set(A 1)\nset(B NOTFOUND)\nfind_package_handle_standard_args(X DEFAULT_MSG A B)\n"),
             "FALSE FALSE");
   EXPECT_EQ(found("set(A 1)\nset(B yes)\nfind_package_handle_standard_args(X \"no X\" A B)\n"), "TRUE TRUE");
-  EXPECT_EQ(found("find_library(L x)\nset(A 1)\nfind_package_handle_standard_args(X REQUIRED_VARS A L)\n"),
+  EXPECT_EQ(found("find_library(L x HINTS ENV X_DIR)\nset(A 1)\nfind_package_handle_standard_args(X "
+                  "REQUIRED_VARS A L)\n"),
             "<unknown> <unknown>");
   EXPECT_EQ(found("find_library(L x)\nfind_package_handle_standard_args(X REQUIRED_VARS L A)\n"),
             "FALSE FALSE");

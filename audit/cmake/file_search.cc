@@ -1,0 +1,74 @@
+#include "audit/cmake/file_search.h"
+
+#include "audit/cmake/package_config.h"
+#include "audit/fs/path.h"
+
+namespace rocm_audit {
+namespace {
+
+// The directories a prefix gives the search: lib/<arch> and lib for a library, include/<arch>
+// and include for a header (cmFindBase::FillPath's "<prefix>/lib/<arch>, <prefix>/lib").
+void AddPrefix(const FileSearch& s, const std::string& prefix, std::vector<std::string>& dirs) {
+  const std::string base = prefix == "/" ? "" : prefix;
+  const std::string kind = s.library ? "/lib" : "/include";
+  dirs.push_back(base + kind + "/" + std::string(kLibraryArchitecture));
+  dirs.push_back(base + kind);
+}
+
+// The directories searched, in CMake's order: CMAKE_PREFIX_PATH, HINTS, the prefixes of
+// Debian's default PATH (/usr/local/bin, /usr/bin, /bin; the games directories add their
+// own lib or include), CMAKE_SYSTEM_PREFIX_PATH (Platform/UnixPaths.cmake), then PATHS.
+std::vector<std::string> SearchedDirectories(const FileSearch& s) {
+  std::vector<std::string> dirs;
+  if (s.default_path)
+    for (const std::string& p : s.prefix_path) AddPrefix(s, p, dirs);
+  dirs.insert(dirs.end(), s.hints.begin(), s.hints.end());
+  if (s.default_path) {
+    for (const char* p : {"/usr/local", "/usr", "/"}) AddPrefix(s, p, dirs);
+    for (const char* games : {"/usr/local/games", "/usr/games"})
+      dirs.push_back(std::string(games) + (s.library ? "/lib" : "/include"));
+    for (const char* p : {"/usr/X11R6", "/usr/pkg", "/opt"}) AddPrefix(s, p, dirs);
+  }
+  dirs.insert(dirs.end(), s.paths.begin(), s.paths.end());
+  // PATH_SUFFIXES: each below every directory, besides the directory itself.
+  std::vector<std::string> out;
+  for (const std::string& d : dirs) {
+    for (const std::string& suffix : s.suffixes) out.push_back(d + "/" + suffix);
+    out.push_back(d);
+  }
+  return out;
+}
+
+// The file names find_library() tries for `name`: lib<name>.so and lib<name>.a
+// (CMAKE_FIND_LIBRARY_PREFIXES and _SUFFIXES on Linux), and the name itself when it is a
+// library's file name already.
+std::vector<std::string> LibraryFileNames(const std::string& name) {
+  std::vector<std::string> out;
+  if (name.ends_with(".so") || name.ends_with(".a") || name.find(".so.") != std::string::npos)
+    out.push_back(name);
+  out.push_back("lib" + name + ".so");
+  out.push_back("lib" + name + ".a");
+  return out;
+}
+
+}  // namespace
+
+std::string SearchWorld(const FileSearch& s, const InstalledFiles& files) {
+  const std::vector<std::string> dirs = SearchedDirectories(s);
+  // Each name in every directory before the next name (NAMES_PER_DIR not given).
+  for (const std::string& name : s.names) {
+    if (name.empty()) continue;
+    for (const std::string& dir : dirs) {
+      if (!dir.starts_with("/")) continue;
+      if (s.library) {
+        for (const std::string& file : LibraryFileNames(name))
+          if (files.Exists(dir + "/" + file) == Tri::kTrue) return NormalizePath(dir + "/" + file);
+      } else if (files.Exists(dir + "/" + name) == Tri::kTrue) {
+        return NormalizePath(dir);
+      }
+    }
+  }
+  return "";
+}
+
+}  // namespace rocm_audit
