@@ -110,14 +110,9 @@ std::string ShippedFindModule(Interpreter& in, const std::string& name) {
   return "";
 }
 
-}  // namespace
-
-Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
-  if (a.empty()) return Flow::kNormal;
-  if (!a[0].value.known) {
-    in.NoteDependencyLoaded("", true);
-    return Flow::kNormal;
-  }
+// find_package()'s arguments (cmFindPackageCommand): the version, REQUIRED and the words
+// after it, COMPONENTS, OPTIONAL_COMPONENTS, HINTS, PATHS, EXACT and the NO_* options.
+CMakeDependency ReadFindPackageCall(Interpreter& in, const std::string& n, const Args& a) {
   CMakeDependency d;
   d.name = a[0].value.text;
   d.required = n == "find_dependency";
@@ -148,6 +143,18 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
       d.version = t;
     }
   }
+  return d;
+}
+
+}  // namespace
+
+Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
+  if (a.empty()) return Flow::kNormal;
+  if (!a[0].value.known) {
+    in.NoteDependencyLoaded("", true);
+    return Flow::kNormal;
+  }
+  CMakeDependency d = ReadFindPackageCall(in, n, a);
   // In module mode (neither CONFIG nor NO_MODULE), a Find<Name>.cmake in CMAKE_MODULE_PATH
   // is found before any config: packages ship their own (glog's FindUnwind, CGAL's FindGMP).
   const bool config_mode = std::any_of(a.begin() + 1, a.end(), [](const Arg& x) {
