@@ -97,8 +97,13 @@ class Interpreter {
   /// The functions and macros defined so far, by lower-case name.
   const std::map<std::string, CMakeDefinition>& definitions() const { return definitions_; }
   /// Defines commands a dependency's list files defined: they are global in CMake.
+  /// Every find_package() of a package imports its dependencies' commands again (Qt6's
+  /// modules each bring Qt6's hundreds): one already defined as the same body is kept as it is.
   void ImportDefinitions(const std::map<std::string, CMakeDefinition>& defs) {
-    for (const auto& [name, d] : defs) definitions_[name] = d;
+    for (const auto& [name, d] : defs) {
+      auto [at, added] = definitions_.try_emplace(name, d);
+      if (!added && (at->second.program != d.program || at->second.begin != d.begin)) at->second = d;
+    }
   }
   /// Calls a function() or macro() if one of that name is defined; false if none is.
   bool CallIfDefined(const std::string& name, const Args& args, Flow* flow);
