@@ -68,24 +68,34 @@ struct InstalledFiles::ExistsAnswers {
   size_t bytes = 0;                                  ///< of the paths kept
 };
 
+namespace {
+
 // A hostile config may ask for the existence of a new path on every step of a loop: past
 // this many bytes of paths kept, answers are asked of the world again and not kept.
 constexpr size_t kExistsAnswersMaxBytes = 16u << 20;
 
-Tri InstalledFiles::Exists(const std::string& path) const {
-  if (exists_) {
-    std::lock_guard<std::mutex> lock(exists_->mutex);
-    if (auto it = exists_->answers.find(path); it != exists_->answers.end()) return it->second;
+// The answer `in` keeps for `path`, asked of the world (`ask`) the first time.
+template <class Ask>
+Tri Remembered(std::mutex& mutex, std::unordered_map<std::string, Tri>& in, size_t& bytes,
+               const std::string& path, Ask ask) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = in.find(path); it != in.end()) return it->second;
   }
-  auto physical = Physical(path);
-  const Tri answer = physical && fs_.Resolve(HostOf(*physical)) ? Tri::kTrue : Tri::kFalse;
-  if (exists_) {
-    std::lock_guard<std::mutex> lock(exists_->mutex);
-    if (exists_->bytes + path.size() <= kExistsAnswersMaxBytes &&
-        exists_->answers.emplace(path, answer).second)
-      exists_->bytes += path.size();
-  }
+  const Tri answer = ask();
+  std::lock_guard<std::mutex> lock(mutex);
+  if (bytes + path.size() <= kExistsAnswersMaxBytes && in.emplace(path, answer).second) bytes += path.size();
   return answer;
+}
+
+}  // namespace
+
+Tri InstalledFiles::Exists(const std::string& path) const {
+  auto ask = [&] {
+    auto physical = Physical(path);
+    return physical && fs_.Resolve(HostOf(*physical)) ? Tri::kTrue : Tri::kFalse;
+  };
+  return exists_ ? Remembered(exists_->mutex, exists_->answers, exists_->bytes, path, ask) : ask();
 }
 
 InstalledFiles InstalledFiles::RememberingExistence() const {
@@ -97,20 +107,12 @@ InstalledFiles InstalledFiles::RememberingExistence() const {
 Tri InstalledFiles::IsDirectory(const std::string& path) const {
   // find_package()'s search asks it of each <name>* entry of the same directories for every
   // name searched there.
-  if (exists_) {
-    std::lock_guard<std::mutex> lock(exists_->mutex);
-    if (auto it = exists_->directories.find(path); it != exists_->directories.end()) return it->second;
-  }
-  auto physical = Physical(path);
-  auto host = physical ? fs_.Resolve(HostOf(*physical)) : std::nullopt;
-  const Tri answer = host && fs_.IsDirectory(*host) ? Tri::kTrue : Tri::kFalse;
-  if (exists_) {
-    std::lock_guard<std::mutex> lock(exists_->mutex);
-    if (exists_->bytes + path.size() <= kExistsAnswersMaxBytes &&
-        exists_->directories.emplace(path, answer).second)
-      exists_->bytes += path.size();
-  }
-  return answer;
+  auto ask = [&] {
+    auto physical = Physical(path);
+    auto host = physical ? fs_.Resolve(HostOf(*physical)) : std::nullopt;
+    return host && fs_.IsDirectory(*host) ? Tri::kTrue : Tri::kFalse;
+  };
+  return exists_ ? Remembered(exists_->mutex, exists_->directories, exists_->bytes, path, ask) : ask();
 }
 
 Tri InstalledFiles::IsSymlink(const std::string& path) const {

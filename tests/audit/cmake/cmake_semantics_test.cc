@@ -27,6 +27,15 @@ class CMakeSemantics : public testing::ScratchDirTest {
   std::string Config(const std::string& name, const std::string& text) {
     return Write("prefix/lib/cmake/" + name + "/" + name + "Config.cmake", text);
   }
+  // `packages` evaluated as a run evaluates the audited ones, the consumer's CMAKE_PREFIX_PATH
+  // being the scratch prefix; `system`: on an installed system (the host). How many configs
+  // outside them were evaluated.
+  size_t EvaluateTogether(std::vector<CMakePackage*> packages, bool system = false) {
+    ConfigSearch search(files_);
+    DependencyLocator locator(std::move(packages), {(dir_ / "prefix").string()}, 1, system, files_, search);
+    locator.EvaluateAudited();
+    return locator.evaluated();
+  }
 
   RootedFs fs_;
   InstalledFiles files_{fs_, {}};
@@ -63,10 +72,7 @@ TEST_F(CMakeSemantics, ADependencysVariablesAreTheConsumersResultVariables) {
       .name = "Rocm",
       .config =
           Config("Rocm", "include(CMakeFindDependencyMacro)\nfind_dependency(Tools)\nset(Rocm_OWN 1)\n")};
-  std::vector<CMakePackage*> all{&tools, &rocm};
-  ConfigSearch search(files_);
-  DependencyLocator locator(all, {(dir_ / "prefix").string()}, 1, false, files_, search);
-  locator.EvaluateAudited();
+  EvaluateTogether({&tools, &rocm});
   const std::vector<std::string> names = ProjectCMakeFacts(rocm, true).result_variables;
   EXPECT_NE(std::find(names.begin(), names.end(), "Rocm_ERROR_TOOLCHAIN_VAR"), names.end());
   EXPECT_NE(std::find(names.begin(), names.end(), "Rocm_OWN"), names.end());
@@ -200,10 +206,7 @@ TEST_F(CMakeSemantics, AMissingDependencyFailsEveryoneWhoRequiresIt) {
   CMakePackage top{.name = "Top",
                    .config = Config("Top", "include(CMakeFindDependencyMacro)\nfind_dependency(Mid)\n")};
   CMakePackage side{.name = "Side", .config = Config("Side", "find_package(Mid QUIET)\n")};
-  std::vector<CMakePackage*> all{&mid, &top, &side};
-  ConfigSearch search(files_);
-  DependencyLocator locator(all, {(dir_ / "prefix").string()}, 1, false, files_, search);
-  locator.EvaluateAudited();
+  EvaluateTogether({&mid, &top, &side});
   ASSERT_EQ(top.dependencies.size(), 1u);
   EXPECT_EQ(top.dependencies[0].found, mid.config);
   EXPECT_EQ(top.dependencies[0].missing_below.rfind("NoSuchPackageAnywhere is found nowhere (Mid asks", 0),
@@ -228,11 +231,7 @@ TEST_F(CMakeSemantics, AConfigOutsideTheAuditedOnesIsEvaluatedWithItsDependencie
                    .config = Config("Top",
                                     "include(CMakeFindDependencyMacro)\nfind_dependency(Mid)\n"
                                     "if(TARGET Mid::mid)\n  set(r yes)\nelse()\n  set(r no)\nendif()\n")};
-  std::vector<CMakePackage*> all{&top};
-  ConfigSearch search(files_);
-  DependencyLocator locator(all, {(dir_ / "prefix").string()}, 1, false, files_, search);
-  locator.EvaluateAudited();
-  EXPECT_EQ(locator.evaluated(), 2u);  // Mid and Core, each once
+  EXPECT_EQ(EvaluateTogether({&top}), 2u);  // Mid and Core, each once
   EXPECT_EQ(Var(top.evaluation, "r"), "yes");
   ASSERT_EQ(top.dependencies.size(), 1u);
   EXPECT_TRUE(top.dependencies[0].targets_known);
@@ -287,10 +286,7 @@ TEST_F(CMakeSemantics, AnOptionalDependencyFoundNowhereOnAnInstalledSystemIsNotF
              "if(NoSuchPackageAnywhere_FOUND)\n  set(r yes)\nelse()\n  set(r no)\nendif()\n");
   for (bool system : {true, false}) {
     CMakePackage c{.name = "Con", .config = con};
-    std::vector<CMakePackage*> all{&c};
-    ConfigSearch search(files_);
-    DependencyLocator locator(all, {(dir_ / "prefix").string()}, 1, system, files_, search);
-    locator.EvaluateAudited();
+    EvaluateTogether({&c}, system);
     EXPECT_EQ(Var(c.evaluation, "NoSuchPackageAnywhere_FOUND"), system ? "0" : "<unknown>");
     EXPECT_EQ(Var(c.evaluation, "r"), system ? "no" : "<unknown>");
   }
@@ -310,10 +306,7 @@ TEST_F(CMakeSemantics, AShippedFindModuleRunsWithItsCallersModulePath) {
                                    "include(CMakeFindDependencyMacro)\n"
                                    "list(APPEND CMAKE_MODULE_PATH ${CMAKE_CURRENT_LIST_DIR}/modules)\n"
                                    "find_dependency(Wrap)\nadd_library(Xr::xr INTERFACE IMPORTED)\n")};
-  std::vector<CMakePackage*> all{&xr};
-  ConfigSearch search(files_);
-  DependencyLocator locator(all, {(dir_ / "prefix").string()}, 1, true, files_, search);
-  locator.EvaluateAudited();
+  EvaluateTogether({&xr}, true);
   ASSERT_EQ(xr.dependencies.size(), 1u);
   EXPECT_EQ(xr.dependencies[0].found, (dir_ / "prefix/lib/cmake/Xr/modules/FindWrap.cmake").string());
   EXPECT_EQ(Var(xr.evaluation, "Xr_FOUND"), "False");
@@ -338,10 +331,7 @@ TEST_F(CMakeSemantics, IfTargetSeesOnlyTheDependenciesFoundSoFar) {
                                        "  set(before no)\nendif()\n"
                                        "find_dependency(Late)\n"
                                        "if(TARGET Late::late)\n  set(after yes)\nendif()\n")};
-  std::vector<CMakePackage*> all{&codecs};
-  ConfigSearch search(files_);
-  DependencyLocator locator(all, {(dir_ / "prefix").string()}, 1, false, files_, search);
-  locator.EvaluateAudited();
+  EvaluateTogether({&codecs});
   std::vector<std::string> found;
   for (const LocatedDependency& l : codecs.dependencies) found.push_back(l.request.name);
   EXPECT_EQ(found, (std::vector<std::string>{"Core", "Late"}));
