@@ -368,7 +368,11 @@ Flow FindFileCommand(Interpreter& in, const std::string& n, const Args& a) {
     in.Set(var, in.UnknownResult(n));
     return Flow::kNormal;
   }
-  const std::string found = SearchWorld(*s, in.files());
+  // Each file asked of the world costs what binding an argument does: a loop of searches for
+  // new names stops at the work budget instead of asking for millions of paths.
+  size_t probes = 0;
+  const std::string found = SearchWorld(*s, in.files(), &probes);
+  in.Charge(probes * kArgumentWork);
   in.Set(var, {found.empty() ? var + "-NOTFOUND" : found});
   if (found.empty() && required) {
     in.Fail("Could not find " + var + " using the following names: " + JoinList(s->names));

@@ -53,8 +53,12 @@ std::vector<std::string> LibraryFileNames(const std::string& name) {
 
 }  // namespace
 
-std::string SearchWorld(const FileSearch& s, const InstalledFiles& files) {
+std::string SearchWorld(const FileSearch& s, const InstalledFiles& files, size_t* probes) {
   const std::vector<std::string> dirs = SearchedDirectories(s);
+  auto exists = [&](const std::string& path) {
+    ++*probes;
+    return files.Exists(path) == Tri::kTrue;
+  };
   // Each name in every directory before the next name (NAMES_PER_DIR not given).
   for (const std::string& name : s.names) {
     if (name.empty()) continue;
@@ -62,8 +66,8 @@ std::string SearchWorld(const FileSearch& s, const InstalledFiles& files) {
       if (!dir.starts_with("/")) continue;
       if (s.library) {
         for (const std::string& file : LibraryFileNames(name))
-          if (files.Exists(dir + "/" + file) == Tri::kTrue) return NormalizePath(dir + "/" + file);
-      } else if (files.Exists(dir + "/" + name) == Tri::kTrue) {
+          if (exists(dir + "/" + file)) return NormalizePath(dir + "/" + file);
+      } else if (exists(dir + "/" + name)) {
         return NormalizePath(dir);
       }
     }

@@ -23,6 +23,7 @@ struct FileSearch {
 /// "" when it is nowhere it looks. The consumer's environment (CMAKE_PREFIX_PATH,
 /// CMAKE_LIBRARY_PATH, ...) is taken to be empty and its PATH Debian's default, as for
 /// find_package() (DependencyLocator).
-std::string SearchWorld(const FileSearch& s, const InstalledFiles& files);
+/// `probes`: how many file names it asked the world about.
+std::string SearchWorld(const FileSearch& s, const InstalledFiles& files, size_t* probes);
 
 }  // namespace rocm_audit

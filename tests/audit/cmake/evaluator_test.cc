@@ -530,6 +530,17 @@ TEST_F(Evaluator, HandleStandardArgsIsDecidedByItsRequiredVariables) {
             "<unknown> <unknown>");
 }
 
+// find_library() asks the world about each file name in each directory it searches (some
+// sixty paths a name): a loop of searches for new names is charged for them and stops at the
+// work budget, not after asking for hundreds of thousands of paths.
+TEST_F(Evaluator, ALoopOfLibrarySearchesStopsAtTheWorkBudget) {
+  auto r = Run(Write("FindMany.cmake",
+                     "foreach(i RANGE 9999)\n  find_library(L${i} no_such_library_${i})\nendforeach()\n"));
+  EXPECT_EQ(Var(r, "L0"), "L0-NOTFOUND");
+  EXPECT_EQ(Var(r, "L9999"), "<undefined>");
+  EXPECT_TRUE(r.stopped || !r.skipped.empty());
+}
+
 TEST_F(Evaluator, StringRepeatAsCMakeDoes) {
   auto r = Run(Write("a.cmake",
                      "string(REPEAT ab 5000 long)\nstring(LENGTH \"${long}\" n)\n"
