@@ -229,8 +229,18 @@ std::vector<std::string> OfferedComponents(const std::string& name, const CMakeE
       out.push_back(c);
   };
   const std::string find_prefix = name + "_FIND_";
+  // A dependency's own variables (<Dep>_...) are in the scope too, find_package() having run
+  // its config there: SuiteSparse's components are not Ceres's, nor VTK's PCL's.
+  std::vector<std::string> dependencies;
+  for (const CMakeDependency& d : e.dependencies)
+    if (ToLower(d.name) != ToLower(name)) dependencies.push_back(ToLower(d.name) + "_");
+  auto of_a_dependency = [&](const std::string& variable) {
+    const std::string lower = ToLower(variable);
+    return std::any_of(dependencies.begin(), dependencies.end(),
+                       [&](const std::string& prefix) { return lower.starts_with(prefix); });
+  };
   for (const auto& [variable, value] : e.variables) {
-    if (!value.known || variable.starts_with(find_prefix)) continue;
+    if (!value.known || variable.starts_with(find_prefix) || of_a_dependency(variable)) continue;
     if (ToLower(variable).find("component") != std::string::npos)
       for (const std::string& c : SplitList(value.text)) offer(c);
     if (variable.starts_with(name + "_") && variable.ends_with("_FOUND") &&

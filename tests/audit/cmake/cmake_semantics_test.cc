@@ -276,6 +276,20 @@ TEST_F(CMakeSemantics, FindLibraryAndFindPathAskTheInstalledWorld) {
   EXPECT_NE(e.failures.back().message.find("Could not find GONE"), std::string::npos);
 }
 
+// The components a package offers are its own: a dependency's list of components is in the
+// scope too, find_package() having run its config there, but asking the package for one of
+// them fails (Ceres offered SuiteSparse's AMD, CAMD, ..., each an error of its own).
+TEST_F(CMakeSemantics, ADependencysComponentsAreNotThePackages) {
+  Config("Dep", "set(Dep_COMPONENTS a b)\nset(Dep_a_FOUND TRUE)\n");
+  CMakePackage pkg{.name = "Pkg",
+                   .config = Config("Pkg",
+                                    "include(CMakeFindDependencyMacro)\nfind_dependency(Dep)\n"
+                                    "set(Pkg_COMPONENTS x)\n")};
+  EvaluateTogether({&pkg});
+  EXPECT_EQ(Var(pkg.evaluation, "Dep_COMPONENTS"), "a;b");
+  EXPECT_EQ(pkg.components, std::vector<std::string>{"x"});
+}
+
 // An optional find_package() of a package found nowhere: on an installed system, whose every
 // prefix is known, CMake's answer (<Name>_FOUND 0, cmFindPackageCommand) is decided; without
 // one the consumer's machine may have it. The host's / stands in for the installed system.
