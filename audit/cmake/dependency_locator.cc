@@ -95,15 +95,8 @@ DependencyLocator::DependencyLocator(std::vector<CMakePackage*> audited, std::ve
   // /usr/lib/llvm-21 is found by no consumer whose prefix path is /usr).
   if (given_prefixes_ > 0) prefix_path_.resize(given_prefixes_);
   if (!system) return;
-  // The consumer's PATH, taken to be Debian's default for a user (ENV_PATH of
-  // /etc/login.defs: /usr/local/bin:/usr/bin:/bin:/usr/local/games:/usr/games), each entry
-  // ending in /bin or /sbin made its parent (cmFindPackageCommand::
-  // FillPrefixesSystemEnvironment).
-  path_ = {"/usr/local", "/usr", "/", "/usr/local/games", "/usr/games"};
-  // CMAKE_SYSTEM_PREFIX_PATH as Debian 12's CMake 3.25 sets it (Platform/UnixPaths.cmake):
-  // /usr/local;/usr;/, CMake's own prefix /usr, CMAKE_INSTALL_PREFIX /usr/local, then
-  // /usr/X11R6;/usr/pkg;/opt.
-  system_ = {"/usr/local", "/usr", "/", "/usr/X11R6", "/usr/pkg", "/opt"};
+  path_ = PathPrefixes();
+  system_ = SystemPrefixes();
 }
 
 DependencyLocator::~DependencyLocator() = default;
@@ -117,8 +110,7 @@ void DependencyLocator::EvaluateAudited() {
     // The same config audited twice: evaluated again as this one.
     *p = EvaluatePackage(p->name, p->config, files_, {}, this);
     ++evaluations_;
-    for (const CMakeDependency& d : p->evaluation.dependencies)
-      p->dependencies.push_back(LocateAndEvaluate(d));
+    LocateDependencies(*p);
   }
 }
 
@@ -188,9 +180,13 @@ std::string StopsItsOwnConfigure(const CMakePackage& p) {
 
 // What a consumer that finds the package has of it, from its dependencies as located (each
 // evaluated before it, or in progress above it: a cycle, not known).
+void DependencyLocator::LocateDependencies(CMakePackage& p) {
+  for (const CMakeDependency& d : p.evaluation.dependencies) p.dependencies.push_back(LocateAndEvaluate(d));
+}
+
 void DependencyLocator::Finish(Node& n) {
   CMakePackage& p = *n.package;
-  for (const CMakeDependency& d : p.evaluation.dependencies) p.dependencies.push_back(LocateAndEvaluate(d));
+  LocateDependencies(p);
   n.known = !p.evaluation.stopped;
   for (const CMakeTarget& t : p.evaluation.targets) n.targets.insert(t.name);
   auto definitions = std::make_shared<std::map<std::string, CMakeDefinition>>();

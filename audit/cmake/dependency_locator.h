@@ -104,6 +104,9 @@ class DependencyLocator final : public DependencyResolver {
   const Node* Evaluated(const std::string& key, const std::string& name, const std::string& config,
                         const CMakeDependency* asked);
   void Finish(Node& n);
+  /// Fills `p.dependencies`, one for each find_package() its evaluation made (all answered
+  /// by now: remembered).
+  void LocateDependencies(CMakePackage& p);
   /// Where `d` is found, and what its evaluation brings (evaluated now if need be).
   LocatedDependency LocateAndEvaluate(const CMakeDependency& d);
   /// Where find_package() finds `d`: Search(), once per distinct call in a run.

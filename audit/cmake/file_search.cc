@@ -1,5 +1,7 @@
 #include "audit/cmake/file_search.h"
 
+#include <algorithm>
+
 #include "audit/cmake/package_config.h"
 #include "audit/fs/path.h"
 
@@ -15,19 +17,19 @@ void AddPrefix(const FileSearch& s, const std::string& prefix, std::vector<std::
   dirs.push_back(base + kind);
 }
 
-// The directories searched, in CMake's order: CMAKE_PREFIX_PATH, HINTS, the prefixes of
-// Debian's default PATH (/usr/local/bin, /usr/bin, /bin; the games directories add their
-// own lib or include), CMAKE_SYSTEM_PREFIX_PATH (Platform/UnixPaths.cmake), then PATHS.
+// The directories searched, in CMake's order: CMAKE_PREFIX_PATH, HINTS, the prefixes of the
+// consumer's PATH, CMAKE_SYSTEM_PREFIX_PATH (as find_package() searches them), then PATHS; a
+// prefix of both groups once.
 std::vector<std::string> SearchedDirectories(const FileSearch& s) {
   std::vector<std::string> dirs;
   if (s.default_path)
     for (const std::string& p : s.prefix_path) AddPrefix(s, p, dirs);
   dirs.insert(dirs.end(), s.hints.begin(), s.hints.end());
   if (s.default_path) {
-    for (const char* p : {"/usr/local", "/usr", "/"}) AddPrefix(s, p, dirs);
-    for (const char* games : {"/usr/local/games", "/usr/games"})
-      dirs.push_back(std::string(games) + (s.library ? "/lib" : "/include"));
-    for (const char* p : {"/usr/X11R6", "/usr/pkg", "/opt"}) AddPrefix(s, p, dirs);
+    std::vector<std::string> prefixes = PathPrefixes();
+    for (const std::string& p : SystemPrefixes())
+      if (std::find(prefixes.begin(), prefixes.end(), p) == prefixes.end()) prefixes.push_back(p);
+    for (const std::string& p : prefixes) AddPrefix(s, p, dirs);
   }
   dirs.insert(dirs.end(), s.paths.begin(), s.paths.end());
   // PATH_SUFFIXES: each below every directory, besides the directory itself.

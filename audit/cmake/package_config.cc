@@ -404,6 +404,18 @@ std::string ConsumerPackageName(const std::string& stem, const std::string& conf
   return best;
 }
 
+const std::vector<std::string>& PathPrefixes() {
+  static const std::vector<std::string> kPrefixes{"/usr/local", "/usr", "/", "/usr/local/games",
+                                                  "/usr/games"};
+  return kPrefixes;
+}
+
+const std::vector<std::string>& SystemPrefixes() {
+  static const std::vector<std::string> kPrefixes{"/usr/local", "/usr",     "/",
+                                                  "/usr/X11R6", "/usr/pkg", "/opt"};
+  return kPrefixes;
+}
+
 std::optional<std::string> ConfigPackageName(std::string_view file_name) {
   if (file_name.ends_with("-config.cmake") && file_name.size() > 13)
     return std::string(file_name.substr(0, file_name.size() - 13));

@@ -21,6 +21,18 @@ namespace rocm_audit {
 /// find_package() and pkg-config look below lib/.
 constexpr std::string_view kLibraryArchitecture = "x86_64-linux-gnu";
 
+/// The prefixes of the consumer's PATH, taken to be Debian's default for a user (ENV_PATH of
+/// /etc/login.defs: /usr/local/bin:/usr/bin:/bin:/usr/local/games:/usr/games), each entry
+/// ending in /bin or /sbin made its parent (cmFindPackageCommand::
+/// FillPrefixesSystemEnvironment): what find_package(), find_library() and find_path() search
+/// on an installed system after HINTS.
+const std::vector<std::string>& PathPrefixes();
+
+/// CMAKE_SYSTEM_PREFIX_PATH as Debian 12's CMake 3.25 sets it (Platform/UnixPaths.cmake):
+/// /usr/local;/usr;/, CMake's own prefix /usr, CMAKE_INSTALL_PREFIX /usr/local, then
+/// /usr/X11R6;/usr/pkg;/opt. Searched after PathPrefixes().
+const std::vector<std::string>& SystemPrefixes();
+
 /// "<Name>Config.cmake" -> Name, "<name>-config.cmake" -> name; nullopt for other files.
 std::optional<std::string> ConfigPackageName(std::string_view file_name);
 
