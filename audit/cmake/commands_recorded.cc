@@ -73,6 +73,13 @@ bool DependencySaysNotFound(Interpreter& in, const std::string& n, const CMakeDe
 
 namespace {
 
+// A HINTS or PATHS entry as the search uses it: an absolute one collapsed lexically
+// (cmSearchPath::AddUserPath, CollapseFullPath), so Qt's `${CMAKE_CURRENT_LIST_DIR}/..` of
+// each module is the one directory it names, searched once.
+std::string SearchPathEntry(std::string entry) {
+  return entry.starts_with("/") ? NormalizePath(entry) : entry;
+}
+
 // What a Find module of CMake leaves (FindOpenMP, FindThreads, FindMPI): it probes the
 // consumer's compilers, so it is not evaluated; the model is its documented result. It ends
 // in find_package_handle_standard_args(... HANDLE_COMPONENTS), which sets <Name>_FOUND and
@@ -135,7 +142,7 @@ CMakeDependency ReadFindPackageCall(Interpreter& in, const std::string& n, const
       NoteSearchOption(d, t);
       collecting.clear();
     } else if (collecting == "HINTS" || collecting == "PATHS") {
-      if (a[k].value.known) (collecting == "HINTS" ? d.hints : d.paths).push_back(t);
+      if (a[k].value.known) (collecting == "HINTS" ? d.hints : d.paths).push_back(SearchPathEntry(t));
     } else if (collecting == "COMPONENTS" || collecting == "OPTIONAL_COMPONENTS") {
       if (a[k].value.known && !t.empty())
         (collecting == "COMPONENTS" ? d.components : d.optional_components).push_back(t);
@@ -324,7 +331,10 @@ std::optional<FileSearch> ReadFileSearch(Interpreter& in, const std::string& n, 
     const std::string& t = a[k].value.text;
     if (!a[k].value.known || t == "ENV" || t == "VALIDATOR") return std::nullopt;
     if (!keywords) {
-      (k == 1 ? s.names : s.paths).push_back(t);
+      if (k == 1)
+        s.names.push_back(t);
+      else
+        s.paths.push_back(SearchPathEntry(t));
     } else if (t == "NAMES") {
       into = &s.names;
     } else if (t == "HINTS" || t == "PATHS" || t == "PATH_SUFFIXES") {
@@ -338,7 +348,9 @@ std::optional<FileSearch> ReadFileSearch(Interpreter& in, const std::string& n, 
       no_environment |= t == "NO_SYSTEM_ENVIRONMENT_PATH";
       *required |= t == "REQUIRED";
     } else if (into) {
-      for (std::string& item : SplitList(t)) into->push_back(std::move(item));
+      for (std::string& item : SplitList(t))
+        into->push_back(into == &s.hints || into == &s.paths ? SearchPathEntry(std::move(item))
+                                                             : std::move(item));
     }
   }
   s.default_path &= !(no_system && no_environment);

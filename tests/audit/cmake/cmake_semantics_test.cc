@@ -353,5 +353,23 @@ TEST_F(CMakeSemantics, IfTargetSeesOnlyTheDependenciesFoundSoFar) {
   EXPECT_EQ(Var(codecs.evaluation, "after"), "yes");
 }
 
+// HINTS and PATHS entries are collapsed as find_package() and find_library() collapse them
+// (cmSearchPath::AddUserPath): Qt's modules each name ${CMAKE_CURRENT_LIST_DIR}/.., one
+// directory, whose listing is then read once for all of them.
+TEST_F(CMakeSemantics, HintsAndPathsAreTheDirectoriesTheyName) {
+  const std::string prefix = (dir_ / "prefix").string();
+  Config("Dep", "add_library(Dep::dep INTERFACE IMPORTED)\n");
+  CMakePackage pkg{.name = "Pkg",
+                   .config = Config("Pkg",
+                                    "find_package(Dep CONFIG HINTS ${CMAKE_CURRENT_LIST_DIR}/../../.. "
+                                    "PATHS ${CMAKE_CURRENT_LIST_DIR}/./../Dep/.. relative/..)\n")};
+  EvaluateTogether({&pkg});
+  ASSERT_EQ(pkg.dependencies.size(), 1u);
+  const CMakeDependency& d = pkg.dependencies[0].request;
+  EXPECT_EQ(d.hints, std::vector<std::string>{prefix});
+  EXPECT_EQ(d.paths, (std::vector<std::string>{prefix + "/lib/cmake", "relative/.."}));
+  EXPECT_EQ(pkg.dependencies[0].found, (dir_ / "prefix/lib/cmake/Dep/DepConfig.cmake").string());
+}
+
 }  // namespace
 }  // namespace rocm_audit
