@@ -160,6 +160,46 @@ const DependencyLocator::Node* DependencyLocator::Evaluated(const std::string& k
 
 namespace {
 
+bool SameDefinition(const CMakeDefinition& a, const CMakeDefinition& b) {
+  return a.program == b.program && a.begin == b.begin && a.end == b.end && a.macro == b.macro &&
+         a.params == b.params;
+}
+
+bool SameDefinitions(const SharedDefinitions& a, const SharedDefinitions& b) {
+  if (a == b) return true;
+  if (!a || !b || a->size() != b->size()) return false;
+  return std::equal(a->begin(), a->end(), b->begin(), [](const auto& x, const auto& y) {
+    return x.first == y.first && SameDefinition(x.second, y.second);
+  });
+}
+
+// The commands a consumer that finds the package has: global in CMake, so those of its
+// dependencies too, and its own win over theirs (it loads them first, then defines its own).
+// `own` holds what the dependencies it found defined already (find_package() imported them);
+// it is kept as it is, or as a dependency's map when it holds the same, so the packages that
+// define nothing of their own share one map.
+SharedDefinitions MergedDefinitions(const SharedDefinitions& own,
+                                    const std::vector<LocatedDependency>& found) {
+  auto merged = std::make_shared<std::map<std::string, CMakeDefinition>>();
+  bool added = false;
+  for (const LocatedDependency& l : found) {
+    if (!l.definitions) continue;
+    for (const auto& [name, d] : *l.definitions)
+      if (!own || !own->count(name)) {
+        (*merged)[name] = d;
+        added = true;
+      }
+  }
+  if (!added) {
+    for (const LocatedDependency& l : found)
+      if (SameDefinitions(own, l.definitions)) return l.definitions;
+    return own;
+  }
+  if (own)
+    for (const auto& [name, d] : *own) (*merged)[name] = d;
+  return merged;
+}
+
 // Why `p`'s own config stops every consumer's configure, whatever the consumer asks for: a
 // file its Targets file checks and does not find (the generated "The imported target ...
 // references the file ... but this file does not exist" loop, a FATAL_ERROR). CMake then
@@ -189,19 +229,13 @@ void DependencyLocator::Finish(Node& n) {
   LocateDependencies(p);
   n.known = !p.evaluation.stopped;
   for (const CMakeTarget& t : p.evaluation.targets) n.targets.insert(t.name);
-  auto definitions = std::make_shared<std::map<std::string, CMakeDefinition>>();
   for (const LocatedDependency& l : p.dependencies) {
-    // Commands are global in CMake: those of the dependencies too, and its own win over
-    // theirs (it loads them first, then defines its own).
-    if (l.definitions)
-      for (const auto& [name, d] : *l.definitions) (*definitions)[name] = d;
     // An optional one it does without; one only a component asks for, a plain consumer too.
     if (l.found.empty() && (!l.request.required || !l.request.asked_component.empty())) continue;
     n.known &= l.request.undecided.empty() && l.targets_known;
     n.targets.insert(l.targets.begin(), l.targets.end());
   }
-  for (const auto& [name, d] : p.evaluation.definitions) (*definitions)[name] = d;
-  n.definitions = std::move(definitions);
+  n.definitions = p.evaluation.definitions = MergedDefinitions(p.evaluation.definitions, p.dependencies);
   // CMakeFindDependencyMacro: a config whose find_dependency() fails sets <Name>_FOUND False
   // and returns, and find_package() of it fails in turn, up to whoever required it. A
   // dependency only a component asks for, or one met on an undecided branch, fails no one

@@ -164,9 +164,12 @@ struct CMakeEvaluation {
   std::vector<CMakeDependency> dependencies;
   std::vector<CMakeFailure> failures;
   std::vector<CMakeSkipped> skipped;
-  CMakeVariables variables;                              ///< the top scope at the end
-  bool stopped = false;                                  ///< a decided FATAL_ERROR ended the evaluation
-  std::map<std::string, CMakeDefinition> definitions{};  ///< by lower-case name
+  CMakeVariables variables;  ///< the top scope at the end
+  bool stopped = false;      ///< a decided FATAL_ERROR ended the evaluation
+  /// The functions and macros defined when it ended, its dependencies' included (find_package()
+  /// imports them), by lower-case name; null for none. Shared: a package that defines none of
+  /// its own keeps its dependency's map (Qt6's modules each end with Qt6's hundreds).
+  SharedDefinitions definitions{};
   /// What the consumer's machine lacks by the audited world's answer, which a failure it leads
   /// to names ("pkg-config of the audited world: no mtdev.pc in pkg-config's path").
   std::vector<std::string> world_answers{};

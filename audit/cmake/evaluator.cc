@@ -30,7 +30,8 @@ CMakeEvaluation CMakeEvaluator::Take() {
   CMakeEvaluation& out = in_.rec().Out();
   out.targets = in_.targets().TakeAll();
   out.variables = CMakeVariables(in_.vars().TakeTop());
-  out.definitions = in_.definitions();
+  if (!in_.definitions().empty())
+    out.definitions = std::make_shared<const std::map<std::string, CMakeDefinition>>(in_.TakeDefinitions());
   return std::move(out);
 }
 

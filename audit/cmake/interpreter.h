@@ -96,6 +96,8 @@ class Interpreter {
   Flow RunFile(const std::string& path, std::string* failure);
   /// The functions and macros defined so far, by lower-case name.
   const std::map<std::string, CMakeDefinition>& definitions() const { return definitions_; }
+  /// The same, moved out at the end of the evaluation.
+  std::map<std::string, CMakeDefinition> TakeDefinitions() { return std::move(definitions_); }
   /// Defines commands a dependency's list files defined: they are global in CMake.
   /// Every find_package() of a package imports its dependencies' commands again (Qt6's
   /// modules each bring Qt6's hundreds): one already defined as the same body is kept as it is.

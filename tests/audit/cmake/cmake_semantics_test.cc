@@ -371,5 +371,28 @@ TEST_F(CMakeSemantics, HintsAndPathsAreTheDirectoriesTheyName) {
   EXPECT_EQ(pkg.dependencies[0].found, (dir_ / "prefix/lib/cmake/Dep/DepConfig.cmake").string());
 }
 
+// The commands a package leaves its consumers are its dependencies' and its own; a package
+// that defines none of its own keeps its dependency's map rather than a copy (each of Qt6's
+// modules ends with Qt6's hundreds of functions).
+TEST_F(CMakeSemantics, APackageThatDefinesNoCommandsSharesItsDependencysMap) {
+  Config("Base", "function(base_f)\nendfunction()\n");
+  CMakePackage mid{.name = "Mid",
+                   .config = Config("Mid", "include(CMakeFindDependencyMacro)\nfind_dependency(Base)\n")};
+  CMakePackage top{.name = "Top",
+                   .config = Config("Top",
+                                    "include(CMakeFindDependencyMacro)\nfind_dependency(Mid)\n"
+                                    "macro(top_m)\nendmacro()\n")};
+  EvaluateTogether({&mid, &top});
+  ASSERT_TRUE(mid.evaluation.definitions);
+  ASSERT_EQ(mid.dependencies.size(), 1u);
+  EXPECT_EQ(mid.evaluation.definitions, mid.dependencies[0].definitions);
+  EXPECT_EQ(mid.evaluation.definitions->size(), 1u);
+  ASSERT_TRUE(top.evaluation.definitions);
+  EXPECT_NE(top.evaluation.definitions, mid.evaluation.definitions);
+  std::vector<std::string> names;
+  for (const auto& [name, d] : *top.evaluation.definitions) names.push_back(name);
+  EXPECT_EQ(names, (std::vector<std::string>{"base_f", "top_m"}));
+}
+
 }  // namespace
 }  // namespace rocm_audit
