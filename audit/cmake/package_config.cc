@@ -580,13 +580,6 @@ struct PlainVersionEvaluation : CMakeEvaluation {
 /// Null for a config without a version file.
 using PlainVersion = std::shared_ptr<const PlainVersionEvaluation>;
 
-// One evaluation of a config, before the package is assembled from them: the plain
-// find_package(<Name>), or one per component the config offers.
-struct CMakePass {
-  std::string component;       ///< "" for the consumer that asks for none
-  CMakeEvaluation evaluation;  ///< with its <Name>_FOUND verdict, not yet merged
-};
-
 // The version file of `config` evaluated as find_package(<name>) with no version reads it,
 // null without one: read once for a package, by its passes and by what is assembled of them.
 PlainVersion EvaluatePlainVersion(const std::string& name, const std::string& config,
@@ -599,74 +592,66 @@ PlainVersion EvaluatePlainVersion(const std::string& name, const std::string& co
   return e;
 }
 
-// The plain pass, then one per component it offers.
-std::vector<CMakePass> EvaluatePasses(const std::string& name, const std::string& config,
-                                      const InstalledFiles& files, const EvaluatorLimits& limits,
-                                      DependencyResolver* resolver, const PlainVersion& plain,
-                                      const GivenVariables& given, const AskedComponents& asked = {}) {
-  const std::string version = plain ? Known(*plain, "PACKAGE_VERSION").value_or("") : "";
-  auto evaluate = [&](const std::string& component) {
-    CMakePass pass{component, {}};
-    bool asked_targets = false;
-    pass.evaluation = EvaluateConfig(name, config, files, limits, resolver, component, version,
-                                     &asked_targets, asked.optional, given);
-    AddFoundFalse(name, config, component, pass.evaluation);
-    return pass;
-  };
-  std::vector<CMakePass> passes;
-  if (!asked.required.empty() || !asked.optional.empty()) {
-    // One consumer's request, as a dependency asks for it: that pass alone.
-    passes.push_back(evaluate(JoinList(asked.required)));
-    return passes;
-  }
-  passes.push_back(evaluate(""));  // not an initializer list, which would copy the evaluation
-  // What a consumer that asks for each component gets besides (MIOpen asks for all of
-  // composable_kernel's): a Targets file included only then hides from a plain evaluation.
-  // What such a pass left set is read by no one once its <Name>_FOUND is judged
-  // (AddFoundFalse): the package's variables are the plain pass's.
-  if (!passes.front().evaluation.stopped)
-    for (const std::string& c : OfferedComponents(name, passes.front().evaluation)) {
-      passes.push_back(evaluate(c));
-      passes.back().evaluation.variables.clear();
-    }
-  return passes;
-}
-
-// The package a consumer gets: its version file's verdict, the plain pass, and what each
-// component adds.
-CMakePackage Assemble(const std::string& name, const std::string& config, const InstalledFiles& files,
-                      const PlainVersion& plain, std::vector<CMakePass> passes) {
+// The package a consumer gets of its first pass (the plain find_package(<Name>), or one
+// consumer's request): the pass, with its version file's verdict.
+CMakePackage Begin(const std::string& name, const std::string& config, const PlainVersion& plain,
+                   CMakeEvaluation first) {
   CMakePackage p;
   p.name = name;
   p.config = config;
   p.prefix = PackagePrefixOf(DirName(config), name);
-  auto take = [](CMakePass& pass) { return std::exchange(pass.evaluation, CMakeEvaluation{}); };
-  p.evaluation = take(passes.front());
+  p.evaluation = std::move(first);
   // find_package() reads <config>-version.cmake or <config>Version.cmake first.
-  if (plain) {
-    const std::string& v = plain->version_file;
-    CMakeEvaluation result = *plain;
-    p.version_file = v;
-    p.version = Known(result, "PACKAGE_VERSION").value_or("");
-    // An error in the version file fails the consumer's find_package() as one in the config.
-    for (CMakeFailure& f : result.failures)
-      if (f.undecided.empty()) p.evaluation.failures.insert(p.evaluation.failures.begin(), std::move(f));
-    for (const CMakeReference& r : result.references)
-      if (r.via == "include" && !r.exists && !r.optional && r.undecided.empty())
-        p.evaluation.failures.insert(
-            p.evaluation.failures.begin(),
-            CMakeFailure::Of("include could not find requested file: " + HostPath(r.path), r.site));
-    if (IsTrueConstant(Known(result, "PACKAGE_VERSION_UNSUITABLE").value_or("")))
+  if (!plain) return p;
+  const std::string& v = plain->version_file;
+  CMakeEvaluation result = *plain;
+  p.version_file = v;
+  p.version = Known(result, "PACKAGE_VERSION").value_or("");
+  // An error in the version file fails the consumer's find_package() as one in the config.
+  for (CMakeFailure& f : result.failures)
+    if (f.undecided.empty()) p.evaluation.failures.insert(p.evaluation.failures.begin(), std::move(f));
+  for (const CMakeReference& r : result.references)
+    if (r.via == "include" && !r.exists && !r.optional && r.undecided.empty())
       p.evaluation.failures.insert(
           p.evaluation.failures.begin(),
-          {"the version file declares the package unsuitable (PACKAGE_VERSION_UNSUITABLE) for this consumer",
-           {v, 0},
-           {}});
-  }
-  ComponentMerger merger(p.evaluation);
-  for (size_t i = 1; i < passes.size(); ++i) {
-    p.components.push_back(passes[i].component);
-    merger.Merge(take(passes[i]), passes[i].component);
+          CMakeFailure::Of("include could not find requested file: " + HostPath(r.path), r.site));
+  if (IsTrueConstant(Known(result, "PACKAGE_VERSION_UNSUITABLE").value_or("")))
+    p.evaluation.failures.insert(
+        p.evaluation.failures.begin(),
+        {"the version file declares the package unsuitable (PACKAGE_VERSION_UNSUITABLE) for this consumer",
+         {v, 0},
+         {}});
+  return p;
+}
+
+// The package a consumer gets: its version file's verdict, the plain pass (or the one
+// request `asked`), and what asking for each component it offers adds, each pass merged as
+// soon as it is evaluated (VTK offers 32, each defining its ~300 targets again).
+CMakePackage AssemblePackage(const std::string& name, const std::string& config, const InstalledFiles& files,
+                             const EvaluatorLimits& limits, DependencyResolver* resolver,
+                             const GivenVariables& given, const AskedComponents& asked = {}) {
+  const PlainVersion plain = EvaluatePlainVersion(name, config, files, limits);
+  const std::string version = plain ? Known(*plain, "PACKAGE_VERSION").value_or("") : "";
+  auto evaluate = [&](const std::string& component) {
+    bool asked_targets = false;
+    CMakeEvaluation e = EvaluateConfig(name, config, files, limits, resolver, component, version,
+                                       &asked_targets, asked.optional, given);
+    AddFoundFalse(name, config, component, e);
+    return e;
+  };
+  const bool one_request = !asked.required.empty() || !asked.optional.empty();
+  CMakePackage p = Begin(name, config, plain, evaluate(one_request ? JoinList(asked.required) : ""));
+  // What a consumer that asks for each component gets besides (MIOpen asks for all of
+  // composable_kernel's): a Targets file included only then hides from a plain evaluation.
+  // What such a pass left set is read by no one once its <Name>_FOUND is judged
+  // (AddFoundFalse): the package's variables are the plain pass's.
+  if (!one_request && !p.evaluation.stopped) {
+    const std::vector<std::string> offered = OfferedComponents(name, p.evaluation);
+    ComponentMerger merger(p.evaluation);
+    for (const std::string& c : offered) {
+      p.components.push_back(c);
+      merger.Merge(evaluate(c), c);
+    }
   }
   FindComponentLibraries(p, files);
   AddSonameReferences(p, config, files);
@@ -678,18 +663,14 @@ CMakePackage Assemble(const std::string& name, const std::string& config, const 
 CMakePackage EvaluatePackage(const std::string& name, const std::string& config, const InstalledFiles& files,
                              const EvaluatorLimits& limits, DependencyResolver* resolver,
                              const GivenVariables& given) {
-  const PlainVersion plain = EvaluatePlainVersion(name, config, files, limits);
-  return Assemble(name, config, files, plain,
-                  EvaluatePasses(name, config, files, limits, resolver, plain, given));
+  return AssemblePackage(name, config, files, limits, resolver, given);
 }
 
 CMakePackage EvaluatePackageAsked(const std::string& name, const std::string& config,
                                   const AskedComponents& asked, const InstalledFiles& files,
                                   const EvaluatorLimits& limits, DependencyResolver* resolver,
                                   const GivenVariables& given) {
-  const PlainVersion plain = EvaluatePlainVersion(name, config, files, limits);
-  return Assemble(name, config, files, plain,
-                  EvaluatePasses(name, config, files, limits, resolver, plain, given, asked));
+  return AssemblePackage(name, config, files, limits, resolver, given, asked);
 }
 
 }  // namespace rocm_audit
