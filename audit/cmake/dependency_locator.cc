@@ -105,6 +105,7 @@ void DependencyLocator::EvaluateAudited() {
   for (CMakePackage* p : audited_) {
     if (audited_at_.at(p->config) == p) {
       Evaluated(p->config, p->name, p->config, nullptr);
+      files_.programs().ForgetUnshared();
       continue;
     }
     // The same config audited twice: evaluated again as this one.

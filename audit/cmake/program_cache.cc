@@ -18,14 +18,17 @@ ProgramPtr ProgramCache::Get(const std::string& path, size_t cap, const Installe
     auto it = by_path_.find(path);
     if (it != by_path_.end() && it->second.hash == hash && it->second.size == text->size()) {
       slot = it->second.slot;
+      it->second.shared |= it->second.evaluation != evaluation_;
+      it->second.evaluation = evaluation_;
     } else {
       slot = std::make_shared<Slot>();
+      const Entry entry{hash, text->size(), slot, evaluation_, forgotten_.count(path) > 0};
       if (it != by_path_.end()) {
         kept_bytes_ -= it->second.size;
-        it->second = {hash, text->size(), slot};
+        it->second = entry;
         kept_bytes_ += text->size();
       } else if (kept_bytes_ + text->size() <= kMaxCachedProgramBytes) {
-        by_path_.emplace(path, Entry{hash, text->size(), slot});
+        by_path_.emplace(path, entry);
         kept_bytes_ += text->size();
       }
     }
@@ -34,6 +37,22 @@ ProgramPtr ProgramCache::Get(const std::string& path, size_t cap, const Installe
   // same text meanwhile wait for this parse instead of making their own.
   std::call_once(slot->once, [&] { slot->program = ParseProgram(path, *text); });
   return slot->program;
+}
+
+void ProgramCache::ForgetUnshared() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto it = by_path_.begin(); it != by_path_.end();) {
+    const Entry& e = it->second;
+    // Held elsewhere, dropping it frees nothing, and the next run of it would parse a copy.
+    if (e.shared || e.slot.use_count() > 1 || e.slot->program.use_count() > 1) {
+      ++it;
+      continue;
+    }
+    kept_bytes_ -= e.size;
+    forgotten_.insert(it->first);
+    it = by_path_.erase(it);
+  }
+  ++evaluation_;
 }
 
 }  // namespace rocm_audit
