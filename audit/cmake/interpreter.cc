@@ -62,6 +62,11 @@ CMakeValue Interpreter::ExpandOne(const ListFileArgument& arg) {
     Charge(arg.text.size());
     return {arg.text};
   }
+  // Most arguments are plain words: nothing to expand, the text as written.
+  if (arg.text.find_first_of("$\\") == std::string::npos) {
+    Charge(2 * arg.text.size());
+    return {arg.text};
+  }
   VariableLookup vars = [this](std::string_view name) { return vars_.Lookup(name); };
   VariableLookup env = [this](std::string_view name) -> const CMakeValue* {
     env_value_ = CMakeValue::Unknown("the consumer's environment ($ENV{" + std::string(name) + "})");
@@ -89,6 +94,11 @@ Args Interpreter::Expand(const ListFileCommand& cmd) {
     if (a.kind != ListFileArgument::kUnquoted) {
       out.push_back({std::move(v), true});
     } else if (!v.known) {
+      out.push_back({std::move(v), false});
+    } else if (v.text.find(';') == std::string::npos) {
+      // One item, or none for an empty value: not split (a vector and a copy per argument).
+      if (v.text.empty()) continue;
+      Charge(kEntryWork);
       out.push_back({std::move(v), false});
     } else {
       std::vector<std::string> items = SplitList(v.text);
