@@ -217,7 +217,10 @@ void AddFoundFalse(const std::string& name, const std::string& config, const std
 
 // Components a consumer can ask for: the items of the config's lists of components
 // (composable_kernel's _composable_kernel_supported_components, <Name>_COMPONENTS, ...) and
-// the <Name>_<component>_FOUND it sets itself. Bounded: each is one more evaluation.
+// the <Name>_<component>_FOUND it sets itself. Bounded: each is one more evaluation. Not
+// lists: one item a loop set (PCL's `pcl_component`, SuiteSparse's `component_header`), a count
+// (PCL_NB_COMPONENTS, the <Dep>_VERSION_COMPONENTS find_package() sets), what it asks of a
+// dependency (PCL_VTK_COMPONENTS: VTK's).
 std::vector<std::string> OfferedComponents(const std::string& name, const CMakeEvaluation& e) {
   constexpr size_t kMaxComponents = 32;
   std::vector<std::string> out;
@@ -225,7 +228,9 @@ std::vector<std::string> OfferedComponents(const std::string& name, const CMakeE
     const bool word = !c.empty() && c.size() <= 64 && std::all_of(c.begin(), c.end(), [](char ch) {
       return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.' || ch == '+';
     });
-    if (word && out.size() < kMaxComponents && std::find(out.begin(), out.end(), c) == out.end())
+    const bool number =
+        std::all_of(c.begin(), c.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
+    if (word && !number && out.size() < kMaxComponents && std::find(out.begin(), out.end(), c) == out.end())
       out.push_back(c);
   };
   const std::string find_prefix = name + "_FIND_";
@@ -239,9 +244,15 @@ std::vector<std::string> OfferedComponents(const std::string& name, const CMakeE
     return std::any_of(dependencies.begin(), dependencies.end(),
                        [&](const std::string& prefix) { return lower.starts_with(prefix); });
   };
+  auto asked_of_a_dependency = [&](const std::string& lower) {
+    return std::any_of(dependencies.begin(), dependencies.end(), [&](const std::string& prefix) {
+      return lower.find("_" + prefix) != std::string::npos;
+    });
+  };
   for (const auto& [variable, value] : e.variables) {
     if (!value.known || variable.starts_with(find_prefix) || of_a_dependency(variable)) continue;
-    if (ToLower(variable).find("component") != std::string::npos)
+    if (const std::string lower = ToLower(variable);
+        lower.find("components") != std::string::npos && !asked_of_a_dependency(lower))
       for (const std::string& c : SplitList(value.text)) offer(c);
     if (variable.starts_with(name + "_") && variable.ends_with("_FOUND") &&
         variable.size() > name.size() + 7 && IsTrueConstant(value.text))

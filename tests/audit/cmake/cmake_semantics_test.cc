@@ -290,6 +290,26 @@ TEST_F(CMakeSemantics, ADependencysComponentsAreNotThePackages) {
   EXPECT_EQ(pkg.components, std::vector<std::string>{"x"});
 }
 
+// What is not a list of the package's components: a count (PCL_NB_COMPONENTS, the
+// <Dep>_VERSION_COMPONENTS find_package() leaves), one item a loop set (PCL's `pcl_component`),
+// the components it asks of a dependency (PCL_VTK_COMPONENTS). Each was one more evaluation
+// and, failing, an error for a component no consumer can ask for.
+TEST_F(CMakeSemantics, CountsLoopVariablesAndADependencysRequestAreNotComponents) {
+  Config("Vis", "set(Vis_Core_FOUND TRUE)\n");
+  CMakePackage pkg{.name = "Pkg",
+                   .config = Config("Pkg",
+                                    "include(CMakeFindDependencyMacro)\n"
+                                    "set(Pkg_VIS_COMPONENTS Core Charts)\n"
+                                    "find_dependency(Vis COMPONENTS ${Pkg_VIS_COMPONENTS})\n"
+                                    "set(pkg_all_components common io)\n"
+                                    "list(LENGTH pkg_all_components Pkg_NB_COMPONENTS)\n"
+                                    "foreach(c ${pkg_all_components} people)\n  set(pkg_component pkg_${c})\n"
+                                    "endforeach()\n")};
+  EvaluateTogether({&pkg});
+  EXPECT_EQ(Var(pkg.evaluation, "Pkg_NB_COMPONENTS"), "2");
+  EXPECT_EQ(pkg.components, (std::vector<std::string>{"common", "io"}));
+}
+
 // An optional find_package() of a package found nowhere: on an installed system, whose every
 // prefix is known, CMake's answer (<Name>_FOUND 0, cmFindPackageCommand) is decided; without
 // one the consumer's machine may have it. The host's / stands in for the installed system.
