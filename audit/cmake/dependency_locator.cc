@@ -15,11 +15,11 @@ constexpr size_t kMaxEvaluatedDependencies = 256;  ///< configs outside the audi
 constexpr int kMaxDependencyDepth = 24;
 
 // The targets a Find module of CMake defines (FindModuleTargets); false when not known.
-bool ModuleTargets(const LocatedDependency& l, std::set<std::string>& out) {
+bool ModuleTargets(const LocatedDependency& l, TargetNames& out) {
   if (l.found != "Find" + l.request.name + ".cmake of CMake") return false;
   const std::vector<std::string_view>* targets = FindModuleTargets(l.request.name);
   if (!targets) return false;
-  out.insert(targets->begin(), targets->end());
+  out = out.With(TargetNames(TargetNames::Set(targets->begin(), targets->end())));
   return true;
 }
 
@@ -229,12 +229,14 @@ void DependencyLocator::Finish(Node& n) {
   CMakePackage& p = *n.package;
   LocateDependencies(p);
   n.known = !p.evaluation.stopped;
-  for (const CMakeTarget& t : p.evaluation.targets) n.targets.insert(t.name);
+  TargetNames::Set own;
+  for (const CMakeTarget& t : p.evaluation.targets) own.insert(t.name);
+  if (!own.empty()) n.targets = TargetNames(std::move(own));
   for (const LocatedDependency& l : p.dependencies) {
     // An optional one it does without; one only a component asks for, a plain consumer too.
     if (l.found.empty() && (!l.request.required || !l.request.asked_component.empty())) continue;
     n.known &= l.request.undecided.empty() && l.targets_known;
-    n.targets.insert(l.targets.begin(), l.targets.end());
+    n.targets = n.targets.With(l.targets);
   }
   n.definitions = p.evaluation.definitions = MergedDefinitions(p.evaluation.definitions, p.dependencies);
   // CMakeFindDependencyMacro: a config whose find_dependency() fails sets <Name>_FOUND False

@@ -94,7 +94,7 @@ class DependencyLocator final : public DependencyResolver {
     CMakePackage* package = nullptr;  ///< audited, or `owned`
     std::unique_ptr<CMakePackage> owned;
     bool done = false;              ///< false while it is evaluated (a request for it now is a cycle)
-    std::set<std::string> targets;  ///< its own and its required dependencies'
+    TargetNames targets;            ///< its own and its required dependencies'
     bool known = false;             ///< `targets` is all it and they define
     SharedDefinitions definitions;  ///< the commands it and its dependencies define
     std::string missing_below;      ///< LocatedDependency::missing_below of a dependency found here

@@ -6,8 +6,10 @@
 // which condition could not be decided and why.
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -156,6 +158,38 @@ class CMakeVariables {
   SharedVariables map_;
 };
 using SharedDefinitions = std::shared_ptr<const std::map<std::string, CMakeDefinition>>;
+
+/// The names of the imported targets a found package brings (its own and its dependencies'),
+/// read-only and shared: every package that finds Qt6Core kept its own copy of the hundreds of
+/// names below it, and so did each evaluation that asked for it.
+class TargetNames {
+ public:
+  using Set = std::set<std::string>;
+  TargetNames() = default;
+  explicit TargetNames(Set names) : names_(std::make_shared<const Set>(std::move(names))) {}
+
+  const Set& set() const { return names_ ? *names_ : Empty(); }
+  Set::const_iterator begin() const { return set().begin(); }
+  Set::const_iterator end() const { return set().end(); }
+  size_t count(const std::string& name) const { return set().count(name); }
+  bool empty() const { return set().empty(); }
+  /// These and `more`: one of the two when it holds the other, shared again.
+  TargetNames With(const TargetNames& more) const {
+    if (!more.names_ || more.names_ == names_ || std::includes(begin(), end(), more.begin(), more.end()))
+      return *this;
+    if (!names_ || std::includes(more.begin(), more.end(), begin(), end())) return more;
+    Set all = set();
+    all.insert(more.begin(), more.end());
+    return TargetNames(std::move(all));
+  }
+
+ private:
+  static const Set& Empty() {
+    static const Set kEmpty;
+    return kEmpty;
+  }
+  std::shared_ptr<const Set> names_;
+};
 
 struct CMakeEvaluation {
   std::vector<CMakeTarget> targets;        ///< in definition order

@@ -132,7 +132,7 @@ bool Interpreter::ResolveDependency(const CMakeDependency& d) {
   if (a.counts) {
     // Asked for twice (other components), it defines what either call loads.
     auto [defined, first] = f.by_dependency.try_emplace(key);
-    defined->second.targets.insert(a.defined.targets.begin(), a.defined.targets.end());
+    defined->second.targets = defined->second.targets.With(a.defined.targets);
     defined->second.known = (first || defined->second.known) && a.defined.known;
   }
   if (a.package) f.packages[key] = std::move(*a.package);

@@ -130,7 +130,7 @@ class Interpreter {
     /// The targets each located dependency defines (by lower-case name; its own dependencies'
     /// too), and whether they are all known.
     struct Defined {
-      std::set<std::string> targets;
+      TargetNames targets;
       bool known = false;
     };
     std::map<std::string, Defined> by_dependency{};

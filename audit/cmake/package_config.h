@@ -94,7 +94,7 @@ struct LocatedDependency {
   /// The imported targets the found config defines, with those of its own dependencies;
   /// `targets_known` is false when some of them could not be evaluated (a Find module of
   /// CMake, a dependency not found, too deep).
-  std::set<std::string> targets;
+  TargetNames targets;
   bool targets_known = false;
   std::string version{};  ///< what the found config's version file gives
   /// The functions and macros the found config and its dependencies define (null: none known).

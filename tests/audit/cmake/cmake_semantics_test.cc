@@ -235,7 +235,7 @@ TEST_F(CMakeSemantics, AConfigOutsideTheAuditedOnesIsEvaluatedWithItsDependencie
   EXPECT_EQ(Var(top.evaluation, "r"), "yes");
   ASSERT_EQ(top.dependencies.size(), 1u);
   EXPECT_TRUE(top.dependencies[0].targets_known);
-  EXPECT_EQ(top.dependencies[0].targets, (std::set<std::string>{"Core::core", "Mid::mid"}));
+  EXPECT_EQ(top.dependencies[0].targets.set(), (std::set<std::string>{"Core::core", "Mid::mid"}));
 }
 
 // find_library() and find_path() on a whole installed system look where CMake 3.25 looks
@@ -412,6 +412,25 @@ TEST_F(CMakeSemantics, APackageThatDefinesNoCommandsSharesItsDependencysMap) {
   std::vector<std::string> names;
   for (const auto& [name, d] : *top.evaluation.definitions) names.push_back(name);
   EXPECT_EQ(names, (std::vector<std::string>{"base_f", "top_m"}));
+}
+
+// The names of the targets a found package brings are one set, shared by every package that
+// finds it: a package that defines no targets of its own brings its dependency's set, not a
+// copy (every Qt6 module kept the hundreds of names below Qt6Core again).
+TEST_F(CMakeSemantics, APackageThatDefinesNoTargetsBringsItsDependencysNames) {
+  Config("Base", "add_library(Base::b INTERFACE IMPORTED)\n");
+  CMakePackage mid{.name = "Mid",
+                   .config = Config("Mid", "include(CMakeFindDependencyMacro)\nfind_dependency(Base)\n")};
+  CMakePackage top{.name = "Top",
+                   .config = Config("Top",
+                                    "include(CMakeFindDependencyMacro)\nfind_dependency(Mid)\n"
+                                    "add_library(Top::t INTERFACE IMPORTED)\n")};
+  EvaluateTogether({&mid, &top});
+  ASSERT_EQ(mid.dependencies.size(), 1u);
+  ASSERT_EQ(top.dependencies.size(), 1u);
+  EXPECT_EQ(top.dependencies[0].targets.set(), std::set<std::string>{"Base::b"});
+  EXPECT_TRUE(top.dependencies[0].targets_known);
+  EXPECT_EQ(&top.dependencies[0].targets.set(), &mid.dependencies[0].targets.set());
 }
 
 }  // namespace

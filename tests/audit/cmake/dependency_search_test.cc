@@ -106,10 +106,10 @@ TEST_F(DependencySearch, ADependencyAskedForComponentsIsEvaluatedForThem) {
       "include(CMakeFindDependencyMacro)\nfind_dependency(Dep COMPONENTS Widgets OPTIONAL_COMPONENTS Gl)\n"
       "find_package(Dep REQUIRED Sql)\nfind_dependency(Dep)\n");
   ASSERT_EQ(c.dependencies.size(), 3u);
-  EXPECT_EQ(c.dependencies[0].targets,
+  EXPECT_EQ(c.dependencies[0].targets.set(),
             (std::set<std::string>{"Dep::Widgets", "Dep::optional_Gl", "Dep::core"}));
-  EXPECT_EQ(c.dependencies[1].targets, (std::set<std::string>{"Dep::Sql", "Dep::core"}));
-  EXPECT_EQ(c.dependencies[2].targets, (std::set<std::string>{"Dep::core"}));
+  EXPECT_EQ(c.dependencies[1].targets.set(), (std::set<std::string>{"Dep::Sql", "Dep::core"}));
+  EXPECT_EQ(c.dependencies[2].targets.set(), (std::set<std::string>{"Dep::core"}));
   EXPECT_TRUE(c.dependencies[0].targets_known);
 }
 

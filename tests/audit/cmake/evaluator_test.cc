@@ -713,7 +713,7 @@ TEST_F(Evaluator, TheResolversAnswerDecidesIfTarget) {
   EXPECT_EQ(Var(unknown, "has"), "<unknown>");
   Answering known;
   known.answer.counts = true;
-  known.answer.defined = {{"Dep::lib"}, true};
+  known.answer.defined = {TargetNames({"Dep::lib"}), true};
   CMakeEvaluation decided = run(&known);
   EXPECT_EQ(known.asked, std::vector<std::string>{"Dep"});
   EXPECT_EQ(Var(decided, "before"), "no");
@@ -721,7 +721,7 @@ TEST_F(Evaluator, TheResolversAnswerDecidesIfTarget) {
   EXPECT_EQ(Var(decided, "other"), "no");
   Answering partly;
   partly.answer.counts = true;
-  partly.answer.defined = {{"Dep::lib"}, false};
+  partly.answer.defined = {TargetNames({"Dep::lib"}), false};
   CMakeEvaluation partial = run(&partly);
   EXPECT_EQ(Var(partial, "has"), "yes");
   EXPECT_EQ(Var(partial, "other"), "<unknown>");
@@ -756,7 +756,7 @@ TEST_F(Evaluator, AMissingDependencyOnlyAComponentAsksForLeavesTheDependencyTarg
   EXPECT_TRUE(asked.dependencies[0].targets_known);
   EXPECT_EQ(asked.dependencies[1].request.asked_component, "extra");
   EXPECT_TRUE(asked.dependencies[1].found.empty());
-  EXPECT_EQ(asked.dependencies[0].targets, std::set<std::string>{"Dep::lib"});
+  EXPECT_EQ(asked.dependencies[0].targets.set(), std::set<std::string>{"Dep::lib"});
   ASSERT_EQ(plain.dependencies.size(), 2u);
   EXPECT_FALSE(plain.dependencies[1].targets_known);
 
