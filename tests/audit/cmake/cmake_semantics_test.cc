@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
 
 #include "audit/cmake/dependency_locator.h"
 #include "audit/cmake/evaluator.h"
@@ -35,6 +36,19 @@ class CMakeSemantics : public testing::ScratchDirTest {
     DependencyLocator locator(std::move(packages), {(dir_ / "prefix").string()}, 1, system, files_, search);
     locator.EvaluateAudited();
     return locator.evaluated();
+  }
+
+  // Base; Mid, which finds Base and defines nothing; Top, which finds Mid: `base` and `top`
+  // are what Base and Top define. Mid and Top, evaluated together.
+  std::pair<CMakePackage, CMakePackage> ThreeLevels(const std::string& base, const std::string& top) {
+    Config("Base", base);
+    std::pair<CMakePackage, CMakePackage> out{
+        {.name = "Mid",
+         .config = Config("Mid", "include(CMakeFindDependencyMacro)\nfind_dependency(Base)\n")},
+        {.name = "Top",
+         .config = Config("Top", "include(CMakeFindDependencyMacro)\nfind_dependency(Mid)\n" + top)}};
+    EvaluateTogether({&out.first, &out.second});
+    return out;
   }
 
   RootedFs fs_;
@@ -395,14 +409,7 @@ TEST_F(CMakeSemantics, HintsAndPathsAreTheDirectoriesTheyName) {
 // that defines none of its own keeps its dependency's map rather than a copy (each of Qt6's
 // modules ends with Qt6's hundreds of functions).
 TEST_F(CMakeSemantics, APackageThatDefinesNoCommandsSharesItsDependencysMap) {
-  Config("Base", "function(base_f)\nendfunction()\n");
-  CMakePackage mid{.name = "Mid",
-                   .config = Config("Mid", "include(CMakeFindDependencyMacro)\nfind_dependency(Base)\n")};
-  CMakePackage top{.name = "Top",
-                   .config = Config("Top",
-                                    "include(CMakeFindDependencyMacro)\nfind_dependency(Mid)\n"
-                                    "macro(top_m)\nendmacro()\n")};
-  EvaluateTogether({&mid, &top});
+  auto [mid, top] = ThreeLevels("function(base_f)\nendfunction()\n", "macro(top_m)\nendmacro()\n");
   ASSERT_TRUE(mid.evaluation.definitions);
   ASSERT_EQ(mid.dependencies.size(), 1u);
   EXPECT_EQ(mid.evaluation.definitions, mid.dependencies[0].definitions);
@@ -418,14 +425,8 @@ TEST_F(CMakeSemantics, APackageThatDefinesNoCommandsSharesItsDependencysMap) {
 // finds it: a package that defines no targets of its own brings its dependency's set, not a
 // copy (every Qt6 module kept the hundreds of names below Qt6Core again).
 TEST_F(CMakeSemantics, APackageThatDefinesNoTargetsBringsItsDependencysNames) {
-  Config("Base", "add_library(Base::b INTERFACE IMPORTED)\n");
-  CMakePackage mid{.name = "Mid",
-                   .config = Config("Mid", "include(CMakeFindDependencyMacro)\nfind_dependency(Base)\n")};
-  CMakePackage top{.name = "Top",
-                   .config = Config("Top",
-                                    "include(CMakeFindDependencyMacro)\nfind_dependency(Mid)\n"
-                                    "add_library(Top::t INTERFACE IMPORTED)\n")};
-  EvaluateTogether({&mid, &top});
+  auto [mid, top] =
+      ThreeLevels("add_library(Base::b INTERFACE IMPORTED)\n", "add_library(Top::t INTERFACE IMPORTED)\n");
   ASSERT_EQ(mid.dependencies.size(), 1u);
   ASSERT_EQ(top.dependencies.size(), 1u);
   EXPECT_EQ(top.dependencies[0].targets.set(), std::set<std::string>{"Base::b"});
