@@ -161,16 +161,11 @@ const DependencyLocator::Node* DependencyLocator::Evaluated(const std::string& k
 
 namespace {
 
-bool SameDefinition(const CMakeDefinition& a, const CMakeDefinition& b) {
-  return a.program == b.program && a.begin == b.begin && a.end == b.end && a.macro == b.macro &&
-         a.params == b.params;
-}
-
 bool SameDefinitions(const SharedDefinitions& a, const SharedDefinitions& b) {
   if (a == b) return true;
   if (!a || !b || a->size() != b->size()) return false;
   return std::equal(a->begin(), a->end(), b->begin(), [](const auto& x, const auto& y) {
-    return x.first == y.first && SameDefinition(x.second, y.second);
+    return x.first == y.first && x.second.SameAs(y.second);
   });
 }
 

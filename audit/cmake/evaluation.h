@@ -122,6 +122,10 @@ struct CMakeDefinition {
   std::vector<std::string> params;
   std::shared_ptr<const Program> program;
   size_t begin = 0, end = 0;  ///< the body: commands [begin, end) of the program
+
+  /// Defined by the same function()/macro() command: a package's commands imported again by
+  /// each package that finds it are the same definitions, not new ones.
+  bool SameAs(const CMakeDefinition& o) const { return program == o.program && begin == o.begin; }
 };
 
 /// What a dependency's evaluation left, shared by every package that finds it and by each of

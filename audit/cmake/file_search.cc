@@ -26,10 +26,13 @@ std::vector<std::string> SearchedDirectories(const FileSearch& s) {
     for (const std::string& p : s.prefix_path) AddPrefix(s, p, dirs);
   dirs.insert(dirs.end(), s.hints.begin(), s.hints.end());
   if (s.default_path) {
-    std::vector<std::string> prefixes = PathPrefixes();
-    for (const std::string& p : SystemPrefixes())
-      if (std::find(prefixes.begin(), prefixes.end(), p) == prefixes.end()) prefixes.push_back(p);
-    for (const std::string& p : prefixes) AddPrefix(s, p, dirs);
+    static const std::vector<std::string> kPrefixes = [] {
+      std::vector<std::string> prefixes = PathPrefixes();
+      for (const std::string& p : SystemPrefixes())
+        if (std::find(prefixes.begin(), prefixes.end(), p) == prefixes.end()) prefixes.push_back(p);
+      return prefixes;
+    }();
+    for (const std::string& p : kPrefixes) AddPrefix(s, p, dirs);
   }
   dirs.insert(dirs.end(), s.paths.begin(), s.paths.end());
   // PATH_SUFFIXES: each below every directory, besides the directory itself.

@@ -104,7 +104,7 @@ class Interpreter {
   void ImportDefinitions(const std::map<std::string, CMakeDefinition>& defs) {
     for (const auto& [name, d] : defs) {
       auto [at, added] = definitions_.try_emplace(name, d);
-      if (!added && (at->second.program != d.program || at->second.begin != d.begin)) at->second = d;
+      if (!added && !at->second.SameAs(d)) at->second = d;
     }
   }
   /// Calls a function() or macro() if one of that name is defined; false if none is.
