@@ -1,7 +1,7 @@
 // cmake-missing-dependency: a find_dependency()/find_package() in a package config whose
 // package is found nowhere a consumer would look: not among the audited packages, not in
 // --cmake-prefix-path, not in the installed system (--root), and with no Find module of
-// CMake; or is found, but fails itself: for want of a required dependency of its own, or
+// CMake that may find it; or is found, but fails itself: for want of a required dependency of its own, or
 // because its own config stops (a library its Targets file checks is missing).
 // The consumer's find_package() of this package then fails.
 // cmake-dependency-version: the dependency is found, but no config of it accepts the
@@ -27,7 +27,10 @@ constexpr Rule kRules[] = {
         .explanation = "The config calls find_dependency() or find_package() for a package whose config is "
                        "found nowhere a consumer's CMake would look: not among the audited packages, the "
                        "call's HINTS and PATHS, the --cmake-prefix-path prefixes or, with --root, the "
-                       "installed system, and CMake has no Find module for it. In the consumer's configure "
+                       "installed system, and CMake has no Find module for it, or has one that finds nothing "
+                       "when run against the installed system (FindCups without cups/cups.h: its find_path() "
+                       "and find_library() answered there, nothing in it left unevaluated). In the "
+                       "consumer's configure "
                        "the call fails and takes this package down with it: \"Found package configuration "
                        "file ... but it set <Name>_FOUND to FALSE so package \"<Name>\" is considered to be "
                        "NOT FOUND. Reason given by package: <Name> could not be found because dependency "
@@ -165,13 +168,20 @@ void Run(const TreeInput& in, FindingSink& sink) {
       Finding f = MakeFinding(kRules[0], in.files[ap.file]->walked.path);
       f.message = SiteText(d.request.site) + ": " + ap.package.name + " asks for " + d.request.name +
                   (d.request.version.empty() ? "" : " " + d.request.version) +
-                  ", whose config is in none of the audited paths or searched prefixes";
+                  (d.module_finds_none.empty()
+                       ? ", whose config is in none of the audited paths or searched prefixes"
+                       : ", which no config provides and CMake's Find" + d.request.name +
+                             ".cmake finds nowhere on the installed system (" + d.module_finds_none + ")");
       if (!d.request.required) {
         f.severity = Severity::kNote;
         f.message += " (optional: the package still loads without it)";
       }
-      f.SetHint("make " + ap.package.name + " depend on the package that installs " + d.request.name +
-                "Config.cmake (or " + d.request.name + "-config.cmake), or audit with --cmake-prefix-path");
+      if (d.module_finds_none.empty())
+        f.SetHint("make " + ap.package.name + " depend on the package that installs " + d.request.name +
+                  "Config.cmake (or " + d.request.name + "-config.cmake), or audit with --cmake-prefix-path");
+      else
+        f.SetHint("make " + ap.package.name + " depend on the package that installs " + d.request.name +
+                  "'s headers and libraries (what Find" + d.request.name + ".cmake looks for)");
       AddDependencyFields(ap, d, std::move(f), sink);
     }
   }

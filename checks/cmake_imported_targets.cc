@@ -7,6 +7,9 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "audit/cmake/dependency_locator.h"
 #include "audit/cmake/genex.h"
@@ -29,19 +32,23 @@ constexpr Rule kRules[] = {
         .fix = "find_dependency() the package that defines the target in the config, or stop exporting it "
                "in the link interface",
         .key_fields = "package target linked",
-        .explanation = "An imported target of the package lists another target in INTERFACE_LINK_LIBRARIES "
-                       "(hip::host, roc::rocblas, Threads::Threads), and nothing a consumer gets from "
-                       "find_package(<Name>) defines it: not the package, and not the dependencies its "
-                       "config finds, which rocm-audit evaluates in the same run. CMake treats a name with "
-                       "\"::\" as a target, so the consumer configures, and its generate step fails as soon "
-                       "as it links the target: \"Target ... links to target \"hip::host\" but the target "
-                       "was not found. Perhaps a find_package() call is missing for an IMPORTED target\". "
-                       "The usual cause is a dependency used to build the package whose find_dependency() "
-                       "is missing from the exported config (the build found it itself), or a target "
-                       "renamed by the dependency. Add find_dependency(<Dep>) to the config for the package "
-                       "that defines the target, or export a link interface without it. When a dependency "
-                       "could not be evaluated (a Find module of CMake, a config not found), a target named "
-                       "after it is given the benefit of the doubt.",
+        .explanation =
+            "An imported target of the package lists another target in INTERFACE_LINK_LIBRARIES "
+            "(hip::host, roc::rocblas, Threads::Threads), and nothing a consumer gets from "
+            "find_package(<Name>) defines it: not the package, and not the dependencies its "
+            "config finds, which rocm-audit evaluates in the same run. CMake treats a name with "
+            "\"::\" as a target, so the consumer configures, and its generate step fails as soon "
+            "as it links the target: \"Target ... links to target \"hip::host\" but the target "
+            "was not found. Perhaps a find_package() call is missing for an IMPORTED target\". "
+            "The usual cause is a dependency used to build the package whose find_dependency() "
+            "is missing from the exported config (the build found it itself), or a target "
+            "renamed by the dependency. Add find_dependency(<Dep>) to the config for the package "
+            "that defines the target, or export a link interface without it. An item "
+            "$<TARGET_PROPERTY:ns::name,...> in any INTERFACE_ property of the target fails the "
+            "same way (\"Target ... not found\"): Qt 6.8's PrintSupportPrivate reads the include "
+            "directories of Cups::Cups, which exists only where CMake's FindCups finds CUPS. When a "
+            "dependency could not be evaluated (a Find module of CMake, a config not found), a target named "
+            "after it is given the benefit of the doubt.",
         .example = "/usr/lib/x86_64-linux-gnu/cmake/hipblaslt/hipblaslt-config.cmake\n"
                    "  error[cmake-missing-target]: hipblaslt-targets.cmake:61: INTERFACE_LINK_LIBRARIES of "
                    "roc::hipblaslt names hip::host, which neither hipblaslt nor its dependencies (none) "
@@ -242,6 +249,75 @@ void MissingLibrary(const CMakePackage& p, const CMakeTarget& t, const std::stri
   sink.Add(std::move(f));
 }
 
+// The targets whose properties a list item reads at its top level ($<TARGET_PROPERTY:tgt,prop>):
+// CMake evaluates the item for every consumer that links the target and fails at generate
+// when tgt does not exist ("Target \"Cups::Cups\" not found"; Qt 6.8's PrintSupportPrivate
+// reads Cups::Cups's include directories, and Cups is an optional dependency).
+std::vector<std::string> TargetsReadByItems(std::string_view value) {
+  constexpr std::string_view kRead = "$<TARGET_PROPERTY:";
+  std::vector<std::string> out;
+  for (size_t at = value.find(kRead); at != std::string_view::npos; at = value.find(kRead, at + 1)) {
+    if (at != 0 && value[at - 1] != ';') continue;
+    const size_t begin = at + kRead.size(), end = value.find_first_of(",>$;", begin);
+    if (end != std::string_view::npos && value[end] == ',')
+      out.emplace_back(value.substr(begin, end - begin));
+  }
+  return out;
+}
+
+// cmake-missing-target for `item`, which `property` of `t` links (or, `read`, reads a property of).
+void MissingTarget(const CMakePackage& p, const CMakeTarget& t, const std::string& item,
+                   const std::string& property, bool read, const ConsumerDependencies& deps,
+                   const std::string& file, FindingSink& sink) {
+  Finding f = MakeFinding(kRules[0], file);
+  auto site = t.set_at.find(property);
+  const CMakeSite& at = site == t.set_at.end() ? t.defined_at : site->second;
+  std::string names;
+  for (const std::string& d : deps.names) names += (names.empty() ? "" : ", ") + d;
+  std::string partly;
+  if (auto it = deps.partly_evaluated.find(Namespace(item)); it != deps.partly_evaluated.end())
+    for (const std::string& d : it->second) partly += (partly.empty() ? "" : ", ") + d;
+  f.message =
+      SiteText(at) + ": " + property + " of " + t.name +
+      (read ? " reads a property of " + item + " ($<TARGET_PROPERTY:" + item + ",...>)" : " names " + item) +
+      ", which neither " + p.name + " nor its dependencies (" + (names.empty() ? "none" : names) +
+      ") define" +
+      (partly.empty() ? ""
+                      : " as far as their evaluation reaches (" + partly +
+                            " evaluated in part; none defines it where evaluated)") +
+      "; the consumer's generate step fails when it links " + t.name;
+  f.SetHint("add find_dependency() of the package that defines " + item + " to " + p.name +
+            "'s config, or drop " +
+            (read ? "the expression from " + property : "it from the link interface"));
+  AddSiteFields(f, p.name, at);
+  SetCMakeStage(f, "generate");
+  f.fields["target"] = t.name;
+  f.fields["linked"] = item;
+  f.fields["dependencies"] = deps.names;
+  MarkAskedComponent(f, t.asked_component);
+  sink.Add(std::move(f));
+}
+
+// The names `t` links (INTERFACE_LINK_LIBRARIES, as a consumer sees them) and, apart, the
+// targets its INTERFACE_* properties read with $<TARGET_PROPERTY>, each once.
+std::pair<std::vector<std::string>, std::vector<std::pair<std::string, std::string>>> NamedTargets(
+    const CMakeTarget& t) {
+  std::vector<std::string> linked;
+  std::vector<std::pair<std::string, std::string>> read;  // (target, property)
+  std::set<std::string> seen;
+  if (auto links = t.properties.find("INTERFACE_LINK_LIBRARIES");
+      links != t.properties.end() && links->second.known)
+    for (const std::string& item : InstallInterfaceItems(links->second.text))
+      if (seen.insert(item).second) linked.push_back(item);
+  for (const auto& [property, value] : t.properties) {
+    if (!property.starts_with("INTERFACE_") || !value.known) continue;
+    for (const std::string& target : TargetsReadByItems(value.text))
+      if (target.find("::") != std::string::npos && seen.insert(target).second)
+        read.emplace_back(target, property);
+  }
+  return {linked, read};
+}
+
 void MissingTargets(const AuditedPackage& ap, const std::string& file, FindingSink& sink) {
   const CMakePackage& p = ap.package;
   if (p.evaluation.stopped) return;
@@ -256,46 +332,26 @@ void MissingTargets(const AuditedPackage& ap, const std::string& file, FindingSi
   }
   std::map<std::string, ConsumerDependencies> consumers;
   for (const CMakeTarget& t : p.evaluation.targets) {
-    auto links = t.properties.find("INTERFACE_LINK_LIBRARIES");
-    if (!t.imported || links == t.properties.end() || !links->second.known ||
-        failed_components.count(t.asked_component))
-      continue;
+    if (!t.imported || failed_components.count(t.asked_component)) continue;
+    const auto [linked, read] = NamedTargets(t);
+    if (linked.empty() && read.empty()) continue;
     auto [at_consumer, added] = consumers.try_emplace(t.asked_component);
     if (added) at_consumer->second = ForConsumer(p, t.asked_component);
     const ConsumerDependencies& deps = at_consumer->second;
-    std::set<std::string> seen;
-    for (const std::string& item : InstallInterfaceItems(links->second.text)) {
-      if (deps.defined.count(item) || !seen.insert(item).second) continue;
+    // Defined, or of a namespace whose dependency could not be evaluated: the benefit of the doubt.
+    auto excused = [&](const std::string& item) {
+      return deps.defined.count(item) || (!deps.complete && deps.unknown_namespaces.count(Namespace(item)));
+    };
+    for (const std::string& item : linked) {
+      if (deps.defined.count(item)) continue;
       if (item.find("::") == std::string::npos) {
         if (deps.complete) MissingLibrary(p, t, item, file, sink);
-        continue;
+      } else if (!excused(item)) {
+        MissingTarget(p, t, item, "INTERFACE_LINK_LIBRARIES", false, deps, file, sink);
       }
-      if (!deps.complete && deps.unknown_namespaces.count(Namespace(item))) continue;
-      Finding f = MakeFinding(kRules[0], file);
-      auto site = t.set_at.find("INTERFACE_LINK_LIBRARIES");
-      const CMakeSite& at = site == t.set_at.end() ? t.defined_at : site->second;
-      std::string names;
-      for (const std::string& d : deps.names) names += (names.empty() ? "" : ", ") + d;
-      std::string partly;
-      if (auto it = deps.partly_evaluated.find(Namespace(item)); it != deps.partly_evaluated.end())
-        for (const std::string& d : it->second) partly += (partly.empty() ? "" : ", ") + d;
-      f.message = SiteText(at) + ": INTERFACE_LINK_LIBRARIES of " + t.name + " names " + item +
-                  ", which neither " + p.name + " nor its dependencies (" + (names.empty() ? "none" : names) +
-                  ") define" +
-                  (partly.empty() ? ""
-                                  : " as far as their evaluation reaches (" + partly +
-                                        " evaluated in part; none defines it where evaluated)") +
-                  "; the consumer's generate step fails when it links " + t.name;
-      f.SetHint("add find_dependency() of the package that defines " + item + " to " + p.name +
-                "'s config, or drop it from the link interface");
-      AddSiteFields(f, p.name, at);
-      SetCMakeStage(f, "generate");
-      f.fields["target"] = t.name;
-      f.fields["linked"] = item;
-      f.fields["dependencies"] = deps.names;
-      MarkAskedComponent(f, t.asked_component);
-      sink.Add(std::move(f));
     }
+    for (const auto& [item, property] : read)
+      if (!excused(item)) MissingTarget(p, t, item, property, true, deps, file, sink);
   }
 }
 

@@ -28,6 +28,19 @@ bool IsCMakeModule(std::string_view name) {
   return std::binary_search(std::begin(kModules), std::end(kModules), name);
 }
 
+std::string_view CMakeModuleOfFile(std::string_view path) {
+  constexpr std::string_view kSuffix = ".cmake";
+  const size_t slash = path.rfind('/');
+  if (slash == std::string_view::npos || !path.ends_with(kSuffix)) return {};
+  const std::string_view dir = path.substr(0, slash);
+  const std::string_view name = path.substr(slash + 1, path.size() - slash - 1 - kSuffix.size());
+  if (!dir.ends_with("/Modules")) return {};
+  const std::string_view root = dir.substr(0, dir.size() - 8);
+  const bool versioned = root.substr(root.rfind('/') + 1).starts_with("cmake-");
+  if (!(versioned || root == kCMakeRoot) || !IsCMakeModule(name)) return {};
+  return name;
+}
+
 const std::vector<std::string_view>* FindModuleTargets(std::string_view package) {
   static const std::map<std::string_view, std::vector<std::string_view>> kTargets = {
       {"BLAS", {"BLAS::BLAS"}},

@@ -12,6 +12,12 @@ inline constexpr std::string_view kCMakeVersion = ROCM_AUDIT_CMAKE_VERSION;
 inline constexpr std::string_view kCMakeRoot = ROCM_AUDIT_CMAKE_ROOT;
 
 bool IsCMakeModule(std::string_view name);
+/// The module a path names when it is a file of a CMake module directory
+/// (/usr/share/cmake-<version>/Modules/<Module>.cmake, the installed system's or this CMake's)
+/// and <Module> is one of IsCMakeModule's; "" otherwise. CMake's own Find modules include
+/// their helpers by path (${CMAKE_CURRENT_LIST_DIR}/FindPackageHandleStandardArgs.cmake):
+/// that is include(<Module>).
+std::string_view CMakeModuleOfFile(std::string_view path);
 /// A command CMake knows without a package defining it (lower-case name): a built-in one, or
 /// a function or macro one of its modules defines.
 bool IsCMakeCommand(std::string_view name);

@@ -87,6 +87,7 @@ constexpr NameEntry<CommandHandler> kCommands[] = {
     {"project", NoEffectCommand},
     {"remove_definitions", NoEffectCommand},
     {"return", ReturnCommand},
+    {"select_library_configurations", SelectLibraryConfigurationsCommand},
     {"separate_arguments", SeparateArgumentsCommand},
     {"set", SetCommand},
     {"set_directory_properties", NoEffectCommand},

@@ -58,6 +58,7 @@ Flow TryCompileCommand(Interpreter& in, const std::string& name, const Args& a);
 Flow ProbeCommand(Interpreter& in, const std::string& name, const Args& a);
 Flow UnknownResultCommand(Interpreter& in, const std::string& name, const Args& a);
 Flow HandleStandardArgsCommand(Interpreter& in, const std::string& name, const Args& a);
+Flow SelectLibraryConfigurationsCommand(Interpreter& in, const std::string& name, const Args& a);
 Flow ChangesBuildCommand(Interpreter& in, const std::string& name, const Args& a);
 Flow NoEffectCommand(Interpreter& in, const std::string& name, const Args& a);
 

@@ -64,6 +64,10 @@ Flow IncludeCommand(Interpreter& in, const std::string&, const Args& a) {
     }
   }
   path = CollapsePath(path);
+  if (!CMakeModuleOfFile(path).empty()) {
+    result({path});  // as include(<Module>): CMake's module commands are the evaluator's own
+    return Flow::kNormal;
+  }
   if (InConsumerTree(NormalizePath(path))) {
     in.Skip("include", "include(" + path +
                            "): a file the consumer's configure generates in its own tree; not "

@@ -492,6 +492,38 @@ Flow HandleStandardArgsCommand(Interpreter& in, const std::string&, const Args& 
   return Flow::kNormal;
 }
 
+// select_library_configurations(<base>) (SelectLibraryConfigurations.cmake, which FindZLIB,
+// FindPNG, FindTIFF and 22 more of CMake's Find modules call after their find_library()s):
+// <base>_LIBRARY and <base>_LIBRARIES are the release library, else the debug one, else
+// <base>_LIBRARY-NOTFOUND. With both found and different, the module links "optimized" and
+// "debug" items or one of them by the consumer's build type: not known here.
+Flow SelectLibraryConfigurationsCommand(Interpreter& in, const std::string&, const Args& a) {
+  if (a.empty() || !a[0].value.known) return Flow::kNormal;
+  const std::string& base = a[0].value.text;
+  auto library = [&](const std::string& variable) {
+    const CMakeValue* v = in.Get(variable);
+    if (v && (!v->known || v->maybe_unset || !IsFalseConstant(v->text))) return *v;
+    in.Set(variable, {variable + "-NOTFOUND"});
+    return CMakeValue{""};
+  };
+  const CMakeValue release = library(base + "_LIBRARY_RELEASE");
+  const CMakeValue debug = library(base + "_LIBRARY_DEBUG");
+  CMakeValue chosen;
+  if (!release.known || !debug.known || release.maybe_unset || debug.maybe_unset)
+    chosen = CMakeValue::Unknown(!release.known ? release.why
+                                 : debug.known  ? "select_library_configurations"
+                                                : debug.why);
+  else if (!release.text.empty() && !debug.text.empty() && release.text != debug.text)
+    chosen = CMakeValue::Unknown("select_library_configurations: the consumer's build type");
+  else if (!release.text.empty() || !debug.text.empty())
+    chosen = {release.text.empty() ? debug.text : release.text};
+  else
+    chosen = {base + "_LIBRARY-NOTFOUND"};
+  in.Set(base + "_LIBRARY", chosen);
+  in.Set(base + "_LIBRARIES", chosen);
+  return Flow::kNormal;
+}
+
 // enable_language, add_custom_target, install, configure_file, ...: recorded.
 Flow ChangesBuildCommand(Interpreter& in, const std::string& n, const Args& a) {
   // configure_file(<input> <output>): <output> relative to CMAKE_CURRENT_BINARY_DIR.

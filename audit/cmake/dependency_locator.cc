@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "audit/cmake/cmake_modules.h"
+#include "audit/cmake/condition.h"
 #include "audit/cmake/lists.h"
 #include "audit/fs/path.h"
 
@@ -97,6 +98,13 @@ DependencyLocator::DependencyLocator(std::vector<CMakePackage*> audited, std::ve
   if (!system) return;
   path_ = PathPrefixes();
   system_ = SystemPrefixes();
+  // /usr/share/cmake-<version>/Modules: the version is what follows the 17 characters before it.
+  std::string newest;
+  for (const std::string& dir : files_.Glob("/usr/share/cmake-*/Modules")) {
+    const std::string version = dir.substr(17, dir.size() - 17 - 8);
+    if (cmake_modules_.empty() || CompareVersions(version, newest) > 0)
+      cmake_modules_ = dir, newest = version;
+  }
 }
 
 DependencyLocator::~DependencyLocator() = default;
@@ -246,11 +254,13 @@ void DependencyLocator::Finish(Node& n) {
     if (!n.missing_below.empty()) break;
     if (!d.required || !d.asked_component.empty() || !d.undecided.empty()) continue;
     if (l.found.empty())
-      n.missing_below =
-          d.name +
-          (l.rejected.empty() ? " is found nowhere" : " " + d.version + " is accepted by no config") + " (" +
-          p.name + " asks for it at " + std::string(BaseName(d.site.file)) + ":" +
-          std::to_string(d.site.line) + ")";
+      n.missing_below = d.name +
+                        (!l.module_finds_none.empty() ? " is found nowhere (CMake's Find" + d.name +
+                                                            ".cmake: " + l.module_finds_none + "; "
+                         : l.rejected.empty() ? " is found nowhere ("
+                                              : " " + d.version + " is accepted by no config (") +
+                        p.name + " asks for it at " + std::string(BaseName(d.site.file)) + ":" +
+                        std::to_string(d.site.line) + ")";
     else
       n.missing_below = l.missing_below;
   }
@@ -267,7 +277,7 @@ LocatedDependency DependencyLocator::LocateAndEvaluate(const CMakeDependency& d)
   }
   l.evaluated = q != nullptr;
   if (!q) {
-    l.targets_known = ModuleTargets(l, l.targets);
+    if (!CMakeModuleFindsNone(d, l)) l.targets_known = ModuleTargets(l, l.targets);
     return l;
   }
   const CMakePackage& p = *q->package;
@@ -283,6 +293,44 @@ LocatedDependency DependencyLocator::LocateAndEvaluate(const CMakeDependency& d)
   l.targets_known = q->known;
   l.definitions = q->definitions;
   return l;
+}
+
+// CMake's own Find<Name>.cmake, run where find_package() finds no config: evaluated in the
+// installed world, its find_path() and find_library() answered there (FindCups finds no
+// cups/cups.h in a root without libcups2-dev). Only a decided "none" is taken: <Name>_FOUND
+// false, nothing in the module left unevaluated and no if() in it undecided. Most modules
+// also probe the consumer's compilers and programs (FindMPI's compiler wrappers, FindBLAS's
+// check_function_exists), whose answers are not known here: one that may find the package
+// keeps its documented targets (FindModuleTargets).
+bool DependencyLocator::CMakeModuleFindsNone(const CMakeDependency& d, LocatedDependency& l) {
+  if (cmake_modules_.empty() || l.found != "Find" + d.name + ".cmake of CMake") return false;
+  const std::string module = cmake_modules_ + "/Find" + d.name + ".cmake";
+  auto [it, added] = module_finds_none_.try_emplace(EvaluatedKey(module, d));
+  // Asked again while it is evaluated (a cycle of modules), or too deep: not decided.
+  if (added && depth_ < kMaxDependencyDepth && outside_ < kMaxEvaluatedDependencies &&
+      files_.Exists(module) == Tri::kTrue) {
+    ++depth_, ++outside_, ++evaluations_;
+    EvaluatorLimits limits;
+    limits.decided_only = true;
+    const CMakeEvaluation e =
+        EvaluateFindModule(d.name, module, {d.components, d.optional_components}, files_, limits, this);
+    --depth_;
+    auto found = e.variables.find(d.name + "_FOUND");
+    if (found != e.variables.end() && found->second.known && !found->second.maybe_unset &&
+        IsFalseConstant(found->second.text) && e.skipped.empty() && !e.stopped && !e.undecided) {
+      std::string missing;
+      for (const auto& [name, value] : e.variables)
+        if (value.known && value.text == name + "-NOTFOUND")
+          missing += (missing.empty() ? "" : ", ") + value.text;
+      it->second = missing.empty() ? "none" : missing;
+    }
+  }
+  if (!it->second) return false;
+  l.found.clear();
+  l.targets = {};
+  l.targets_known = true;
+  l.module_finds_none = *it->second;
+  return true;
 }
 
 const VersionVerdict& DependencyLocator::Verdict(const CMakeDependency& d, const std::string& config,

@@ -113,6 +113,9 @@ class DependencyLocator final : public DependencyResolver {
   LocatedDependency Locate(const CMakeDependency& d);
   LocatedDependency Search(const CMakeDependency& d);
   const VersionVerdict& Verdict(const CMakeDependency& d, const std::string& config, bool module);
+  /// True when `l` is CMake's Find module of `d` and that module, evaluated in the installed
+  /// world, finds nothing; `l` is then not found.
+  bool CMakeModuleFindsNone(const CMakeDependency& d, LocatedDependency& l);
 
   std::vector<CMakePackage*> audited_;
   std::map<std::string, CMakePackage*> audited_at_;  ///< by config, the first of audited_
@@ -120,6 +123,9 @@ class DependencyLocator final : public DependencyResolver {
   size_t given_prefixes_;                            ///< its first ones, from --cmake-prefix-path
   std::vector<std::string> path_;    ///< the PATH-derived prefixes, when an installed system is given
   std::vector<std::string> system_;  ///< CMAKE_SYSTEM_PREFIX_PATH, when an installed system is given
+  /// The installed system's own CMake module directory (/usr/share/cmake-<version>/Modules,
+  /// the newest); "" when there is no installed system or it has no CMake.
+  std::string cmake_modules_;
   const InstalledFiles& files_;
   ConfigSearch& configs_;
   std::map<std::string, Node> nodes_;  ///< by config, or config and components asked
@@ -127,6 +133,9 @@ class DependencyLocator final : public DependencyResolver {
   size_t outside_ = 0, evaluations_ = 0;
   /// What Search() found for each distinct call (Locate), with no request.
   std::map<std::string, LocatedDependency> searched_;
+  /// CMakeModuleFindsNone's answers, by module and components asked: what the module found
+  /// missing when it decided it finds none, nullopt otherwise (or while it is evaluated).
+  std::map<std::string, std::optional<std::string>> module_finds_none_;
   /// (name, config, version, exact) -> what the config's version file says of it
   std::map<std::tuple<std::string, std::string, std::string, bool>, VersionVerdict> verdicts_;
 };

@@ -204,6 +204,9 @@ struct CMakeEvaluation {
   std::vector<CMakeSkipped> skipped;
   CMakeVariables variables;  ///< the top scope at the end
   bool stopped = false;      ///< a decided FATAL_ERROR ended the evaluation
+  /// Some if() or loop was not decided (a value of the consumer's machine): what it left set
+  /// may differ there.
+  bool undecided = false;
   /// The functions and macros defined when it ended, its dependencies' included (find_package()
   /// imports them), by lower-case name; null for none. Shared: a package that defines none of
   /// its own keeps its dependency's map (Qt6's modules each end with Qt6's hundreds).

@@ -15,6 +15,10 @@ struct EvaluatorLimits {
   /// (RegexWork), over the whole evaluation: what a list grown in a loop, or a value of
   /// max_value_bytes copied by each of max_commands commands, costs, which no bound above stops.
   size_t max_work_bytes = size_t(256) << 20;
+  /// Stop at the first if() or foreach() that is not decided: for an evaluation whose answer
+  /// is taken only when decided throughout (CMake's own Find modules, which mostly probe the
+  /// consumer's compilers and programs), the rest is work thrown away.
+  bool decided_only = false;
 };
 
 /// What a variable, a target, a property or a list item costs the work budget beyond its

@@ -136,6 +136,11 @@ bool Interpreter::OpenIf(const ProgramPtr& p, Running& r, Flow* flow) {
     rec_.PushMissingTests(f->branches[0].missing);
     return Body(r, f->branches[0].begin, f->branches[0].end, flow);
   }
+  if (limits_.decided_only) {
+    Skip("if", "not decided, and this evaluation takes only decided answers");
+    *flow = Flow::kStop;
+    return false;
+  }
   // Undecided: every branch that may run, on a fork of the state each. The state is copied
   // for the base, for each branch and for each branch that ends normally, then merged:
   // charged before any copy is made, so that a loop forking a large state stops at the
@@ -343,6 +348,11 @@ bool Interpreter::OpenForeach(const ProgramPtr& p, Running& r, Flow* flow) {
   r.loop = std::move(l);
   if (unknown.empty()) return NextIteration(p, r, flow);
   // An unknown list: the body once, with an unknown item, as an undecided branch.
+  if (limits_.decided_only) {
+    Skip("foreach", "over a list not known, and this evaluation takes only decided answers");
+    *flow = Flow::kStop;
+    return false;
+  }
   Set(r.loop->var, CMakeValue::Unknown(unknown));
   rec_.PushUndecided(DescribeCommand(p->commands[r.at]) + " iterates over an unknown list (" + unknown + ")");
   r.loop->unknown_pass = true;

@@ -143,8 +143,10 @@ CMakeEvaluation EvaluateConfig(const std::string& name, const std::string& confi
     for (const std::string& c : optional) e.Define(name + "_FIND_REQUIRED_" + c, "0");
     all.insert(all.end(), optional.begin(), optional.end());
     if (!all.empty()) e.Define(name + "_FIND_COMPONENTS", JoinList(all));
-    for (std::string compiler : {"C", "CXX", "HIP"}) {
-      for (std::string suffix : {"_COMPILER", "_COMPILER_ID", "_COMPILER_VERSION"})
+    // The consumer's languages: whether one is enabled (_COMPILER_LOADED: FindLAPACK returns
+    // at once without C, C++ and Fortran) is its project()'s.
+    for (std::string compiler : {"C", "CXX", "HIP", "Fortran"}) {
+      for (std::string suffix : {"_COMPILER", "_COMPILER_ID", "_COMPILER_VERSION", "_COMPILER_LOADED"})
         e.DefineUnknown("CMAKE_" + compiler + suffix, "the consumer's " + compiler + " compiler");
     }
     e.SetOwnTargets(own);
@@ -675,6 +677,14 @@ CMakePackage EvaluatePackage(const std::string& name, const std::string& config,
                              const EvaluatorLimits& limits, DependencyResolver* resolver,
                              const GivenVariables& given) {
   return AssemblePackage(name, config, files, limits, resolver, given);
+}
+
+CMakeEvaluation EvaluateFindModule(const std::string& name, const std::string& module,
+                                   const AskedComponents& asked, const InstalledFiles& files,
+                                   const EvaluatorLimits& limits, DependencyResolver* resolver) {
+  bool asked_targets = false;
+  return EvaluateConfig(name, module, files, limits, resolver, JoinList(asked.required), "", &asked_targets,
+                        asked.optional);
 }
 
 CMakePackage EvaluatePackageAsked(const std::string& name, const std::string& config,

@@ -113,6 +113,9 @@ struct LocatedDependency {
   /// find_package(), and so this one ("Svg is found nowhere (QuickVectorImage asks for it at
   /// ...Config.cmake:12)"); "" otherwise.
   std::string missing_below{};
+  /// When no config is found and CMake's own Find<Name>.cmake, evaluated in the installed
+  /// world, decides it finds none: what it found missing ("CUPS_INCLUDE_DIR-NOTFOUND, ...").
+  std::string module_finds_none{};
   /// The found config was evaluated (perhaps only in part: `targets_known` false): the
   /// targets it reached are what it defines, a target of its namespace it never reached none.
   bool evaluated = false;
@@ -149,6 +152,12 @@ struct AskedComponents {
   std::vector<std::string> required;
   std::vector<std::string> optional;
 };
+
+/// One evaluation of CMake's own Find<name>.cmake as find_package(<name> [COMPONENTS ...])
+/// runs it when no config is found: the plain request's pass alone, no component offered.
+CMakeEvaluation EvaluateFindModule(const std::string& name, const std::string& module,
+                                   const AskedComponents& asked, const InstalledFiles& files,
+                                   const EvaluatorLimits& limits, DependencyResolver* resolver);
 
 /// Evaluates the config as find_package(<name> COMPONENTS <asked.required>
 /// OPTIONAL_COMPONENTS <asked.optional> CONFIG) loads it for the package that asks so: one

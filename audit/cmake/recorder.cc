@@ -34,7 +34,7 @@ std::string Recorder::Undecided() const {
 }
 
 void Recorder::PushUndecided(std::string why) {
-  if (!why.empty()) ++undecided_conditions_;
+  if (!why.empty()) ++undecided_conditions_, out_.undecided = true;
   undecided_.push_back(std::move(why));
 }
 

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "tests/support/audit_support.h"
 #include "tests/support/test_support.h"
@@ -363,6 +364,43 @@ TEST(CMakeChecks, ALinkItemTheLinkerFindsNowhereFailsTheBuild) {
   for (Finding& x : f)
     if (x.fields["library"].get<std::string>().starts_with("$$"))
       EXPECT_THAT(x.message, HasSubstr("passes to the linker verbatim"));
+}
+
+// $<TARGET_PROPERTY:Cups::Cups,...> in an INTERFACE_ property of an imported target (Qt 6.8's
+// PrintSupportPrivate): in a root whose CMake's FindCups finds no CUPS, the optional
+// find_package(Cups) leaves no Cups::Cups, and CMake fails the consumer that links P::p at
+// generate ("Target \"Cups::Cups\" not found"). With CUPS's header and library installed, the
+// module's target is the consumer's machine's answer: no error.
+TEST(CMakeChecks, ATargetPropertyReadOfATargetNobodyDefinesFailsTheGenerateStep) {
+  testing::TempDir t;
+  std::ifstream module(std::string(ROCM_AUDIT_CMAKE_ROOT) + "/Modules/FindCups.cmake");
+  std::stringstream text;
+  text << module.rdbuf();
+  std::filesystem::create_directories(t / "root/usr/share/cmake-3.25/Modules");
+  testing::WriteAll(t / "root/usr/share/cmake-3.25/Modules/FindCups.cmake", text.str());
+  std::filesystem::create_directories(t / "root/usr/lib/cmake/P");
+  testing::WriteAll(t / "root/usr/lib/cmake/P/PConfig.cmake",
+                    "find_package(Cups)\n"
+                    "add_library(P::p INTERFACE IMPORTED)\n"
+                    "set_target_properties(P::p PROPERTIES INTERFACE_COMPILE_DEFINITIONS "
+                    "\"P;$<TARGET_PROPERTY:Cups::Cups,INTERFACE_COMPILE_DEFINITIONS>\")\n");
+  AuditRequest o;
+  o.paths = {t / "root/usr/lib/cmake/P"};
+  o.roots = {t / "root"};
+  o.ld_so_conf = "";
+  std::vector<Finding> f = Errors(AuditWith(o), "cmake-missing-target");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fields["target"], "P::p");
+  EXPECT_EQ(f[0].fields["linked"], "Cups::Cups");
+  EXPECT_EQ(f[0].fields["cmake_stage"], "generate");
+  EXPECT_THAT(f[0].message,
+              HasSubstr("INTERFACE_COMPILE_DEFINITIONS of P::p reads a property of Cups::Cups"));
+
+  std::filesystem::create_directories(t / "root/usr/include/cups");
+  testing::WriteAll(t / "root/usr/include/cups/cups.h", "");
+  std::filesystem::create_directories(t / "root/usr/lib/x86_64-linux-gnu");
+  testing::WriteAll(t / "root/usr/lib/x86_64-linux-gnu/libcups.so", "");
+  EXPECT_TRUE(Errors(AuditWith(o), "cmake-missing-target").empty());
 }
 
 // Qt::Gui is linked, and QtCore's config, evaluated only in part, defines Qt::Core alone:

@@ -6,9 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <set>
+#include <sstream>
+#include <tuple>
 #include <utility>
 
+#include "audit/cmake/cmake_modules.h"
 #include "audit/cmake/dependency_locator.h"
 #include "audit/cmake/evaluator.h"
 #include "audit/cmake/package_config.h"
@@ -288,6 +292,49 @@ TEST_F(CMakeSemantics, FindLibraryAndFindPathAskTheInstalledWorld) {
   EXPECT_EQ(Var(e, "after"), "<undefined>");
   ASSERT_FALSE(e.failures.empty());
   EXPECT_NE(e.failures.back().message.find("Could not find GONE"), std::string::npos);
+}
+
+// CMake's own Find<Name>.cmake, run in the installed world when no config is found: the real
+// FindCups of the CMake rocm-audit was built with, in a root with and without CUPS's header and
+// library. Without them it decides "none": the package that requires Cups fails, and an
+// optional find_package(Cups) leaves Cups_FOUND 0 and no Cups::Cups. With them the module's
+// answer is the consumer's machine's, and its documented target is taken.
+TEST_F(CMakeSemantics, ACMakeFindModuleThatFindsNothingInTheWorldIsNotFound) {
+  std::ifstream module(std::string(kCMakeRoot) + "/Modules/FindCups.cmake");
+  std::stringstream text;
+  text << module.rdbuf();
+  ASSERT_FALSE(text.str().empty());
+  Write("world/usr/share/cmake-3.25/Modules/FindCups.cmake", text.str());
+  Write("world/usr/lib/cmake/Req/ReqConfig.cmake",
+        "include(CMakeFindDependencyMacro)\nfind_dependency(Cups)\n");
+  Write("world/usr/lib/cmake/Opt/OptConfig.cmake",
+        "find_package(Cups)\nif(NOT TARGET Cups::Cups)\n  set(Opt_NO_CUPS 1)\nendif()\n");
+  auto evaluate = [&]() {
+    RootedFs fs((dir_ / "world").string());
+    InstalledFiles files(fs, {});
+    CMakePackage req{.name = "Req", .config = "/usr/lib/cmake/Req/ReqConfig.cmake"};
+    CMakePackage opt{.name = "Opt", .config = "/usr/lib/cmake/Opt/OptConfig.cmake"};
+    ConfigSearch search(files);
+    DependencyLocator locator({&req, &opt}, {"/usr"}, 0, true, files, search);
+    locator.EvaluateAudited();
+    return std::make_pair(req, opt);
+  };
+  auto [req, opt] = evaluate();
+  ASSERT_EQ(req.dependencies.size(), 1u);
+  EXPECT_EQ(req.dependencies[0].found, "");
+  EXPECT_TRUE(req.dependencies[0].targets_known);
+  EXPECT_NE(req.dependencies[0].module_finds_none.find("CUPS_INCLUDE_DIR-NOTFOUND"), std::string::npos);
+  EXPECT_EQ(Var(opt.evaluation, "Cups_FOUND"), "0");
+  EXPECT_EQ(Var(opt.evaluation, "Opt_NO_CUPS"), "1");
+
+  Write("world/usr/include/cups/cups.h", "#define CUPS_VERSION_MAJOR 2\n");
+  Write("world/usr/lib/x86_64-linux-gnu/libcups.so", "");
+  std::tie(req, opt) = evaluate();
+  ASSERT_EQ(req.dependencies.size(), 1u);
+  EXPECT_EQ(req.dependencies[0].found, "FindCups.cmake of CMake");
+  EXPECT_EQ(req.dependencies[0].module_finds_none, "");
+  EXPECT_TRUE(req.dependencies[0].targets.count("Cups::Cups"));
+  EXPECT_EQ(Var(opt.evaluation, "Cups_FOUND"), "<unknown>");
 }
 
 // The components a package offers are its own: a dependency's list of components is in the

@@ -530,6 +530,41 @@ TEST_F(Evaluator, HandleStandardArgsIsDecidedByItsRequiredVariables) {
             "<unknown> <unknown>");
 }
 
+// CMake's own Find modules are evaluated for a decided answer only (DependencyLocator): with
+// EvaluatorLimits::decided_only the first undecided if() or foreach() stops the evaluation,
+// recorded as skipped, and nothing after it runs; without it both branches run and merge.
+// The include of a helper module by path (FindCups's ${CMAKE_CURRENT_LIST_DIR}/...) is
+// include(<Module>): the evaluator's own find_package_handle_standard_args() decides.
+TEST_F(Evaluator, ADecidedOnlyEvaluationStopsAtTheFirstUndecidedCondition) {
+  const std::string body = "include(" + std::string(kCMakeRoot) +
+                           "/Modules/FindPackageHandleStandardArgs.cmake)\n"
+                           "set(before 1)\nfind_library(L no_such_library_anywhere)\n"
+                           "find_package_handle_standard_args(X REQUIRED_VARS L)\n"
+                           "if(CMAKE_C_COMPILER_LOADED)\n  set(A 1)\nendif()\nforeach(x "
+                           "${UNKNOWN_LIST})\nendforeach()\nset(after 1)\n";
+  auto run = [&](bool decided_only) {
+    EvaluatorLimits limits;
+    limits.decided_only = decided_only;
+    CMakeEvaluator e(files_, limits);
+    e.DefineUnknown("CMAKE_C_COMPILER_LOADED", "the consumer's C compiler");
+    e.Run(Write("FindX.cmake", body));
+    return e.Take();
+  };
+  const CMakeEvaluation strict = run(true);
+  EXPECT_EQ(Var(strict, "X_FOUND"), "FALSE");
+  EXPECT_TRUE(strict.included.empty());  // FindPackageHandleStandardArgs.cmake is not run
+  EXPECT_EQ(Var(strict, "before"), "1");
+  EXPECT_EQ(Var(strict, "after"), "<undefined>");
+  ASSERT_EQ(strict.skipped.size(), 1u);
+  EXPECT_EQ(strict.skipped[0].command, "if");
+  const CMakeEvaluation both = run(false);
+  EXPECT_EQ(Var(both, "X_FOUND"), "FALSE");
+  EXPECT_EQ(Var(both, "A"), "<unknown>");
+  EXPECT_EQ(Var(both, "after"), "1");
+  EXPECT_TRUE(both.undecided);
+  EXPECT_TRUE(both.skipped.empty());
+}
+
 // find_library() asks the world about each file name in each directory it searches (some
 // sixty paths a name): a loop of searches for new names is charged for them and stops at the
 // work budget, not after asking for hundreds of thousands of paths.
