@@ -298,24 +298,31 @@ void MissingTarget(const CMakePackage& p, const CMakeTarget& t, const std::strin
   sink.Add(std::move(f));
 }
 
-// The names `t` links (INTERFACE_LINK_LIBRARIES, as a consumer sees them) and, apart, the
-// targets its INTERFACE_* properties read with $<TARGET_PROPERTY>, each once.
-std::pair<std::vector<std::string>, std::vector<std::pair<std::string, std::string>>> NamedTargets(
-    const CMakeTarget& t) {
+// What `t` names for a consumer: the items of its link interface (CMakeTarget::LinkInterface,
+// as a consumer sees them) and, apart, the targets its INTERFACE_* properties read with
+// $<TARGET_PROPERTY>, each once.
+struct NamedByTarget {
+  std::string link_property;  ///< the property the link interface is read from
   std::vector<std::string> linked;
-  std::vector<std::pair<std::string, std::string>> read;  // (target, property)
+  std::vector<std::pair<std::string, std::string>> read;  ///< (target, property)
+};
+
+NamedByTarget NamedTargets(const CMakeTarget& t) {
+  NamedByTarget out;
   std::set<std::string> seen;
-  if (auto links = t.properties.find("INTERFACE_LINK_LIBRARIES");
-      links != t.properties.end() && links->second.known)
-    for (const std::string& item : InstallInterfaceItems(links->second.text))
-      if (seen.insert(item).second) linked.push_back(item);
-  for (const auto& [property, value] : t.properties) {
-    if (!property.starts_with("INTERFACE_") || !value.known) continue;
+  CMakeValue joined;
+  const auto [links, property] = t.LinkInterface(&joined);
+  out.link_property = property;
+  if (links && links->known)
+    for (const std::string& item : InstallInterfaceItems(links->text))
+      if (seen.insert(item).second) out.linked.push_back(item);
+  for (const auto& [name, value] : t.properties) {
+    if (!name.starts_with("INTERFACE_") || !value.known) continue;
     for (const std::string& target : TargetsReadByItems(value.text))
       if (target.find("::") != std::string::npos && seen.insert(target).second)
-        read.emplace_back(target, property);
+        out.read.emplace_back(target, name);
   }
-  return {linked, read};
+  return out;
 }
 
 void MissingTargets(const AuditedPackage& ap, const std::string& file, FindingSink& sink) {
@@ -333,8 +340,8 @@ void MissingTargets(const AuditedPackage& ap, const std::string& file, FindingSi
   std::map<std::string, ConsumerDependencies> consumers;
   for (const CMakeTarget& t : p.evaluation.targets) {
     if (!t.imported || failed_components.count(t.asked_component)) continue;
-    const auto [linked, read] = NamedTargets(t);
-    if (linked.empty() && read.empty()) continue;
+    const NamedByTarget named = NamedTargets(t);
+    if (named.linked.empty() && named.read.empty()) continue;
     auto [at_consumer, added] = consumers.try_emplace(t.asked_component);
     if (added) at_consumer->second = ForConsumer(p, t.asked_component);
     const ConsumerDependencies& deps = at_consumer->second;
@@ -342,15 +349,15 @@ void MissingTargets(const AuditedPackage& ap, const std::string& file, FindingSi
     auto excused = [&](const std::string& item) {
       return deps.defined.count(item) || (!deps.complete && deps.unknown_namespaces.count(Namespace(item)));
     };
-    for (const std::string& item : linked) {
+    for (const std::string& item : named.linked) {
       if (deps.defined.count(item)) continue;
       if (item.find("::") == std::string::npos) {
-        if (deps.complete) MissingLibrary(p, t, item, file, sink);
+        if (deps.complete) MissingLibrary(p, t, item, file, sink, named.link_property);
       } else if (!excused(item)) {
-        MissingTarget(p, t, item, "INTERFACE_LINK_LIBRARIES", false, deps, file, sink);
+        MissingTarget(p, t, item, named.link_property, false, deps, file, sink);
       }
     }
-    for (const auto& [item, property] : read)
+    for (const auto& [item, property] : named.read)
       if (!excused(item)) MissingTarget(p, t, item, property, true, deps, file, sink);
   }
 }

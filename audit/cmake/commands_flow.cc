@@ -53,7 +53,19 @@ Flow IncludeCommand(Interpreter& in, const std::string&, const Args& a) {
         }
     if (path.empty() || path[0] != '/') {
       if (IsCMakeModule(path)) {
+        in.NoteModuleIncluded(path);
         result({std::string(kCMakeRoot) + "/Modules/" + path + ".cmake"});
+        return Flow::kNormal;
+      }
+      // A module name (no '/', no ".cmake") found nowhere: CMake then opens a file of that very
+      // name in the consumer's source directory, which has none, and the configure fails
+      // (KPim6Akonadi's include(ECMMarkAsTest), with no ECM in the module path).
+      const CMakeValue* mp = in.Get("CMAKE_MODULE_PATH");
+      if (!optional && (!mp || mp->known) && path.find('/') == std::string::npos &&
+          !path.ends_with(".cmake")) {
+        in.Fail("include could not find requested file:\n  " + path +
+                "\n(no module of that name in CMAKE_MODULE_PATH or CMake's own modules)");
+        result({path + "-NOTFOUND"});
         return Flow::kNormal;
       }
       in.Skip("include",
@@ -64,7 +76,8 @@ Flow IncludeCommand(Interpreter& in, const std::string&, const Args& a) {
     }
   }
   path = CollapsePath(path);
-  if (!CMakeModuleOfFile(path).empty()) {
+  if (std::string_view module = CMakeModuleOfFile(path); !module.empty()) {
+    in.NoteModuleIncluded(module);
     result({path});  // as include(<Module>): CMake's module commands are the evaluator's own
     return Flow::kNormal;
   }

@@ -156,6 +156,13 @@ CMakeDependency ReadFindPackageCall(Interpreter& in, const std::string& n, const
 }  // namespace
 
 Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
+  // find_dependency() is a macro of CMakeFindDependencyMacro: before that is included, by this
+  // config or by a dependency loaded before (CMake's commands are global), CMake knows no such
+  // command and stops (QMobipocket6's config never includes it).
+  if (n == "find_dependency" && !in.ModuleIncluded("CMakeFindDependencyMacro") && !in.dependency_seen()) {
+    in.Fail("Unknown CMake command \"find_dependency\" (CMakeFindDependencyMacro is not included).");
+    return Flow::kStop;
+  }
   if (a.empty()) return Flow::kNormal;
   if (!a[0].value.known) {
     in.NoteDependencyLoaded("", true);
@@ -194,7 +201,7 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
     for (const auto& [variable, value] : it->second.variables ? *it->second.variables : kNone) {
       if (variable.starts_with("CMAKE_CURRENT_LIST_") || variable == "CMAKE_FIND_PACKAGE_NAME" ||
           variable.starts_with(d.name + "_FIND_") || variable.starts_with("CMAKE_MATCH_") ||
-          variable.starts_with("ARG"))
+          variable.starts_with("ARG") || (variable == "PACKAGE_PREFIX_DIR" && it->second.restores_prefix_dir))
         continue;
       in.Set(variable, value);
     }
@@ -374,16 +381,30 @@ Flow FindFileCommand(Interpreter& in, const std::string& n, const Args& a) {
   if (old && !IsFalseConstant(old->text)) return Flow::kNormal;
   bool required = false;
   std::optional<FileSearch> s;
-  if (in.files().has_base() && (n == "find_library" || n == "find_path"))
+  if (in.files().has_base() && (n == "find_library" || n == "find_path" || n == "find_file"))
     s = ReadFileSearch(in, n, a, &required);
-  if (!s || s->names.empty()) {
+  // find_file() where only its own HINTS and PATHS are searched (atlas_ecmwf_io's Targets file,
+  // NO_DEFAULT_PATH): the first name found, each name in every directory before the next name.
+  if (!s || s->names.empty() || (n == "find_file" && s->default_path)) {
     in.Set(var, in.UnknownResult(n));
     return Flow::kNormal;
   }
   // Each file asked of the world costs what binding an argument does: a loop of searches for
   // new names stops at the work budget instead of asking for millions of paths.
   size_t probes = 0;
-  const std::string found = SearchWorld(*s, in.files(), &probes);
+  std::string found;
+  if (n != "find_file") {
+    found = SearchWorld(*s, in.files(), &probes);
+  } else {
+    FileSearch one = *s;
+    for (const std::string& name : s->names) {
+      one.names = {name};
+      if (std::string dir = SearchWorld(one, in.files(), &probes); !dir.empty()) {
+        found = dir + "/" + name;
+        break;
+      }
+    }
+  }
   in.Charge(probes * kArgumentWork);
   in.Set(var, {found.empty() ? var + "-NOTFOUND" : found});
   if (found.empty() && required) {

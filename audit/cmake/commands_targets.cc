@@ -1,6 +1,11 @@
 // add_library/add_executable(IMPORTED), set_target_properties, set_property(TARGET),
 // get_target_property and the target_* commands: the imported targets a package defines,
 // and the files their properties name (recorded as references when set).
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
 #include "audit/cmake/commands.h"
 #include "audit/cmake/genex.h"
 #include "audit/cmake/lists.h"
@@ -72,6 +77,47 @@ std::string UsageProperty(const std::string& command) {
   return command == "target_link_libraries"        ? "INTERFACE_LINK_LIBRARIES"
          : command == "target_include_directories" ? "INTERFACE_INCLUDE_DIRECTORIES"
                                                    : "INTERFACE_" + ToUpper(command.substr(7));
+}
+
+// The location CMake computes for get_target_property() of LOCATION, LOCATION_<CONFIG> or
+// <CONFIG>_LOCATION (cmTargetPropertyComputer::GetLocation: any name ending in _LOCATION but
+// IMPORTED_LOCATION) of an imported library or executable, as cmTarget::GetMappedConfig and
+// ImportedGetFullPath find it: the MAP_IMPORTED_CONFIG_<CONFIG> configurations, else
+// IMPORTED_LOCATION_<CONFIG>, else IMPORTED_LOCATION, else the first of
+// IMPORTED_CONFIGURATIONS that has one; <target>-NOTFOUND when none has. Vc's config reads
+// INTERFACE_LOCATION of Vc::Vc and checks that the file exists. nullopt: not such a property.
+std::optional<CMakeValue> ComputedLocation(const CMakeTarget& t, const std::string& property) {
+  static const std::set<std::string> kTypes{"STATIC", "SHARED", "MODULE", "UNKNOWN", "EXECUTABLE"};
+  if (!t.imported || !kTypes.count(t.type)) return std::nullopt;
+  std::string config;
+  if (property == "LOCATION")
+    config = "NOCONFIG";
+  else if (property.starts_with("LOCATION_"))
+    config = property.substr(9);
+  else if (property.ends_with("_LOCATION") && property != "IMPORTED_LOCATION" &&
+           !property.starts_with("XCODE_ATTRIBUTE_"))
+    config = property.substr(0, property.size() - 9);
+  else
+    return std::nullopt;
+  auto get = [&](const std::string& name) -> const CMakeValue* {
+    auto it = t.properties.find(name);
+    return it == t.properties.end() ? nullptr : &it->second;
+  };
+  const std::string upper = ToUpper(config);
+  std::vector<std::string> candidates;
+  if (const CMakeValue* map = get("MAP_IMPORTED_CONFIG_" + upper)) {
+    if (!map->known) return *map;
+    for (const std::string& c : SplitList(map->text)) candidates.push_back(c.empty() ? "" : "_" + ToUpper(c));
+  } else {
+    candidates = {"_" + upper, ""};
+    if (const CMakeValue* available = get("IMPORTED_CONFIGURATIONS")) {
+      if (!available->known) return *available;
+      for (const std::string& c : SplitList(available->text)) candidates.push_back("_" + ToUpper(c));
+    }
+  }
+  for (const std::string& suffix : candidates)
+    if (const CMakeValue* location = get("IMPORTED_LOCATION" + suffix)) return *location;
+  return CMakeValue{t.name + "-NOTFOUND"};
 }
 
 }  // namespace
@@ -165,6 +211,10 @@ Flow GetTargetPropertyCommand(Interpreter& in, const std::string& n, const Args&
     in.Set(var, in.dependency_seen()
                     ? CMakeValue::Unknown("a property of " + target_name + ", a target of a dependency")
                     : CMakeValue{var + "-NOTFOUND"});
+    return Flow::kNormal;
+  }
+  if (std::optional<CMakeValue> location = ComputedLocation(*target, property)) {
+    in.Set(var, *location);
     return Flow::kNormal;
   }
   auto it = target->properties.find(property);

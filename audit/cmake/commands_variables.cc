@@ -104,7 +104,18 @@ bool ArgumentsToParse(Interpreter& in, const Args& a, size_t* base, Args* rest) 
     return true;
   }
   if (a.size() >= 4) {
-    rest->assign(a.begin() + 4, a.end());
+    // Each argument is a list, flattened, its empty items dropped (cmExpandList): libappimage's
+    // cmake_parse_arguments(... "${ARGN}") parses the items of one quoted argument.
+    for (size_t k = 4; k < a.size(); ++k) {
+      if (!a[k].value.known) {
+        rest->push_back(a[k]);
+        continue;
+      }
+      std::vector<std::string> items = SplitList(a[k].value.text);
+      in.Charge(items.size() * kEntryWork);  // as an unquoted argument's split is
+      for (std::string& item : items)
+        if (!item.empty()) rest->push_back({CMakeValue{std::move(item)}, a[k].quoted});
+    }
     return true;
   }
   return false;

@@ -88,6 +88,7 @@ DependencyLocator::DependencyLocator(std::vector<CMakePackage*> audited, std::ve
     : audited_(std::move(audited)),
       prefix_path_(std::move(prefixes)),
       given_prefixes_(std::min(given, prefix_path_.size())),
+      cmake_version_(kCMakeVersion),
       files_(files),
       configs_(configs) {
   for (CMakePackage* p : audited_) audited_at_.emplace(p->config, p);
@@ -105,6 +106,7 @@ DependencyLocator::DependencyLocator(std::vector<CMakePackage*> audited, std::ve
     if (cmake_modules_.empty() || CompareVersions(version, newest) > 0)
       cmake_modules_ = dir, newest = version;
   }
+  if (!newest.empty()) cmake_version_ = newest;
 }
 
 DependencyLocator::~DependencyLocator() = default;
@@ -131,9 +133,12 @@ DependencyResolver::Answer DependencyLocator::Resolve(const CMakeDependency& d) 
   a.defined.targets = std::move(l.targets);
   a.defined.known = l.targets_known;
   if (!l.found.empty() && l.found.starts_with("/"))
-    a.package = Interpreter::ForeignTargets::Package{l.version, d.module.empty() ? l.found : "",
-                                                     std::move(l.definitions), std::move(l.variables),
-                                                     std::move(l.world_answers)};
+    a.package = Interpreter::ForeignTargets::Package{l.version,
+                                                     d.module.empty() ? l.found : "",
+                                                     std::move(l.definitions),
+                                                     std::move(l.variables),
+                                                     std::move(l.world_answers),
+                                                     CompareVersions(cmake_version_, "3.30") >= 0};
   return a;
 }
 

@@ -126,6 +126,8 @@ class DependencyLocator final : public DependencyResolver {
   /// The installed system's own CMake module directory (/usr/share/cmake-<version>/Modules,
   /// the newest); "" when there is no installed system or it has no CMake.
   std::string cmake_modules_;
+  /// The consumer's CMake: the installed system's (cmake_modules_'s version), else this one's.
+  std::string cmake_version_;
   const InstalledFiles& files_;
   ConfigSearch& configs_;
   std::map<std::string, Node> nodes_;  ///< by config, or config and components asked

@@ -112,6 +112,23 @@ struct CMakeTarget {
   /// range): CMake judges the target by the policies of that place (CMP0111).
   std::string policy_version;
   std::string asked_component{};  ///< defined only when a consumer asks for this component
+
+  /// The link interface a consumer gets, and the property it is read from
+  /// (cmGeneratorTarget::ComputeImportInfo): INTERFACE_LINK_LIBRARIES, or where that is unset
+  /// the older IMPORTED_LINK_INTERFACE_LIBRARIES[_<CONFIG>] (bpp-raa's, whose "zlib" is
+  /// -lzlib to the linker), every configuration's items together; null when none is set.
+  std::pair<const CMakeValue*, std::string> LinkInterface(CMakeValue* joined) const {
+    if (auto it = properties.find("INTERFACE_LINK_LIBRARIES"); it != properties.end())
+      return {&it->second, it->first};
+    std::string property;
+    for (auto it = properties.lower_bound("IMPORTED_LINK_INTERFACE_LIBRARIES");
+         it != properties.end() && it->first.starts_with("IMPORTED_LINK_INTERFACE_LIBRARIES"); ++it) {
+      if (!it->second.known) return {&it->second, it->first};
+      if (property.empty()) property = it->first;
+      joined->text += (joined->text.empty() || it->second.text.empty() ? "" : ";") + it->second.text;
+    }
+    return {property.empty() ? nullptr : joined, property};
+  }
 };
 
 /// A function() or macro() a list file defines. CMake's commands are global once defined

@@ -81,6 +81,10 @@ class Interpreter {
   /// config wrote there and unknown for the rest (what the consumer's configure made).
   Tri PathExists(const std::string& path) const;
   void SetDependencySeen() { dependency_seen_ = true; }
+  /// include(<Module>) of one of CMake's modules ran: the commands it defines exist from here
+  /// on (find_dependency() needs CMakeFindDependencyMacro).
+  void NoteModuleIncluded(std::string_view module) { included_modules_.emplace(module); }
+  bool ModuleIncluded(const std::string& module) const { return included_modules_.count(module) > 0; }
   /// A find_package() of `name` ran ("": of a name not known here), `undecided` when in a
   /// branch the evaluation could not decide: what it defines is in the target table from
   /// here on (TargetExists).
@@ -123,6 +127,10 @@ class Interpreter {
       /// What its list files left set: find_package() runs them in the caller's scope.
       SharedVariables variables{};
       std::vector<std::string> world_answers{};  ///< what its evaluation asked the audited world
+      /// find_package() gives the caller back its own PACKAGE_PREFIX_DIR after the config
+      /// (CMake 3.30 and later): a dependency's configure_package_config_file() prefix does
+      /// not replace the caller's.
+      bool restores_prefix_dir = false;
     };
     std::map<std::string, Package> packages;
     /// A resolver answers find_package(): `packages` holds every one found so far.
@@ -207,6 +215,7 @@ class Interpreter {
   mutable CMakeValue env_value_;                ///< what $ENV{x} expands to (unknown)
   size_t commands_run_ = 0;
   bool dependency_seen_ = false;
+  std::set<std::string> included_modules_;
   std::vector<std::string> policy_versions_{""};
   ForeignTargets foreign_targets_;
   std::set<std::string> absent_targets_;

@@ -94,12 +94,12 @@ CMakeEvaluation EvaluateVersionFile(const std::string& name, const std::string& 
   CMakeEvaluator e(files, limits);
   DefineFindPackageVariables(e, name, config);
   e.Define("PACKAGE_FIND_NAME", name);
+  e.Define("PACKAGE_FIND_VERSION_COMPLETE", version);
   size_t range = version.find("...");
   if (range == std::string::npos) {
-    if (version.empty())
-      e.Define("PACKAGE_FIND_VERSION", "");
-    else
-      DefineVersionParts(e, "PACKAGE_FIND_VERSION", version);
+    // Set without a version too (cmFindPackageCommand::CheckVersionFile): "", and each part
+    // 0. gftl-shared's version file tests PACKAGE_FIND_VERSION_MAJOR EQUAL 0 for "any".
+    DefineVersionParts(e, "PACKAGE_FIND_VERSION", version);
   } else {
     std::string min = version.substr(0, range), max = version.substr(range + 3);
     bool exclude = max.starts_with("<");

@@ -50,9 +50,10 @@ std::string FoundAs(const std::string& name, const std::string& config,
 // Where the world's linker finds each -l<name> of the package's link interfaces.
 void FindLinkedLibraries(CMakePackage& p, const std::vector<std::string>& dirs, const InstalledFiles& files) {
   for (const CMakeTarget& t : p.evaluation.targets) {
-    auto links = t.properties.find("INTERFACE_LINK_LIBRARIES");
-    if (!t.imported || links == t.properties.end() || !links->second.known) continue;
-    for (const std::string& item : InstallInterfaceItems(links->second.text))
+    CMakeValue joined;
+    const CMakeValue* links = t.LinkInterface(&joined).first;
+    if (!t.imported || !links || !links->known) continue;
+    for (const std::string& item : InstallInterfaceItems(links->text))
       if (std::string name = LinkedLibraryName(item); !name.empty() && !p.linked_libraries.count(name))
         p.linked_libraries[name] = FindLinkedLibrary(name, dirs, files);
   }

@@ -334,32 +334,37 @@ TEST(CMakeChecks, AComponentAskingForAnotherVersionOfADependencyIsJudgedAgain) {
 // What the consumer's linker is given for a link item no target answers, in a root that is a
 // whole system: -lfoo, which the root's /usr/lib/<arch> has, links; -lbar, which no linker
 // directory has, fails the build; an unexpanded qmake path ("$$[QT_HOST_LIBS]/...") is passed
-// verbatim and names no file; a -l flag is a name too.
+// verbatim and names no file; a -l flag is a name too. Without INTERFACE_LINK_LIBRARIES, the
+// older IMPORTED_LINK_INTERFACE_LIBRARIES_<CONFIG> is the link interface (bpp-raa's "zlib").
 TEST(CMakeChecks, ALinkItemTheLinkerFindsNowhereFailsTheBuild) {
   testing::TempDir t;
   const std::string arch = "/usr/lib/x86_64-linux-gnu";
   std::filesystem::create_directories(t / ("root" + arch));
   testing::WriteAll(t / ("root" + arch + "/libfoo.so"), "");
   std::filesystem::create_directories(t / "root/usr/lib/cmake/P");
-  testing::WriteAll(t / "root/usr/lib/cmake/P/PConfig.cmake",
-                    "add_library(P::p INTERFACE IMPORTED)\n"
-                    "set_target_properties(P::p PROPERTIES INTERFACE_LINK_LIBRARIES "
-                    "\"foo;bar;-lbaz;$$[QT_HOST_LIBS]/libQt5Core.so\")\n"
-                    "add_library(P::q INTERFACE IMPORTED)\n"
-                    "set_target_properties(P::q PROPERTIES INTERFACE_LINK_OPTIONS "
-                    "\"SHELL:$$[QT_HOST_LIBS]/libQt5Gui.so -Wl,--as-needed\")\n");
+  testing::WriteAll(
+      t / "root/usr/lib/cmake/P/PConfig.cmake",
+      "add_library(P::p INTERFACE IMPORTED)\n"
+      "set_target_properties(P::p PROPERTIES INTERFACE_LINK_LIBRARIES "
+      "\"foo;bar;-lbaz;$$[QT_HOST_LIBS]/libQt5Core.so\")\n"
+      "add_library(P::q INTERFACE IMPORTED)\n"
+      "set_target_properties(P::q PROPERTIES INTERFACE_LINK_OPTIONS "
+      "\"SHELL:$$[QT_HOST_LIBS]/libQt5Gui.so -Wl,--as-needed\")\n"
+      "add_library(P::r SHARED IMPORTED)\n"
+      "set_target_properties(P::r PROPERTIES IMPORTED_LOCATION_NONE /usr/lib/x86_64-linux-gnu/libfoo.so "
+      "IMPORTED_LINK_INTERFACE_LIBRARIES_NONE \"foo;qux\")\n");
   AuditRequest o;
   o.paths = {t / "root/usr/lib/cmake/P"};
   o.roots = {t / "root"};
   o.ld_so_conf = "";
   std::vector<Finding> f = Errors(AuditWith(o), "cmake-missing-library");
-  ASSERT_EQ(f.size(), 4u);
+  ASSERT_EQ(f.size(), 5u);
   std::set<std::string> libraries;
   for (Finding& x : f) {
     libraries.insert(x.fields["library"].get<std::string>());
     EXPECT_EQ(x.fields["cmake_stage"], "build");
   }
-  EXPECT_EQ(libraries, (std::set<std::string>{"bar", "baz", "$$[QT_HOST_LIBS]/libQt5Core.so",
+  EXPECT_EQ(libraries, (std::set<std::string>{"bar", "baz", "qux", "$$[QT_HOST_LIBS]/libQt5Core.so",
                                               "$$[QT_HOST_LIBS]/libQt5Gui.so"}));
   for (Finding& x : f)
     if (x.fields["library"].get<std::string>().starts_with("$$"))

@@ -93,15 +93,18 @@ std::map<std::string, Verdict> AuditVerdicts(const World& world, const std::set<
                                              const std::string& binary) {
   std::string args;
   for (const std::string& d : dirs) args += " " + Quote(d);
-  // A root is the installed system: its prefixes are searched as CMake searches them there.
-  const std::string system =
-      world.root.empty() ? " --cmake-prefix-path /usr" : " --root " + Quote(world.root);
+  // The installed system (the host's `/` or the root) is the consumer's: its prefixes are
+  // searched as CMake searches them there, and its CMake's own Find modules run against it.
+  // --symbols: the targets each found dependency makes available.
+  const std::string system = " --root " + Quote(world.root.empty() ? "/" : world.root);
   std::string json;
-  RunCommand(binary + args + system + " --absolute-paths --format json --fail-on none -q -j 2 2>/dev/null",
-             &json);
+  RunCommand(
+      binary + args + system + " --symbols --absolute-paths --format json --fail-on none -q -j 2 2>/dev/null",
+      &json);
   auto report = nlohmann::json::parse(json);
-  std::map<std::string, std::string> package_of, stage_of;  // by config
-  std::map<std::string, std::vector<std::string>> found;    // a config's dependencies found
+  std::map<std::string, std::string> package_of;           // by config
+  std::map<std::string, std::vector<std::string>> found;   // a config's dependencies found
+  std::map<std::string, std::set<std::string>> available;  // the targets its consumer has
   // A dependency is found where CMake finds it (/usr/lib/llvm-19/cmake/ for LLVM, through the
   // cmake -> lib/cmake/llvm symlink); the report's files are named by the walked path.
   std::map<std::string, std::string> canonical_config;
@@ -109,31 +112,49 @@ std::map<std::string, Verdict> AuditVerdicts(const World& world, const std::set<
     if (!f.contains("cmake")) continue;
     package_of[f["path"]] = f["cmake"]["package"];
     canonical_config[Canonical(f["path"])] = f["path"];
-    for (const auto& d : f["cmake"].value("dependencies", nlohmann::json::array()))
+    for (const auto& t : f["cmake"].value("targets", nlohmann::json::array()))
+      available[f["path"]].insert(t["name"]);
+    for (const auto& d : f["cmake"].value("dependencies", nlohmann::json::array())) {
       if (d.contains("found") && d["found"].is_string())
         found[f["path"]].push_back(Canonical(OnHost(world, d["found"])));
+      for (const auto& t : d.value("targets", nlohmann::json::array())) available[f["path"]].insert(t);
+    }
   }
+  struct Failure {
+    std::string stage, linked;  ///< `linked`: the target a cmake-missing-target finding names
+  };
+  std::map<std::string, std::vector<Failure>> failures;  // by config
   for (const auto& f : report["findings"]) {
     std::string check = f["check"];
     if (!package_of.count(f["file"]) || f.contains("asked_component")) continue;
     bool error = check.starts_with("cmake-") && f["severity"] == "error";
     bool dependency = check == "cmake-missing-dependency" && f["severity"] == "warning";
     if (error || dependency)
-      stage_of[f["file"]] = Earlier(stage_of[f["file"]], f.value("cmake_stage", "configure"));
+      failures[f["file"]].push_back({f.value("cmake_stage", "configure"),
+                                     check == "cmake-missing-target" ? f.value("linked", "") : ""});
   }
+  auto stage_of = [&](const std::string& config, const std::set<std::string>* has) {
+    std::string stage;
+    for (const Failure& x : failures[config])
+      if (x.linked.empty() || !has || !has->count(x.linked)) stage = Earlier(stage, x.stage);
+    return stage;
+  };
   // The probe links every imported target it gets, its dependencies' too: a dependency's
-  // generate or build failure is the consumer's. (Its configure failure is the dependency
-  // check's, already among the config's own findings when it is required.)
+  // generate or build failure is the consumer's, but for a target the dependency misses that
+  // the consumer has from elsewhere (KF5TextWidgets finds Qt5Widgets, KF5Sonnet does not and
+  // links Qt5::Widgets). (A dependency's configure failure is the dependency check's, already
+  // among the config's own findings when it is required.)
   std::map<std::string, Verdict> out;
   for (const auto& [config, package] : package_of) {
-    std::string stage = stage_of[config];
+    std::string stage = stage_of(config, nullptr);
     std::set<std::string> seen{config};
     std::vector<std::string> todo = found[config];
     while (!todo.empty() && stage != "configure") {
       std::string d = canonical_config.count(todo.back()) ? canonical_config[todo.back()] : todo.back();
       todo.pop_back();
       if (!seen.insert(d).second || !package_of.count(d)) continue;
-      if (stage_of[d] != "configure") stage = Earlier(stage, stage_of[d]);
+      if (const std::string at = stage_of(d, &available[config]); at != "configure")
+        stage = Earlier(stage, at);
       todo.insert(todo.end(), found[d].begin(), found[d].end());
     }
     out[package + " " + config] = {package, config, stage, "", ""};

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -335,6 +336,29 @@ TEST_F(CMakeSemantics, ACMakeFindModuleThatFindsNothingInTheWorldIsNotFound) {
   EXPECT_EQ(req.dependencies[0].module_finds_none, "");
   EXPECT_TRUE(req.dependencies[0].targets.count("Cups::Cups"));
   EXPECT_EQ(Var(opt.evaluation, "Cups_FOUND"), "<unknown>");
+}
+
+// find_package() of a config runs it in the caller's scope, so a dependency's
+// configure_package_config_file() PACKAGE_PREFIX_DIR replaced the caller's until CMake 3.30,
+// which gives the caller its own back (libwbxml2 computes its prefix, then finds expat, then
+// checks ${PACKAGE_PREFIX_DIR}/include/...). Which applies is the installed system's CMake.
+TEST_F(CMakeSemantics, APackagePrefixDirOutlivesADependencyFromCMake330) {
+  Write("world/usr/lib/cmake/Dep/DepConfig.cmake", "set(PACKAGE_PREFIX_DIR /dep/prefix)\n");
+  Write("world/usr/lib/cmake/Top/TopConfig.cmake",
+        "set(PACKAGE_PREFIX_DIR /top/prefix)\ninclude(CMakeFindDependencyMacro)\nfind_dependency(Dep)\n"
+        "set(seen ${PACKAGE_PREFIX_DIR})\n");
+  auto seen = [&](const std::string& cmake) {
+    std::filesystem::create_directories(dir_ / "world/usr/share" / cmake / "Modules");
+    RootedFs fs((dir_ / "world").string());
+    InstalledFiles files(fs, {});
+    CMakePackage top{.name = "Top", .config = "/usr/lib/cmake/Top/TopConfig.cmake"};
+    ConfigSearch search(files);
+    DependencyLocator locator({&top}, {"/usr"}, 0, true, files, search);
+    locator.EvaluateAudited();
+    return Var(top.evaluation, "seen");
+  };
+  EXPECT_EQ(seen("cmake-3.25"), "/dep/prefix");
+  EXPECT_EQ(seen("cmake-3.31"), "/top/prefix");
 }
 
 // The components a package offers are its own: a dependency's list of components is in the

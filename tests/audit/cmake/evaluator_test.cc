@@ -124,8 +124,8 @@ TEST_F(Evaluator, ACommandNoFileDefinesIsCMakesError) {
   EXPECT_EQ(r.failures[0].message, "Unknown CMake command \"list_transform\".");
   EXPECT_TRUE(r.stopped);
   EXPECT_EQ(Var(r, "after"), "<undefined>");
-  for (const std::string& before :
-       {std::string("find_dependency(Dep)\n"), std::string("include($ENV{X}/x.cmake)\n")}) {
+  for (const std::string& before : {std::string("include(CMakeFindDependencyMacro)\nfind_dependency(Dep)\n"),
+                                    std::string("include($ENV{X}/x.cmake)\n")}) {
     auto d = Run(Write("d.cmake", before + "list_transform(L)\nset(after 1)\n"));
     EXPECT_TRUE(d.failures.empty()) << before;
     EXPECT_EQ(Var(d, "after"), "1") << before;
@@ -565,6 +565,81 @@ TEST_F(Evaluator, ADecidedOnlyEvaluationStopsAtTheFirstUndecidedCondition) {
   EXPECT_TRUE(both.skipped.empty());
 }
 
+// get_target_property() of a computed location (cmTargetPropertyComputer::GetLocation):
+// LOCATION, LOCATION_<CONFIG> and any <CONFIG>_LOCATION but IMPORTED_LOCATION are the file
+// CMake maps the configuration to (Vc's config reads INTERFACE_LOCATION of Vc::Vc, whose only
+// location is IMPORTED_LOCATION_NONE, and checks that it exists); none is <target>-NOTFOUND.
+TEST_F(Evaluator, ComputedLocationPropertiesAreTheImportedLocation) {
+  auto r = Run(
+      Write("FindLoc.cmake",
+            "add_library(V::v STATIC IMPORTED)\n"
+            "set_property(TARGET V::v APPEND PROPERTY IMPORTED_CONFIGURATIONS NONE)\n"
+            "set_target_properties(V::v PROPERTIES IMPORTED_LOCATION_NONE /usr/lib/libV.a)\n"
+            "get_target_property(a V::v INTERFACE_LOCATION)\n"
+            "get_target_property(b V::v LOCATION)\n"
+            "get_target_property(c V::v LOCATION_Release)\n"
+            "get_target_property(d V::v IMPORTED_LOCATION)\n"
+            "add_library(W::w SHARED IMPORTED)\n"
+            "set_target_properties(W::w PROPERTIES IMPORTED_LOCATION /w.so IMPORTED_LOCATION_DEBUG /wd.so)\n"
+            "get_target_property(e W::w DEBUG_LOCATION)\nget_target_property(f W::w LOCATION)\n"
+            "add_library(N::n UNKNOWN IMPORTED)\nget_target_property(g N::n LOCATION)\n"
+            "add_library(I::i INTERFACE IMPORTED)\nget_target_property(h I::i LOCATION)\n"));
+  EXPECT_EQ(Var(r, "a"), "/usr/lib/libV.a");
+  EXPECT_EQ(Var(r, "b"), "/usr/lib/libV.a");
+  EXPECT_EQ(Var(r, "c"), "/usr/lib/libV.a");
+  EXPECT_EQ(Var(r, "d"), "d-NOTFOUND");
+  EXPECT_EQ(Var(r, "e"), "/wd.so");
+  EXPECT_EQ(Var(r, "f"), "/w.so");
+  EXPECT_EQ(Var(r, "g"), "N::n-NOTFOUND");
+  EXPECT_EQ(Var(r, "h"), "h-NOTFOUND");
+}
+
+// cmake_parse_arguments(<prefix> <options> <one> <multi> <args>...) flattens each of <args>
+// as a list, empty items dropped (cmExpandList): libappimage's import_pkgconfig_target()
+// passes "${ARGN}" quoted, one argument holding every item.
+TEST_F(Evaluator, ParseArgumentsFlattensAQuotedListOfArguments) {
+  auto r = Run(Write("FindArgs.cmake",
+                     "function(f)\n"
+                     "  cmake_parse_arguments(P \"STATIC\" \"NAME;TARGET\" \"\" \"${ARGN}\")\n"
+                     "  set(name ${P_NAME} PARENT_SCOPE)\n  set(target ${P_TARGET} PARENT_SCOPE)\n"
+                     "  set(static ${P_STATIC} PARENT_SCOPE)\nendfunction()\n"
+                     "f(NAME libglib TARGET glib-2.0>=2.40 STATIC)\n"));
+  EXPECT_EQ(Var(r, "name"), "libglib");
+  EXPECT_EQ(Var(r, "target"), "glib-2.0>=2.40");
+  EXPECT_EQ(Var(r, "static"), "TRUE");
+}
+
+// What CMake fails at configure and a plain consumer meets: find_dependency() before
+// CMakeFindDependencyMacro is included (by the config, or a dependency loaded before it) is an
+// unknown command (QMobipocket6); include(<Module>) of a module found nowhere opens a file of
+// that name in the consumer's source directory, which has none (KPim6Akonadi's
+// include(ECMMarkAsTest)); include(... OPTIONAL) and a file name with ".cmake" stay the
+// consumer's. find_file() limited to its own HINTS and PATHS (NO_DEFAULT_PATH) is answered.
+TEST_F(Evaluator, WhatAPlainConsumerLacksFailsItsConfigure) {
+  auto unknown = Run(Write("a.cmake", "find_dependency(Dep)\nset(after 1)\n"));
+  ASSERT_EQ(unknown.failures.size(), 1u);
+  EXPECT_THAT(unknown.failures[0].message, ::testing::HasSubstr("Unknown CMake command \"find_dependency\""));
+  EXPECT_EQ(Var(unknown, "after"), "<undefined>");
+  auto by_path =
+      Run(Write("b.cmake", "include(" + std::string(kCMakeRoot) +
+                               "/Modules/CMakeFindDependencyMacro.cmake)\nfind_dependency(Dep)\n"));
+  EXPECT_TRUE(by_path.failures.empty());
+  auto missing = Run(Write("c.cmake",
+                           "include(NoSuchModuleAnywhere)\ninclude(NoSuchModuleAnywhere OPTIONAL)\n"
+                           "include(consumer_file.cmake)\nset(after 1)\n"));
+  ASSERT_EQ(missing.failures.size(), 1u);
+  EXPECT_THAT(missing.failures[0].message, ::testing::HasSubstr("NoSuchModuleAnywhere"));
+  EXPECT_EQ(Var(missing, "after"), "1");
+  Write("targets/x-targets.cmake", "");
+  const std::string dir = (dir_ / "targets").string();
+  auto found = Run(Write("d.cmake", "find_file(F NAMES none.cmake x-targets.cmake HINTS " + dir +
+                                        " NO_DEFAULT_PATH)\nfind_file(G x.cmake HINTS " + dir +
+                                        " NO_DEFAULT_PATH)\nfind_file(H x-targets.cmake)\n"));
+  EXPECT_EQ(Var(found, "F"), dir + "/x-targets.cmake");
+  EXPECT_EQ(Var(found, "G"), "G-NOTFOUND");
+  EXPECT_EQ(Var(found, "H"), "<unknown>");
+}
+
 // find_library() asks the world about each file name in each directory it searches (some
 // sixty paths a name): a loop of searches for new names is charged for them and stops at the
 // work budget, not after asking for hundreds of thousands of paths.
@@ -693,6 +768,15 @@ TEST_F(Evaluator, VersionFilesJudgeTheVersionAskedFor) {
   const std::string same_minor = version_file("Minor", "SameMinorVersion");
   const std::string exact = version_file("Exact", "ExactVersion");
   const std::string none = Write("None/NoneConfig.cmake", "");
+  // gftl-shared's: any version when none is asked for, which find_package() tells it by
+  // PACKAGE_FIND_VERSION_MAJOR 0 (cmFindPackageCommand sets every part, 0 when not asked).
+  Write(
+      "Gftl/GftlConfigVersion.cmake",
+      "set(PACKAGE_VERSION 1.0.7)\nif(PACKAGE_FIND_VERSION_MAJOR EQUAL 0)\n  set(PACKAGE_VERSION_COMPATIBLE "
+      "TRUE)\nelseif(\"${PACKAGE_FIND_VERSION_MAJOR}\" EQUAL \"1\" AND \"${PACKAGE_FIND_VERSION_MINOR}\" "
+      "EQUAL "
+      "\"0\")\n  set(PACKAGE_VERSION_EXACT TRUE)\nelse()\n  set(PACKAGE_VERSION_UNSUITABLE TRUE)\nendif()\n");
+  const std::string gftl = Write("Gftl/GftlConfig.cmake", "");
   struct Case {
     std::string config, version;
     bool exact, accepted;
@@ -712,7 +796,10 @@ TEST_F(Evaluator, VersionFilesJudgeTheVersionAskedFor) {
                                          {exact, "1.4", false, false},
                                          {exact, "1.3", false, false},
                                          {none, "1.0", false, false},
-                                         {none, "", false, true}}) {
+                                         {none, "", false, true},
+                                         {gftl, "", false, true},
+                                         {gftl, "1.0", false, true},
+                                         {gftl, "1.1", false, false}}) {
     VersionVerdict v = CheckVersionFile("X", c.config, c.version, c.exact, files_);
     EXPECT_EQ(v.accepted, c.accepted)
         << c.config << " asked " << c.version << (c.exact ? " EXACT" : "") << ": " << v.why;
@@ -735,7 +822,7 @@ TEST_F(Evaluator, TheResolversAnswerDecidesIfTarget) {
   const std::string cfg =
       Write("cfg.cmake",
             "if(TARGET Dep::lib)\n  set(before yes)\nelse()\n  set(before no)\nendif()\n"
-            "find_dependency(Dep)\n"
+            "include(CMakeFindDependencyMacro)\nfind_dependency(Dep)\n"
             "if(TARGET Dep::lib)\n  set(has yes)\nelse()\n  set(has no)\nendif()\n"
             "if(TARGET Dep::other)\n  set(other yes)\nelse()\n  set(other no)\nendif()\n");
   auto run = [&](DependencyResolver* resolver) {
@@ -773,8 +860,9 @@ TEST_F(Evaluator, AMissingDependencyOnlyAComponentAsksForLeavesTheDependencyTarg
         "if(opt IN_LIST Dep_FIND_COMPONENTS)\n  find_dependency(NoSuchPackageAnywhere)\nendif()\n");
   auto config = [&](const std::string& name, const std::string& missing) {
     return Write("prefix/lib/cmake/" + name + "/" + name + "Config.cmake",
-                 "set(" + name + "_COMPONENTS extra)\nfind_dependency(Dep)\n" + missing +
-                     "if(TARGET Dep::other)\n  set(other yes)\nelse()\n  set(other no)\nendif()\n");
+                 "set(" + name +
+                     "_COMPONENTS extra)\ninclude(CMakeFindDependencyMacro)\nfind_dependency(Dep)\n" +
+                     missing + "if(TARGET Dep::other)\n  set(other yes)\nelse()\n  set(other no)\nendif()\n");
   };
   CMakePackage asked{
       .name = "Pkg",
