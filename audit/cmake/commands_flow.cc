@@ -61,7 +61,7 @@ Flow IncludeCommand(Interpreter& in, const std::string&, const Args& a) {
       // name in the consumer's source directory, which has none, and the configure fails
       // (KPim6Akonadi's include(ECMMarkAsTest), with no ECM in the module path).
       const CMakeValue* mp = in.Get("CMAKE_MODULE_PATH");
-      if (!optional && (!mp || mp->known) && path.find('/') == std::string::npos &&
+      if (!optional && (!mp || (mp->known && !mp->maybe_unset)) && path.find('/') == std::string::npos &&
           !path.ends_with(".cmake")) {
         in.Fail("include could not find requested file:\n  " + path +
                 "\n(no module of that name in CMAKE_MODULE_PATH or CMake's own modules)");

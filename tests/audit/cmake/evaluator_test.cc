@@ -630,6 +630,11 @@ TEST_F(Evaluator, WhatAPlainConsumerLacksFailsItsConfigure) {
   ASSERT_EQ(missing.failures.size(), 1u);
   EXPECT_THAT(missing.failures[0].message, ::testing::HasSubstr("NoSuchModuleAnywhere"));
   EXPECT_EQ(Var(missing, "after"), "1");
+  // A module path set on one undecided path only: the module may be there.
+  auto maybe = Run(Write("e.cmake",
+                         "if(\"$ENV{X}\")\n  list(APPEND CMAKE_MODULE_PATH /somewhere)\nendif()\n"
+                         "include(NoSuchModuleAnywhere)\n"));
+  EXPECT_TRUE(maybe.failures.empty());
   Write("targets/x-targets.cmake", "");
   const std::string dir = (dir_ / "targets").string();
   auto found = Run(Write("d.cmake", "find_file(F NAMES none.cmake x-targets.cmake HINTS " + dir +
