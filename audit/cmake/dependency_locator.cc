@@ -88,7 +88,7 @@ DependencyLocator::DependencyLocator(std::vector<CMakePackage*> audited, std::ve
     : audited_(std::move(audited)),
       prefix_path_(std::move(prefixes)),
       given_prefixes_(std::min(given, prefix_path_.size())),
-      cmake_version_(kCMakeVersion),
+      restores_prefix_dir_(CompareVersions(kCMakeVersion, "3.30") >= 0),
       files_(files),
       configs_(configs) {
   for (CMakePackage* p : audited_) audited_at_.emplace(p->config, p);
@@ -106,7 +106,7 @@ DependencyLocator::DependencyLocator(std::vector<CMakePackage*> audited, std::ve
     if (cmake_modules_.empty() || CompareVersions(version, newest) > 0)
       cmake_modules_ = dir, newest = version;
   }
-  if (!newest.empty()) cmake_version_ = newest;
+  if (!newest.empty()) restores_prefix_dir_ = CompareVersions(newest, "3.30") >= 0;
 }
 
 DependencyLocator::~DependencyLocator() = default;
@@ -138,7 +138,7 @@ DependencyResolver::Answer DependencyLocator::Resolve(const CMakeDependency& d) 
                                                      std::move(l.definitions),
                                                      std::move(l.variables),
                                                      std::move(l.world_answers),
-                                                     CompareVersions(cmake_version_, "3.30") >= 0};
+                                                     restores_prefix_dir_};
   return a;
 }
 

@@ -126,8 +126,9 @@ class DependencyLocator final : public DependencyResolver {
   /// The installed system's own CMake module directory (/usr/share/cmake-<version>/Modules,
   /// the newest); "" when there is no installed system or it has no CMake.
   std::string cmake_modules_;
-  /// The consumer's CMake: the installed system's (cmake_modules_'s version), else this one's.
-  std::string cmake_version_;
+  /// The consumer's CMake (the installed system's, else this one's) gives the caller its
+  /// PACKAGE_PREFIX_DIR back after a config (3.30 and later).
+  bool restores_prefix_dir_ = false;
   const InstalledFiles& files_;
   ConfigSearch& configs_;
   std::map<std::string, Node> nodes_;  ///< by config, or config and components asked

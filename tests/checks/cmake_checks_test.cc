@@ -8,7 +8,6 @@
 #include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "tests/support/audit_support.h"
 #include "tests/support/test_support.h"
@@ -378,11 +377,9 @@ TEST(CMakeChecks, ALinkItemTheLinkerFindsNowhereFailsTheBuild) {
 // module's target is the consumer's machine's answer: no error.
 TEST(CMakeChecks, ATargetPropertyReadOfATargetNobodyDefinesFailsTheGenerateStep) {
   testing::TempDir t;
-  std::ifstream module(std::string(ROCM_AUDIT_CMAKE_ROOT) + "/Modules/FindCups.cmake");
-  std::stringstream text;
-  text << module.rdbuf();
   std::filesystem::create_directories(t / "root/usr/share/cmake-3.25/Modules");
-  testing::WriteAll(t / "root/usr/share/cmake-3.25/Modules/FindCups.cmake", text.str());
+  testing::WriteAll(t / "root/usr/share/cmake-3.25/Modules/FindCups.cmake",
+                    testing::ReadAll(std::string(ROCM_AUDIT_CMAKE_ROOT) + "/Modules/FindCups.cmake"));
   std::filesystem::create_directories(t / "root/usr/lib/cmake/P");
   testing::WriteAll(t / "root/usr/lib/cmake/P/PConfig.cmake",
                     "find_package(Cups)\n"

@@ -7,9 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <tuple>
 #include <utility>
 
@@ -19,6 +17,7 @@
 #include "audit/cmake/package_config.h"
 #include "audit/cmake/project_cmake_facts.h"
 #include "tests/support/scratch_dir_test.h"
+#include "tests/support/test_support.h"
 
 namespace rocm_audit {
 namespace {
@@ -41,6 +40,16 @@ class CMakeSemantics : public testing::ScratchDirTest {
     DependencyLocator locator(std::move(packages), {(dir_ / "prefix").string()}, 1, system, files_, search);
     locator.EvaluateAudited();
     return locator.evaluated();
+  }
+
+  // `packages` (configs named by installed path) evaluated as a run over the installed system
+  // dir_/world (--root) evaluates the audited ones.
+  void EvaluateInWorld(std::vector<CMakePackage*> packages) {
+    RootedFs fs((dir_ / "world").string());
+    InstalledFiles files(fs, {});
+    ConfigSearch search(files);
+    DependencyLocator locator(std::move(packages), {"/usr"}, 0, true, files, search);
+    locator.EvaluateAudited();
   }
 
   // Base; Mid, which finds Base and defines nothing; Top, which finds Mid: `base` and `top`
@@ -301,23 +310,17 @@ TEST_F(CMakeSemantics, FindLibraryAndFindPathAskTheInstalledWorld) {
 // optional find_package(Cups) leaves Cups_FOUND 0 and no Cups::Cups. With them the module's
 // answer is the consumer's machine's, and its documented target is taken.
 TEST_F(CMakeSemantics, ACMakeFindModuleThatFindsNothingInTheWorldIsNotFound) {
-  std::ifstream module(std::string(kCMakeRoot) + "/Modules/FindCups.cmake");
-  std::stringstream text;
-  text << module.rdbuf();
-  ASSERT_FALSE(text.str().empty());
-  Write("world/usr/share/cmake-3.25/Modules/FindCups.cmake", text.str());
+  const std::string module = testing::ReadAll(std::string(kCMakeRoot) + "/Modules/FindCups.cmake");
+  ASSERT_FALSE(module.empty());
+  Write("world/usr/share/cmake-3.25/Modules/FindCups.cmake", module);
   Write("world/usr/lib/cmake/Req/ReqConfig.cmake",
         "include(CMakeFindDependencyMacro)\nfind_dependency(Cups)\n");
   Write("world/usr/lib/cmake/Opt/OptConfig.cmake",
         "find_package(Cups)\nif(NOT TARGET Cups::Cups)\n  set(Opt_NO_CUPS 1)\nendif()\n");
   auto evaluate = [&]() {
-    RootedFs fs((dir_ / "world").string());
-    InstalledFiles files(fs, {});
     CMakePackage req{.name = "Req", .config = "/usr/lib/cmake/Req/ReqConfig.cmake"};
     CMakePackage opt{.name = "Opt", .config = "/usr/lib/cmake/Opt/OptConfig.cmake"};
-    ConfigSearch search(files);
-    DependencyLocator locator({&req, &opt}, {"/usr"}, 0, true, files, search);
-    locator.EvaluateAudited();
+    EvaluateInWorld({&req, &opt});
     return std::make_pair(req, opt);
   };
   auto [req, opt] = evaluate();
@@ -349,12 +352,8 @@ TEST_F(CMakeSemantics, APackagePrefixDirOutlivesADependencyFromCMake330) {
         "set(seen ${PACKAGE_PREFIX_DIR})\n");
   auto seen = [&](const std::string& cmake) {
     std::filesystem::create_directories(dir_ / "world/usr/share" / cmake / "Modules");
-    RootedFs fs((dir_ / "world").string());
-    InstalledFiles files(fs, {});
     CMakePackage top{.name = "Top", .config = "/usr/lib/cmake/Top/TopConfig.cmake"};
-    ConfigSearch search(files);
-    DependencyLocator locator({&top}, {"/usr"}, 0, true, files, search);
-    locator.EvaluateAudited();
+    EvaluateInWorld({&top});
     return Var(top.evaluation, "seen");
   };
   EXPECT_EQ(seen("cmake-3.25"), "/dep/prefix");
