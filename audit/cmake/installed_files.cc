@@ -165,8 +165,12 @@ InstalledFiles::Listing InstalledFiles::List(const std::string& dir) const {
 }
 
 struct InstalledFiles::GlobAnswers {
+  struct Answer {
+    std::shared_ptr<const std::vector<std::string>> matches;
+    bool cut = false;
+  };
   std::mutex mutex;
-  std::map<std::pair<std::string, GlobOrder>, std::pair<std::vector<std::string>, bool>> answers;
+  std::map<std::pair<std::string, GlobOrder>, Answer> answers;
 };
 
 InstalledFiles InstalledFiles::RememberingGlobs() const {
@@ -175,24 +179,32 @@ InstalledFiles InstalledFiles::RememberingGlobs() const {
   return copy;
 }
 
-std::vector<std::string> InstalledFiles::Glob(const std::string& pattern, bool* cut, GlobOrder order) const {
-  if (globs_) {
-    auto key = std::make_pair(pattern, order);
-    {
-      std::lock_guard<std::mutex> lock(globs_->mutex);
-      if (auto it = globs_->answers.find(key); it != globs_->answers.end()) {
-        if (cut) *cut = it->second.second;
-        return it->second.first;
-      }
-    }
+std::shared_ptr<const std::vector<std::string>> InstalledFiles::GlobKept(const std::string& pattern,
+                                                                         GlobOrder order, bool* cut) const {
+  if (!globs_) {
     bool was_cut = false;
-    std::vector<std::string> out = GlobOnce(pattern, &was_cut, order);
+    auto out = std::make_shared<const std::vector<std::string>>(GlobOnce(pattern, &was_cut, order));
     if (cut) *cut = was_cut;
-    std::lock_guard<std::mutex> lock(globs_->mutex);
-    globs_->answers.emplace(std::move(key), std::make_pair(out, was_cut));
     return out;
   }
-  return GlobOnce(pattern, cut, order);
+  auto key = std::make_pair(pattern, order);
+  {
+    std::lock_guard<std::mutex> lock(globs_->mutex);
+    if (auto it = globs_->answers.find(key); it != globs_->answers.end()) {
+      if (cut) *cut = it->second.cut;
+      return it->second.matches;
+    }
+  }
+  GlobAnswers::Answer answer;
+  answer.matches = std::make_shared<const std::vector<std::string>>(GlobOnce(pattern, &answer.cut, order));
+  if (cut) *cut = answer.cut;
+  std::lock_guard<std::mutex> lock(globs_->mutex);
+  return globs_->answers.emplace(std::move(key), std::move(answer)).first->second.matches;
+}
+
+std::vector<std::string> InstalledFiles::Glob(const std::string& pattern, bool* cut, GlobOrder order) const {
+  if (!globs_) return GlobOnce(pattern, cut, order);
+  return *GlobKept(pattern, order, cut);
 }
 
 std::vector<std::string> InstalledFiles::GlobOnce(const std::string& pattern, bool* cut,

@@ -37,6 +37,10 @@ class InstalledFiles {
   /// the pattern read more than kMaxGlobEntries directory entries (the result is partial).
   std::vector<std::string> Glob(const std::string& pattern, bool* cut = nullptr,
                                 GlobOrder order = GlobOrder::kByPath) const;
+  /// Glob()'s answer without a copy: the one a RememberingGlobs() copy keeps (find_package()'s
+  /// search filters lib/<arch>/'s thousands of entries for each name it searches there).
+  std::shared_ptr<const std::vector<std::string>> GlobKept(const std::string& pattern, GlobOrder order,
+                                                           bool* cut = nullptr) const;
   /// The file's text, at most `cap` bytes; nullopt when it cannot be read or is larger,
   /// and then `why` (when given) says which, as the walk would name it: "is not a regular
   /// file (a FIFO)", "is larger than N bytes", "does not exist", "cannot be opened: ...".
@@ -66,6 +70,9 @@ class InstalledFiles {
   /// files it names (its version file, its Targets files, each imported location), each a
   /// walk of the path's components through the layers.
   InstalledFiles RememberingExistence() const;
+  /// A RememberingExistence() copy: the world holds still for it (an audit's), so what was
+  /// read of it once stands for the run.
+  bool HoldsStill() const { return exists_ != nullptr; }
 
   /// The list files parsed in this world, shared by its copies and every evaluation in it.
   ProgramCache& programs() const { return *programs_; }

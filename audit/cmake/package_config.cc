@@ -15,8 +15,12 @@
 namespace rocm_audit {
 namespace {
 
+// Compared a character at a time: find_package()'s search asks it of every entry of
+// lib/<arch>/ (thousands) for each name searched there.
 bool StartsWithNoCase(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() && ToLower(s.substr(0, prefix.size())) == ToLower(prefix);
+  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
+  return s.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), s.begin(),
+                                                 [&](char a, char b) { return lower(a) == lower(b); });
 }
 
 // Directories find_package() treats as "lib/<arch>|lib*|share" below a prefix.
@@ -217,6 +221,19 @@ void AddFoundFalse(const std::string& name, const std::string& config, const std
   e.failures.push_back(std::move(f));
 }
 
+// `lower` (a variable's name, lower case) has "components" as one of its '_'-separated words:
+// VTK_AVAILABLE_COMPONENTS, _TBB_COMPONENTS_PROVIDED, pcl_all_components. A name that holds
+// it inside a word is a package's own (Qt6DesignerComponentsPrivate_LIBRARIES, whose value
+// is no component list: taken as one, its targets offered 32 components to evaluate).
+bool NamesComponents(std::string_view lower) {
+  for (size_t start = 0; start <= lower.size();) {
+    const size_t end = std::min(lower.find('_', start), lower.size());
+    if (lower.substr(start, end - start) == "components") return true;
+    start = end + 1;
+  }
+  return false;
+}
+
 // Components a consumer can ask for: the items of the config's lists of components
 // (composable_kernel's _composable_kernel_supported_components, <Name>_COMPONENTS, ...) and
 // the <Name>_<component>_FOUND it sets itself. Bounded: each is one more evaluation. Not
@@ -253,8 +270,7 @@ std::vector<std::string> OfferedComponents(const std::string& name, const CMakeE
   };
   for (const auto& [variable, value] : e.variables) {
     if (!value.known || variable.starts_with(find_prefix) || of_a_dependency(variable)) continue;
-    if (const std::string lower = ToLower(variable);
-        lower.find("components") != std::string::npos && !asked_of_a_dependency(lower))
+    if (const std::string lower = ToLower(variable); NamesComponents(lower) && !asked_of_a_dependency(lower))
       for (const std::string& c : SplitList(value.text)) offer(c);
     if (variable.starts_with(name + "_") && variable.ends_with("_FOUND") &&
         variable.size() > name.size() + 7 && IsTrueConstant(value.text))
@@ -493,7 +509,8 @@ std::optional<std::string> FindConfigUnder(const std::string& prefix, const std:
   };
   auto listed = [&](const std::string& dir, auto&& keep) {
     std::vector<std::string> out;
-    for (const std::string& d : files.Glob(dir + "/*", nullptr, GlobOrder::kAsListed))
+    const auto entries = files.GlobKept(dir + "/*", GlobOrder::kAsListed);
+    for (const std::string& d : *entries)
       if (keep(BaseName(d)) && files.IsDirectory(d) == Tri::kTrue) out.push_back(d);
     return out;
   };

@@ -9,6 +9,7 @@ namespace rocm_audit {
 
 ProgramPtr ProgramCache::Get(const std::string& path, size_t cap, const InstalledFiles& files,
                              std::string* why) {
+  if (ProgramPtr kept = KeptOfStillWorld(path, cap, files, why)) return kept;
   std::optional<std::string> text = files.Read(path, cap, why);
   if (!text) return nullptr;
   const uint64_t hash = std::hash<std::string>{}(*text);
@@ -36,6 +37,27 @@ ProgramPtr ProgramCache::Get(const std::string& path, size_t cap, const Installe
   // Parsed outside the map's lock, once: evaluations running in parallel that ask for the
   // same text meanwhile wait for this parse instead of making their own.
   std::call_once(slot->once, [&] { slot->program = ParseProgram(path, *text); });
+  return slot->program;
+}
+
+ProgramPtr ProgramCache::KeptOfStillWorld(const std::string& path, size_t cap, const InstalledFiles& files,
+                                          std::string* why) {
+  if (!files.HoldsStill()) return nullptr;
+  std::shared_ptr<Slot> slot;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = by_path_.find(path);
+    if (it == by_path_.end() || it->second.size > cap) return nullptr;
+    slot = it->second.slot;
+    it->second.shared |= it->second.evaluation != evaluation_;
+    it->second.evaluation = evaluation_;
+  }
+  // Kept, but perhaps not parsed yet by the evaluation that read it: whichever runs first
+  // parses it (the other's call is then a no-op).
+  std::call_once(slot->once, [&] {
+    if (std::optional<std::string> text = files.Read(path, cap, why))
+      slot->program = ParseProgram(path, *text);
+  });
   return slot->program;
 }
 

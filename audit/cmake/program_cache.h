@@ -1,8 +1,10 @@
 // The list files of one run, each parsed once and shared, read-only, by every evaluation
 // that runs it: a config, its Targets files and the files they include are run by each
-// package that finds them and by each of its passes, and were parsed again each time. A file
-// is still read each time (that is what resolves it through the layers); its text is the
-// key, so a file that changed is parsed again, never taken for what it held before.
+// package that finds them and by each of its passes, and were parsed again each time. In a
+// world that holds still for the run (InstalledFiles::HoldsStill, an audit's) a file kept is
+// not read again: reading every file of every pass again (VTK's 33 passes each include its
+// 20 files) was a third of the run's system calls. Elsewhere a file is read each time and its
+// text is the key, so a file that changed is parsed again, never taken for what it held.
 //
 // Most files are run by one package's evaluation only (its Targets files, run once per pass):
 // once that evaluation is over (ForgetUnshared) they are dropped, and only the files several
@@ -34,7 +36,7 @@ class ProgramCache {
  public:
   /// The program of `path` (null when it cannot be read, and then `why` says why, as
   /// InstalledFiles::Read does), read through `files` at most `cap` bytes; parsed unless
-  /// the same text was parsed before.
+  /// the same text was parsed before, and not read again when kept of a still world.
   ProgramPtr Get(const std::string& path, size_t cap, const InstalledFiles& files, std::string* why);
   /// Ends one evaluation (an audited package and what it found): drops the programs only it
   /// ran that no one holds (a function defined there holds its file's). A dropped file that a
@@ -42,6 +44,10 @@ class ProgramCache {
   void ForgetUnshared();
 
  private:
+  /// The program kept of `path` when `files` holds still, else null (read it).
+  ProgramPtr KeptOfStillWorld(const std::string& path, size_t cap, const InstalledFiles& files,
+                              std::string* why);
+
   // One text's program, parsed by the first evaluation that asks for it.
   struct Slot {
     std::once_flag once;

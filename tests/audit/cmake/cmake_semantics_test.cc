@@ -394,6 +394,19 @@ TEST_F(CMakeSemantics, CountsLoopVariablesAndADependencysRequestAreNotComponents
   EXPECT_EQ(pkg.components, (std::vector<std::string>{"common", "io"}));
 }
 
+// A package whose name holds "Components" (Qt6DesignerComponentsPrivate): its own variables
+// are no lists of components. Read as such, its module dependencies and targets were 32
+// component passes of its config, each evaluating it whole again.
+TEST_F(CMakeSemantics, APackageNamedComponentsOffersNoneOfItsVariables) {
+  CMakePackage pkg{.name = "QtDesignerComponents",
+                   .config = Config("QtDesignerComponents",
+                                    "set(_QtDesignerComponents_MODULE_DEPENDENCIES Core Gui)\n"
+                                    "set(QtDesignerComponents_LIBRARIES Qt::DesignerComponents)\n"
+                                    "set(QtDesignerComponents_Extra_COMPONENTS tools)\n")};
+  EvaluateTogether({&pkg});
+  EXPECT_EQ(pkg.components, std::vector<std::string>{"tools"});
+}
+
 // An optional find_package() of a package found nowhere: on an installed system, whose every
 // prefix is known, CMake's answer (<Name>_FOUND 0, cmFindPackageCommand) is decided; without
 // one the consumer's machine may have it. The host's / stands in for the installed system.

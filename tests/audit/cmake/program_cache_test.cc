@@ -5,6 +5,7 @@
 #include "audit/cmake/program_cache.h"
 
 #include <gtest/gtest.h>
+#include <filesystem>
 
 #include "audit/cmake/installed_files.h"
 #include "audit/fs/rooted_fs.h"
@@ -16,10 +17,10 @@ namespace {
 class ProgramCacheTest : public testing::ScratchDirTest {
  protected:
   // The program of `path`, and how many files were parsed to get it.
-  size_t ParsesOf(const std::string& path, ProgramPtr* out = nullptr) {
+  size_t ParsesOf(const std::string& path, ProgramPtr* out = nullptr, const InstalledFiles* files = nullptr) {
     const size_t before = ProgramsParsed();
     std::string why;
-    ProgramPtr p = cache_.Get(path, size_t(1) << 20, files_, &why);
+    ProgramPtr p = cache_.Get(path, size_t(1) << 20, files ? *files : files_, &why);
     EXPECT_TRUE(p) << why;
     if (out) *out = p;
     return ProgramsParsed() - before;
@@ -29,6 +30,25 @@ class ProgramCacheTest : public testing::ScratchDirTest {
   InstalledFiles files_{fs_, {}};
   ProgramCache cache_;
 };
+
+// In a world that holds still (an audit's), a file kept is not read again while the run
+// lasts: every pass of a package runs its files. Once dropped it is read anew.
+TEST_F(ProgramCacheTest, AFileKeptOfAStillWorldIsNotReadAgainUntilDropped) {
+  const InstalledFiles still = files_.RememberingExistence();
+  const std::string f = Write("a/AConfig.cmake", "set(x 1)\n");
+  ProgramPtr first;
+  EXPECT_EQ(ParsesOf(f, &first, &still), 1u);
+  std::filesystem::remove(f);
+  ProgramPtr again;
+  EXPECT_EQ(ParsesOf(f, &again, &still), 0u);
+  EXPECT_EQ(again, first);
+  first.reset();
+  again.reset();
+  cache_.ForgetUnshared();
+  std::string why;
+  EXPECT_FALSE(cache_.Get(f, size_t(1) << 20, still, &why));
+  EXPECT_EQ(why, "does not exist");
+}
 
 TEST_F(ProgramCacheTest, AFileIsParsedOnceWhileItsEvaluationLasts) {
   const std::string targets = Write("a/ATargets.cmake", "add_library(A::a INTERFACE IMPORTED)\n");
