@@ -175,7 +175,12 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
     return !x.quoted && (x.value.text == "CONFIG" || x.value.text == "NO_MODULE");
   });
   if (!config_mode) d.module = ShippedFindModule(in, d.name);
-  if (!d.module.empty()) d.module_path = in.Get("CMAKE_MODULE_PATH")->text;
+  if (const CMakeValue* module_path = in.Get("CMAKE_MODULE_PATH")) {
+    d.module_path = module_path->text;
+    d.module_path_known = module_path->known && !module_path->maybe_unset;
+  } else {
+    d.module_path_known = true;
+  }
   if (const CMakeValue* dir = in.Get(d.name + "_DIR"); dir && dir->known && !IsFalseConstant(dir->text))
     d.dir = dir->text;
   in.SetDependencySeen();

@@ -225,6 +225,16 @@ std::string StopsItsOwnConfigure(const CMakePackage& p) {
   return "";
 }
 
+// An include(<Module>) the config makes that finds no module, when nothing made it undecided
+// (null when none): CMake fails the configure of whoever loads the config without that module
+// in its CMAKE_MODULE_PATH (KPim6Akonadi's include(ECMMarkAsTest) fails KPim6AkonadiCalendar's
+// consumers too).
+const CMakeFailure* IncludesAModuleFoundNowhere(const CMakePackage& p) {
+  for (const CMakeFailure& f : p.evaluation.failures)
+    if (!f.module_not_found.empty() && f.undecided.empty() && f.asked_component.empty()) return &f;
+  return nullptr;
+}
+
 }  // namespace
 
 // What a consumer that finds the package has of it, from its dependencies as located (each
@@ -254,6 +264,12 @@ void DependencyLocator::Finish(Node& n) {
   // CMAKE_MODULE_PATH (VTK's FindTHEORA.cmake asks for OGG, which VTK's own FindOGG.cmake
   // finds there).
   n.missing_below = StopsItsOwnConfigure(p);
+  if (const CMakeFailure* f = n.missing_below.empty() ? IncludesAModuleFoundNowhere(p) : nullptr) {
+    n.missing_below = p.name + " fails: include(" + f->module_not_found + ") finds no module (" +
+                      std::string(BaseName(f->site.file)) + ":" + std::to_string(f->site.line) +
+                      ": in neither CMake's modules nor CMAKE_MODULE_PATH)";
+    n.missing_module = f->module_not_found;
+  }
   for (const LocatedDependency& l : p.dependencies) {
     const CMakeDependency& d = l.request;
     if (!n.missing_below.empty()) break;
@@ -267,9 +283,16 @@ void DependencyLocator::Finish(Node& n) {
                         p.name + " asks for it at " + std::string(BaseName(d.site.file)) + ":" +
                         std::to_string(d.site.line) + ")";
     else
-      n.missing_below = l.missing_below;
+      n.missing_below = l.missing_below, n.missing_module = l.missing_module;
   }
   n.done = true;
+}
+
+bool DependencyLocator::MayHoldModule(const CMakeDependency& d, const std::string& module) const {
+  if (!d.module_path_known) return true;
+  for (const std::string& dir : SplitList(d.module_path))
+    if (files_.Exists(dir + "/" + module + ".cmake") != Tri::kFalse) return true;
+  return false;
 }
 
 LocatedDependency DependencyLocator::LocateAndEvaluate(const CMakeDependency& d) {
@@ -286,7 +309,12 @@ LocatedDependency DependencyLocator::LocateAndEvaluate(const CMakeDependency& d)
     return l;
   }
   const CMakePackage& p = *q->package;
-  l.missing_below = q->missing_below;
+  // What fails for want of a module holds where the caller's module path lacks it too (each
+  // link of a chain checks its own: a config runs in its caller's scope).
+  if (q->missing_module.empty() || !MayHoldModule(d, q->missing_module)) {
+    l.missing_below = q->missing_below;
+    l.missing_module = q->missing_module;
+  }
   if (!d.module.empty())
     for (const LocatedDependency& m : p.dependencies)
       l.through_module.push_back({m.request.name, m.request.version, m.found});

@@ -98,6 +98,9 @@ class DependencyLocator final : public DependencyResolver {
     bool known = false;             ///< `targets` is all it and they define
     SharedDefinitions definitions;  ///< the commands it and its dependencies define
     std::string missing_below;      ///< LocatedDependency::missing_below of a dependency found here
+    /// The module whose include() found it nowhere, when that is `missing_below` (at any depth):
+    /// it holds for a caller whose CMAKE_MODULE_PATH lacks the module too.
+    std::string missing_module;
   };
   /// The node of `key` evaluated (now, when it is not yet); null when it cannot be: a cycle,
   /// too deep, or past the bound on configs outside the audited ones.
@@ -109,6 +112,8 @@ class DependencyLocator final : public DependencyResolver {
   void LocateDependencies(CMakePackage& p);
   /// Where `d` is found, and what its evaluation brings (evaluated now if need be).
   LocatedDependency LocateAndEvaluate(const CMakeDependency& d);
+  /// The CMAKE_MODULE_PATH `d` was called with may hold `module`.cmake (unknown: it may).
+  bool MayHoldModule(const CMakeDependency& d, const std::string& module) const;
   /// Where find_package() finds `d`: Search(), once per distinct call in a run.
   LocatedDependency Locate(const CMakeDependency& d);
   LocatedDependency Search(const CMakeDependency& d);

@@ -55,9 +55,11 @@ struct CMakeDependency {
   std::string undecided;
   std::string asked_component{};  ///< asked for only when a consumer asks for this component
   std::string module{};           ///< the Find<Name>.cmake of CMAKE_MODULE_PATH it loads, if any
-  /// With `module`: CMAKE_MODULE_PATH as the call had it, which the module runs with (Qt's
-  /// FindWrapOpenXR.cmake includes QtFindWrapHelper from there).
+  /// CMAKE_MODULE_PATH as the call had it ("" unset), which `module` runs with (Qt's
+  /// FindWrapOpenXR.cmake includes QtFindWrapHelper from there), and the config found too.
   std::string module_path{};
+  /// `module_path` is what every consumer has there (not unknown, not maybe unset).
+  bool module_path_known = false;
   /// COMPONENTS (and the words after REQUIRED) and OPTIONAL_COMPONENTS it asks for: what a
   /// config defines may depend on them (Qt5Config.cmake loads Qt5<Component>Config.cmake).
   std::vector<std::string> components{};
@@ -78,6 +80,9 @@ struct CMakeFailure {
   CMakeSite site;
   std::string undecided;
   std::string asked_component{};  ///< only a consumer that asks for this component fails
+  /// include(<Module>) found no module: the module. It fails whoever loads the config with no
+  /// such module in its own CMAKE_MODULE_PATH.
+  std::string module_not_found{};
   /// <Name>_FOUND set FALSE: the files the config looked for (include OPTIONAL) and did not find
   std::vector<std::string> missing_files{};
   /// Where `message` names paths of this machine (a config, a file it did not find), for the

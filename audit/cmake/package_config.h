@@ -113,6 +113,8 @@ struct LocatedDependency {
   /// find_package(), and so this one ("Svg is found nowhere (QuickVectorImage asks for it at
   /// ...Config.cmake:12)"); "" otherwise.
   std::string missing_below{};
+  /// The module found nowhere that `missing_below` is about, if it is (Node::missing_module).
+  std::string missing_module{};
   /// When no config is found and CMake's own Find<Name>.cmake, evaluated in the installed
   /// world, decides it finds none: what it found missing ("CUPS_INCLUDE_DIR-NOTFOUND, ...").
   std::string module_finds_none{};

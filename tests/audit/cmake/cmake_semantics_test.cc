@@ -224,6 +224,48 @@ TEST_F(CMakeSemantics, ATargetPropertyExpressionReadsTheWholeCallsProperties) {
   EXPECT_EQ(referenced, std::set<std::string>{"/nowhere/Tools"});
 }
 
+// A dependency whose config includes a module found nowhere (KPim6Akonadi's
+// include(ECMMarkAsTest)) fails the configure of every config that finds it, at every level,
+// unless the CMAKE_MODULE_PATH of the call (at any level) may hold the module: the config runs
+// in its caller's scope. Qt6's config sets a module path that lacks it.
+TEST_F(CMakeSemantics, AModuleADependencyIncludesFailsCallersWhosePathLacksIt) {
+  CMakePackage dep{.name = "Dep", .config = Config("Dep", "include(NoSuchModule)\n")};
+  auto finding = [&](const std::string& name, const std::string& found, const std::string& before) {
+    return Config(name, "include(CMakeFindDependencyMacro)\n" + before + "find_dependency(" + found + ")\n");
+  };
+  Write("modules/NoSuchModule.cmake", "");
+  const std::string holding = (dir_ / "modules").string();
+  const std::string lacking = (dir_ / "prefix").string();
+  CMakePackage plain{.name = "Plain", .config = finding("Plain", "Dep", "")};
+  CMakePackage top{.name = "Top", .config = finding("Top", "Plain", "")};
+  CMakePackage elsewhere{.name = "Elsewhere",
+                         .config = finding("Elsewhere", "Plain", "set(CMAKE_MODULE_PATH " + lacking + ")\n")};
+  CMakePackage pathed{.name = "Pathed",
+                      .config = finding("Pathed", "Dep", "list(APPEND CMAKE_MODULE_PATH " + holding + ")\n")};
+  CMakePackage above{.name = "Above",
+                     .config = finding("Above", "Plain", "set(CMAKE_MODULE_PATH " + holding + ")\n")};
+  CMakePackage unknown{.name = "Unknown",
+                       .config = finding("Unknown", "Plain",
+                                         "if(CMAKE_CXX_COMPILER_LOADED)\n  set(CMAKE_MODULE_PATH " + holding +
+                                             ")\nendif()\n")};
+  EvaluateTogether({&dep, &plain, &top, &elsewhere, &pathed, &above, &unknown});
+  ASSERT_EQ(dep.evaluation.failures.size(), 1u);
+  EXPECT_EQ(dep.evaluation.failures[0].module_not_found, "NoSuchModule");
+  auto missing_below = [](const CMakePackage& p) {
+    return p.dependencies.size() == 1 ? p.dependencies[0].missing_below
+                                      : "<" + std::to_string(p.dependencies.size()) + ">";
+  };
+  EXPECT_EQ(
+      missing_below(plain).rfind("Dep fails: include(NoSuchModule) finds no module (DepConfig.cmake:1", 0),
+      0u)
+      << missing_below(plain);
+  EXPECT_EQ(missing_below(top), missing_below(plain));
+  EXPECT_EQ(missing_below(elsewhere), missing_below(plain));
+  EXPECT_EQ(missing_below(pathed), "");
+  EXPECT_EQ(missing_below(above), "");
+  EXPECT_EQ(missing_below(unknown), "");
+}
+
 // A required dependency found nowhere fails find_package() of whoever requires it, at every
 // level (CMakeFindDependencyMacro: <Name>_FOUND False and return()): Qt6QuickVectorImage
 // asks for Qt6Svg, and the package that asks for Qt6QuickVectorImage fails with it.
