@@ -140,8 +140,33 @@ bool HasLocation(const CMakeTarget& t) {
   return false;
 }
 
+// The configurations whose IMPORTED_LOCATION_<CONFIG> is set, when a consumer with no build
+// type (CMake's default) maps none of them: no IMPORTED_LOCATION, and no IMPORTED_CONFIGURATIONS
+// naming one (cmTarget::GetMappedConfig tries "_", the unsuffixed property, then each of
+// IMPORTED_CONFIGURATIONS). Empty when it maps one, or when a value is not known here. VPL's
+// hand-written config sets the locations of four configurations and no IMPORTED_CONFIGURATIONS.
+std::vector<std::string> LocationsAPlainConsumerCannotMap(const CMakeTarget& t) {
+  static const std::string kPrefix = "IMPORTED_LOCATION_";
+  if (t.properties.count("IMPORTED_LOCATION") || t.properties.count("IMPORTED_OBJECTS")) return {};
+  std::vector<std::string> configs;
+  for (auto it = t.properties.lower_bound(kPrefix);
+       it != t.properties.end() && it->first.starts_with(kPrefix); ++it) {
+    if (!it->second.known) return {};
+    configs.push_back(it->first.substr(kPrefix.size()));
+  }
+  if (auto it = t.properties.find("IMPORTED_CONFIGURATIONS"); it != t.properties.end()) {
+    if (!it->second.known) return {};
+    for (const std::string& c : SplitList(it->second.text))
+      if (t.properties.count(kPrefix + ToUpper(c))) return {};
+  }
+  return configs;
+}
+
 // Whether CMP0111 is NEW where the target was defined: cmake_policy(VERSION) 3.19 or later.
+// A config that sets no policy version defines its targets under its consumer's: a project
+// written for the installed CMake (3.25 on Debian 12), which has it NEW (VPL's config).
 bool LocationRequired(const CMakeTarget& t) {
+  if (t.policy_version.empty()) return true;
   unsigned major = 0, minor = 0;
   if (sscanf(t.policy_version.c_str(), "%u.%u", &major, &minor) < 1) return false;
   return major > 3 || (major == 3 && minor >= 19);
@@ -156,12 +181,18 @@ void NoLocation(const AuditedPackage& ap, const std::string& file, FindingSink& 
     if (!t.imported ||
         (t.type != "SHARED" && t.type != "STATIC" && t.type != "MODULE" && t.type != "UNKNOWN"))
       continue;
-    if (HasLocation(t)) continue;
+    const std::vector<std::string> unmapped =
+        HasLocation(t) ? LocationsAPlainConsumerCannotMap(t) : std::vector<std::string>{};
+    if (HasLocation(t) && unmapped.empty()) continue;
     Finding f = MakeFinding(kRules[1], file);
     const bool required = LocationRequired(t);
-    f.message = SiteText(t.defined_at) + ": the imported target " + t.name + " (" + t.type +
-                ") has no IMPORTED_LOCATION for any configuration; the consumer's " +
-                (required ? "generate step" : "build") + " fails when it links it";
+    f.message =
+        SiteText(t.defined_at) + ": the imported target " + t.name + " (" + t.type + ") has " +
+        (unmapped.empty() ? "no IMPORTED_LOCATION for any configuration"
+                          : "IMPORTED_LOCATION only for " + JoinList(unmapped, ", ") +
+                                " and no IMPORTED_CONFIGURATIONS naming one, which a consumer with no "
+                                "build type (CMake's default) maps to none") +
+        "; the consumer's " + (required ? "generate step" : "build") + " fails when it links it";
     std::string stem(BaseName(t.defined_at.file));
     stem = stem.ends_with(".cmake") ? stem.substr(0, stem.size() - 6) : p.name + "Targets";
     f.SetHint("install the per-configuration Targets files (" + stem +

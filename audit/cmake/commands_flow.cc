@@ -54,6 +54,7 @@ Flow IncludeCommand(Interpreter& in, const std::string&, const Args& a) {
     if (path.empty() || path[0] != '/') {
       if (IsCMakeModule(path)) {
         in.NoteModuleIncluded(path);
+        in.ListFileEnded();
         result({std::string(kCMakeRoot) + "/Modules/" + path + ".cmake"});
         return Flow::kNormal;
       }

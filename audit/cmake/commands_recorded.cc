@@ -91,6 +91,10 @@ void SetFindModuleResults(Interpreter& in, const CMakeDependency& d) {
   const CMakeValue* found = in.Get(d.name + "_FOUND");
   const CMakeValue result = found ? *found : CMakeValue::Unknown("whether the consumer has " + d.name);
   in.Set(ToUpper(d.name) + "_FOUND", result);
+  // FindPkgConfig also sets the name the variable always had (`set(PKG_CONFIG_FOUND
+  // "${PKGCONFIG_FOUND}")`): unset, every `if(PKG_CONFIG_FOUND)` read false (ignition's
+  // FindUUID then never defined UUID::UUID).
+  if (d.name == "PkgConfig") in.Set("PKG_CONFIG_FOUND", result);
   for (const std::string& c : d.components) in.Set(d.name + "_" + c + "_FOUND", result);
   for (const std::string& c : d.optional_components)
     in.Set(d.name + "_" + c + "_FOUND",
@@ -185,6 +189,7 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
     d.dir = dir->text;
   in.SetDependencySeen();
   const bool absent = in.ResolveDependency(d);
+  in.ListFileEnded();  // the config or module found ran as a list file
   in.NoteDependencyLoaded(d.name, !d.undecided.empty());
   in.rec().Out().dependencies.push_back(d);
   // The dependency's own defects are its own findings: here it is taken as found when
@@ -226,8 +231,9 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
 namespace {
 
 // FindPkgConfig's checks answered by the world's .pc files: <prefix>_FOUND and, for each
-// module found, <prefix>[_<module>]_VERSION and _MODULE_NAME; a module not found is recorded
-// as the world's answer, which the failure it leads to names.
+// module found, <prefix>[_<module>]_VERSION and _MODULE_NAME (the flags and directories it
+// sets besides are unknown); a module not found is recorded as the world's answer, which the
+// failure it leads to names.
 bool AskWorldPkgConfig(Interpreter& in, const std::string& n, const std::string& prefix,
                        const std::vector<std::string>& modules) {
   const std::vector<std::string> path = PkgConfigDefaultPath();
@@ -249,10 +255,21 @@ bool AskWorldPkgConfig(Interpreter& in, const std::string& n, const std::string&
     in.rec().Out().world_answers.push_back("pkg-config of the audited world: " + missing);
     return false;
   }
+  // What pkg-config prints of the modules' flags (their Libs and Cflags with those of every
+  // module they require, system directories left out) is not worked out here; unset, each
+  // read false (`if(NOT UUID_LIBRARIES)`), where CMake has the module's libraries.
+  for (const char* flags : {"LIBRARIES", "LINK_LIBRARIES", "LIBRARY_DIRS", "LDFLAGS", "LDFLAGS_OTHER",
+                            "INCLUDE_DIRS", "CFLAGS", "CFLAGS_OTHER"}) {
+    in.Set(prefix + "_" + flags, CMakeValue::Unknown("the flags pkg-config gives for " + JoinList(modules)));
+    in.Set(prefix + "_STATIC_" + flags,
+           CMakeValue::Unknown("the flags pkg-config gives for " + JoinList(modules)));
+  }
   for (const auto& [module, answer] : found) {
     const std::string at = found.size() == 1 ? prefix : prefix + "_" + module;
     in.Set(at + "_VERSION", {answer.version});
     in.Set(at + "_MODULE_NAME", {module});
+    for (const char* variable : {"_PREFIX", "_INCLUDEDIR", "_LIBDIR"})
+      in.Set(at + variable, CMakeValue::Unknown("pkg-config's variables of " + module));
   }
   return true;
 }

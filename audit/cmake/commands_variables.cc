@@ -29,14 +29,22 @@ Flow SetCommand(Interpreter& in, const std::string&, const Args& a) {
     in.Unset(a[0].value.text, parent);
     return Flow::kNormal;
   }
-  bool force = cache && a.back().value.text == "FORCE";
-  if (cache && !force && in.Get(a[0].value.text)) return Flow::kNormal;
+  if (cache) {
+    // set(<var> <value> CACHE <type> <doc> [FORCE]); the INTERNAL type implies FORCE.
+    const bool force =
+        a.back().value.text == "FORCE" || (end + 1 < a.size() && a[end + 1].value.text == "INTERNAL");
+    in.SetCache(a[0].value.text, JoinArgs(a, 1, end), force);
+    return Flow::kNormal;
+  }
   in.Set(a[0].value.text, JoinArgs(a, 1, end), parent);
   return Flow::kNormal;
 }
 
 Flow UnsetCommand(Interpreter& in, const std::string&, const Args& a) {
-  if (!a.empty() && a[0].value.known)
+  if (a.empty() || !a[0].value.known) return Flow::kNormal;
+  if (a.size() > 1 && a[1].value.text == "CACHE")
+    in.vars().UnsetCache(a[0].value.text);
+  else
     in.Unset(a[0].value.text, a.size() > 1 && a[1].value.text == "PARENT_SCOPE");
   return Flow::kNormal;
 }

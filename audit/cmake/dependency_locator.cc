@@ -132,6 +132,7 @@ DependencyResolver::Answer DependencyLocator::Resolve(const CMakeDependency& d) 
   a.absent = l.found.empty() && !system_.empty();
   a.defined.targets = std::move(l.targets);
   a.defined.known = l.targets_known;
+  a.defined.evaluated = l.evaluated;
   if (!l.found.empty() && l.found.starts_with("/"))
     a.package = Interpreter::ForeignTargets::Package{l.version,
                                                      d.module.empty() ? l.found : "",
@@ -211,7 +212,8 @@ SharedDefinitions MergedDefinitions(const SharedDefinitions& own,
 
 // Why `p`'s own config stops every consumer's configure, whatever the consumer asks for: a
 // file its Targets file checks and does not find (the generated "The imported target ...
-// references the file ... but this file does not exist" loop, a FATAL_ERROR). CMake then
+// references the file ... but this file does not exist" loop, a FATAL_ERROR), or a file it
+// include()s that is not there (DengCore's, under an unset DENG_SDK_DIR). CMake then
 // fails the configure of whoever loads `p`, through any find_dependency() above it; "" when
 // no such file is missing. The file is named by its name alone: the dependency's own finding
 // says where. The config's other failures are not taken: evaluated apart from the package
@@ -219,10 +221,19 @@ SharedDefinitions MergedDefinitions(const SharedDefinitions& own,
 // functions Qt6Config.cmake defines), which CMake, loading both, never does.
 std::string StopsItsOwnConfigure(const CMakePackage& p) {
   for (const CMakeReference& r : p.evaluation.references)
-    if (!r.exists && r.stops_configure && !r.optional && r.undecided.empty() && r.asked_component.empty())
-      return p.name + " fails: " + std::string(BaseName(r.path)) + " is not installed (" +
-             std::string(BaseName(r.site.file)) + ":" + std::to_string(r.site.line) + " stops at configure)";
+    if (!r.exists && (r.stops_configure || r.via == "include") && !r.optional && r.undecided.empty() &&
+        r.asked_component.empty()) {
+      const std::string at = std::string(BaseName(r.site.file)) + ":" + std::to_string(r.site.line);
+      if (!r.stops_configure) return p.name + " fails: include(" + r.path + ") finds no file (" + at + ")";
+      return p.name + " fails: " + std::string(BaseName(r.path)) + " is not installed (" + at +
+             " stops at configure)";
+    }
   return "";
+}
+
+bool StopsAtAnUnknownCommand(const CMakeEvaluation& e) {
+  return std::any_of(e.failures.begin(), e.failures.end(),
+                     [](const CMakeFailure& f) { return !f.unknown_command.empty() && f.undecided.empty(); });
 }
 
 // An include(<Module>) the config makes that finds no module, when nothing made it undecided
@@ -303,7 +314,9 @@ LocatedDependency DependencyLocator::LocateAndEvaluate(const CMakeDependency& d)
     const std::string key = EvaluatedKey(l.found, d);
     q = Evaluated(key, d.name, l.found, &d);
   }
-  l.evaluated = q != nullptr;
+  // One that stopped at a command its caller may define is not evaluated in part: what it
+  // would define after it is unknown, not absent.
+  l.evaluated = q != nullptr && !StopsAtAnUnknownCommand(q->package->evaluation);
   if (!q) {
     if (!CMakeModuleFindsNone(d, l)) l.targets_known = ModuleTargets(l, l.targets);
     return l;

@@ -80,6 +80,10 @@ struct CMakeFailure {
   CMakeSite site;
   std::string undecided;
   std::string asked_component{};  ///< only a consumer that asks for this component fails
+  /// The command unknown to CMake and to the list files run so far that stopped the evaluation
+  /// here: a config evaluated apart from its caller, whose functions it may call (commands are
+  /// global: ignition's FindUUID.cmake calls ignition-cmake2's _ign_cmake_parse_arguments).
+  std::string unknown_command{};
   /// include(<Module>) found no module: the module. It fails whoever loads the config with no
   /// such module in its own CMAKE_MODULE_PATH.
   std::string module_not_found{};

@@ -17,12 +17,20 @@ namespace rocm_audit {
 // ---- Variables and records --------------------------------------------------------------
 
 void Interpreter::Set(const std::string& name, CMakeValue value, bool parent_scope) {
+  vars_.Set(name, Bound(std::move(value)), parent_scope);
+}
+
+void Interpreter::SetCache(const std::string& name, CMakeValue value, bool force) {
+  vars_.SetCache(name, Bound(std::move(value)), force);
+}
+
+CMakeValue Interpreter::Bound(CMakeValue value) {
   Charge(value.text.size());
   if (value.text.size() > limits_.max_value_bytes) {
     ValueTooLong();
     value = CMakeValue::Unknown("a value longer than " + std::to_string(limits_.max_value_bytes) + " bytes");
   }
-  vars_.Set(name, std::move(value), parent_scope);
+  return value;
 }
 
 CMakeValue Interpreter::UnknownResult(const std::string& command) const {
@@ -114,7 +122,7 @@ void Interpreter::NoteDependencyLoaded(const std::string& name, bool undecided) 
   ForeignTargets& f = foreign_targets_;
   if (!f.located) return;
   if (name.empty()) {  // a package whose name is not known here: anything may be defined
-    f.loaded_partly = true;
+    f.loaded_partly = f.loaded_unevaluated = true;
     return;
   }
   const std::string key = ToLower(name);
@@ -122,6 +130,13 @@ void Interpreter::NoteDependencyLoaded(const std::string& name, bool undecided) 
   // One not among the located is not found, and defines nothing.
   if (it == f.by_dependency.end()) return;
   if (undecided || !it->second.known) f.loaded_partly = true;
+  if (undecided || (!it->second.known && !it->second.evaluated)) f.loaded_unevaluated = true;
+  if (!undecided && !it->second.known && it->second.evaluated) {
+    f.partly_namespaces.insert(key);
+    for (const std::string& t : it->second.targets)
+      if (size_t colons = t.find("::"); colons != std::string::npos)
+        f.partly_namespaces.insert(ToLower(t.substr(0, colons)));
+  }
   if (!undecided) f.loaded.insert(key);
 }
 
@@ -135,6 +150,7 @@ bool Interpreter::ResolveDependency(const CMakeDependency& d) {
     auto [defined, first] = f.by_dependency.try_emplace(key);
     defined->second.targets = defined->second.targets.With(a.defined.targets);
     defined->second.known = (first || defined->second.known) && a.defined.known;
+    defined->second.evaluated = (first || defined->second.evaluated) && a.defined.evaluated;
   }
   if (a.package) f.packages[key] = std::move(*a.package);
   return a.absent;
@@ -148,7 +164,16 @@ Tri Interpreter::DependencyDefines(const std::string& name) const {
   if (!f.located) return Tri::kUnknown;
   for (const std::string& d : f.loaded)
     if (f.by_dependency.at(d).targets.count(name)) return Tri::kTrue;
-  return f.loaded_partly ? Tri::kUnknown : Tri::kFalse;
+  if (!f.loaded_partly) return Tri::kFalse;
+  // Only dependencies evaluated in part are incomplete, and the name is in the namespace of
+  // one: what it would define it defined where its evaluation reached (ignition-physics5-tpe's
+  // Targets file tests ignition-physics5::ignition-physics5-tpelib, which nothing it finds
+  // defines: CMake sets its _FOUND false).
+  const size_t colons = name.find("::");
+  if (!f.loaded_unevaluated && colons != std::string::npos &&
+      f.partly_namespaces.count(ToLower(name.substr(0, colons))))
+    return Tri::kFalse;
+  return Tri::kUnknown;
 }
 
 Tri Interpreter::TargetExists(std::string_view name) {
@@ -236,10 +261,8 @@ Flow Interpreter::RunFile(const std::string& path, std::string* failure) {
   if (rec_.FileDepth()) rec_.Out().included.push_back(path);
 
   const CMakeValue* old_file = Get("CMAKE_CURRENT_LIST_FILE");
-  const CMakeValue* old_dir = Get("CMAKE_CURRENT_LIST_DIR");
-  std::optional<CMakeValue> saved_file, saved_dir;
+  std::optional<CMakeValue> saved_file;
   if (old_file) saved_file = *old_file;
-  if (old_dir) saved_dir = *old_dir;
   Set("CMAKE_CURRENT_LIST_FILE", {path});
   Set("CMAKE_CURRENT_LIST_DIR", {DirName(path)});
   rec_.PushFile(path);
@@ -252,8 +275,14 @@ Flow Interpreter::RunFile(const std::string& path, std::string* failure) {
   rec_.ResetUndecided(mark);
   rec_.PopFile();
   if (saved_file) Set("CMAKE_CURRENT_LIST_FILE", *saved_file);
-  if (saved_dir) Set("CMAKE_CURRENT_LIST_DIR", *saved_dir);
+  ListFileEnded();
   return f == Flow::kStop ? Flow::kStop : Flow::kNormal;
+}
+
+void Interpreter::ListFileEnded() {
+  const CMakeValue* file = Get("CMAKE_CURRENT_LIST_FILE");
+  if (!file) return;
+  Set("CMAKE_CURRENT_LIST_DIR", file->known ? CMakeValue{DirName(file->text)} : *file);
 }
 
 bool Interpreter::StopsOverBudget(const std::string& command) {
@@ -272,7 +301,10 @@ Flow Interpreter::Command(const ListFileCommand& cmd) {
   }
   if (CommandHandler handler = commands_(n)) return handler(*this, n, args);
   if (UnknownToCMake(n)) {
+    std::vector<CMakeFailure>& failures = rec_.Out().failures;
+    const size_t before = failures.size();
     Fail("Unknown CMake command \"" + n + "\".");
+    if (failures.size() > before) failures.back().unknown_command = n;
     return Flow::kStop;  // cmMakefile stops the configure at it
   }
   return NotEvaluated(n);

@@ -45,10 +45,19 @@ class Interpreter {
     return v;
   }
   void Set(const std::string& name, CMakeValue value, bool parent_scope = false);
+  /// set(... CACHE ...): VariableScopes::SetCache, the value bound as Set() binds it.
+  void SetCache(const std::string& name, CMakeValue value, bool force);
   void Unset(const std::string& name, bool parent_scope = false) { vars_.Unset(name, parent_scope); }
   /// The unknown result of a command never run here.
   CMakeValue UnknownResult(const std::string& command) const;
   void ValueTooLong();  ///< records that a value hit limits().max_value_bytes
+  /// After a list file ran (included, or loaded by find_package()), CMAKE_CURRENT_LIST_DIR is
+  /// the directory of CMAKE_CURRENT_LIST_FILE again, whatever the file or its caller set it to
+  /// (cmMakefile::RunListFile: Rhonabwy's config unsets it, then includes
+  /// CMakeFindDependencyMacro, and reads it back).
+  void ListFileEnded();
+  /// `value` charged to the work budget, unknown past limits().max_value_bytes.
+  CMakeValue Bound(CMakeValue value);
   /// Work done (limits().max_work_bytes): values read by name, arguments expanded, values
   /// set, searches. The evaluation stops at the next command once it is over.
   void Charge(size_t bytes) const { work_ += bytes; }
@@ -140,6 +149,10 @@ class Interpreter {
     struct Defined {
       TargetNames targets;
       bool known = false;
+      /// Not known, but evaluated as far as it goes: a target of its namespace it did not
+      /// reach is not defined (as cmake-missing-target judges it), so a generated Targets
+      /// file's "referenced, but are missing" test of it is decided.
+      bool evaluated = false;
     };
     std::map<std::string, Defined> by_dependency{};
     /// The dependencies whose find_package() ran so far, in a decided branch: once located,
@@ -147,6 +160,11 @@ class Interpreter {
     /// at that point (KF5Codecs tests if(TARGET Qt6::Core) before it finds Qt6Core5Compat).
     std::set<std::string> loaded{};
     bool loaded_partly = false;  ///< one ran undecided, or defines targets not all known
+    /// Some loaded so that what it defines is unknown and not evaluated in part either.
+    bool loaded_unevaluated = false;
+    /// The namespaces (lower case) of the loaded dependencies evaluated in part: their names
+    /// and their targets' prefixes before "::".
+    std::set<std::string> partly_namespaces{};
     /// Answers each find_package() as it runs; null when the dependencies are given above.
     DependencyResolver* resolver = nullptr;
   };

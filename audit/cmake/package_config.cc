@@ -148,9 +148,11 @@ CMakeEvaluation EvaluateConfig(const std::string& name, const std::string& confi
     all.insert(all.end(), optional.begin(), optional.end());
     if (!all.empty()) e.Define(name + "_FIND_COMPONENTS", JoinList(all));
     // The consumer's languages: whether one is enabled (_COMPILER_LOADED: FindLAPACK returns
-    // at once without C, C++ and Fortran) is its project()'s.
+    // at once without C, C++ and Fortran; JUCE's config stops without CMAKE_C_COMPILE_OBJECT,
+    // the rule enable_language(C) sets) is its project()'s.
     for (std::string compiler : {"C", "CXX", "HIP", "Fortran"}) {
-      for (std::string suffix : {"_COMPILER", "_COMPILER_ID", "_COMPILER_VERSION", "_COMPILER_LOADED"})
+      for (std::string suffix :
+           {"_COMPILER", "_COMPILER_ID", "_COMPILER_VERSION", "_COMPILER_LOADED", "_COMPILE_OBJECT"})
         e.DefineUnknown("CMAKE_" + compiler + suffix, "the consumer's " + compiler + " compiler");
     }
     e.SetOwnTargets(own);

@@ -2,7 +2,10 @@
 
 namespace rocm_audit {
 
-const CMakeValue* VariableScopes::Get(std::string_view name) const { return scopes_.back().Find(name); }
+const CMakeValue* VariableScopes::Get(std::string_view name) const {
+  if (const CMakeValue* v = scopes_.back().Find(name)) return v;
+  return cache_.Find(name);
+}
 
 const CMakeValue* VariableScopes::Lookup(std::string_view name) const {
   if (!macro_args_.empty())
@@ -26,8 +29,19 @@ void VariableScopes::Unset(const std::string& name, bool parent_scope) {
   scopes_.back().Erase(name);
 }
 
+void VariableScopes::SetCache(const std::string& name, CMakeValue value, bool force) {
+  if (force || !cache_.Find(name)) cache_.Set(name, std::move(value));
+  scopes_.back().Erase(name);
+}
+
+std::map<std::string, CMakeValue> VariableScopes::TakeTop() {
+  std::map<std::string, CMakeValue> out = scopes_.front().TakeAll();
+  cache_.ForEach([&](const std::string& name, const CMakeValue& value) { out.emplace(name, value); });
+  return out;
+}
+
 size_t VariableScopes::CopyCost() const {
-  size_t bytes = 0;
+  size_t bytes = CopyCost(cache_);
   for (const Variables& s : scopes_) bytes += CopyCost(s);
   for (const Variables& s : macro_args_) bytes += CopyCost(s);
   return bytes;
@@ -43,22 +57,24 @@ VariableScopes::Variables VariableScopes::Pop() {
 // unknown; one only `mine` sets stays only when it was unknown already. Copies made at the same
 // if() share their map, so only the names either changed since can differ.
 void VariableScopes::Merge(const VariableScopes& other, const std::string& why) {
-  for (size_t s = 0; s < scopes_.size() && s < other.scopes_.size(); ++s) {
-    Variables& mine = scopes_[s];
-    const Variables& theirs = other.scopes_[s];
-    std::vector<std::string> names;
-    mine.ForEachMaybeDifferent(theirs, [&](const std::string& name) { names.push_back(name); });
-    for (const std::string& name : names) {
-      const CMakeValue* a = mine.Find(name);
-      const CMakeValue* b = theirs.Find(name);
-      if (!a && !b) continue;
-      const bool maybe_unset = !a || !b || a->maybe_unset || b->maybe_unset;
-      if (a && b && *a == *b && a->maybe_unset == maybe_unset) continue;
-      // Different values are unknown; one the other path leaves unset is also maybe unset.
-      CMakeValue merged = a && !a->known ? *a : CMakeValue::Unknown(why);
-      merged.maybe_unset = maybe_unset;
-      mine.Set(name, std::move(merged));
-    }
+  for (size_t s = 0; s < scopes_.size() && s < other.scopes_.size(); ++s)
+    MergeScope(scopes_[s], other.scopes_[s], why);
+  MergeScope(cache_, other.cache_, why);
+}
+
+void VariableScopes::MergeScope(Variables& mine, const Variables& theirs, const std::string& why) {
+  std::vector<std::string> names;
+  mine.ForEachMaybeDifferent(theirs, [&](const std::string& name) { names.push_back(name); });
+  for (const std::string& name : names) {
+    const CMakeValue* a = mine.Find(name);
+    const CMakeValue* b = theirs.Find(name);
+    if (!a && !b) continue;
+    const bool maybe_unset = !a || !b || a->maybe_unset || b->maybe_unset;
+    if (a && b && *a == *b && a->maybe_unset == maybe_unset) continue;
+    // Different values are unknown; one the other path leaves unset is also maybe unset.
+    CMakeValue merged = a && !a->known ? *a : CMakeValue::Unknown(why);
+    merged.maybe_unset = maybe_unset;
+    mine.Set(name, std::move(merged));
   }
 }
 

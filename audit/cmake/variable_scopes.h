@@ -1,5 +1,8 @@
-// The evaluator's variables: a stack of scopes (function() and block() push one), and the
-// ${param} bindings of macro calls, which shadow variables without being variables.
+// The evaluator's variables: a stack of scopes (function() and block() push one), the
+// ${param} bindings of macro calls, which shadow variables without being variables, and the
+// cache, which every scope reads where it binds no variable of the name (cmMakefile::
+// GetDefinition): a config's function that exports with set(... CACHE INTERNAL "") (DART's
+// dart_export_variable) leaves the value to its callers.
 // Copyable, because an undecided if() runs each branch on a copy and merges the copies; each
 // scope a VariableMap, whose copies cost what changed since they were made.
 #pragma once
@@ -27,14 +30,22 @@ class VariableScopes {
   /// PARENT_SCOPE at the top scope does nothing, as in CMake.
   void Set(const std::string& name, CMakeValue value, bool parent_scope = false);
   void Unset(const std::string& name, bool parent_scope = false);
+  /// set(<name> <value> CACHE <type> <doc> [FORCE]): the entry is set when absent or `force`
+  /// (INTERNAL implies it), and the current scope's variable of the name goes either way
+  /// (policy CMP0126 OLD, which configs asking for CMake < 3.21 get): the entry is what the
+  /// scope reads from then on.
+  void SetCache(const std::string& name, CMakeValue value, bool force);
+  /// unset(<name> CACHE).
+  void UnsetCache(const std::string& name) { cache_.Erase(name); }
 
   /// function() and block(): a new scope starting as a copy of the current one.
   void Push(Variables scope) { scopes_.push_back(std::move(scope)); }
   Variables Pop();
   const Variables& Current() const { return scopes_.back(); }
   const Variables& Top() const { return scopes_.front(); }
-  /// The top scope's variables, moved out (VariableMap::TakeAll): at the evaluation's end.
-  std::map<std::string, CMakeValue> TakeTop() { return scopes_.front().TakeAll(); }
+  /// The top scope's variables, moved out (VariableMap::TakeAll), with the cache entries it
+  /// binds no variable for: at the evaluation's end, what a consumer reads after it.
+  std::map<std::string, CMakeValue> TakeTop();
 
   /// What copying `scope` costs the work budget: its bytes and kEntryWork a variable.
   static size_t CopyCost(const Variables& scope) { return scope.CopyCost(); }
@@ -44,6 +55,7 @@ class VariableScopes {
   /// Before the scopes are copied (VariableMap::Compact), where no value found is held.
   void Compact() {
     for (Variables& s : scopes_) s.Compact();
+    cache_.Compact();
     for (Variables& s : macro_args_) s.Compact();
   }
 
@@ -56,8 +68,11 @@ class VariableScopes {
   void Merge(const VariableScopes& other, const std::string& why);
 
  private:
+  static void MergeScope(Variables& mine, const Variables& theirs, const std::string& why);
+
   std::vector<Variables> scopes_;
   std::vector<Variables> macro_args_;  ///< ${param} of the innermost macro call, read first
+  Variables cache_;                    ///< read where the current scope binds no variable
 };
 
 }  // namespace rocm_audit

@@ -370,6 +370,41 @@ TEST(CMakeChecks, ALinkItemTheLinkerFindsNowhereFailsTheBuild) {
       EXPECT_THAT(x.message, HasSubstr("passes to the linker verbatim"));
 }
 
+// VPL's hand-written config sets locations for some configurations and no
+// IMPORTED_CONFIGURATIONS: a consumer with no build type (CMake's default) maps none of them
+// (cmTarget::GetMappedConfig) and its generate step fails ("IMPORTED_LOCATION not set for
+// imported target"; a config that sets no policy version has its consumer's CMP0111, NEW).
+// IMPORTED_CONFIGURATIONS naming one, or a plain IMPORTED_LOCATION, is enough.
+TEST(CMakeChecks, LocationsOnlyForConfigurationsAPlainConsumerDoesNotMapAreNone) {
+  testing::TempDir t;
+  const std::string lib = "/usr/lib/x86_64-linux-gnu/libfoo.so";
+  std::filesystem::create_directories(t / "root/usr/lib/x86_64-linux-gnu");
+  testing::WriteAll(t / ("root" + lib), "");
+  std::filesystem::create_directories(t / "root/usr/lib/cmake/P");
+  testing::WriteAll(t / "root/usr/lib/cmake/P/PConfig.cmake",
+                    "add_library(P::a SHARED IMPORTED)\n"
+                    "set_target_properties(P::a PROPERTIES IMPORTED_LOCATION_RELEASE " +
+                        lib + " IMPORTED_LOCATION_DEBUG " + lib +
+                        ")\n"
+                        "add_library(P::b SHARED IMPORTED)\n"
+                        "set_target_properties(P::b PROPERTIES IMPORTED_LOCATION_RELEASE " +
+                        lib +
+                        " IMPORTED_CONFIGURATIONS Release)\n"
+                        "add_library(P::c SHARED IMPORTED)\n"
+                        "set_target_properties(P::c PROPERTIES IMPORTED_LOCATION " +
+                        lib + ")\n");
+  AuditRequest o;
+  o.paths = {t / "root/usr/lib/cmake/P"};
+  o.roots = {t / "root"};
+  o.ld_so_conf = "";
+  std::vector<Finding> f = Errors(AuditWith(o), "cmake-no-location");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fields["target"], "P::a");
+  EXPECT_EQ(f[0].fields["cmake_stage"], "generate");
+  EXPECT_THAT(f[0].message,
+              HasSubstr("IMPORTED_LOCATION only for DEBUG, RELEASE and no IMPORTED_CONFIGURATIONS"));
+}
+
 // $<TARGET_PROPERTY:Cups::Cups,...> in an INTERFACE_ property of an imported target (Qt 6.8's
 // PrintSupportPrivate): in a root whose CMake's FindCups finds no CUPS, the optional
 // find_package(Cups) leaves no Cups::Cups, and CMake fails the consumer that links P::p at

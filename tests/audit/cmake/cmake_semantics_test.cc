@@ -266,6 +266,73 @@ TEST_F(CMakeSemantics, AModuleADependencyIncludesFailsCallersWhosePathLacksIt) {
   EXPECT_EQ(missing_below(unknown), "");
 }
 
+// pkg_check_modules() of a module the world has: FindPkgConfig sets its flags and
+// directories from what pkg-config prints, not worked out here, so they are unknown, never
+// unset (`if(NOT UUID_LIBRARIES)` read false was a decided failure); PKG_CONFIG_FOUND is
+// PKGCONFIG_FOUND under its old name (unset, ignition's FindUUID never defined UUID::UUID).
+TEST_F(CMakeSemantics, WhatPkgConfigPrintsIsUnknownNotUnset) {
+  Write("world/usr/lib/x86_64-linux-gnu/pkgconfig/uuid.pc", "Name: uuid\nVersion: 2.38\nLibs: -luuid\n");
+  Write("world/usr/lib/cmake/Con/ConConfig.cmake",
+        "find_package(PkgConfig QUIET)\npkg_check_modules(UUID QUIET uuid)\n"
+        "if(NOT UUID_LIBRARIES)\n  message(FATAL_ERROR \"no libraries\")\nendif()\n");
+  CMakePackage con{.name = "Con", .config = "/usr/lib/cmake/Con/ConConfig.cmake"};
+  EvaluateInWorld({&con});
+  EXPECT_EQ(Var(con.evaluation, "UUID_FOUND"), "1");
+  EXPECT_EQ(Var(con.evaluation, "UUID_LIBRARIES"), "<unknown>");
+  EXPECT_EQ(Var(con.evaluation, "PKG_CONFIG_FOUND"), "<unknown>");
+  for (const CMakeFailure& f : con.evaluation.failures) EXPECT_FALSE(f.undecided.empty()) << f.message;
+}
+
+// A dependency that stops at a command no list file run so far defines was evaluated apart
+// from its caller, whose functions it may call (ignition's FindUUID.cmake calls
+// ignition-cmake2's _ign_cmake_parse_arguments): what it would define after that is unknown,
+// not missing.
+TEST_F(CMakeSemantics, ADependencyStoppedAtAnUnknownCommandIsNotEvaluatedInPart) {
+  Config("Dep", "_callers_helper(x)\nadd_library(Dep::dep INTERFACE IMPORTED)\n");
+  CMakePackage con{.name = "Con",
+                   .config = Config("Con",
+                                    "include(CMakeFindDependencyMacro)\nfind_dependency(Dep)\n"
+                                    "add_library(Con::con INTERFACE IMPORTED)\n")};
+  EvaluateTogether({&con});
+  ASSERT_EQ(con.dependencies.size(), 1u);
+  EXPECT_FALSE(con.dependencies[0].found.empty());
+  EXPECT_FALSE(con.dependencies[0].evaluated);
+  EXPECT_FALSE(con.dependencies[0].targets_known);
+}
+
+// A dependency whose config include()s a file that is not there (DengCore's, under an unset
+// DENG_SDK_DIR) fails the configure of whoever finds it, as a missing file its own check
+// stops at does.
+TEST_F(CMakeSemantics, ADependencysIncludeOfAMissingFileFailsItsCallers) {
+  Config("Dep", "include(\"${DEP_SDK_DIR}/lib/cmake/Dep/DepTargets.cmake\")\n");
+  CMakePackage con{.name = "Con",
+                   .config = Config("Con", "include(CMakeFindDependencyMacro)\nfind_dependency(Dep)\n")};
+  EvaluateTogether({&con});
+  ASSERT_EQ(con.dependencies.size(), 1u);
+  EXPECT_EQ(con.dependencies[0].missing_below,
+            "Dep fails: include(/lib/cmake/Dep/DepTargets.cmake) finds no file (DepConfig.cmake:1)");
+}
+
+// Once only dependencies evaluated in part are incomplete, if(TARGET x) of a name in one's
+// namespace that its evaluation never defined is false, as cmake-missing-target judges it: a
+// generated Targets file's "referenced, but are missing" test then fails the package at
+// configure, as CMake does (ignition-physics5-tpe links ignition-physics5-tpelib, which
+// nothing it finds defines). Of another namespace it stays undecided.
+TEST_F(CMakeSemantics, ATargetAPartlyEvaluatedDependencysNamespaceNeverDefinesDoesNotExist) {
+  Config("Dep", "add_library(Dep::core INTERFACE IMPORTED)\nmessage(FATAL_ERROR \"evaluated this far\")\n");
+  CMakePackage con{.name = "Con",
+                   .config = Config("Con",
+                                    "include(CMakeFindDependencyMacro)\nfind_dependency(Dep)\n"
+                                    "if(NOT TARGET Dep::tpelib)\n  set(dep_missing 1)\nendif()\n"
+                                    "if(NOT TARGET Other::x)\n  set(other_missing 1)\nendif()\n")};
+  EvaluateTogether({&con});
+  ASSERT_EQ(con.dependencies.size(), 1u);
+  EXPECT_TRUE(con.dependencies[0].evaluated);
+  EXPECT_FALSE(con.dependencies[0].targets_known);
+  EXPECT_EQ(Var(con.evaluation, "dep_missing"), "1");
+  EXPECT_EQ(Var(con.evaluation, "other_missing"), "<unknown>");
+}
+
 // A required dependency found nowhere fails find_package() of whoever requires it, at every
 // level (CMakeFindDependencyMacro: <Name>_FOUND False and return()): Qt6QuickVectorImage
 // asks for Qt6Svg, and the package that asks for Qt6QuickVectorImage fails with it.

@@ -63,6 +63,42 @@ TEST_F(Evaluator, ListAppendAddsItsItemsAsCMakeDoesEmptyOnesToo) {
   EXPECT_EQ(Var(r, "E"), "x");
 }
 
+// What cmake 3.25.1 -P prints for the same lines: dirs=[/usr/include] shadowed=[cached]
+// kept=[first] forced=[second] unset_cache=[]. A cache entry is read wherever no variable of
+// the name is bound: a function that exports with CACHE INTERNAL (DART's config) leaves it to
+// its callers; set(CACHE) unbinds the scope's variable (CMP0126 OLD) and sets an entry only
+// when absent, INTERNAL or FORCE.
+TEST_F(Evaluator, CacheEntriesAreReadWhereNoVariableBindsTheName) {
+  auto r = Run(Write("cache.cmake",
+                     "function(export v)\n  set(\"${v}\" ${${v}} CACHE INTERNAL \"\")\nendfunction()\n"
+                     "function(init)\n  set(dirs /usr/include)\n  export(dirs)\nendfunction()\ninit()\n"
+                     "set(shadowed normal)\nset(shadowed cached CACHE STRING \"\")\n"
+                     "set(kept first CACHE STRING \"\")\nset(kept second CACHE STRING \"\")\n"
+                     "set(forced first CACHE STRING \"\")\nset(forced second CACHE STRING \"\" FORCE)\n"
+                     "set(unset_cache x CACHE STRING \"\")\nunset(unset_cache CACHE)\n"));
+  EXPECT_EQ(Var(r, "dirs"), "/usr/include");
+  EXPECT_EQ(Var(r, "shadowed"), "cached");
+  EXPECT_EQ(Var(r, "kept"), "first");
+  EXPECT_EQ(Var(r, "forced"), "second");
+  EXPECT_EQ(Var(r, "unset_cache"), "<undefined>");
+}
+
+// What cmake 3.25.1 -P prints: after_module=[<dir>] after_file=[<dir>]. When a list file ends,
+// CMAKE_CURRENT_LIST_DIR is the directory of the file being read again, whatever was set in
+// between (cmMakefile::RunListFile): Rhonabwy's config unsets it, includes
+// CMakeFindDependencyMacro, and puts the directory in CMAKE_MODULE_PATH.
+TEST_F(Evaluator, TheListDirIsTheFilesAgainAfterEachInclude) {
+  Write("b.cmake", "set(CMAKE_CURRENT_LIST_DIR /elsewhere)\n");
+  const std::string a =
+      Write("a.cmake",
+            "set(CMAKE_CURRENT_LIST_DIR)\ninclude(CMakeFindDependencyMacro)\n"
+            "set(after_module ${CMAKE_CURRENT_LIST_DIR})\n"
+            "include(${CMAKE_CURRENT_LIST_DIR}/b.cmake)\nset(after_file ${CMAKE_CURRENT_LIST_DIR})\n");
+  auto r = Run(a);
+  EXPECT_EQ(Var(r, "after_module"), dir_.string());
+  EXPECT_EQ(Var(r, "after_file"), dir_.string());
+}
+
 TEST_F(Evaluator, ValuesListsStringsAndMath) {
   auto r = Run(Write("a.cmake",
                      "set(L a b c)\n"
