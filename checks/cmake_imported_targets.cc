@@ -195,8 +195,11 @@ void NoLocation(const AuditedPackage& ap, const std::string& file, FindingSink& 
         "; the consumer's " + (required ? "generate step" : "build") + " fails when it links it";
     std::string stem(BaseName(t.defined_at.file));
     stem = stem.ends_with(".cmake") ? stem.substr(0, stem.size() - 6) : p.name + "Targets";
-    f.SetHint("install the per-configuration Targets files (" + stem +
-              "-<config>.cmake) that set its location");
+    f.SetHint(unmapped.empty()
+                  ? "install the per-configuration Targets files (" + stem +
+                        "-<config>.cmake) that set its location"
+                  : "list the configurations in the target's IMPORTED_CONFIGURATIONS (as CMake's "
+                    "generated Targets files do), or set IMPORTED_LOCATION");
     AddSiteFields(f, p.name, t.defined_at);
     SetCMakeStage(f, required ? "generate" : "build");
     f.fields["target"] = t.name;

@@ -31,6 +31,15 @@ Report AuditPackage(const std::string& name, bool relocatable = false) {
   return AuditWith(o);
 }
 
+// The package configs in t/root/usr/lib/cmake/P audited with t/root as the installed system.
+Report AuditInRoot(const testing::TempDir& t) {
+  AuditRequest o;
+  o.paths = {t / "root/usr/lib/cmake/P"};
+  o.roots = {t / "root"};
+  o.ld_so_conf = "";
+  return AuditWith(o);
+}
+
 std::vector<Finding> Errors(const Report& r, const std::string& check) {
   std::vector<Finding> out;
   for (Finding& f : FindingsOf(r, check))
@@ -352,11 +361,7 @@ TEST(CMakeChecks, ALinkItemTheLinkerFindsNowhereFailsTheBuild) {
       "add_library(P::r SHARED IMPORTED)\n"
       "set_target_properties(P::r PROPERTIES IMPORTED_LOCATION_NONE /usr/lib/x86_64-linux-gnu/libfoo.so "
       "IMPORTED_LINK_INTERFACE_LIBRARIES_NONE \"foo;qux\")\n");
-  AuditRequest o;
-  o.paths = {t / "root/usr/lib/cmake/P"};
-  o.roots = {t / "root"};
-  o.ld_so_conf = "";
-  std::vector<Finding> f = Errors(AuditWith(o), "cmake-missing-library");
+  std::vector<Finding> f = Errors(AuditInRoot(t), "cmake-missing-library");
   ASSERT_EQ(f.size(), 5u);
   std::set<std::string> libraries;
   for (Finding& x : f) {
@@ -393,11 +398,7 @@ TEST(CMakeChecks, LocationsOnlyForConfigurationsAPlainConsumerDoesNotMapAreNone)
                         "add_library(P::c SHARED IMPORTED)\n"
                         "set_target_properties(P::c PROPERTIES IMPORTED_LOCATION " +
                         lib + ")\n");
-  AuditRequest o;
-  o.paths = {t / "root/usr/lib/cmake/P"};
-  o.roots = {t / "root"};
-  o.ld_so_conf = "";
-  std::vector<Finding> f = Errors(AuditWith(o), "cmake-no-location");
+  std::vector<Finding> f = Errors(AuditInRoot(t), "cmake-no-location");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].fields["target"], "P::a");
   EXPECT_EQ(f[0].fields["cmake_stage"], "generate");
@@ -421,11 +422,7 @@ TEST(CMakeChecks, ATargetPropertyReadOfATargetNobodyDefinesFailsTheGenerateStep)
                     "add_library(P::p INTERFACE IMPORTED)\n"
                     "set_target_properties(P::p PROPERTIES INTERFACE_COMPILE_DEFINITIONS "
                     "\"P;$<TARGET_PROPERTY:Cups::Cups,INTERFACE_COMPILE_DEFINITIONS>\")\n");
-  AuditRequest o;
-  o.paths = {t / "root/usr/lib/cmake/P"};
-  o.roots = {t / "root"};
-  o.ld_so_conf = "";
-  std::vector<Finding> f = Errors(AuditWith(o), "cmake-missing-target");
+  std::vector<Finding> f = Errors(AuditInRoot(t), "cmake-missing-target");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].fields["target"], "P::p");
   EXPECT_EQ(f[0].fields["linked"], "Cups::Cups");
@@ -437,7 +434,7 @@ TEST(CMakeChecks, ATargetPropertyReadOfATargetNobodyDefinesFailsTheGenerateStep)
   testing::WriteAll(t / "root/usr/include/cups/cups.h", "");
   std::filesystem::create_directories(t / "root/usr/lib/x86_64-linux-gnu");
   testing::WriteAll(t / "root/usr/lib/x86_64-linux-gnu/libcups.so", "");
-  EXPECT_TRUE(Errors(AuditWith(o), "cmake-missing-target").empty());
+  EXPECT_TRUE(Errors(AuditInRoot(t), "cmake-missing-target").empty());
 }
 
 // Qt::Gui is linked, and QtCore's config, evaluated only in part, defines Qt::Core alone:
