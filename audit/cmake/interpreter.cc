@@ -282,7 +282,12 @@ Flow Interpreter::RunFile(const std::string& path, std::string* failure) {
 void Interpreter::ListFileEnded() {
   const CMakeValue* file = Get("CMAKE_CURRENT_LIST_FILE");
   if (!file) return;
-  Set("CMAKE_CURRENT_LIST_DIR", file->known ? CMakeValue{DirName(file->text)} : *file);
+  CMakeValue dir = file->known ? CMakeValue{DirName(file->text)} : *file;
+  // Mostly it is so already: a write would be one more entry in every scope copied since.
+  if (const CMakeValue* now = Get("CMAKE_CURRENT_LIST_DIR");
+      now && *now == dir && now->maybe_unset == dir.maybe_unset)
+    return;
+  Set("CMAKE_CURRENT_LIST_DIR", std::move(dir));
 }
 
 bool Interpreter::StopsOverBudget(const std::string& command) {
