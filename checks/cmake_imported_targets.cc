@@ -13,6 +13,7 @@
 
 #include "audit/cmake/dependency_locator.h"
 #include "audit/cmake/genex.h"
+#include "audit/cmake/imported_location.h"
 #include "audit/cmake/linker_search.h"
 #include "audit/cmake/lists.h"
 #include "checks/cmake_package_site.h"
@@ -141,23 +142,17 @@ bool HasLocation(const CMakeTarget& t) {
 }
 
 // The configurations whose IMPORTED_LOCATION_<CONFIG> is set, when a consumer with no build
-// type (CMake's default) maps none of them: no IMPORTED_LOCATION, and no IMPORTED_CONFIGURATIONS
-// naming one (cmTarget::GetMappedConfig tries "_", the unsuffixed property, then each of
-// IMPORTED_CONFIGURATIONS). Empty when it maps one, or when a value is not known here. VPL's
-// hand-written config sets the locations of four configurations and no IMPORTED_CONFIGURATIONS.
+// type (CMake's default) maps none of them (MappedImportedLocation): VPL's hand-written config
+// sets the locations of four configurations and no IMPORTED_CONFIGURATIONS. Empty when it maps
+// one, or when a location is not known here.
 std::vector<std::string> LocationsAPlainConsumerCannotMap(const CMakeTarget& t) {
   static const std::string kPrefix = "IMPORTED_LOCATION_";
-  if (t.properties.count("IMPORTED_LOCATION") || t.properties.count("IMPORTED_OBJECTS")) return {};
+  if (MappedImportedLocation(t, "") || t.properties.count("IMPORTED_OBJECTS")) return {};
   std::vector<std::string> configs;
   for (auto it = t.properties.lower_bound(kPrefix);
        it != t.properties.end() && it->first.starts_with(kPrefix); ++it) {
     if (!it->second.known) return {};
     configs.push_back(it->first.substr(kPrefix.size()));
-  }
-  if (auto it = t.properties.find("IMPORTED_CONFIGURATIONS"); it != t.properties.end()) {
-    if (!it->second.known) return {};
-    for (const std::string& c : SplitList(it->second.text))
-      if (t.properties.count(kPrefix + ToUpper(c))) return {};
   }
   return configs;
 }

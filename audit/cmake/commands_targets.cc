@@ -8,6 +8,7 @@
 
 #include "audit/cmake/commands.h"
 #include "audit/cmake/genex.h"
+#include "audit/cmake/imported_location.h"
 #include "audit/cmake/lists.h"
 
 namespace rocm_audit {
@@ -81,10 +82,8 @@ std::string UsageProperty(const std::string& command) {
 
 // The location CMake computes for get_target_property() of LOCATION, LOCATION_<CONFIG> or
 // <CONFIG>_LOCATION (cmTargetPropertyComputer::GetLocation: any name ending in _LOCATION but
-// IMPORTED_LOCATION) of an imported library or executable, as cmTarget::GetMappedConfig and
-// ImportedGetFullPath find it: the MAP_IMPORTED_CONFIG_<CONFIG> configurations, else
-// IMPORTED_LOCATION_<CONFIG>, else IMPORTED_LOCATION, else the first of
-// IMPORTED_CONFIGURATIONS that has one; <target>-NOTFOUND when none has. Vc's config reads
+// IMPORTED_LOCATION) of an imported library or executable (MappedImportedLocation);
+// <target>-NOTFOUND when none is mapped. Vc's config reads
 // INTERFACE_LOCATION of Vc::Vc and checks that the file exists. nullopt: not such a property.
 std::optional<CMakeValue> ComputedLocation(const CMakeTarget& t, const std::string& property) {
   static const std::set<std::string> kTypes{"STATIC", "SHARED", "MODULE", "UNKNOWN", "EXECUTABLE"};
@@ -99,24 +98,7 @@ std::optional<CMakeValue> ComputedLocation(const CMakeTarget& t, const std::stri
     config = property.substr(0, property.size() - 9);
   else
     return std::nullopt;
-  auto get = [&](const std::string& name) -> const CMakeValue* {
-    auto it = t.properties.find(name);
-    return it == t.properties.end() ? nullptr : &it->second;
-  };
-  const std::string upper = ToUpper(config);
-  std::vector<std::string> candidates;
-  if (const CMakeValue* map = get("MAP_IMPORTED_CONFIG_" + upper)) {
-    if (!map->known) return *map;
-    for (const std::string& c : SplitList(map->text)) candidates.push_back(c.empty() ? "" : "_" + ToUpper(c));
-  } else {
-    candidates = {"_" + upper, ""};
-    if (const CMakeValue* available = get("IMPORTED_CONFIGURATIONS")) {
-      if (!available->known) return *available;
-      for (const std::string& c : SplitList(available->text)) candidates.push_back("_" + ToUpper(c));
-    }
-  }
-  for (const std::string& suffix : candidates)
-    if (const CMakeValue* location = get("IMPORTED_LOCATION" + suffix)) return *location;
+  if (const CMakeValue* location = MappedImportedLocation(t, config)) return *location;
   return CMakeValue{t.name + "-NOTFOUND"};
 }
 
