@@ -188,7 +188,8 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
   if (const CMakeValue* dir = in.Get(d.name + "_DIR"); dir && dir->known && !IsFalseConstant(dir->text))
     d.dir = dir->text;
   in.SetDependencySeen();
-  const bool absent = in.ResolveDependency(d);
+  const Interpreter::Resolution resolved = in.ResolveDependency(d);
+  const bool absent = resolved.absent;
   in.ListFileEnded();  // the config or module found ran as a list file
   in.NoteDependencyLoaded(d.name, !d.undecided.empty());
   in.rec().Out().dependencies.push_back(d);
@@ -199,7 +200,16 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
   in.Set(d.name + "_FOUND", d.required || n == "find_dependency" ? CMakeValue{"1"}
                             : absent                             ? CMakeValue{"0"}
                                      : CMakeValue::Unknown("whether the consumer has " + d.name));
-  if (!config_mode && d.module.empty() && HasFindModule(d.name)) SetFindModuleResults(in, d);
+  if (!config_mode && d.module.empty() && HasFindModule(d.name)) {
+    // What else CMake's module sets is its probe's answer on the consumer's machine
+    // (FindPythonInterp's PYTHON_VERSION_MAJOR): unknown, not unset, where nothing set it
+    // before.
+    if (resolved.machine_variables)
+      for (const std::string& v : *resolved.machine_variables)
+        if (!v.starts_with(d.name + "_FIND_") && !in.Get(v))
+          in.Set(v, CMakeValue::Unknown("what CMake's Find" + d.name + " sets on the consumer's machine"));
+    SetFindModuleResults(in, d);
+  }
   // A dependency found and evaluated in the same run leaves what find_package() leaves: its
   // version, where its config is, and the commands its list files define.
   const auto& found = in.foreign_targets().packages;

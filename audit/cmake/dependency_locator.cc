@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "audit/cmake/assigned_variables.h"
 #include "audit/cmake/cmake_modules.h"
 #include "audit/cmake/condition.h"
 #include "audit/cmake/lists.h"
@@ -140,7 +141,21 @@ DependencyResolver::Answer DependencyLocator::Resolve(const CMakeDependency& d) 
                                                      std::move(l.variables),
                                                      std::move(l.world_answers),
                                                      restores_prefix_dir_};
+  if (l.found == "Find" + d.name + ".cmake of CMake") a.machine_variables = MachineVariables(d.name);
   return a;
+}
+
+// The variables CMake's Find<Name>.cmake of the installed system may set, read once a run.
+std::shared_ptr<const std::vector<std::string>> DependencyLocator::MachineVariables(const std::string& name) {
+  if (cmake_modules_.empty()) return nullptr;
+  auto [it, added] = machine_variables_.try_emplace(name);
+  if (added) {
+    std::string why;
+    if (ProgramPtr p = files_.programs().Get(cmake_modules_ + "/Find" + name + ".cmake", EvaluatorLimits{}.max_file_bytes,
+                                             files_, &why))
+      it->second = std::make_shared<const std::vector<std::string>>(VariablesItMaySet(*p));
+  }
+  return it->second;
 }
 
 const DependencyLocator::Node* DependencyLocator::Evaluated(const std::string& key, const std::string& name,

@@ -121,6 +121,7 @@ class DependencyLocator final : public DependencyResolver {
   /// True when `l` is CMake's Find module of `d` and that module, evaluated in the installed
   /// world, finds nothing; `l` is then not found.
   bool CMakeModuleFindsNone(const CMakeDependency& d, LocatedDependency& l);
+  std::shared_ptr<const std::vector<std::string>> MachineVariables(const std::string& name);
 
   std::vector<CMakePackage*> audited_;
   std::map<std::string, CMakePackage*> audited_at_;  ///< by config, the first of audited_
@@ -144,6 +145,8 @@ class DependencyLocator final : public DependencyResolver {
   /// CMakeModuleFindsNone's answers, by module and components asked: what the module found
   /// missing when it decided it finds none, nullopt otherwise (or while it is evaluated).
   std::map<std::string, std::optional<std::string>> module_finds_none_;
+  /// MachineVariables' answers, by package name (null where the module cannot be read).
+  std::map<std::string, std::shared_ptr<const std::vector<std::string>>> machine_variables_;
   /// (name, config, version, exact) -> what the config's version file says of it
   std::map<std::tuple<std::string, std::string, std::string, bool>, VersionVerdict> verdicts_;
 };

@@ -140,9 +140,9 @@ void Interpreter::NoteDependencyLoaded(const std::string& name, bool undecided) 
   if (!undecided) f.loaded.insert(key);
 }
 
-bool Interpreter::ResolveDependency(const CMakeDependency& d) {
+Interpreter::Resolution Interpreter::ResolveDependency(const CMakeDependency& d) {
   ForeignTargets& f = foreign_targets_;
-  if (!f.resolver) return false;
+  if (!f.resolver) return {};
   DependencyResolver::Answer a = f.resolver->Resolve(d);
   const std::string key = ToLower(d.name);
   if (a.counts) {
@@ -153,7 +153,7 @@ bool Interpreter::ResolveDependency(const CMakeDependency& d) {
     defined->second.evaluated = (first || defined->second.evaluated) && a.defined.evaluated;
   }
   if (a.package) f.packages[key] = std::move(*a.package);
-  return a.absent;
+  return {a.absent, std::move(a.machine_variables)};
 }
 
 // With a resolver, what the find_package() calls that ran so far define (cmFindPackageCommand

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -101,7 +102,11 @@ class Interpreter {
   /// find_package() of `d` is about to load it: with a resolver, what it defines and leaves
   /// is asked for now, as CMake loads the dependency's config at this call. True when the
   /// resolver knows it is found nowhere (DependencyResolver::Answer::absent).
-  bool ResolveDependency(const CMakeDependency& d);
+  struct Resolution {
+    bool absent = false;
+    std::shared_ptr<const std::vector<std::string>> machine_variables;  ///< as in Answer
+  };
+  Resolution ResolveDependency(const CMakeDependency& d);
   /// include_guard(): whether the current file was guarded already; guards it.
   bool Guard();
 
@@ -254,6 +259,9 @@ class DependencyResolver {
     Interpreter::ForeignTargets::Defined defined;
     /// What find_package() leaves when it loads a config or a shipped Find module.
     std::optional<Interpreter::ForeignTargets::Package> package;
+    /// What CMake's own Find module, not evaluated, may set (VariablesItMaySet): its
+    /// answers are the consumer's machine's. Null for none.
+    std::shared_ptr<const std::vector<std::string>> machine_variables;
   };
   virtual ~DependencyResolver() = default;
   virtual Answer Resolve(const CMakeDependency& d) = 0;

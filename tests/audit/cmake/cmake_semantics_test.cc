@@ -450,6 +450,28 @@ TEST_F(CMakeSemantics, ACMakeFindModuleThatFindsNothingInTheWorldIsNotFound) {
   EXPECT_EQ(Var(opt.evaluation, "Cups_FOUND"), "<unknown>");
 }
 
+// CMake's FindPythonInterp runs the consumer's python: what it sets besides <Name>_FOUND is
+// that machine's answer. Shiboken2's config compares PYTHON_VERSION_MAJOR with the version it
+// was built for; read as unset, that failed a config cmake configures. What the config set
+// before the call stays.
+TEST_F(CMakeSemantics, WhatAnUnevaluatedCMakeFindModuleSetsIsUnknownNotUnset) {
+  const std::string module = testing::ReadAll(std::string(kCMakeRoot) + "/Modules/FindPythonInterp.cmake");
+  ASSERT_FALSE(module.empty());
+  Write("world/usr/share/cmake-3.25/Modules/FindPythonInterp.cmake", module);
+  Write("world/usr/lib/cmake/Py/PyConfig.cmake",
+        "set(PYTHON_EXECUTABLE /usr/bin/python3)\nfind_package(PythonInterp 3 REQUIRED)\n"
+        "if(NOT PYTHON_VERSION_MAJOR STREQUAL 3)\n  message(FATAL_ERROR \"Detected: ${PYTHON_VERSION_MAJOR}\")\n"
+        "endif()\n");
+  CMakePackage py{.name = "Py", .config = "/usr/lib/cmake/Py/PyConfig.cmake"};
+  EvaluateInWorld({&py});
+  EXPECT_EQ(Var(py.evaluation, "PYTHON_VERSION_MAJOR"), "<unknown>");
+  EXPECT_EQ(Var(py.evaluation, "PYTHON_VERSION_STRING"), "<unknown>");
+  EXPECT_EQ(Var(py.evaluation, "PYTHON_EXECUTABLE"), "/usr/bin/python3");
+  EXPECT_EQ(Var(py.evaluation, "PYTHONINTERP_FOUND"), "1");
+  EXPECT_EQ(Var(py.evaluation, "PYTHON_NOT_A_RESULT"), "<undefined>");
+  for (const CMakeFailure& f : py.evaluation.failures) EXPECT_FALSE(f.undecided.empty()) << f.message;
+}
+
 // find_package() of a config runs it in the caller's scope, so a dependency's
 // configure_package_config_file() PACKAGE_PREFIX_DIR replaced the caller's until CMake 3.30,
 // which gives the caller its own back (libwbxml2 computes its prefix, then finds expat, then
