@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "audit/cmake/cmake_modules.h"
 #include "audit/cmake/dependency_locator.h"
 #include "audit/cmake/genex.h"
 #include "audit/cmake/imported_location.h"
@@ -47,7 +48,9 @@ constexpr Rule kRules[] = {
             "that defines the target, or export a link interface without it. An item "
             "$<TARGET_PROPERTY:ns::name,...> in any INTERFACE_ property of the target fails the "
             "same way (\"Target ... not found\"): Qt 6.8's PrintSupportPrivate reads the include "
-            "directories of Cups::Cups, which exists only where CMake's FindCups finds CUPS. When a "
+            "directories of Cups::Cups, which exists only where CMake's FindCups finds CUPS. A "
+            "language's target of CMake's FindMPI or FindOpenMP (MPI::MPI_Fortran) exists only for "
+            "a consumer that enables the language, and project() enables C and CXX. When a "
             "dependency could not be evaluated (a Find module of CMake, a config not found), a target named "
             "after it is given the benefit of the doubt.",
         .example = "/usr/lib/x86_64-linux-gnu/cmake/hipblaslt/hipblaslt-config.cmake\n"
@@ -306,6 +309,15 @@ void MissingTarget(const CMakePackage& p, const CMakeTarget& t, const std::strin
   std::string partly;
   if (auto it = deps.partly_evaluated.find(Namespace(item)); it != deps.partly_evaluated.end())
     for (const std::string& d : it->second) partly += (partly.empty() ? "" : ", ") + d;
+  // A language's target of FindMPI or FindOpenMP, of a language the consumer does not enable:
+  // its project() enables C and CXX unless it names others.
+  std::string module, language;
+  for (const LocatedDependency& d : p.dependencies)
+    if (d.found == "Find" + d.request.name + ".cmake of CMake")
+      if (std::string_view l = FindModuleTargetLanguage(d.request.name, item); !l.empty()) {
+        module = d.request.name, language = l;
+        break;
+      }
   f.message =
       SiteText(at) + ": " + property + " of " + t.name +
       (read ? " reads a property of " + item + " ($<TARGET_PROPERTY:" + item + ",...>)" : " names " + item) +
@@ -314,10 +326,17 @@ void MissingTarget(const CMakePackage& p, const CMakeTarget& t, const std::strin
       (partly.empty() ? ""
                       : " as far as their evaluation reaches (" + partly +
                             " evaluated in part; none defines it where evaluated)") +
+      (module.empty() ? ""
+                      : " (CMake's Find" + module + " defines it only for a consumer that enables " +
+                            language + "; project() enables C and CXX)") +
       "; the consumer's generate step fails when it links " + t.name;
-  f.SetHint("add find_dependency() of the package that defines " + item + " to " + p.name +
-            "'s config, or drop " +
-            (read ? "the expression from " + property : "it from the link interface"));
+  if (!module.empty())
+    f.SetHint("enable_language(" + language + ") in " + p.name + "'s config before it finds " + module +
+              ", or drop " + item + " from the link interface");
+  else
+    f.SetHint("add find_dependency() of the package that defines " + item + " to " + p.name +
+              "'s config, or drop " +
+              (read ? "the expression from " + property : "it from the link interface"));
   AddSiteFields(f, p.name, at);
   SetCMakeStage(f, "generate");
   f.fields["target"] = t.name;

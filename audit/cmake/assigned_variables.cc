@@ -16,6 +16,12 @@ bool IsPlainName(const ListFileArgument& a) {
   });
 }
 
+// A name a module leaves its caller: not one of CMake's own settings (saved and restored
+// around a search) and not a scratch name.
+bool IsResultName(std::string_view name) {
+  return !name.empty() && name[0] != '_' && !name.starts_with("CMAKE_");
+}
+
 // The index of the output argument of string(<mode> ...), from the signatures of CMake's
 // string() documentation; nullopt for a mode that writes none or whose output is last.
 std::optional<size_t> StringOutput(std::string_view mode, std::string_view sub, size_t n) {
@@ -78,6 +84,41 @@ void OutputsOf(const ListFileCommand& c, std::vector<const ListFileArgument*>& o
 
 }  // namespace
 
+std::vector<std::string> DocumentedResultVariables(std::string_view text) {
+  std::vector<std::string> names;
+  constexpr std::string_view kTitle = "\nResult Variables\n";
+  size_t at = text.find(kTitle);
+  if (at == std::string_view::npos) return names;
+  at += kTitle.size();
+  // The section ends at the next title (a line underlined with ^, -, = or ~) or the comment's end.
+  size_t end = text.find("#]", at);
+  if (end == std::string_view::npos) end = text.size();
+  size_t line = text.find('\n', at);  // past the title's own underline
+  while (line != std::string_view::npos && line < end) {
+    const size_t next = text.find('\n', line + 1);
+    if (next == std::string_view::npos) break;
+    const std::string_view under = text.substr(line + 1, next - line - 1);
+    if (under.size() >= 3 && under.find_first_not_of(under[0]) == std::string_view::npos &&
+        std::string_view("^-=~").find(under[0]) != std::string_view::npos && line > at) {
+      end = std::min(end, text.rfind('\n', line - 1));
+      break;
+    }
+    line = next;
+  }
+  const std::string_view section = text.substr(at, end - at);
+  for (size_t open = section.find("``"); open != std::string_view::npos;) {
+    const size_t close = section.find("``", open + 2);
+    if (close == std::string_view::npos) break;
+    const std::string_view name = section.substr(open + 2, close - open - 2);
+    ListFileArgument a{std::string(name)};
+    if (IsPlainName(a) && IsResultName(name)) names.emplace_back(name);
+    open = section.find("``", close + 2);
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
 std::vector<std::string> VariablesItMaySet(const Program& p) {
   std::vector<std::string> names;
   std::vector<const ListFileArgument*> outputs;
@@ -91,8 +132,7 @@ std::vector<std::string> VariablesItMaySet(const Program& p) {
     outputs.clear();
     OutputsOf(c, outputs);
     for (const ListFileArgument* a : outputs)
-      // CMAKE_* are CMake's own settings a module saves and restores; _* its scratch names.
-      if (IsPlainName(*a) && a->text[0] != '_' && !a->text.starts_with("CMAKE_")) names.push_back(a->text);
+      if (IsPlainName(*a) && IsResultName(a->text)) names.push_back(a->text);
   }
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "audit/cmake/program.h"
@@ -17,5 +18,10 @@ namespace rocm_audit {
 /// variables are its own), sorted and unique. A name built by expansion (`${prefix}_FOUND`)
 /// is not one: which it is is not known from the text.
 std::vector<std::string> VariablesItMaySet(const Program& p);
+
+/// The ``names`` of the "Result Variables" section of a CMake module's documentation (its
+/// leading `#[===[.rst:` comment), with the same exclusions: what FindPython sets through
+/// `${_PYTHON_PREFIX}_VERSION_MAJOR` in a helper file is named there, not in its text.
+std::vector<std::string> DocumentedResultVariables(std::string_view module_text);
 
 }  // namespace rocm_audit

@@ -93,6 +93,13 @@ const std::vector<std::string_view>* FindModuleTargets(std::string_view package)
   return it == kTargets.end() ? nullptr : &it->second;
 }
 
+std::string_view FindModuleTargetLanguage(std::string_view package, std::string_view target) {
+  for (std::string_view prefix : {"MPI::MPI_", "OpenMP::OpenMP_"})
+    if (prefix.starts_with(package) && prefix[package.size()] == ':' && target.starts_with(prefix))
+      return target.substr(prefix.size());
+  return {};
+}
+
 bool HasFindModule(std::string_view package) {
   std::string name = "Find";
   name += package;

@@ -29,5 +29,10 @@ bool HasFindModule(std::string_view package);
 /// machine, but no other target of the module's namespace exists. Null for a module not
 /// listed here, whose targets are not known.
 const std::vector<std::string_view>* FindModuleTargets(std::string_view package);
+/// The language one of FindModuleTargets is for ("Fortran" for MPI::MPI_Fortran), "" for a
+/// target of no language. FindMPI and FindOpenMP define a language's target only for a
+/// language the consumer has enabled (and the call asks for, when it asks for components):
+/// a C++ consumer has no MPI::MPI_Fortran.
+std::string_view FindModuleTargetLanguage(std::string_view package, std::string_view target);
 
 }  // namespace rocm_audit

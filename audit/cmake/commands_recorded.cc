@@ -51,24 +51,38 @@ Flow MessageCommand(Interpreter& in, const std::string&, const Args& a) {
 // answer from the world; a config whose find_dependency() failed, or whose Targets file
 // misses a target it references) fails the find_package(), as cmFindPackageCommand takes a
 // config that "set <Dep>_FOUND to FALSE" as not found; find_dependency() then does what
-// CMakeFindDependencyMacro does: <Name>_NOT_FOUND_MESSAGE, <Name>_FOUND False and return().
-// An unknown <Dep>_FOUND stays as found: what the consumer's machine has is not known here.
-bool DependencySaysNotFound(Interpreter& in, const std::string& n, const CMakeDependency& d,
-                            const Interpreter::ForeignTargets::Package& module) {
-  if (!module.variables) return false;
+// CMakeFindDependencyMacro does: <Name>_NOT_FOUND_MESSAGE, <Name>_FOUND False and return();
+// a find_package(... REQUIRED) stops the configure (cmFindPackageCommand: "... but it set
+// <Dep>_FOUND to FALSE so package ... is considered to be NOT FOUND"; ignition-physics5's
+// component tpe fails so for ignition-physics5-tpe-plugin). An unknown <Dep>_FOUND stays as
+// found: what the consumer's machine has is not known here. nullopt: the call goes on.
+std::optional<Flow> DependencySaysNotFound(Interpreter& in, const std::string& n, const CMakeDependency& d,
+                                           const Interpreter::ForeignTargets::Package& module) {
+  if (!module.variables) return std::nullopt;
   auto found = module.variables->find(d.name + "_FOUND");
   if (found == module.variables->end() || !found->second.known || !IsFalseConstant(found->second.text))
-    return false;
+    return std::nullopt;
   in.Set(d.name + "_FOUND", {"FALSE"});
   auto& answers = in.rec().Out().world_answers;
   answers.insert(answers.end(), module.world_answers.begin(), module.world_answers.end());
-  if (n != "find_dependency") return false;
+  if (n != "find_dependency") {
+    // A Find module's own find_package_handle_standard_args() stops a required call.
+    if (!d.required || module.config.empty()) return std::nullopt;
+    std::string reason;
+    if (auto m = module.variables->find(d.name + "_NOT_FOUND_MESSAGE");
+        m != module.variables->end() && m->second.known && !m->second.text.empty())
+      reason = "  Reason given by package:\n" + m->second.text;
+    in.Fail("Found package configuration file:\n  " + module.config +
+            "\nbut it set " + d.name + "_FOUND to FALSE so package \"" + d.name +
+            "\" is considered to be NOT FOUND." + reason);
+    return Flow::kStop;
+  }
   const CMakeValue* name = in.Get("CMAKE_FIND_PACKAGE_NAME");
-  if (!name || !name->known) return false;
+  if (!name || !name->known) return std::nullopt;
   in.Set(name->text + "_NOT_FOUND_MESSAGE",
          {name->text + " could not be found because dependency " + d.name + " could not be found."});
   in.Set(name->text + "_FOUND", {"False"});
-  return true;
+  return Flow::kReturn;
 }
 
 namespace {
@@ -99,6 +113,21 @@ void SetFindModuleResults(Interpreter& in, const CMakeDependency& d) {
   for (const std::string& c : d.optional_components)
     in.Set(d.name + "_" + c + "_FOUND",
            CMakeValue::Unknown("whether the consumer's " + d.name + " has " + c));
+}
+
+// CMAKE_MODULE_PATH after a config that left `after` in it. The config was evaluated apart,
+// without its caller's path, and configs add to the path (Qt6Config.cmake's
+// list(APPEND CMAKE_MODULE_PATH ...)): the caller's entries stay first. Calamares puts its
+// own directory there, then finds Qt6, then includes its modules from it.
+CMakeValue ModulePathAfter(const CMakeValue* caller, const CMakeValue& after) {
+  if (!caller || (caller->known && caller->text.empty())) return after;
+  if (!caller->known) return *caller;
+  if (!after.known) return after;
+  // Evaluated with the caller's path already (a config run with its caller's commands).
+  if (after.text == caller->text || after.text.starts_with(caller->text + ";")) return after;
+  CMakeValue joined = *caller;
+  if (!after.text.empty()) joined.text += ";" + after.text;
+  return joined;
 }
 
 // find_package()'s options that leave out groups of prefixes (cmFindPackageCommand::
@@ -187,9 +216,14 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
   }
   if (const CMakeValue* dir = in.Get(d.name + "_DIR"); dir && dir->known && !IsFalseConstant(dir->text))
     d.dir = dir->text;
+  for (const char* language : {"Fortran", "CUDA", "HIP", "OBJC", "OBJCXX"})
+    if (const CMakeValue* loaded = in.Get(std::string("CMAKE_") + language + "_COMPILER_LOADED");
+        loaded && loaded->known && !IsFalseConstant(loaded->text))
+      d.languages.push_back(language);
   in.SetDependencySeen();
-  const Interpreter::Resolution resolved = in.ResolveDependency(d);
+  Interpreter::Resolution resolved = in.ResolveDependency(d);
   const bool absent = resolved.absent;
+  d.commands_from = std::move(resolved.commands_from);
   in.ListFileEnded();  // the config or module found ran as a list file
   in.NoteDependencyLoaded(d.name, !d.undecided.empty());
   in.rec().Out().dependencies.push_back(d);
@@ -223,10 +257,14 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
           variable.starts_with(d.name + "_FIND_") || variable.starts_with("CMAKE_MATCH_") ||
           variable.starts_with("ARG") || (variable == "PACKAGE_PREFIX_DIR" && it->second.restores_prefix_dir))
         continue;
+      if (variable == "CMAKE_MODULE_PATH" && !it->second.config.empty()) {
+        in.Set(variable, ModulePathAfter(in.Get(variable), value));
+        continue;
+      }
       in.Set(variable, value);
     }
     in.Set(d.name + "_FOUND", {"1"});
-    if (DependencySaysNotFound(in, n, d, it->second)) return Flow::kReturn;
+    if (std::optional<Flow> stop = DependencySaysNotFound(in, n, d, it->second)) return *stop;
     if (!it->second.config.empty()) {  // "" for a Find module, which sets what it sets
       for (auto& [variable, value] : FoundVersionVariables(d.name + "_VERSION", it->second.version))
         in.Set(variable, {value});
@@ -588,6 +626,11 @@ Flow ChangesBuildCommand(Interpreter& in, const std::string& n, const Args& a) {
     else
       in.NoteConsumerFile(out);
   }
+  // enable_language(<lang>...) loads each language's compiler for the rest of the configure.
+  if (n == "enable_language")
+    for (const Arg& x : a)
+      if (x.value.known && x.value.text != "OPTIONAL")
+        in.Set("CMAKE_" + x.value.text + "_COMPILER_LOADED", {"1"});
   in.Skip(n, "changes the consumer's build; not evaluated");
   return Flow::kNormal;
 }

@@ -128,17 +128,28 @@ bool Regex(Interpreter& in, const std::string&, const Args& a) {
     in.Charge(re->SearchWork(text.size()));
     if (in.OverBudget()) {
       error = kBudgetSpent;
-    } else if (std::optional<RegexMatch> m = re->Find(text)) {
-      result = m->groups[0];
+    } else {
+      std::optional<RegexMatch> m = re->Find(text);
+      in.StoreMatches(m ? m->groups : std::vector<std::string>{});
+      if (m) result = m->groups[0];
     }
   } else if (mode == "MATCHALL") {
-    std::vector<std::string> all;
-    if (EachMatch(in, *re, text, [&](const RegexMatch& m, size_t) { all.push_back(m.groups[0]); }, &error))
+    std::vector<std::string> all, last;
+    if (EachMatch(
+            in, *re, text,
+            [&](const RegexMatch& m, size_t) {
+              all.push_back(m.groups[0]);
+              last = m.groups;
+            },
+            &error)) {
       result = JoinList(all);
+      in.StoreMatches(last);
+    }
   } else if (mode == "REPLACE") {
     Replacement r = ParseReplacement(a[3].value.text);
     error = r.error;
     size_t copied = 0;
+    std::vector<std::string> last;
     if (error.empty() && EachMatch(
                              in, *re, text,
                              [&](const RegexMatch& m, size_t at) {
@@ -150,9 +161,11 @@ bool Regex(Interpreter& in, const std::string&, const Args& a) {
                                            : static_cast<size_t>(group) < m.groups.size() ? m.groups[group]
                                                                                           : "";
                                copied = at + m.end;
+                               last = m.groups;
                              },
                              &error))
       result.append(text, copied);
+    in.StoreMatches(last);  // cmStringReplaceHelper stores each match, as MATCHALL
   } else {
     return false;
   }

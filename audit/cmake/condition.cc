@@ -307,9 +307,8 @@ class Evaluator {
       return Tri::kUnknown;
     }
     std::optional<RegexMatch> m = re->Find(text);
-    if (!m) return Tri::kFalse;
-    if (c_.set_matches) c_.set_matches(m->groups);
-    return Tri::kTrue;
+    if (c_.set_matches) c_.set_matches(m ? m->groups : std::vector<std::string>{});
+    return m ? Tri::kTrue : Tri::kFalse;
   }
 
   // Left to right, each NOT taking the argument after it, as CMake 3.25 does: in NOT NOT x

@@ -28,7 +28,8 @@ struct ConditionContext {
   std::function<Tri(const std::string&)> is_symlink;
   std::function<Tri(std::string_view)> target;
   std::function<Tri(std::string_view)> command;
-  std::function<void(const std::vector<std::string>&)> set_matches;  ///< CMAKE_MATCH_<n> after MATCHES
+  /// CMAKE_MATCH_<n> after MATCHES: the groups of the match, none for no match
+  std::function<void(const std::vector<std::string>&)> set_matches;
   /// Charges work to the evaluation's budget: each reduction level's tokens (their bytes and
   /// kConditionTokenWork each), and a MATCHES search (RegexWork) before it is made, which is
   /// not made, and undecided, when the budget is spent. False once it is.

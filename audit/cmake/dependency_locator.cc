@@ -16,12 +16,33 @@ constexpr size_t kMaxEvaluatedDependencies = 256;  ///< configs outside the audi
 /// levels above Qt6Core).
 constexpr int kMaxDependencyDepth = 24;
 
-// The targets a Find module of CMake defines (FindModuleTargets); false when not known.
+// The targets a Find module of CMake defines (FindModuleTargets); false when not known. A
+// language's target is among them for a language the consumer enables and the call asks
+// for, every enabled one when it asks for none (FindMPI, FindOpenMP: CMAKE_<LANG>_COMPILER_LOADED
+// and <Name>_FIND_COMPONENTS).
 bool ModuleTargets(const LocatedDependency& l, TargetNames& out) {
-  if (l.found != "Find" + l.request.name + ".cmake of CMake") return false;
-  const std::vector<std::string_view>* targets = FindModuleTargets(l.request.name);
+  const CMakeDependency& d = l.request;
+  if (l.found != "Find" + d.name + ".cmake of CMake") return false;
+  const std::vector<std::string_view>* targets = FindModuleTargets(d.name);
   if (!targets) return false;
-  out = out.With(TargetNames(TargetNames::Set(targets->begin(), targets->end())));
+  std::vector<std::string> enabled = {"C", "CXX"};
+  enabled.insert(enabled.end(), d.languages.begin(), d.languages.end());
+  auto asked = [&](std::string_view language) {
+    if (d.components.empty() && d.optional_components.empty()) return true;
+    for (const auto* list : {&d.components, &d.optional_components})
+      if (std::find(list->begin(), list->end(), language) != list->end() ||
+          (language == "CXX" && std::find(list->begin(), list->end(), "MPICXX") != list->end()))
+        return true;
+    return false;
+  };
+  TargetNames::Set defined;
+  for (std::string_view t : *targets) {
+    const std::string_view language = FindModuleTargetLanguage(d.name, t);
+    if (language.empty() ||
+        (std::find(enabled.begin(), enabled.end(), language) != enabled.end() && asked(language)))
+      defined.emplace(t);
+  }
+  out = out.With(TargetNames(std::move(defined)));
   return true;
 }
 
@@ -126,8 +147,9 @@ void DependencyLocator::EvaluateAudited() {
   }
 }
 
-DependencyResolver::Answer DependencyLocator::Resolve(const CMakeDependency& d) {
-  LocatedDependency l = LocateAndEvaluate(d);
+DependencyResolver::Answer DependencyLocator::Resolve(
+    const CMakeDependency& d, const std::map<std::string, CMakeDefinition>& commands) {
+  LocatedDependency l = LocateAndEvaluate(d, &commands);
   Answer a;
   a.counts = !l.found.empty() || d.required;
   a.absent = l.found.empty() && !system_.empty();
@@ -142,25 +164,35 @@ DependencyResolver::Answer DependencyLocator::Resolve(const CMakeDependency& d) 
                                                      std::move(l.world_answers),
                                                      restores_prefix_dir_};
   if (l.found == "Find" + d.name + ".cmake of CMake") a.machine_variables = MachineVariables(d.name);
+  a.commands_from = std::move(l.request.commands_from);
   return a;
 }
 
-// The variables CMake's Find<Name>.cmake of the installed system may set, read once a run.
+// The variables CMake's Find<Name>.cmake of the installed system may set (its text's and
+// its documented result variables), read once a run.
 std::shared_ptr<const std::vector<std::string>> DependencyLocator::MachineVariables(const std::string& name) {
   if (cmake_modules_.empty()) return nullptr;
   auto [it, added] = machine_variables_.try_emplace(name);
   if (added) {
+    const std::string module = cmake_modules_ + "/Find" + name + ".cmake";
+    const size_t cap = EvaluatorLimits{}.max_file_bytes;
     std::string why;
-    if (ProgramPtr p = files_.programs().Get(cmake_modules_ + "/Find" + name + ".cmake", EvaluatorLimits{}.max_file_bytes,
-                                             files_, &why))
-      it->second = std::make_shared<const std::vector<std::string>>(VariablesItMaySet(*p));
+    if (ProgramPtr p = files_.programs().Get(module, cap, files_, &why)) {
+      std::vector<std::string> names = VariablesItMaySet(*p);
+      if (std::optional<std::string> text = files_.Read(module, cap)) {
+        const std::vector<std::string> documented = DocumentedResultVariables(*text);
+        names.insert(names.end(), documented.begin(), documented.end());
+      }
+      it->second = std::make_shared<const std::vector<std::string>>(std::move(names));
+    }
   }
   return it->second;
 }
 
 const DependencyLocator::Node* DependencyLocator::Evaluated(const std::string& key, const std::string& name,
                                                             const std::string& config,
-                                                            const CMakeDependency* asked) {
+                                                            const CMakeDependency* asked,
+                                                            SharedDefinitions commands) {
   if (auto it = nodes_.find(key); it != nodes_.end()) return it->second.done ? &it->second : nullptr;
   auto audited = audited_at_.find(key);
   const bool outside = audited == audited_at_.end();
@@ -174,8 +206,12 @@ const DependencyLocator::Node* DependencyLocator::Evaluated(const std::string& k
     *n.package = EvaluatePackage(n.package->name, config, files_, {}, this);
   } else {
     ++outside_;
-    GivenVariables given;
-    if (asked && !asked->module.empty()) given.emplace_back("CMAKE_MODULE_PATH", asked->module_path);
+    GivenVariables given{{}, std::move(commands)};
+    // A shipped Find module runs with its caller's CMAKE_MODULE_PATH; so does a config run
+    // with its caller's commands (Qt6WaylandScannerTools then finds WaylandScanner in the
+    // module directory Qt6Config.cmake added).
+    if (asked && (!asked->module.empty() || (given.commands && asked->module_path_known)))
+      given.variables.emplace_back("CMAKE_MODULE_PATH", asked->module_path);
     n.owned = std::make_unique<CMakePackage>(
         asked && (!asked->components.empty() || !asked->optional_components.empty())
             ? EvaluatePackageAsked(name, config, {asked->components, asked->optional_components}, files_, {},
@@ -246,10 +282,15 @@ std::string StopsItsOwnConfigure(const CMakePackage& p) {
   return "";
 }
 
-bool StopsAtAnUnknownCommand(const CMakeEvaluation& e) {
-  return std::any_of(e.failures.begin(), e.failures.end(),
-                     [](const CMakeFailure& f) { return !f.unknown_command.empty() && f.undecided.empty(); });
+// The failure where the evaluation stopped at a command no list file run so far defined, when
+// nothing made it undecided; null when none.
+const CMakeFailure* UnknownCommandStop(const CMakeEvaluation& e) {
+  for (const CMakeFailure& f : e.failures)
+    if (!f.unknown_command.empty() && f.undecided.empty()) return &f;
+  return nullptr;
 }
+
+bool StopsAtAnUnknownCommand(const CMakeEvaluation& e) { return UnknownCommandStop(e) != nullptr; }
 
 // An include(<Module>) the config makes that finds no module, when nothing made it undecided
 // (null when none): CMake fails the configure of whoever loads the config without that module
@@ -321,13 +362,38 @@ bool DependencyLocator::MayHoldModule(const CMakeDependency& d, const std::strin
   return false;
 }
 
-LocatedDependency DependencyLocator::LocateAndEvaluate(const CMakeDependency& d) {
+LocatedDependency DependencyLocator::LocateAndEvaluate(
+    const CMakeDependency& d, const std::map<std::string, CMakeDefinition>* commands) {
   LocatedDependency l = Locate(d);
   const Node* q = nullptr;
   if (!l.found.empty() && l.found.starts_with("/")) {
     // A config asked for components is evaluated for that request, audited or not.
     const std::string key = EvaluatedKey(l.found, d);
     q = Evaluated(key, d.name, l.found, &d);
+    // Evaluated apart, it stopped at a command its caller has defined (Qt6CoreTools' config
+    // calls _qt_internal_find_third_party_dependencies, which Qt6Config.cmake defined before
+    // Qt6Core found it): as CMake runs it, with the caller's commands, once per definition of
+    // that command. The call records which (commands_from), and is located again by it; a
+    // caller that lacks the command (Qt6WidgetsTools, found alone) keeps the failure.
+    const CMakeFailure* stop = q ? UnknownCommandStop(q->package->evaluation) : nullptr;
+    if (stop && commands) {
+      if (auto def = commands->find(ToLower(stop->unknown_command));
+          def != commands->end() && def->second.program)
+        l.request.commands_from =
+            def->first + " of " + def->second.program->file + ":" + std::to_string(def->second.begin);
+    }
+    if (stop && !l.request.commands_from.empty()) {
+      const std::string with = key + "\nwith " + l.request.commands_from + "\nCMAKE_MODULE_PATH " +
+                               (d.module_path_known ? d.module_path : "?");
+      // The caller's commands are copied only for an evaluation not made yet.
+      const Node* r = nullptr;
+      if (auto n = nodes_.find(with); n != nodes_.end())
+        r = n->second.done ? &n->second : nullptr;
+      else if (commands)
+        r = Evaluated(with, d.name, l.found, &d,
+                      std::make_shared<const std::map<std::string, CMakeDefinition>>(*commands));
+      if (r) q = r;
+    }
   }
   // One that stopped at a command its caller may define is not evaluated in part: what it
   // would define after it is unknown, not absent.

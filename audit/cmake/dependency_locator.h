@@ -80,7 +80,7 @@ class DependencyLocator final : public DependencyResolver {
   /// and fills in the `dependencies` of each.
   void EvaluateAudited();
 
-  Answer Resolve(const CMakeDependency& d) override;
+  Answer Resolve(const CMakeDependency& d, const std::map<std::string, CMakeDefinition>& commands) override;
 
   /// Configs outside the audited ones evaluated so far.
   size_t evaluated() const { return outside_; }
@@ -105,13 +105,16 @@ class DependencyLocator final : public DependencyResolver {
   /// The node of `key` evaluated (now, when it is not yet); null when it cannot be: a cycle,
   /// too deep, or past the bound on configs outside the audited ones.
   const Node* Evaluated(const std::string& key, const std::string& name, const std::string& config,
-                        const CMakeDependency* asked);
+                        const CMakeDependency* asked, SharedDefinitions commands = nullptr);
   void Finish(Node& n);
   /// Fills `p.dependencies`, one for each find_package() its evaluation made (all answered
   /// by now: remembered).
   void LocateDependencies(CMakePackage& p);
   /// Where `d` is found, and what its evaluation brings (evaluated now if need be).
-  LocatedDependency LocateAndEvaluate(const CMakeDependency& d);
+  /// `commands`: the caller's, at the call (null when located again afterwards: the
+  /// evaluation `d.commands_from` names, if any, is taken again).
+  LocatedDependency LocateAndEvaluate(const CMakeDependency& d,
+                                      const std::map<std::string, CMakeDefinition>* commands = nullptr);
   /// The CMAKE_MODULE_PATH `d` was called with may hold `module`.cmake (unknown: it may).
   bool MayHoldModule(const CMakeDependency& d, const std::string& module) const;
   /// Where find_package() finds `d`: Search(), once per distinct call in a run.

@@ -33,6 +33,10 @@ class CMakeEvaluator {
   /// Targets the package defines itself (from an earlier evaluation): a fresh consumer
   /// has none of them before the package defines them, whatever its dependencies define.
   void SetOwnTargets(std::set<std::string> names) { in_.foreign_targets().own = std::move(names); }
+  /// Functions and macros the caller defined before the file runs (CMake's commands are global).
+  void ImportCommands(const std::map<std::string, CMakeDefinition>& commands) {
+    in_.ImportDefinitions(commands);
+  }
   /// Each find_package() is answered by `resolver` as it runs: the dependencies are
   /// located, so if(TARGET) reads what the calls so far loaded.
   void SetResolver(DependencyResolver* resolver) {

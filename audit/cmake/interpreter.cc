@@ -1,6 +1,7 @@
 #include "audit/cmake/interpreter.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -140,10 +141,33 @@ void Interpreter::NoteDependencyLoaded(const std::string& name, bool undecided) 
   if (!undecided) f.loaded.insert(key);
 }
 
+void Interpreter::StoreMatches(const std::vector<std::string>& groups) {
+  // ClearMatches: the variables up to the count stored last, when set and not empty.
+  if (const CMakeValue* count = Get("CMAKE_MATCH_COUNT")) {
+    const int n =
+        count->known && !count->text.empty() && std::isdigit(static_cast<unsigned char>(count->text[0]))
+            ? std::min(count->text[0] - '0', 9)
+            : 9;
+    for (int i = 0; i <= n; ++i)
+      if (const CMakeValue* v = Get("CMAKE_MATCH_" + std::to_string(i)); v && !(v->known && v->text.empty()))
+        Set("CMAKE_MATCH_" + std::to_string(i), {""});
+    Set("CMAKE_MATCH_COUNT", {"0"});
+  }
+  // StoreMatches: the non-empty groups; the count is the highest of them.
+  if (groups.empty()) return;
+  size_t highest = 0;
+  for (size_t i = 0; i < groups.size() && i < 10; ++i)
+    if (!groups[i].empty()) {
+      Set("CMAKE_MATCH_" + std::to_string(i), {groups[i]});
+      highest = i;
+    }
+  Set("CMAKE_MATCH_COUNT", {std::to_string(highest)});
+}
+
 Interpreter::Resolution Interpreter::ResolveDependency(const CMakeDependency& d) {
   ForeignTargets& f = foreign_targets_;
   if (!f.resolver) return {};
-  DependencyResolver::Answer a = f.resolver->Resolve(d);
+  DependencyResolver::Answer a = f.resolver->Resolve(d, definitions_);
   const std::string key = ToLower(d.name);
   if (a.counts) {
     // Asked for twice (other components), it defines what either call loads.
@@ -153,7 +177,7 @@ Interpreter::Resolution Interpreter::ResolveDependency(const CMakeDependency& d)
     defined->second.evaluated = (first || defined->second.evaluated) && a.defined.evaluated;
   }
   if (a.package) f.packages[key] = std::move(*a.package);
-  return {a.absent, std::move(a.machine_variables)};
+  return {a.absent, std::move(a.machine_variables), std::move(a.commands_from)};
 }
 
 // With a resolver, what the find_package() calls that ran so far define (cmFindPackageCommand
@@ -208,15 +232,7 @@ ConditionResult Interpreter::Condition(const Args& args) {
     Charge(bytes);
     return !OverBudget();
   };
-  c.set_matches = [this](const std::vector<std::string>& groups) {
-    for (size_t i = 0; i < 10; ++i) {
-      if (i < groups.size())
-        Set("CMAKE_MATCH_" + std::to_string(i), {groups[i]});
-      else
-        Unset("CMAKE_MATCH_" + std::to_string(i));
-    }
-    Set("CMAKE_MATCH_COUNT", {std::to_string(groups.empty() ? 0 : groups.size() - 1)});
-  };
+  c.set_matches = [this](const std::vector<std::string>& groups) { StoreMatches(groups); };
   std::vector<ConditionArg> cargs;
   for (const Arg& a : args) cargs.push_back({a.value, a.quoted});
   return EvaluateCondition(std::move(cargs), c);

@@ -49,6 +49,11 @@ class Interpreter {
   /// set(... CACHE ...): VariableScopes::SetCache, the value bound as Set() binds it.
   void SetCache(const std::string& name, CMakeValue value, bool force);
   void Unset(const std::string& name, bool parent_scope = false) { vars_.Unset(name, parent_scope); }
+  /// CMAKE_MATCH_<n> and CMAKE_MATCH_COUNT after a regular-expression search, as
+  /// cmMakefile::ClearMatches then StoreMatches leave them: each earlier match variable
+  /// emptied, then each non-empty group of `groups` (none: no match) stored. if(MATCHES) and
+  /// string(REGEX MATCH) store their match; MATCHALL and REPLACE their last.
+  void StoreMatches(const std::vector<std::string>& groups);
   /// The unknown result of a command never run here.
   CMakeValue UnknownResult(const std::string& command) const;
   void ValueTooLong();  ///< records that a value hit limits().max_value_bytes
@@ -105,6 +110,7 @@ class Interpreter {
   struct Resolution {
     bool absent = false;
     std::shared_ptr<const std::vector<std::string>> machine_variables;  ///< as in Answer
+    std::string commands_from;                                          ///< as in Answer
   };
   Resolution ResolveDependency(const CMakeDependency& d);
   /// include_guard(): whether the current file was guarded already; guards it.
@@ -262,9 +268,12 @@ class DependencyResolver {
     /// What CMake's own Find module, not evaluated, may set (VariablesItMaySet): its
     /// answers are the consumer's machine's. Null for none.
     std::shared_ptr<const std::vector<std::string>> machine_variables;
+    std::string commands_from;  ///< CMakeDependency::commands_from of the call
   };
   virtual ~DependencyResolver() = default;
-  virtual Answer Resolve(const CMakeDependency& d) = 0;
+  /// `commands`: those the caller's list files have defined at the call.
+  virtual Answer Resolve(const CMakeDependency& d,
+                         const std::map<std::string, CMakeDefinition>& commands) = 0;
 };
 
 }  // namespace rocm_audit

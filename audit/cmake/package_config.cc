@@ -138,7 +138,8 @@ CMakeEvaluation EvaluateConfig(const std::string& name, const std::string& confi
   auto evaluate = [&](const std::set<std::string>& own, DependencyResolver* answers) {
     CMakeEvaluator e(files, limits);
     DefineFindPackageVariables(e, name, config);
-    for (const auto& [variable, value] : given) e.Define(variable, value);
+    for (const auto& [variable, value] : given.variables) e.Define(variable, value);
+    if (given.commands) e.ImportCommands(*given.commands);
     // find_package() stores the version its version file gave before it loads the config.
     for (auto& [variable, value] : FoundVersionVariables(name + "_VERSION", version))
       e.Define(variable, value);
@@ -251,7 +252,10 @@ std::vector<std::string> OfferedComponents(const std::string& name, const CMakeE
     });
     const bool number =
         std::all_of(c.begin(), c.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); });
-    if (word && !number && out.size() < kMaxComponents && std::find(out.begin(), out.end(), c) == out.end())
+    // <VAR>-NOTFOUND, what get_target_property() leaves for a property not set (ignition's
+    // ign_all_components), names no component.
+    if (word && !number && !c.ends_with("-NOTFOUND") && out.size() < kMaxComponents &&
+        std::find(out.begin(), out.end(), c) == out.end())
       out.push_back(c);
   };
   const std::string find_prefix = name + "_FIND_";

@@ -143,8 +143,13 @@ struct CMakePackage {
 /// would load it with no version requested: first with no components, then with each
 /// component the config offers. Each find_package() it makes is answered by `resolver`
 /// (none: its dependencies are not known, and what hangs on them is undecided). `given`:
-/// variables the caller's scope holds as the file runs (a Find module's CMAKE_MODULE_PATH).
-using GivenVariables = std::vector<std::pair<std::string, std::string>>;
+/// what the caller has as the file runs.
+struct GivenVariables {
+  /// Variables of the caller's scope (a Find module's CMAKE_MODULE_PATH).
+  std::vector<std::pair<std::string, std::string>> variables;
+  /// Commands the caller's list files defined (CMake's are global): null for none.
+  SharedDefinitions commands;
+};
 CMakePackage EvaluatePackage(const std::string& name, const std::string& config, const InstalledFiles& files,
                              const EvaluatorLimits& limits = {}, DependencyResolver* resolver = nullptr,
                              const GivenVariables& given = {});

@@ -437,6 +437,29 @@ TEST(CMakeChecks, ATargetPropertyReadOfATargetNobodyDefinesFailsTheGenerateStep)
   EXPECT_TRUE(Errors(AuditInRoot(t), "cmake-missing-target").empty());
 }
 
+// DBCSR's config finds MPI with no component and links MPI::MPI_Fortran: FindMPI defines a
+// language's target for the languages the consumer enables, and project() enables C and CXX.
+// cmake fails a C++ consumer at generate; the fix names the language.
+TEST(CMakeChecks, AFortranTargetOfFindMPIIsMissingForAConsumerOfCAndCXX) {
+  testing::TempDir t;
+  std::filesystem::create_directories(t / "root/usr/lib/cmake/P");
+  const std::string targets =
+      "add_library(P::p INTERFACE IMPORTED)\n"
+      "set_target_properties(P::p PROPERTIES INTERFACE_LINK_LIBRARIES \"MPI::MPI_C;MPI::MPI_Fortran\")\n";
+  testing::WriteAll(t / "root/usr/lib/cmake/P/PConfig.cmake",
+                    "include(CMakeFindDependencyMacro)\nfind_dependency(MPI)\n" + targets);
+  std::vector<Finding> f = Errors(AuditInRoot(t), "cmake-missing-target");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fields["linked"], "MPI::MPI_Fortran");
+  EXPECT_THAT(f[0].message, HasSubstr("CMake's FindMPI defines it only for a consumer that enables Fortran"));
+  EXPECT_THAT(f[0].hint, HasSubstr("enable_language(Fortran) in P's config before it finds MPI"));
+
+  testing::WriteAll(t / "root/usr/lib/cmake/P/PConfig.cmake",
+                    "include(CMakeFindDependencyMacro)\nenable_language(Fortran)\nfind_dependency(MPI)\n" +
+                        targets);
+  EXPECT_TRUE(Errors(AuditInRoot(t), "cmake-missing-target").empty());
+}
+
 // Qt::Gui is linked, and QtCore's config, evaluated only in part, defines Qt::Core alone:
 // the namespace is checked as far as the evaluation reaches (real cmake fails at generate).
 TEST(CMakeChecks, ATargetAPartlyEvaluatedNamespaceNeverDefinesIsMissing) {

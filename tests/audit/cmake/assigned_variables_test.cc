@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include "audit/cmake/cmake_modules.h"
+#include "tests/support/test_support.h"
+
 namespace rocm_audit {
 namespace {
 
@@ -37,6 +40,25 @@ TEST(AssignedVariables, OnlyPlainNamesTheModulesScopeKeeps) {
                      "set(${prefix}_FOUND 1)\nset(\"QUOTED\" 1)\nset(CMAKE_FIND_LIBRARY_SUFFIXES .a)\n"
                      "set(_scratch 1)\nif(x)\n  set(IN_IF 1)\nendif()\n"),
             (Names{"IN_IF", "IN_MACRO", "QUOTED"}));
+}
+
+// FindPython sets its results through ${_PYTHON_PREFIX}_VERSION_MAJOR in a helper file; its
+// documentation's "Result Variables" section names them (Shiboken6 compares
+// Python_VERSION_MAJOR). Its "Hints", the consumer's inputs, are not taken.
+TEST(AssignedVariables, TheResultVariablesSectionOfAModulesDocumentation) {
+  const std::string text = testing::ReadAll(std::string(kCMakeRoot) + "/Modules/FindPython.cmake");
+  ASSERT_FALSE(text.empty());
+  const Names names = DocumentedResultVariables(text);
+  for (const char* name : {"Python_FOUND", "Python_VERSION_MAJOR", "Python_EXECUTABLE", "Python_INCLUDE_DIRS"})
+    EXPECT_TRUE(std::binary_search(names.begin(), names.end(), name)) << name;
+  EXPECT_FALSE(std::binary_search(names.begin(), names.end(), "Python_ROOT_DIR"));  // a hint
+  EXPECT_FALSE(std::binary_search(names.begin(), names.end(), "Python_FIND_STRATEGY"));
+
+  EXPECT_EQ(DocumentedResultVariables("#[===[.rst:\nFindX\n-----\n\nResult Variables\n^^^^^^^^^^^^^^^^\n\n"
+                                      "``X_FOUND``\n  found\n``X::X``\n  a target\n\nHints\n^^^^^\n\n"
+                                      "``X_ROOT``\n#]===]\n"),
+            (Names{"X_FOUND"}));
+  EXPECT_TRUE(DocumentedResultVariables("set(X 1)\n").empty());
 }
 
 }  // namespace

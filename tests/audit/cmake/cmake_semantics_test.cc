@@ -472,6 +472,91 @@ TEST_F(CMakeSemantics, WhatAnUnevaluatedCMakeFindModuleSetsIsUnknownNotUnset) {
   for (const CMakeFailure& f : py.evaluation.failures) EXPECT_FALSE(f.undecided.empty()) << f.message;
 }
 
+// FindMPI and FindOpenMP define a language's target for a language the consumer enabled
+// (and the call asks for, when it asks for components). A consumer's project() enables C and
+// CXX: DBCSR links MPI::MPI_Fortran after find_dependency(MPI), and a C++ consumer fails at
+// generate. A config that enable_language()s Fortran first gets it.
+TEST_F(CMakeSemantics, ALanguagesTargetOfFindMPIIsDefinedForEnabledLanguagesOnly) {
+  auto targets = [&](const std::string& text) {
+    CMakePackage p{.name = "Top", .config = Config("Top", "include(CMakeFindDependencyMacro)\n" + text)};
+    EvaluateTogether({&p});
+    EXPECT_EQ(p.dependencies.size(), 1u);
+    return p.dependencies.empty() ? std::set<std::string>{}
+                                  : std::set<std::string>(p.dependencies[0].targets.begin(),
+                                                          p.dependencies[0].targets.end());
+  };
+  using Set = std::set<std::string>;
+  EXPECT_EQ(targets("find_dependency(MPI)\n"), (Set{"MPI::MPI_C", "MPI::MPI_CXX"}));
+  EXPECT_EQ(targets("find_dependency(OpenMP COMPONENTS CXX)\n"), (Set{"OpenMP::OpenMP_CXX"}));
+  EXPECT_EQ(targets("find_dependency(MPI COMPONENTS Fortran)\n"), (Set{}));
+  EXPECT_EQ(targets("enable_language(Fortran)\nfind_dependency(MPI)\n"),
+            (Set{"MPI::MPI_C", "MPI::MPI_CXX", "MPI::MPI_Fortran"}));
+  EXPECT_EQ(targets("find_dependency(Threads)\n"), (Set{"Threads::Threads"}));
+}
+
+// A config adds to CMAKE_MODULE_PATH (Qt6Config.cmake's list(APPEND)): evaluated apart from
+// its caller, it must not take the caller's entries away. Calamares puts its own directory
+// there, finds Qt6, then includes its modules from it.
+TEST_F(CMakeSemantics, ADependencyAddsToItsCallersModulePath) {
+  Config("Dep", "list(APPEND CMAKE_MODULE_PATH /dep/modules)\n");
+  Write("prefix/lib/cmake/Top/TopHelpers.cmake", "set(helpers_included 1)\n");
+  CMakePackage top{.name = "Top",
+                   .config = Config("Top",
+                                    "list(APPEND CMAKE_MODULE_PATH ${CMAKE_CURRENT_LIST_DIR})\n"
+                                    "find_package(Dep CONFIG REQUIRED)\ninclude(TopHelpers)\n")};
+  EvaluateTogether({&top});
+  EXPECT_EQ(Var(top.evaluation, "CMAKE_MODULE_PATH"), (dir_ / "prefix/lib/cmake/Top").string() + ";/dep/modules");
+  EXPECT_EQ(Var(top.evaluation, "helpers_included"), "1");
+  EXPECT_TRUE(top.evaluation.failures.empty());
+}
+
+// CMake's commands are global: a dependency may call a function its caller defined (Qt6CoreTools'
+// config calls _qt_internal_find_third_party_dependencies, which Qt6Config.cmake defined before
+// Qt6Core found it). Evaluated apart it stops there; it is evaluated again with the caller's
+// commands, and what it then defines is the caller's (Qt6Core's `if(TARGET Qt::Core)` was
+// undecided while Qt6CoreTools was not evaluated at all). A caller without the command
+// (Qt6WidgetsTools, found alone, finds Qt6CoreTools) keeps the failure, as in CMake.
+TEST_F(CMakeSemantics, ADependencyRunsWithTheCommandsItsCallerDefined) {
+  Config("Tools", "top_helper()\n");
+  CMakePackage top{.name = "Top",
+                   .config = Config("Top",
+                                    "include(CMakeFindDependencyMacro)\n"
+                                    "function(top_helper)\n  add_library(Tools::t INTERFACE IMPORTED)\nendfunction()\n"
+                                    "find_dependency(Tools)\nif(TARGET Tools::t)\n  set(seen 1)\nelse()\n"
+                                    "  set(seen 0)\nendif()\n")};
+  CMakePackage alone{.name = "Alone",
+                     .config = Config("Alone", "include(CMakeFindDependencyMacro)\nfind_dependency(Tools)\n")};
+  EvaluateTogether({&top, &alone});
+  EXPECT_EQ(Var(top.evaluation, "seen"), "1");
+  ASSERT_EQ(top.dependencies.size(), 1u);
+  EXPECT_TRUE(top.dependencies[0].evaluated);
+  EXPECT_TRUE(top.dependencies[0].targets.count("Tools::t"));
+  ASSERT_EQ(alone.dependencies.size(), 1u);
+  EXPECT_FALSE(alone.dependencies[0].evaluated);
+  EXPECT_FALSE(alone.dependencies[0].targets.count("Tools::t"));
+}
+
+// A config found that sets its <Name>_FOUND false: find_package(... REQUIRED) stops the
+// configure ("... but it set Dep_FOUND to FALSE so package \"Dep\" is considered to be NOT
+// FOUND"), an optional call goes on with Dep_FOUND false. ignition-physics5, asked for its
+// component tpe, fails so for ignition-physics5-tpe-plugin.
+TEST_F(CMakeSemantics, ARequiredFindPackageOfAConfigThatSetsItsFoundFalseStops) {
+  Config("Dep", "set(Dep_NOT_FOUND_MESSAGE \"a component is missing\")\nset(Dep_FOUND FALSE)\n");
+  CMakePackage req{.name = "Req", .config = Config("Req", "find_package(Dep REQUIRED)\nset(after 1)\n")};
+  CMakePackage opt{.name = "Opt", .config = Config("Opt", "find_package(Dep)\nset(after 1)\n")};
+  EvaluateTogether({&req, &opt});
+  ASSERT_EQ(req.evaluation.failures.size(), 1u);
+  EXPECT_NE(req.evaluation.failures[0].message.find("but it set Dep_FOUND to FALSE so package \"Dep\" is "
+                                                    "considered to be NOT FOUND.  Reason given by package:\na "
+                                                    "component is missing"),
+            std::string::npos)
+      << req.evaluation.failures[0].message;
+  EXPECT_EQ(Var(req.evaluation, "after"), "<undefined>");
+  EXPECT_TRUE(opt.evaluation.failures.empty());
+  EXPECT_EQ(Var(opt.evaluation, "Dep_FOUND"), "FALSE");
+  EXPECT_EQ(Var(opt.evaluation, "after"), "1");
+}
+
 // find_package() of a config runs it in the caller's scope, so a dependency's
 // configure_package_config_file() PACKAGE_PREFIX_DIR replaced the caller's until CMake 3.30,
 // which gives the caller its own back (libwbxml2 computes its prefix, then finds expat, then
@@ -527,13 +612,17 @@ TEST_F(CMakeSemantics, CountsLoopVariablesAndADependencysRequestAreNotComponents
 
 // A package whose name holds "Components" (Qt6DesignerComponentsPrivate): its own variables
 // are no lists of components. Read as such, its module dependencies and targets were 32
-// component passes of its config, each evaluating it whole again.
+// component passes of its config, each evaluating it whole again. Nor is a NOTFOUND marker a
+// component (ignition's configs offered "ign_all_components-NOTFOUND" and asked for
+// ignition-physics5-ign_all_components-NOTFOUND, a warning on each).
 TEST_F(CMakeSemantics, APackageNamedComponentsOffersNoneOfItsVariables) {
   CMakePackage pkg{.name = "QtDesignerComponents",
                    .config = Config("QtDesignerComponents",
                                     "set(_QtDesignerComponents_MODULE_DEPENDENCIES Core Gui)\n"
                                     "set(QtDesignerComponents_LIBRARIES Qt::DesignerComponents)\n"
-                                    "set(QtDesignerComponents_Extra_COMPONENTS tools)\n")};
+                                    "set(QtDesignerComponents_Extra_COMPONENTS tools)\n"
+                                    // ignition's: get_target_property() of a property not set
+                                    "set(ign_all_components ign_all_components-NOTFOUND)\n")};
   EvaluateTogether({&pkg});
   EXPECT_EQ(pkg.components, std::vector<std::string>{"tools"});
 }

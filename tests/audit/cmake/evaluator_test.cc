@@ -63,6 +63,26 @@ TEST_F(Evaluator, ListAppendAddsItsItemsAsCMakeDoesEmptyOnesToo) {
   EXPECT_EQ(Var(r, "E"), "x");
 }
 
+// What cmake 3.25.1 -P prints for the same lines: a=[heatshrink] [0.4] n=2, b=[a1;b2] [b] [2]
+// n=2, c=[x] n=1, e=[z] [] n=0. string(REGEX) sets CMAKE_MATCH_<n> as if(MATCHES) does
+// (LibBGCode's config reads CMAKE_MATCH_1 after string(REGEX MATCH); left unset, its
+// find_dependency() asked for a package named COMPONENTS).
+TEST_F(Evaluator, StringRegexLeavesTheMatchVariables) {
+  auto r = Run(Write("matches.cmake",
+                     "string(REGEX MATCH \"^(.*)_([0-9]+\\\\.[0-9]+)$\" p heatshrink_0.4)\n"
+                     "set(a \"${CMAKE_MATCH_1} ${CMAKE_MATCH_2} ${CMAKE_MATCH_COUNT}\")\n"
+                     "string(REGEX MATCHALL \"([a-z])([0-9])\" all \"a1 b2 c\")\n"
+                     "set(b \"${CMAKE_MATCH_1} ${CMAKE_MATCH_2} ${CMAKE_MATCH_COUNT}\")\n"
+                     "string(REGEX REPLACE \"(x)\" \"y\" r axb)\n"
+                     "set(c \"${CMAKE_MATCH_1} ${CMAKE_MATCH_2} ${CMAKE_MATCH_COUNT}\")\n"
+                     "string(REGEX MATCH \"(q)?z\" z z)\n"
+                     "set(e \"${CMAKE_MATCH_0} [${CMAKE_MATCH_1}] ${CMAKE_MATCH_COUNT}\")\n"));
+  EXPECT_EQ(Var(r, "a"), "heatshrink 0.4 2");
+  EXPECT_EQ(Var(r, "b"), "b 2 2");
+  EXPECT_EQ(Var(r, "c"), "x  1");
+  EXPECT_EQ(Var(r, "e"), "z [] 0");
+}
+
 // What cmake 3.25.1 -P prints for the same lines: dirs=[/usr/include] shadowed=[cached]
 // kept=[first] forced=[second] unset_cache=[]. A cache entry is read wherever no variable of
 // the name is bound: a function that exports with CACHE INTERNAL (DART's config) leaves it to
@@ -855,7 +875,7 @@ TEST_F(Evaluator, TheResolversAnswerDecidesIfTarget) {
   struct Answering : DependencyResolver {
     Answer answer;
     std::vector<std::string> asked;
-    Answer Resolve(const CMakeDependency& d) override {
+    Answer Resolve(const CMakeDependency& d, const std::map<std::string, CMakeDefinition>&) override {
       asked.push_back(d.name);
       return answer;
     }
