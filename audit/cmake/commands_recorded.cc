@@ -72,9 +72,8 @@ std::optional<Flow> DependencySaysNotFound(Interpreter& in, const std::string& n
     if (auto m = module.variables->find(d.name + "_NOT_FOUND_MESSAGE");
         m != module.variables->end() && m->second.known && !m->second.text.empty())
       reason = "  Reason given by package:\n" + m->second.text;
-    in.Fail("Found package configuration file:\n  " + module.config +
-            "\nbut it set " + d.name + "_FOUND to FALSE so package \"" + d.name +
-            "\" is considered to be NOT FOUND." + reason);
+    in.Fail("Found package configuration file:\n  " + module.config + "\nbut it set " + d.name +
+            "_FOUND to FALSE so package \"" + d.name + "\" is considered to be NOT FOUND." + reason);
     return Flow::kStop;
   }
   const CMakeValue* name = in.Get("CMAKE_FIND_PACKAGE_NAME");
@@ -100,8 +99,15 @@ std::string SearchPathEntry(std::string entry) {
 // <NAME>_FOUND true only when every required component's <Name>_<Component>_FOUND is: a
 // required call that succeeds found each component it asked for (SuiteSparse_config tests
 // OpenMP_C_FOUND after find_dependency(OpenMP COMPONENTS C)); an optional one, or an
-// optional component, is the consumer's machine's answer.
-void SetFindModuleResults(Interpreter& in, const CMakeDependency& d) {
+// optional component, is the consumer's machine's answer. What else the module sets
+// (`machine`: FindPythonInterp's PYTHON_VERSION_MAJOR) is its probe's answer too: unknown,
+// not unset, where nothing set it before.
+void SetFindModuleResults(Interpreter& in, const CMakeDependency& d,
+                          const std::vector<std::string>* machine) {
+  if (machine)
+    for (const std::string& v : *machine)
+      if (!v.starts_with(d.name + "_FIND_") && !in.Get(v))
+        in.Set(v, CMakeValue::Unknown("what CMake's Find" + d.name + " sets on the consumer's machine"));
   const CMakeValue* found = in.Get(d.name + "_FOUND");
   const CMakeValue result = found ? *found : CMakeValue::Unknown("whether the consumer has " + d.name);
   in.Set(ToUpper(d.name) + "_FOUND", result);
@@ -128,6 +134,23 @@ CMakeValue ModulePathAfter(const CMakeValue* caller, const CMakeValue& after) {
   CMakeValue joined = *caller;
   if (!after.text.empty()) joined.text += ";" + after.text;
   return joined;
+}
+
+// What the caller's scope holds at the call that the search and the evaluation read: its
+// CMAKE_MODULE_PATH, <Name>_DIR, and the languages enabled besides C and CXX.
+void NoteCallersScope(Interpreter& in, CMakeDependency& d) {
+  if (const CMakeValue* module_path = in.Get("CMAKE_MODULE_PATH")) {
+    d.module_path = module_path->text;
+    d.module_path_known = module_path->known && !module_path->maybe_unset;
+  } else {
+    d.module_path_known = true;
+  }
+  if (const CMakeValue* dir = in.Get(d.name + "_DIR"); dir && dir->known && !IsFalseConstant(dir->text))
+    d.dir = dir->text;
+  for (const char* language : {"Fortran", "CUDA", "HIP", "OBJC", "OBJCXX"})
+    if (const CMakeValue* loaded = in.Get(std::string("CMAKE_") + language + "_COMPILER_LOADED");
+        loaded && loaded->known && !IsFalseConstant(loaded->text))
+      d.languages.push_back(language);
 }
 
 // find_package()'s options that leave out groups of prefixes (cmFindPackageCommand::
@@ -208,18 +231,7 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
     return !x.quoted && (x.value.text == "CONFIG" || x.value.text == "NO_MODULE");
   });
   if (!config_mode) d.module = ShippedFindModule(in, d.name);
-  if (const CMakeValue* module_path = in.Get("CMAKE_MODULE_PATH")) {
-    d.module_path = module_path->text;
-    d.module_path_known = module_path->known && !module_path->maybe_unset;
-  } else {
-    d.module_path_known = true;
-  }
-  if (const CMakeValue* dir = in.Get(d.name + "_DIR"); dir && dir->known && !IsFalseConstant(dir->text))
-    d.dir = dir->text;
-  for (const char* language : {"Fortran", "CUDA", "HIP", "OBJC", "OBJCXX"})
-    if (const CMakeValue* loaded = in.Get(std::string("CMAKE_") + language + "_COMPILER_LOADED");
-        loaded && loaded->known && !IsFalseConstant(loaded->text))
-      d.languages.push_back(language);
+  NoteCallersScope(in, d);
   in.SetDependencySeen();
   Interpreter::Resolution resolved = in.ResolveDependency(d);
   const bool absent = resolved.absent;
@@ -234,16 +246,8 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
   in.Set(d.name + "_FOUND", d.required || n == "find_dependency" ? CMakeValue{"1"}
                             : absent                             ? CMakeValue{"0"}
                                      : CMakeValue::Unknown("whether the consumer has " + d.name));
-  if (!config_mode && d.module.empty() && HasFindModule(d.name)) {
-    // What else CMake's module sets is its probe's answer on the consumer's machine
-    // (FindPythonInterp's PYTHON_VERSION_MAJOR): unknown, not unset, where nothing set it
-    // before.
-    if (resolved.machine_variables)
-      for (const std::string& v : *resolved.machine_variables)
-        if (!v.starts_with(d.name + "_FIND_") && !in.Get(v))
-          in.Set(v, CMakeValue::Unknown("what CMake's Find" + d.name + " sets on the consumer's machine"));
-    SetFindModuleResults(in, d);
-  }
+  if (!config_mode && d.module.empty() && HasFindModule(d.name))
+    SetFindModuleResults(in, d, resolved.machine_variables.get());
   // A dependency found and evaluated in the same run leaves what find_package() leaves: its
   // version, where its config is, and the commands its list files define.
   const auto& found = in.foreign_targets().packages;

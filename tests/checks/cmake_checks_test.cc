@@ -454,9 +454,9 @@ TEST(CMakeChecks, AFortranTargetOfFindMPIIsMissingForAConsumerOfCAndCXX) {
   EXPECT_THAT(f[0].message, HasSubstr("CMake's FindMPI defines it only for a consumer that enables Fortran"));
   EXPECT_THAT(f[0].hint, HasSubstr("enable_language(Fortran) in P's config before it finds MPI"));
 
-  testing::WriteAll(t / "root/usr/lib/cmake/P/PConfig.cmake",
-                    "include(CMakeFindDependencyMacro)\nenable_language(Fortran)\nfind_dependency(MPI)\n" +
-                        targets);
+  testing::WriteAll(
+      t / "root/usr/lib/cmake/P/PConfig.cmake",
+      "include(CMakeFindDependencyMacro)\nenable_language(Fortran)\nfind_dependency(MPI)\n" + targets);
   EXPECT_TRUE(Errors(AuditInRoot(t), "cmake-missing-target").empty());
 }
 

@@ -49,7 +49,8 @@ TEST(AssignedVariables, TheResultVariablesSectionOfAModulesDocumentation) {
   const std::string text = testing::ReadAll(std::string(kCMakeRoot) + "/Modules/FindPython.cmake");
   ASSERT_FALSE(text.empty());
   const Names names = DocumentedResultVariables(text);
-  for (const char* name : {"Python_FOUND", "Python_VERSION_MAJOR", "Python_EXECUTABLE", "Python_INCLUDE_DIRS"})
+  for (const char* name :
+       {"Python_FOUND", "Python_VERSION_MAJOR", "Python_EXECUTABLE", "Python_INCLUDE_DIRS"})
     EXPECT_TRUE(std::binary_search(names.begin(), names.end(), name)) << name;
   EXPECT_FALSE(std::binary_search(names.begin(), names.end(), "Python_ROOT_DIR"));  // a hint
   EXPECT_FALSE(std::binary_search(names.begin(), names.end(), "Python_FIND_STRATEGY"));

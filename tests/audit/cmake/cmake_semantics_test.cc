@@ -460,7 +460,8 @@ TEST_F(CMakeSemantics, WhatAnUnevaluatedCMakeFindModuleSetsIsUnknownNotUnset) {
   Write("world/usr/share/cmake-3.25/Modules/FindPythonInterp.cmake", module);
   Write("world/usr/lib/cmake/Py/PyConfig.cmake",
         "set(PYTHON_EXECUTABLE /usr/bin/python3)\nfind_package(PythonInterp 3 REQUIRED)\n"
-        "if(NOT PYTHON_VERSION_MAJOR STREQUAL 3)\n  message(FATAL_ERROR \"Detected: ${PYTHON_VERSION_MAJOR}\")\n"
+        "if(NOT PYTHON_VERSION_MAJOR STREQUAL 3)\n  message(FATAL_ERROR \"Detected: "
+        "${PYTHON_VERSION_MAJOR}\")\n"
         "endif()\n");
   CMakePackage py{.name = "Py", .config = "/usr/lib/cmake/Py/PyConfig.cmake"};
   EvaluateInWorld({&py});
@@ -481,9 +482,9 @@ TEST_F(CMakeSemantics, ALanguagesTargetOfFindMPIIsDefinedForEnabledLanguagesOnly
     CMakePackage p{.name = "Top", .config = Config("Top", "include(CMakeFindDependencyMacro)\n" + text)};
     EvaluateTogether({&p});
     EXPECT_EQ(p.dependencies.size(), 1u);
-    return p.dependencies.empty() ? std::set<std::string>{}
-                                  : std::set<std::string>(p.dependencies[0].targets.begin(),
-                                                          p.dependencies[0].targets.end());
+    return p.dependencies.empty()
+               ? std::set<std::string>{}
+               : std::set<std::string>(p.dependencies[0].targets.begin(), p.dependencies[0].targets.end());
   };
   using Set = std::set<std::string>;
   EXPECT_EQ(targets("find_dependency(MPI)\n"), (Set{"MPI::MPI_C", "MPI::MPI_CXX"}));
@@ -505,7 +506,8 @@ TEST_F(CMakeSemantics, ADependencyAddsToItsCallersModulePath) {
                                     "list(APPEND CMAKE_MODULE_PATH ${CMAKE_CURRENT_LIST_DIR})\n"
                                     "find_package(Dep CONFIG REQUIRED)\ninclude(TopHelpers)\n")};
   EvaluateTogether({&top});
-  EXPECT_EQ(Var(top.evaluation, "CMAKE_MODULE_PATH"), (dir_ / "prefix/lib/cmake/Top").string() + ";/dep/modules");
+  EXPECT_EQ(Var(top.evaluation, "CMAKE_MODULE_PATH"),
+            (dir_ / "prefix/lib/cmake/Top").string() + ";/dep/modules");
   EXPECT_EQ(Var(top.evaluation, "helpers_included"), "1");
   EXPECT_TRUE(top.evaluation.failures.empty());
 }
@@ -518,14 +520,16 @@ TEST_F(CMakeSemantics, ADependencyAddsToItsCallersModulePath) {
 // (Qt6WidgetsTools, found alone, finds Qt6CoreTools) keeps the failure, as in CMake.
 TEST_F(CMakeSemantics, ADependencyRunsWithTheCommandsItsCallerDefined) {
   Config("Tools", "top_helper()\n");
-  CMakePackage top{.name = "Top",
-                   .config = Config("Top",
-                                    "include(CMakeFindDependencyMacro)\n"
-                                    "function(top_helper)\n  add_library(Tools::t INTERFACE IMPORTED)\nendfunction()\n"
-                                    "find_dependency(Tools)\nif(TARGET Tools::t)\n  set(seen 1)\nelse()\n"
-                                    "  set(seen 0)\nendif()\n")};
-  CMakePackage alone{.name = "Alone",
-                     .config = Config("Alone", "include(CMakeFindDependencyMacro)\nfind_dependency(Tools)\n")};
+  CMakePackage top{
+      .name = "Top",
+      .config = Config("Top",
+                       "include(CMakeFindDependencyMacro)\n"
+                       "function(top_helper)\n  add_library(Tools::t INTERFACE IMPORTED)\nendfunction()\n"
+                       "find_dependency(Tools)\nif(TARGET Tools::t)\n  set(seen 1)\nelse()\n"
+                       "  set(seen 0)\nendif()\n")};
+  CMakePackage alone{
+      .name = "Alone",
+      .config = Config("Alone", "include(CMakeFindDependencyMacro)\nfind_dependency(Tools)\n")};
   EvaluateTogether({&top, &alone});
   EXPECT_EQ(Var(top.evaluation, "seen"), "1");
   ASSERT_EQ(top.dependencies.size(), 1u);
@@ -546,10 +550,11 @@ TEST_F(CMakeSemantics, ARequiredFindPackageOfAConfigThatSetsItsFoundFalseStops) 
   CMakePackage opt{.name = "Opt", .config = Config("Opt", "find_package(Dep)\nset(after 1)\n")};
   EvaluateTogether({&req, &opt});
   ASSERT_EQ(req.evaluation.failures.size(), 1u);
-  EXPECT_NE(req.evaluation.failures[0].message.find("but it set Dep_FOUND to FALSE so package \"Dep\" is "
-                                                    "considered to be NOT FOUND.  Reason given by package:\na "
-                                                    "component is missing"),
-            std::string::npos)
+  EXPECT_NE(
+      req.evaluation.failures[0].message.find("but it set Dep_FOUND to FALSE so package \"Dep\" is "
+                                              "considered to be NOT FOUND.  Reason given by package:\na "
+                                              "component is missing"),
+      std::string::npos)
       << req.evaluation.failures[0].message;
   EXPECT_EQ(Var(req.evaluation, "after"), "<undefined>");
   EXPECT_TRUE(opt.evaluation.failures.empty());
