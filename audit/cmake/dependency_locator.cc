@@ -174,15 +174,14 @@ std::shared_ptr<const std::vector<std::string>> DependencyLocator::MachineVariab
   if (cmake_modules_.empty()) return nullptr;
   auto [it, added] = machine_variables_.try_emplace(name);
   if (added) {
+    // Read once for both: the text's assignments and its documentation's result variables.
     const std::string module = cmake_modules_ + "/Find" + name + ".cmake";
-    const size_t cap = EvaluatorLimits{}.max_file_bytes;
-    std::string why;
-    if (ProgramPtr p = files_.programs().Get(module, cap, files_, &why)) {
-      std::vector<std::string> names = VariablesItMaySet(*p);
-      if (std::optional<std::string> text = files_.Read(module, cap)) {
-        const std::vector<std::string> documented = DocumentedResultVariables(*text);
-        names.insert(names.end(), documented.begin(), documented.end());
-      }
+    if (std::optional<std::string> text = files_.Read(module, EvaluatorLimits{}.max_file_bytes)) {
+      std::vector<std::string> names = VariablesItMaySet(*ParseProgram(module, *text));
+      const std::vector<std::string> documented = DocumentedResultVariables(*text);
+      names.insert(names.end(), documented.begin(), documented.end());
+      std::sort(names.begin(), names.end());
+      names.erase(std::unique(names.begin(), names.end()), names.end());
       it->second = std::make_shared<const std::vector<std::string>>(std::move(names));
     }
   }
