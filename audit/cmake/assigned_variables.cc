@@ -110,7 +110,7 @@ std::vector<std::string> DocumentedResultVariables(std::string_view text) {
     const size_t close = section.find("``", open + 2);
     if (close == std::string_view::npos) break;
     const std::string_view name = section.substr(open + 2, close - open - 2);
-    ListFileArgument a{std::string(name)};
+    ListFileArgument a{name};
     if (IsPlainName(a) && IsResultName(name)) names.emplace_back(name);
     open = section.find("``", close + 2);
   }
@@ -132,7 +132,7 @@ std::vector<std::string> VariablesItMaySet(const Program& p) {
     outputs.clear();
     OutputsOf(c, outputs);
     for (const ListFileArgument* a : outputs)
-      if (IsPlainName(*a) && IsResultName(a->text)) names.push_back(a->text);
+      if (IsPlainName(*a) && IsResultName(a->text)) names.emplace_back(a->text);
   }
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());

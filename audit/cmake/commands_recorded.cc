@@ -58,10 +58,8 @@ Flow MessageCommand(Interpreter& in, const std::string&, const Args& a) {
 // found: what the consumer's machine has is not known here. nullopt: the call goes on.
 std::optional<Flow> DependencySaysNotFound(Interpreter& in, const std::string& n, const CMakeDependency& d,
                                            const Interpreter::ForeignTargets::Package& module) {
-  if (!module.variables) return std::nullopt;
-  auto found = module.variables->find(d.name + "_FOUND");
-  if (found == module.variables->end() || !found->second.known || !IsFalseConstant(found->second.text))
-    return std::nullopt;
+  const CMakeValue* found = module.variables.Find(d.name + "_FOUND");
+  if (!found || !found->known || !IsFalseConstant(found->text)) return std::nullopt;
   in.Set(d.name + "_FOUND", {"FALSE"});
   auto& answers = in.rec().Out().world_answers;
   answers.insert(answers.end(), module.world_answers.begin(), module.world_answers.end());
@@ -69,9 +67,9 @@ std::optional<Flow> DependencySaysNotFound(Interpreter& in, const std::string& n
     // A Find module's own find_package_handle_standard_args() stops a required call.
     if (!d.required || module.config.empty()) return std::nullopt;
     std::string reason;
-    if (auto m = module.variables->find(d.name + "_NOT_FOUND_MESSAGE");
-        m != module.variables->end() && m->second.known && !m->second.text.empty())
-      reason = "  Reason given by package:\n" + m->second.text;
+    if (const CMakeValue* m = module.variables.Find(d.name + "_NOT_FOUND_MESSAGE");
+        m && m->known && !m->text.empty())
+      reason = "  Reason given by package:\n" + m->text;
     in.Fail("Found package configuration file:\n  " + module.config + "\nbut it set " + d.name +
             "_FOUND to FALSE so package \"" + d.name + "\" is considered to be NOT FOUND." + reason);
     return Flow::kStop;
@@ -255,18 +253,17 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
     // Its list files ran in this scope (Qt6Config.cmake sets QT_CMAKE_EXPORT_NAMESPACE and
     // CMAKE_MODULE_PATH for the Qt modules that find it), but for what find_package() keeps
     // to each call: the file being read, the package name and its <Dep>_FIND_* variables.
-    static const std::map<std::string, CMakeValue> kNone;
-    for (const auto& [variable, value] : it->second.variables ? *it->second.variables : kNone) {
+    it->second.variables.ForEach([&](const std::string& variable, const CMakeValue& value) {
       if (variable.starts_with("CMAKE_CURRENT_LIST_") || variable == "CMAKE_FIND_PACKAGE_NAME" ||
           variable.starts_with(d.name + "_FIND_") || variable.starts_with("CMAKE_MATCH_") ||
           variable.starts_with("ARG") || (variable == "PACKAGE_PREFIX_DIR" && it->second.restores_prefix_dir))
-        continue;
-      if (variable == "CMAKE_MODULE_PATH" && !it->second.config.empty()) {
+        return;
+      if (variable == "CMAKE_MODULE_PATH" && !it->second.config.empty())
         in.Set(variable, ModulePathAfter(in.Get(variable), value));
-        continue;
-      }
-      in.Set(variable, value);
-    }
+      else
+        in.Set(variable, value);
+    });
+    in.NoteVariablesApplied(it->second.variables);
     in.Set(d.name + "_FOUND", {"1"});
     if (std::optional<Flow> stop = DependencySaysNotFound(in, n, d, it->second)) return *stop;
     if (!it->second.config.empty()) {  // "" for a Find module, which sets what it sets

@@ -412,8 +412,7 @@ LocatedDependency DependencyLocator::LocateAndEvaluate(
     for (const LocatedDependency& m : p.dependencies)
       l.through_module.push_back({m.request.name, m.request.version, m.found});
   l.version = p.version;
-  l.variables = p.evaluation.variables.shared();
-  if (!l.variables) l.variables = std::make_shared<const std::map<std::string, CMakeValue>>();
+  l.variables = p.evaluation.variables ? p.evaluation.variables : CMakeVariables(CMakeVariables::Map{});
   l.world_answers = p.evaluation.world_answers;
   l.targets = q->targets;
   l.targets_known = q->known;
@@ -441,13 +440,14 @@ bool DependencyLocator::CMakeModuleFindsNone(const CMakeDependency& d, LocatedDe
     const CMakeEvaluation e =
         EvaluateFindModule(d.name, module, {d.components, d.optional_components}, files_, limits, this);
     --depth_;
-    auto found = e.variables.find(d.name + "_FOUND");
-    if (found != e.variables.end() && found->second.known && !found->second.maybe_unset &&
-        IsFalseConstant(found->second.text) && e.skipped.empty() && !e.stopped && !e.undecided) {
+    const CMakeValue* found = e.variables.Find(d.name + "_FOUND");
+    if (found && found->known && !found->maybe_unset && IsFalseConstant(found->text) && e.skipped.empty() &&
+        !e.stopped && !e.undecided) {
       std::string missing;
-      for (const auto& [name, value] : e.variables)
+      e.variables.ForEach([&](const std::string& name, const CMakeValue& value) {
         if (value.known && value.text == name + "-NOTFOUND")
           missing += (missing.empty() ? "" : ", ") + value.text;
+      });
       it->second = missing.empty() ? "none" : missing;
     }
   }

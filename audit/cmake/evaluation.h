@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "audit/cmake/kept_variables.h"
 #include "audit/cmake/value.h"
 #include "audit/support/path_text.h"
 
@@ -162,39 +163,6 @@ struct CMakeDefinition {
   bool SameAs(const CMakeDefinition& o) const { return program == o.program && begin == o.begin; }
 };
 
-/// What a dependency's evaluation left, shared by every package that finds it and by each of
-/// their evaluations: copied for each, Qt6's modules copied Qt6Core's every variable dozens
-/// of times a round.
-using SharedVariables = std::shared_ptr<const std::map<std::string, CMakeValue>>;
-
-/// The variables an evaluation left set, read-only and shared by its copies: a package kept
-/// its plain pass's variables twice (the pass, kept for evaluating again, and the package
-/// assembled of it), and every package that found it a third copy. Qt6's modules leave over
-/// a thousand each (find_package() runs their dependencies in their scope).
-class CMakeVariables {
- public:
-  using Map = std::map<std::string, CMakeValue>;
-  CMakeVariables() = default;
-  explicit CMakeVariables(Map map) : map_(std::make_shared<const Map>(std::move(map))) {}
-
-  const Map& map() const { return map_ ? *map_ : Empty(); }
-  /// The same map, for whoever keeps it longer than this evaluation (null: none set).
-  const SharedVariables& shared() const { return map_; }
-  Map::const_iterator find(const std::string& name) const { return map().find(name); }
-  Map::const_iterator begin() const { return map().begin(); }
-  Map::const_iterator end() const { return map().end(); }
-  size_t count(const std::string& name) const { return map().count(name); }
-  size_t size() const { return map().size(); }
-  bool empty() const { return map().empty(); }
-  void clear() { map_.reset(); }
-
- private:
-  static const Map& Empty() {
-    static const Map kEmpty;
-    return kEmpty;
-  }
-  SharedVariables map_;
-};
 using SharedDefinitions = std::shared_ptr<const std::map<std::string, CMakeDefinition>>;
 
 /// The names of the imported targets a found package brings (its own and its dependencies'),

@@ -69,13 +69,13 @@ bool Interpreter::Guard() {
 CMakeValue Interpreter::ExpandOne(const ListFileArgument& arg) {
   if (arg.kind == ListFileArgument::kBracket) {
     Charge(arg.text.size());
-    return {arg.text};
+    return {std::string(arg.text)};
   }
   // Most arguments are plain words: nothing to expand, the text as written. (Two scans of the
   // text: find_first_of() looks each character up in the set, a call per character.)
   if (arg.text.find('$') == std::string::npos && arg.text.find('\\') == std::string::npos) {
     Charge(2 * arg.text.size());
-    return {arg.text};
+    return {std::string(arg.text)};
   }
   VariableLookup vars = [this](std::string_view name) { return vars_.Lookup(name); };
   VariableLookup env = [this](std::string_view name) -> const CMakeValue* {

@@ -145,7 +145,7 @@ class Interpreter {
       std::string version, config;
       SharedDefinitions definitions;  ///< null for none
       /// What its list files left set: find_package() runs them in the caller's scope.
-      SharedVariables variables{};
+      CMakeVariables variables{};
       std::vector<std::string> world_answers{};  ///< what its evaluation asked the audited world
       /// find_package() gives the caller back its own PACKAGE_PREFIX_DIR after the config
       /// (CMake 3.30 and later): a dependency's configure_package_config_file() prefix does
@@ -180,6 +180,12 @@ class Interpreter {
     DependencyResolver* resolver = nullptr;
   };
   ForeignTargets& foreign_targets() { return foreign_targets_; }
+  /// Notes the variables a found dependency left in this evaluation's scope: the largest such
+  /// map is what the evaluation's own are kept as a difference of (CMakeVariables).
+  void NoteVariablesApplied(const CMakeVariables& v) {
+    if (v.size() > variables_applied_.size()) variables_applied_ = v;
+  }
+  const CMakeVariables& largest_variables_applied() const { return variables_applied_; }
   const ForeignTargets& foreign_targets() const { return foreign_targets_; }
   /// `name` is a target no dependency can define: the command that alone defines it decided
   /// not to (pkg_check_modules(IMPORTED_TARGET) of a module the world lacks), so
@@ -247,6 +253,7 @@ class Interpreter {
   std::set<std::string> included_modules_;
   std::vector<std::string> policy_versions_{""};
   ForeignTargets foreign_targets_;
+  CMakeVariables variables_applied_;
   std::set<std::string> absent_targets_;
   std::set<std::string> consumer_files_;  ///< written in the consumer's tree (NoteConsumerFile)
 };

@@ -1,34 +1,76 @@
 #include "audit/cmake/list_file.h"
 
 #include <cctype>
+#include <cstring>
 
 namespace rocm_audit {
 namespace {
 
 class Lexer {
  public:
-  explicit Lexer(std::string_view text) : s_(text) {}
+  // The arguments come from disjoint parts of the text, so their text fits in its size.
+  explicit Lexer(std::string_view text) : s_(text), pool_(new char[text.size() + 1]) {}
 
   ListFile Parse() {
+    ListFile out = ParseCommands();
+    if (overflowed_) Fail(out, "arguments longer than the file");
+    KeepExactly(out);
+    return out;
+  }
+
+ private:
+  ListFile ParseCommands() {
     ListFile out;
     while (true) {
       SkipSpaceAndComments(/*newlines=*/true);
       if (at_ >= s_.size()) break;
-      if (!IsIdentStart(s_[at_])) return Fail(out, "expected a command name");
+      if (!IsIdentStart(s_[at_])) {
+        Fail(out, "expected a command name");
+        break;
+      }
       ListFileCommand cmd;
       cmd.line = line_;
       while (at_ < s_.size() && IsIdent(s_[at_]))
         cmd.name += static_cast<char>(std::tolower(static_cast<unsigned char>(s_[at_++])));
       SkipSpaceAndComments(/*newlines=*/false);
-      if (at_ >= s_.size() || s_[at_] != '(') return Fail(out, "expected '(' after command name");
+      if (at_ >= s_.size() || s_[at_] != '(') {
+        Fail(out, "expected '(' after command name");
+        break;
+      }
       ++at_;
-      if (!ParseArguments(&cmd, out)) return out;
+      if (!ParseArguments(&cmd, out)) break;
       out.commands.push_back(std::move(cmd));
     }
     return out;
   }
 
- private:
+  // Copies the arguments' text into a buffer of its size and points them at it; trims the
+  // vectors' spare room: the file is kept for the run.
+  void KeepExactly(ListFile& out) {
+    out.text_pool.reset(new char[used_ + 1]);
+    std::memcpy(out.text_pool.get(), pool_.get(), used_);
+    out.commands.shrink_to_fit();
+    for (ListFileCommand& c : out.commands) {
+      c.args.shrink_to_fit();
+      for (ListFileArgument& a : c.args)
+        if (a.text.data() >= pool_.get() && a.text.data() <= pool_.get() + used_)
+          a.text = {out.text_pool.get() + (a.text.data() - pool_.get()), a.text.size()};
+    }
+  }
+
+  // Each argument's text is taken from its own part of the file, so it always fits; were it
+  // not to, the file is refused rather than cut.
+  std::string_view Keep(const std::string& text) {
+    if (used_ + text.size() > s_.size()) {
+      overflowed_ = true;
+      return {};
+    }
+    char* at = pool_.get() + used_;
+    std::memcpy(at, text.data(), text.size());
+    used_ += text.size();
+    return {at, text.size()};
+  }
+
   static bool IsIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
   static bool IsIdent(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -106,22 +148,22 @@ class Lexer {
       } else if (c == '(') {
         ++depth;
         ++at_;
-        cmd->args.push_back({"(", ListFileArgument::kUnquoted});
+        cmd->args.push_back({"(", ListFileArgument::kUnquoted});  // a literal: kept as it is
       } else if (c == ')') {
         ++at_;
         if (depth == 0) return true;
         --depth;
         cmd->args.push_back({")", ListFileArgument::kUnquoted});
       } else if (c == '"') {
-        ListFileArgument arg{"", ListFileArgument::kQuoted};
-        if (!Quoted(&arg.text)) return Fail(out, "unterminated quoted argument"), false;
-        cmd->args.push_back(std::move(arg));
+        std::string text;
+        if (!Quoted(&text)) return Fail(out, "unterminated quoted argument"), false;
+        cmd->args.push_back({Keep(text), ListFileArgument::kQuoted});
       } else if (int level = BracketOpen(); level >= 0) {
-        ListFileArgument arg{"", ListFileArgument::kBracket};
-        if (!BracketBody(level, &arg.text)) return Fail(out, "unterminated bracket argument"), false;
-        cmd->args.push_back(std::move(arg));
+        std::string text;
+        if (!BracketBody(level, &text)) return Fail(out, "unterminated bracket argument"), false;
+        cmd->args.push_back({Keep(text), ListFileArgument::kBracket});
       } else {
-        cmd->args.push_back({Unquoted(), ListFileArgument::kUnquoted});
+        cmd->args.push_back({Keep(Unquoted()), ListFileArgument::kUnquoted});
       }
     }
   }
@@ -192,6 +234,9 @@ class Lexer {
   }
 
   std::string_view s_;
+  std::unique_ptr<char[]> pool_;  ///< the arguments' text while parsing
+  size_t used_ = 0;
+  bool overflowed_ = false;
   size_t at_ = 0;
   int line_ = 1;
 };

@@ -3,6 +3,7 @@
 // bracket), because expansion, list splitting and if()'s auto-dereference depend on it.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,7 +12,9 @@ namespace rocm_audit {
 
 struct ListFileArgument {
   enum Kind { kUnquoted, kQuoted, kBracket };
-  std::string text;  ///< raw: escapes and ${} references are left for expansion
+  /// Raw: escapes and ${} references are left for expansion. Held by the ListFile's (then
+  /// the Program's) `text_pool`.
+  std::string_view text;
   Kind kind = kUnquoted;
 };
 
@@ -23,6 +26,9 @@ struct ListFileCommand {
 
 struct ListFile {
   std::vector<ListFileCommand> commands;
+  /// The arguments' text, one buffer for the file: a std::string for each argument was most
+  /// of a parsed file's memory, and a run keeps thousands of them (ProgramCache).
+  std::unique_ptr<char[]> text_pool;
   std::string error;  ///< a parse error ("" when none): CMake refuses such a file whole
   int error_line = 0;
 };

@@ -121,9 +121,9 @@ CMakeEvaluation EvaluateVersionFile(const std::string& name, const std::string& 
 
 // A variable of an evaluation's top scope: nullopt when unset or not known.
 std::optional<std::string> Known(const CMakeEvaluation& e, const std::string& name) {
-  auto it = e.variables.find(name);
-  if (it == e.variables.end() || !it->second.known) return std::nullopt;
-  return it->second.text;
+  const CMakeValue* v = e.variables.Find(name);
+  if (!v || !v->known) return std::nullopt;
+  return v->text;
 }
 
 // One evaluation of `config` as find_package(<name> [COMPONENTS <components>]
@@ -189,11 +189,11 @@ CMakeEvaluation EvaluateConfig(const std::string& name, const std::string& confi
 void AddFoundFalse(const std::string& name, const std::string& config, const std::string& component,
                    CMakeEvaluation& e) {
   if (e.stopped) return;
-  auto found = e.variables.find(name + "_FOUND");
-  if (found == e.variables.end() || !found->second.known || !IsFalseConstant(found->second.text)) return;
+  const CMakeValue* found = e.variables.Find(name + "_FOUND");
+  if (!found || !found->known || !IsFalseConstant(found->text)) return;
   std::string message = "the config sets " + name + "_FOUND to FALSE";
-  if (auto m = e.variables.find(name + "_NOT_FOUND_MESSAGE"); m != e.variables.end())
-    message += ": " + (m->second.known ? m->second.text : "a reason not known here");
+  if (const CMakeValue* m = e.variables.Find(name + "_NOT_FOUND_MESSAGE"))
+    message += ": " + (m->known ? m->text : "a reason not known here");
   for (const std::string& answer : e.world_answers) message += " (" + answer + ")";
   CMakeFailure f = CMakeFailure::Of(message, {config, 0});
   f.asked_component = component;
@@ -202,8 +202,8 @@ void AddFoundFalse(const std::string& name, const std::string& config, const std
   auto missed = [&](const CMakeReference& r, bool tested) {
     if (!r.optional || r.exists || !r.undecided.empty() || r.via != "include") return false;
     if (!tested) return true;
-    auto v = e.variables.find(r.result_variable);
-    return v != e.variables.end() && v->second.known && v->second.text.ends_with("-NOTFOUND");
+    const CMakeValue* v = e.variables.Find(r.result_variable);
+    return v && v->known && v->text.ends_with("-NOTFOUND");
   };
   const bool tested = std::any_of(e.references.begin(), e.references.end(),
                                   [&](const CMakeReference& r) { return missed(r, true); });
@@ -274,14 +274,14 @@ std::vector<std::string> OfferedComponents(const std::string& name, const CMakeE
       return lower.find("_" + prefix) != std::string::npos;
     });
   };
-  for (const auto& [variable, value] : e.variables) {
-    if (!value.known || variable.starts_with(find_prefix) || of_a_dependency(variable)) continue;
+  e.variables.ForEach([&](const std::string& variable, const CMakeValue& value) {
+    if (!value.known || variable.starts_with(find_prefix) || of_a_dependency(variable)) return;
     if (const std::string lower = ToLower(variable); NamesComponents(lower) && !asked_of_a_dependency(lower))
       for (const std::string& c : SplitList(value.text)) offer(c);
     if (variable.starts_with(name + "_") && variable.ends_with("_FOUND") &&
         variable.size() > name.size() + 7 && IsTrueConstant(value.text))
       offer(variable.substr(name.size() + 1, variable.size() - name.size() - 7));
-  }
+  });
   return out;
 }
 
@@ -355,8 +355,8 @@ VersionVerdict CheckVersionFile(const std::string& name, const std::string& conf
   CMakeEvaluation result = EvaluateVersionFile(name, config, v.file, version, files, limits);
   v.version = Known(result, "PACKAGE_VERSION").value_or("");
   const auto unknown = [&](const char* var) {
-    auto it = result.variables.find(var);
-    return it != result.variables.end() && !it->second.known;
+    const CMakeValue* v = result.variables.Find(var);
+    return v && !v->known;
   };
   if (unknown("PACKAGE_VERSION_UNSUITABLE") ||
       unknown(exact ? "PACKAGE_VERSION_EXACT" : "PACKAGE_VERSION_COMPATIBLE"))

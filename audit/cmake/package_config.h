@@ -100,7 +100,7 @@ struct LocatedDependency {
   /// The functions and macros the found config and its dependencies define (null: none known).
   SharedDefinitions definitions{};
   /// The variables the found config left set (its evaluation's top scope; null: none known).
-  SharedVariables variables{};
+  CMakeVariables variables{};
   std::vector<std::string> world_answers{};  ///< the found config's (CMakeEvaluation::world_answers)
   /// When `found` is a Find module the package ships: the find_package() calls the module
   /// makes, as found (VTK's FindTBB.cmake loads TBB's config: a consumer of VTK loads it).

@@ -59,6 +59,7 @@ ProgramPtr ParseProgram(const std::string& path, const std::string& text) {
   p->file = path;
   ListFile parsed = ParseListFile(text);
   p->commands = std::move(parsed.commands);
+  p->text_pool = std::move(parsed.text_pool);
   p->error = parsed.error;
   p->error_line = parsed.error_line;
   if (p->error.empty()) MatchBlocks(*p);
@@ -70,7 +71,10 @@ std::string DescribeCommand(const ListFileCommand& cmd) {
   for (size_t i = 0; i < cmd.args.size(); ++i) {
     if (i) out += ' ';
     const auto& a = cmd.args[i];
-    out += a.kind == ListFileArgument::kQuoted ? "\"" + a.text + "\"" : a.text;
+    if (a.kind == ListFileArgument::kQuoted)
+      out.append("\"").append(a.text).append("\"");
+    else
+      out.append(a.text);
   }
   if (out.size() > 120) out = out.substr(0, 117) + "...";
   return out + ")";

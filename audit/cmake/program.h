@@ -14,6 +14,7 @@ namespace rocm_audit {
 struct Program {
   std::string file;
   std::vector<ListFileCommand> commands;
+  std::unique_ptr<char[]> text_pool;          ///< holds the commands' arguments (ListFile::text_pool)
   std::vector<size_t> end;                    ///< an opening command's matching end
   std::vector<std::vector<size_t>> branches;  ///< an if()'s elseif()/else() commands
   std::string error;                          ///< a parse error, or blocks that do not nest

@@ -40,15 +40,15 @@ CMakePackageFacts ProjectCMakeFacts(const CMakePackage& package, bool with_resul
     // gets ROCM_ERROR_TOOLCHAIN_VAR from ROCmCMakeBuildTools, which ROCM 5's set itself).
     const std::string prefix = package.name + "_";
     std::set<std::string> names;
-    auto add = [&](const std::map<std::string, CMakeValue>& variables) {
-      for (const auto& [name, value] : variables)
+    auto add = [&](const CMakeVariables& variables) {
+      variables.ForEach([&](const std::string& name, const CMakeValue&) {
         if (name.size() > prefix.size() && name.starts_with(prefix) && !name.starts_with(prefix + "FIND_"))
           names.insert(name);
+      });
     };
-    add(package.evaluation.variables.map());
+    add(package.evaluation.variables);
     for (const LocatedDependency& d : package.dependencies)
-      if (!d.found.empty() && d.request.required && d.request.asked_component.empty() && d.variables)
-        add(*d.variables);
+      if (!d.found.empty() && d.request.required && d.request.asked_component.empty()) add(d.variables);
     f.result_variables.assign(names.begin(), names.end());
   }
   return f;

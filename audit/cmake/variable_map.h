@@ -109,8 +109,8 @@ class VariableMap {
   /// Every variable set, in a sorted map, moved out where no other copy shares it: the map
   /// is empty after it: an evaluation's top scope holds over a thousand variables in Qt6's
   /// modules, and a copy of each at its end is work for nothing.
-  std::map<std::string, CMakeValue> TakeAll() {
-    std::map<std::string, CMakeValue> out;
+  std::map<std::string, CMakeValue, std::less<>> TakeAll() {
+    std::map<std::string, CMakeValue, std::less<>> out;
     if (shared_ && shared_.use_count() == 1) {
       while (!shared_->empty()) {
         auto node = shared_->extract(shared_->begin());

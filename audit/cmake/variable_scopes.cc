@@ -34,8 +34,8 @@ void VariableScopes::SetCache(const std::string& name, CMakeValue value, bool fo
   scopes_.back().Erase(name);
 }
 
-std::map<std::string, CMakeValue> VariableScopes::TakeTop() {
-  std::map<std::string, CMakeValue> out = scopes_.front().TakeAll();
+std::map<std::string, CMakeValue, std::less<>> VariableScopes::TakeTop() {
+  std::map<std::string, CMakeValue, std::less<>> out = scopes_.front().TakeAll();
   cache_.ForEach([&](const std::string& name, const CMakeValue& value) { out.emplace(name, value); });
   return out;
 }

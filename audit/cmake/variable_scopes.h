@@ -45,7 +45,7 @@ class VariableScopes {
   const Variables& Top() const { return scopes_.front(); }
   /// The top scope's variables, moved out (VariableMap::TakeAll), with the cache entries it
   /// binds no variable for: at the evaluation's end, what a consumer reads after it.
-  std::map<std::string, CMakeValue> TakeTop();
+  std::map<std::string, CMakeValue, std::less<>> TakeTop();
 
   /// What copying `scope` costs the work budget: its bytes and kEntryWork a variable.
   static size_t CopyCost(const Variables& scope) { return scope.CopyCost(); }

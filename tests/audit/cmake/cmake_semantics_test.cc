@@ -25,9 +25,9 @@ namespace {
 class CMakeSemantics : public testing::ScratchDirTest {
  protected:
   static std::string Var(const CMakeEvaluation& r, const std::string& name) {
-    auto it = r.variables.find(name);
-    if (it == r.variables.end()) return "<undefined>";
-    return it->second.known ? it->second.text : "<unknown>";
+    const CMakeValue* v = r.variables.Find(name);
+    if (!v) return "<undefined>";
+    return v->known ? v->text : "<unknown>";
   }
   std::string Config(const std::string& name, const std::string& text) {
     return Write("prefix/lib/cmake/" + name + "/" + name + "Config.cmake", text);

@@ -149,9 +149,8 @@ TEST_F(DependencySearch, AVariableSetOnlyWhereATargetOfADependencyIsMissingLeave
   ASSERT_EQ(c.dependencies.size(), 1u);
   ASSERT_TRUE(c.dependencies[0].evaluated);
   ASSERT_TRUE(c.dependencies[0].variables);
-  const auto& vars = *c.dependencies[0].variables;
-  auto found = vars.find("Mod_FOUND");
-  EXPECT_TRUE(found == vars.end() || !found->second.known) << found->second.text;
+  const CMakeValue* found = c.dependencies[0].variables.Find("Mod_FOUND");
+  EXPECT_TRUE(!found || !found->known) << found->text;
 }
 
 }  // namespace

@@ -34,9 +34,9 @@ class Evaluator : public testing::ScratchDirTest {
     return e.Take();
   }
   static std::string Var(const CMakeEvaluation& r, const std::string& name) {
-    auto it = r.variables.find(name);
-    if (it == r.variables.end()) return "<undefined>";
-    return it->second.known ? it->second.text : "<unknown>";
+    const CMakeValue* v = r.variables.Find(name);
+    if (!v) return "<undefined>";
+    return v->known ? v->text : "<unknown>";
   }
   static const CMakeReference* Ref(const CMakeEvaluation& r, const std::string& tail) {
     for (const CMakeReference& ref : r.references)

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <string>
+#include <vector>
+
 namespace rocm_audit {
 namespace {
 
@@ -33,6 +37,27 @@ TEST(ListFile, QuotedContinuationAndEscapes) {
   EXPECT_EQ(f.commands[0].args[0].text, "ab \\\"q\\\"");
   EXPECT_EQ(f.commands[1].line, 3);
   EXPECT_EQ(f.commands[1].args[1].text, "${y}/z");
+}
+
+// The arguments' text lives in one buffer the ListFile owns: it stays valid when the file
+// is moved (into a Program) and after the text parsed is gone, and holds no more than the
+// file (every argument is cut from its own part of it).
+TEST(ListFile, ArgumentsOutliveTheTextAndMoveWithTheFile) {
+  auto text = std::make_unique<std::string>(
+      "set(a \"q\\\nr\" [==[b]==] ${c}d (e) \"\")\nif(\"x\" MATCHES [[y]])\nendif()\n");
+  ListFile parsed = ParseListFile(*text);
+  const size_t size = text->size();
+  text.reset();
+  ListFile f = std::move(parsed);
+  ASSERT_TRUE(f.error.empty()) << f.error;
+  ASSERT_EQ(f.commands.size(), 3u);
+  std::vector<std::string> args;
+  size_t bytes = 0;
+  for (const ListFileCommand& c : f.commands)
+    for (const ListFileArgument& a : c.args) args.emplace_back(a.text), bytes += a.text.size();
+  EXPECT_EQ(args,
+            (std::vector<std::string>{"a", "qr", "b", "${c}d", "(", "e", ")", "", "x", "MATCHES", "y"}));
+  EXPECT_LE(bytes, size);
 }
 
 TEST(ListFile, ErrorsAreReportedNotThrown) {

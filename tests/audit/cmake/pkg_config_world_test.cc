@@ -81,9 +81,9 @@ TEST_F(PkgConfigWorld, PkgCheckModulesIsAnsweredByTheWorld) {
   InstalledFiles files(world, {});
   CMakePackage p = EvaluatePackage("P", "/usr/lib/cmake/P/PConfig.cmake", files);
   auto var = [&](const CMakePackage& q, const std::string& name) -> std::string {
-    auto it = q.evaluation.variables.find(name);
-    if (it == q.evaluation.variables.end()) return "<undefined>";
-    return it->second.known ? it->second.text : "<unknown>";
+    const CMakeValue* v = q.evaluation.variables.Find(name);
+    if (!v) return "<undefined>";
+    return v->known ? v->text : "<unknown>";
   };
   auto has_target = [](const CMakePackage& q, const std::string& name) {
     return std::any_of(q.evaluation.targets.begin(), q.evaluation.targets.end(),
@@ -124,13 +124,13 @@ TEST_F(PkgConfigWorld, AnImportedTargetPkgConfigDidNotDefineIsAbsent) {
   RootedFs world(std::vector<std::string>{dir_.string()});
   InstalledFiles files(world, {});
   CMakePackage p = EvaluatePackage("P", "/usr/lib/cmake/P/PConfig.cmake", files);
-  auto it = p.evaluation.variables.find("Mtdev_FOUND");
-  ASSERT_NE(it, p.evaluation.variables.end());
-  EXPECT_TRUE(it->second.known);
-  EXPECT_EQ(it->second.text, "0");
-  auto other = p.evaluation.variables.find("other");
-  ASSERT_NE(other, p.evaluation.variables.end());
-  EXPECT_FALSE(other->second.known);  // set on one branch of an undecided if()
+  const CMakeValue* found = p.evaluation.variables.Find("Mtdev_FOUND");
+  ASSERT_NE(found, nullptr);
+  EXPECT_TRUE(found->known);
+  EXPECT_EQ(found->text, "0");
+  const CMakeValue* other = p.evaluation.variables.Find("other");
+  ASSERT_NE(other, nullptr);
+  EXPECT_FALSE(other->known);  // set on one branch of an undecided if()
 }
 
 }  // namespace

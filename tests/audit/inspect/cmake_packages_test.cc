@@ -64,9 +64,8 @@ class CMakeEvaluationCost : public testing::ScratchDirTest {
     for (const AuditedPackage& p : packages) {
       const std::string& name = p.package.name;
       const size_t level = static_cast<size_t>(name[3] - 'A') + 1;
-      auto it = p.package.evaluation.variables.find(name + "_LEVEL");
-      EXPECT_TRUE(it != p.package.evaluation.variables.end() && it->second.text == std::string(level, '+'))
-          << name;
+      const CMakeValue* v = p.package.evaluation.variables.Find(name + "_LEVEL");
+      EXPECT_TRUE(v && v->text == std::string(level, '+')) << name;
     }
     return stats;
   }
