@@ -11,6 +11,8 @@
 #   FAMILY=REGEX      the scaling series' directories (default: Qt6's, cmake/Qt6*)
 #   COUNTS="10 20 40 80"  the series' sizes (the family's first N directories by name; the
 #                     whole family is added last)
+#   SAMPLES=N         random sets of 256 directories, the size of the issue's goal set
+#                     (default 4; seeds 1..N, so each is the same set on the same system)
 # CPU is user+sys and peak RSS VmHWM, from /usr/bin/time; the series' "alone" column is the
 # sum over its directories of one run each.
 set -euo pipefail
@@ -19,6 +21,7 @@ audit="$build/rocm-audit"
 runs=${RUNS:-3}
 family=${FAMILY:-/cmake/Qt6}
 counts=${COUNTS:-10 20 40 80}
+samples=${SAMPLES:-4}
 [ -x "$audit" ] || { echo "no $audit: build first" >&2; exit 2; }
 command -v bc >/dev/null || { echo "missing tools: apt-get install bc" >&2; exit 2; }
 work=$(mktemp -d)
@@ -53,6 +56,18 @@ for ((r = 0; r < runs; r++)); do
 done
 printf '| the installed system | %d | %d | %.2f | %d |\n' "$(wc -l < "$work/configs")" "$(wc -l < "$work/dirs")" \
   "$(echo "$total / $runs" | bc -l)" $((peak / 1024))
+echo
+echo "Random sets of 256 directories (shuf, seeded), one run each"
+echo
+echo "| seed | configs | CPU s | peak RSS MB |"
+echo "|---:|---:|---:|---:|"
+for ((s = 1; s <= samples; s++)); do
+  shuf -n 256 --random-source=<(yes "$s") "$work/dirs" > "$work/sample"
+  read -r c m < <(measure "$work/sample" 256)
+  n_configs=$(awk 'NR == FNR { d[$0] = 1; next } { p = $0; sub(/\/[^\/]*$/, "", p); n += (p in d) }
+                   END { print n + 0 }' "$work/sample" "$work/configs")
+  printf '| %d | %d | %.2f | %d |\n' "$s" "$n_configs" "$c" $((m / 1024))
+done
 echo
 n_family=$(wc -l < "$work/family")
 echo "Scaling: the first N directories matching $family ($n_family in all) together, against each alone"

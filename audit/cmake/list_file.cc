@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cstring>
+#include <functional>
 
 namespace rocm_audit {
 namespace {
@@ -52,8 +53,9 @@ class Lexer {
     out.commands.shrink_to_fit();
     for (ListFileCommand& c : out.commands) {
       c.args.shrink_to_fit();
-      for (ListFileArgument& a : c.args)
-        if (a.text.data() >= pool_.get() && a.text.data() <= pool_.get() + used_)
+      for (ListFileArgument& a : c.args)  // "(" and ")" are literals, not in the pool
+        if (!std::less<const char*>{}(a.text.data(), pool_.get()) &&
+            !std::less<const char*>{}(pool_.get() + used_, a.text.data()))
           a.text = {out.text_pool.get() + (a.text.data() - pool_.get()), a.text.size()};
     }
   }
