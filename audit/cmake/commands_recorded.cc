@@ -9,6 +9,7 @@
 
 #include "audit/cmake/cmake_modules.h"
 #include "audit/cmake/commands.h"
+#include "audit/cmake/condition.h"
 #include "audit/cmake/file_search.h"
 #include "audit/cmake/lists.h"
 #include "audit/cmake/pkg_config_world.h"
@@ -516,6 +517,59 @@ Flow UnknownResultCommand(Interpreter& in, const std::string& n, const Args& a) 
   return Flow::kNormal;
 }
 
+Tri And(Tri a, Tri b) {
+  if (a == Tri::kFalse || b == Tri::kFalse) return Tri::kFalse;
+  return a == Tri::kTrue && b == Tri::kTrue ? Tri::kTrue : Tri::kUnknown;
+}
+
+// FPHSA's HANDLE_COMPONENTS: a component asked for (<Name>_FIND_COMPONENTS) whose
+// <Name>_<comp>_FOUND is false fails the package when it is required
+// (<Name>_FIND_REQUIRED_<comp>); an optional one does not. ECM's FindXCB sets each
+// component's from the world's pkg-config, find_path() and find_library() answers, and
+// Qt6XcbQpaPrivate's find_dependency(XCB COMPONENTS ICCCM) fails without xcb-icccm.
+Tri FphsaComponents(Interpreter& in, const std::string& name, bool unset_is_false) {
+  const CMakeValue* asked = in.Get(name + "_FIND_COMPONENTS");
+  if (!asked) return Tri::kTrue;
+  if (!asked->known || asked->maybe_unset) return Tri::kUnknown;
+  Tri found = Tri::kTrue;
+  for (const std::string& comp : SplitList(asked->text)) {
+    const CMakeValue* v = in.Get(name + "_" + comp + "_FOUND");
+    Tri has = !v                            ? (unset_is_false ? Tri::kFalse : Tri::kUnknown)
+              : !v->known || v->maybe_unset ? Tri::kUnknown
+              : IsFalseConstant(v->text)    ? Tri::kFalse
+                                            : Tri::kTrue;
+    if (has == Tri::kTrue) continue;
+    const CMakeValue* required = in.Get(name + "_FIND_REQUIRED_" + comp);
+    Tri needed = !required                                   ? Tri::kFalse
+                 : !required->known || required->maybe_unset ? Tri::kUnknown
+                 : IsFalseConstant(required->text)           ? Tri::kFalse
+                                                             : Tri::kTrue;
+    if (needed == Tri::kFalse) continue;
+    if (has == Tri::kFalse && needed == Tri::kTrue) return Tri::kFalse;
+    found = Tri::kUnknown;
+  }
+  return found;
+}
+
+// FPHSA's version check: only where find_package() asked for a version. A VERSION_VAR
+// defined but empty fails it; one left unset, or no VERSION_VAR, passes it; a known version
+// is compared as find_package_check_version() does for a minimum (an exact version or a
+// range is not modelled: unknown).
+Tri FphsaVersion(Interpreter& in, const std::string& name, const std::string& version_var) {
+  const CMakeValue* asked = in.Get(name + "_FIND_VERSION");
+  if (!asked) return Tri::kTrue;
+  if (version_var.empty()) return Tri::kTrue;
+  const CMakeValue* has = in.Get(version_var);
+  if (!has) return Tri::kTrue;
+  const CMakeValue* exact = in.Get(name + "_FIND_VERSION_EXACT");
+  const CMakeValue* range = in.Get(name + "_FIND_VERSION_RANGE");
+  if (!asked->known || asked->maybe_unset || !has->known || has->maybe_unset || range ||
+      (exact && (!exact->known || !IsFalseConstant(exact->text))))
+    return Tri::kUnknown;
+  if (has->text.empty()) return Tri::kFalse;
+  return CompareVersions(has->text, asked->text) < 0 ? Tri::kFalse : Tri::kTrue;
+}
+
 // Sets <Name>_FOUND and <NAME>_FOUND, as FindPackageHandleStandardArgs.cmake does (a Find
 // module tests either: VTK's FindFreetype.cmake defines Freetype::Freetype under
 // if(Freetype_FOUND)). FIND_PACKAGE_HANDLE_STANDARD_ARGS of CMake 3.25: the required
@@ -523,8 +577,8 @@ Flow UnknownResultCommand(Interpreter& in, const std::string& n, const Args& a) 
 // one that is unset or false fails it (if(NOT ${var})). Most come from find_library() and
 // the like, whose results are the consumer's: unknown here, and so is the result. One
 // decided false decides it false (Qt's FindWrapSystemOpenXR.cmake requires a variable set
-// only when find_package(OpenXR) found it). Found only when each is decided true, and no
-// component or version is asked for, whose checks are not modelled.
+// only when find_package(OpenXR) found it). Found only when each is decided true and so
+// are the components and version checks that follow (FphsaComponents, FphsaVersion).
 Flow HandleStandardArgsCommand(Interpreter& in, const std::string&, const Args& a) {
   if (a.size() < 2 || !a[0].value.known) return Flow::kNormal;
   const std::string& name = a[0].value.text;
@@ -534,6 +588,7 @@ Flow HandleStandardArgsCommand(Interpreter& in, const std::string&, const Args& 
       "VERSION_VAR",          "FOUND_VAR",         "REQUIRED_VARS"};
   std::vector<const Arg*> required;
   bool decided = true, components = false;
+  std::string version_var;
   if (!kKeywords.count(a[1].value.text)) {
     for (size_t k = 2; k < a.size(); ++k) required.push_back(&a[k]);
   } else {
@@ -546,8 +601,11 @@ Flow HandleStandardArgsCommand(Interpreter& in, const std::string&, const Args& 
         if (t == "CONFIG_MODE") decided = false;  // <Name>_CONFIG and its version: the config's
       } else if (collecting == "REQUIRED_VARS") {
         required.push_back(&a[k]);
+      } else if (collecting == "VERSION_VAR") {
+        version_var = a[k].value.known ? t : "";
+        decided &= a[k].value.known;
       } else if (collecting != "FAIL_MESSAGE" && collecting != "REASON_FAILURE_MESSAGE" &&
-                 collecting != "VERSION_VAR" && collecting != "FOUND_VAR") {
+                 collecting != "FOUND_VAR") {
         decided = false;  // an argument FPHSA would refuse
       }
     }
@@ -574,9 +632,8 @@ Flow HandleStandardArgsCommand(Interpreter& in, const std::string&, const Args& 
       break;
     }
   }
-  const CMakeValue* version = in.Get(name + "_FIND_VERSION");
-  if (found == Tri::kTrue && (components || (version && !(version->known && version->text.empty()))))
-    found = Tri::kUnknown;
+  if (found != Tri::kFalse && components) found = And(found, FphsaComponents(in, name, unset_is_false));
+  if (found != Tri::kFalse) found = And(found, FphsaVersion(in, name, version_var));
   const CMakeValue result = found == Tri::kUnknown ? CMakeValue::Unknown("find_package_handle_standard_args")
                                                    : CMakeValue{found == Tri::kTrue ? "TRUE" : "FALSE"};
   in.Set(name + "_FOUND", result);

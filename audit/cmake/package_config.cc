@@ -148,14 +148,17 @@ CMakeEvaluation EvaluateConfig(const std::string& name, const std::string& confi
     for (const std::string& c : optional) e.Define(name + "_FIND_REQUIRED_" + c, "0");
     all.insert(all.end(), optional.begin(), optional.end());
     if (!all.empty()) e.Define(name + "_FIND_COMPONENTS", JoinList(all));
-    // The consumer's languages: whether one is enabled (_COMPILER_LOADED: FindLAPACK returns
-    // at once without C, C++ and Fortran; JUCE's config stops without CMAKE_C_COMPILE_OBJECT,
-    // the rule enable_language(C) sets) is its project()'s.
-    for (std::string compiler : {"C", "CXX", "HIP", "Fortran"}) {
-      for (std::string suffix :
-           {"_COMPILER", "_COMPILER_ID", "_COMPILER_VERSION", "_COMPILER_LOADED", "_COMPILE_OBJECT"})
+    // The consumer's languages are those of a plain project(): C and C++, CMake's default,
+    // as the targets FindMPI and FindOpenMP define are read (DependencyLocator). So
+    // CMAKE_C_COMPILER_LOADED and CMAKE_CXX_COMPILER_LOADED are set, another language's unset
+    // until the config's enable_language() (adios2 adds a component per loaded language and
+    // requires it). The compilers themselves are unknown (JUCE's config stops without
+    // CMAKE_C_COMPILE_OBJECT, the rule enable_language(C) sets).
+    for (std::string compiler : {"C", "CXX", "HIP", "Fortran"})
+      for (std::string suffix : {"_COMPILER", "_COMPILER_ID", "_COMPILER_VERSION", "_COMPILE_OBJECT"})
         e.DefineUnknown("CMAKE_" + compiler + suffix, "the consumer's " + compiler + " compiler");
-    }
+    e.Define("CMAKE_C_COMPILER_LOADED", "1");
+    e.Define("CMAKE_CXX_COMPILER_LOADED", "1");
     e.SetOwnTargets(own);
     e.SetResolver(answers);
     e.Run(config);

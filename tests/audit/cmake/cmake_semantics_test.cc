@@ -669,6 +669,53 @@ TEST_F(CMakeSemantics, AShippedFindModuleRunsWithItsCallersModulePath) {
   EXPECT_TRUE(xr.evaluation.targets.empty());
 }
 
+// The consumer is a plain project(): C and C++ are enabled, no other language until the
+// config enables one. adios2's config requires a component per enabled language and fails
+// without its C bindings' Targets file, as cmake fails it; with CMAKE_<LANG>_COMPILER_LOADED
+// unknown its component list, and so its verdict, was undecided.
+TEST_F(CMakeSemantics, TheConsumerEnablesCAndCxxOnly) {
+  CMakePackage p =
+      EvaluatePackage("Langs",
+                      Config("Langs",
+                             "foreach(lang C CXX Fortran HIP)\n"
+                             "  if(CMAKE_${lang}_COMPILER_LOADED)\n"
+                             "    list(APPEND langs ${lang})\n  endif()\nendforeach()\n"
+                             "enable_language(Fortran)\n"
+                             "if(CMAKE_Fortran_COMPILER_LOADED)\n  set(fortran_after 1)\nendif()\n"),
+                      files_);
+  EXPECT_EQ(Var(p.evaluation, "langs"), "C;CXX");
+  EXPECT_EQ(Var(p.evaluation, "fortran_after"), "1");
+  EXPECT_EQ(Var(p.evaluation, "CMAKE_C_COMPILER"), "<unknown>");
+}
+
+// A shipped Find module that handles components (ECM's FindXCB) fails the find_dependency()
+// that asks for one it does not find: Qt6XcbQpaPrivate asks XCB for ICCCM, and in a world
+// without libxcb-icccm both CMake and rocm-audit fail it at configure. A component asked for
+// as optional does not.
+TEST_F(CMakeSemantics, AShippedFindModuleFailsOnARequiredComponentItLacks) {
+  Write("prefix/lib/cmake/Xc/modules/FindXcb.cmake",
+        "include(FindPackageHandleStandardArgs)\nset(Xcb_LIBRARIES x)\n"
+        "foreach(c ${Xcb_FIND_COMPONENTS})\n  find_library(Xcb_${c}_LIBRARY no-such-${c})\n"
+        "  if(Xcb_${c}_LIBRARY)\n    set(Xcb_${c}_FOUND TRUE)\n  endif()\nendforeach()\n"
+        "find_package_handle_standard_args(Xcb REQUIRED_VARS Xcb_LIBRARIES HANDLE_COMPONENTS)\n");
+  auto config = [&](const std::string& name, const std::string& ask) {
+    return Config(name,
+                  "include(CMakeFindDependencyMacro)\n"
+                  "list(APPEND CMAKE_MODULE_PATH " +
+                      (dir_ / "prefix/lib/cmake/Xc/modules").string() +
+                      ")\n"
+                      "find_dependency(Xcb " +
+                      ask + ")\nadd_library(" + name + "::x INTERFACE IMPORTED)\n");
+  };
+  CMakePackage required{.name = "Req", .config = config("Req", "COMPONENTS icccm")};
+  CMakePackage optional{.name = "Opt", .config = config("Opt", "OPTIONAL_COMPONENTS icccm")};
+  EvaluateTogether({&required, &optional}, true);
+  EXPECT_EQ(Var(required.evaluation, "Req_FOUND"), "False");
+  EXPECT_TRUE(required.evaluation.targets.empty());
+  EXPECT_EQ(Var(optional.evaluation, "Xcb_FOUND"), "1");
+  EXPECT_EQ(optional.evaluation.targets.size(), 1u);
+}
+
 // if(TARGET) sees what the find_package() calls that ran before it defined, not what the
 // config finds later. KF5Codecs 5.103 asks for Qt6Core5Compat only if(TARGET Qt6::Core),
 // after finding Qt5Core alone: with cmake 3.25.1 the test is false and Qt6Core5Compat is

@@ -560,9 +560,9 @@ TEST_F(Evaluator, HandleStandardArgsSetsBothSpellingsOfFound) {
 // FindPackageHandleStandardArgs.cmake fails when a required variable is unset or false
 // (if(NOT ${var})), in its keyword form and its old one (a message, then the variables):
 // decided so when one of them is (Qt's FindWrapSystemOpenXR.cmake requires a variable set
-// only when find_package(OpenXR) found it). Found only when every one is decided true and no
-// version or component is asked for; an unset one counts only when no command that might
-// have set it went unevaluated.
+// only when find_package(OpenXR) found it). Found only when every one is decided true and so
+// are the component and version checks; an unset one counts only when no command that might
+// have set it went unevaluated. Each expectation was checked with cmake -P.
 TEST_F(Evaluator, HandleStandardArgsIsDecidedByItsRequiredVariables) {
   auto found = [&](const std::string& body) {
     return Var(Run(Write("FindX.cmake", body)), "X_FOUND") + " " +
@@ -577,9 +577,37 @@ TEST_F(Evaluator, HandleStandardArgsIsDecidedByItsRequiredVariables) {
             "<unknown> <unknown>");
   EXPECT_EQ(found("find_library(L x)\nfind_package_handle_standard_args(X REQUIRED_VARS L A)\n"),
             "FALSE FALSE");
-  EXPECT_EQ(found("set(X_FIND_VERSION 2)\nset(A 1)\nfind_package_handle_standard_args(X REQUIRED_VARS A)\n"),
+  // A version asked for: checked only against a VERSION_VAR that is set; a minimum compared.
+  const std::string asked = "set(X_FIND_VERSION 2)\nset(A 1)\n";
+  EXPECT_EQ(found(asked + "find_package_handle_standard_args(X REQUIRED_VARS A)\n"), "TRUE TRUE");
+  EXPECT_EQ(found(asked + "find_package_handle_standard_args(X REQUIRED_VARS A VERSION_VAR V)\n"),
+            "TRUE TRUE");
+  EXPECT_EQ(found(asked + "set(V 1.5)\nfind_package_handle_standard_args(X REQUIRED_VARS A VERSION_VAR V)\n"),
+            "FALSE FALSE");
+  EXPECT_EQ(
+      found(asked + "set(V \"\")\nfind_package_handle_standard_args(X REQUIRED_VARS A VERSION_VAR V)\n"),
+      "FALSE FALSE");
+  EXPECT_EQ(found(asked + "set(V 2.1)\nfind_package_handle_standard_args(X REQUIRED_VARS A VERSION_VAR V)\n"),
+            "TRUE TRUE");
+  EXPECT_EQ(found(asked + "set(X_FIND_VERSION_EXACT 1)\nset(V 2.1)\n"
+                          "find_package_handle_standard_args(X REQUIRED_VARS A VERSION_VAR V)\n"),
             "<unknown> <unknown>");
+  EXPECT_EQ(found(asked +
+                  "find_library(V x)\nfind_package_handle_standard_args(X REQUIRED_VARS A VERSION_VAR V)\n"),
+            "FALSE FALSE");  // V-NOTFOUND is no version of 2 or later
+  // HANDLE_COMPONENTS: a required component not found fails it, an optional one does not.
+  const std::string components =
+      "set(A 1)\nset(X_FIND_COMPONENTS \"c;d\")\nset(X_FIND_REQUIRED_c 1)\nset(X_c_FOUND 1)\n";
   EXPECT_EQ(found("set(A 1)\nfind_package_handle_standard_args(X REQUIRED_VARS A HANDLE_COMPONENTS)\n"),
+            "TRUE TRUE");
+  EXPECT_EQ(found(components + "set(X_FIND_REQUIRED_d 0)\n"
+                               "find_package_handle_standard_args(X REQUIRED_VARS A HANDLE_COMPONENTS)\n"),
+            "TRUE TRUE");
+  EXPECT_EQ(found(components + "set(X_FIND_REQUIRED_d 1)\n"
+                               "find_package_handle_standard_args(X REQUIRED_VARS A HANDLE_COMPONENTS)\n"),
+            "FALSE FALSE");
+  EXPECT_EQ(found(components + "set(X_FIND_REQUIRED_d 1)\nfind_library(X_d_FOUND x HINTS ENV X_DIR)\n"
+                               "find_package_handle_standard_args(X REQUIRED_VARS A HANDLE_COMPONENTS)\n"),
             "<unknown> <unknown>");
   EXPECT_EQ(found("load_cache(${CMAKE_CURRENT_LIST_DIR} READ_WITH_PREFIX p "
                   "B)\nfind_package_handle_standard_args(X REQUIRED_VARS B)\n"),
