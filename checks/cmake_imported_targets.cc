@@ -17,6 +17,7 @@
 #include "audit/cmake/imported_location.h"
 #include "audit/cmake/linker_search.h"
 #include "audit/cmake/lists.h"
+#include "audit/cmake/target_namespace.h"
 #include "checks/cmake_package_site.h"
 #include "checks/registry.h"
 
@@ -236,8 +237,8 @@ ConsumerDependencies ForConsumer(const CMakePackage& p, const std::string& compo
     // part (Qt6's, whose own macros define more than is evaluated) defines what it reached:
     // KF6::ConfigGui links Qt6::Gui, which no config KF6Config finds defines.
     if (unknown && d.evaluated) {
-      out.partly_evaluated[ToLower(d.request.name)].insert(d.request.name);
-      for (const std::string& t : d.targets) out.partly_evaluated[Namespace(t)].insert(d.request.name);
+      for (const std::string& ns : PartlyEvaluatedNamespaces(d.request.name, d.targets))
+        out.partly_evaluated[ns].insert(d.request.name);
     } else if (unknown) {
       out.unknown_namespaces.insert(ToLower(d.request.name));
       for (const std::string& t : d.targets) out.unknown_namespaces.insert(Namespace(t));
@@ -307,7 +308,7 @@ void MissingTarget(const CMakePackage& p, const CMakeTarget& t, const std::strin
   std::string names;
   for (const std::string& d : deps.names) names += (names.empty() ? "" : ", ") + d;
   std::string partly;
-  if (auto it = deps.partly_evaluated.find(Namespace(item)); it != deps.partly_evaluated.end())
+  if (auto it = deps.partly_evaluated.find(TargetNamespace(item)); it != deps.partly_evaluated.end())
     for (const std::string& d : it->second) partly += (partly.empty() ? "" : ", ") + d;
   // A language's target of FindMPI or FindOpenMP, of a language the consumer does not enable:
   // its project() enables C and CXX unless it names others.

@@ -11,6 +11,7 @@
 #include "audit/cmake/consumer_dirs.h"
 #include "audit/cmake/expand.h"
 #include "audit/cmake/lists.h"
+#include "audit/cmake/target_namespace.h"
 #include "audit/fs/path.h"
 
 namespace rocm_audit {
@@ -133,10 +134,8 @@ void Interpreter::NoteDependencyLoaded(const std::string& name, bool undecided) 
   if (undecided || !it->second.known) f.loaded_partly = true;
   if (undecided || (!it->second.known && !it->second.evaluated)) f.loaded_unevaluated = true;
   if (!undecided && !it->second.known && it->second.evaluated) {
-    f.partly_namespaces.insert(key);
-    for (const std::string& t : it->second.targets)
-      if (size_t colons = t.find("::"); colons != std::string::npos)
-        f.partly_namespaces.insert(ToLower(t.substr(0, colons)));
+    std::set<std::string> namespaces = PartlyEvaluatedNamespaces(name, it->second.targets);
+    f.partly_namespaces.insert(namespaces.begin(), namespaces.end());
   }
   if (!undecided) f.loaded.insert(key);
 }
@@ -193,9 +192,8 @@ Tri Interpreter::DependencyDefines(const std::string& name) const {
   // one: what it would define it defined where its evaluation reached (ignition-physics5-tpe's
   // Targets file tests ignition-physics5::ignition-physics5-tpelib, which nothing it finds
   // defines: CMake sets its _FOUND false).
-  const size_t colons = name.find("::");
-  if (!f.loaded_unevaluated && colons != std::string::npos &&
-      f.partly_namespaces.count(ToLower(name.substr(0, colons))))
+  if (const std::string ns = TargetNamespace(name);
+      !f.loaded_unevaluated && !ns.empty() && f.partly_namespaces.count(ns))
     return Tri::kFalse;
   return Tri::kUnknown;
 }
