@@ -1,5 +1,5 @@
 // string(): a subcommand table. Each subcommand keeps CMake's result, or an unknown one when
-// an input is unknown; TIMESTAMP, RANDOM, UUID, HASH, JSON, ... are recorded as not evaluated.
+// an input is unknown; TIMESTAMP, UUID, HASH, JSON, ... are recorded as not evaluated.
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -318,15 +318,50 @@ bool Compare(Interpreter& in, const std::string&, const Args& a) {
   return true;
 }
 
+// string(RANDOM [LENGTH <n>] [ALPHABET <chars>] [RANDOM_SEED <seed>] <out>): <n> characters
+// (5 by default) of the alphabet (letters and digits when none or empty), its arguments read
+// as cmStringCommand's HandleRandomCommand reads them; the characters come from the
+// interpreter's own sequence (NextRandom), so distinct calls differ, as JUCE's
+// _juce_extract_metadata_block needs: it names a target after each.
+bool Random(Interpreter& in, const std::string&, const Args& a) {
+  if (a.size() < 2 || a.size() == 3 || a.size() == 5) {
+    in.Fail("string sub-command RANDOM requires at least one argument.");
+    return true;
+  }
+  long long length = 5;
+  std::string alphabet;
+  for (size_t k = 1; a.size() > 3 && k < a.size() - 2; ++k) {
+    if (!a[k].value.known) return SetUnknown(in, a.back().value.text, a[k].value);
+    const std::string& key = a[k].value.text;
+    if (key != "LENGTH" && key != "ALPHABET" && key != "RANDOM_SEED") continue;
+    const CMakeValue& value = a[++k].value;
+    if (!value.known) return SetUnknown(in, a.back().value.text, value);
+    if (key == "LENGTH") length = std::strtoll(value.text.c_str(), nullptr, 10);  // atoi's: "16x" is 16
+    if (key == "ALPHABET") alphabet = value.text;
+  }
+  if (alphabet.empty()) alphabet = "qwertyuiopasdfghjklzxcvbnmQWERTYUIOPASDFGHJKLZXCVBNM0123456789";
+  if (length < 1) {
+    in.Fail("string sub-command RANDOM invoked with bad length.");
+    return true;
+  }
+  const size_t n = std::min<unsigned long long>(length, in.limits().max_value_bytes);
+  in.Charge(n);
+  std::string s(n, ' ');
+  for (char& c : s) c = alphabet[in.NextRandom() % alphabet.size()];
+  in.Set(a.back().value.text, {std::move(s)});
+  return true;
+}
+
 constexpr NameEntry<StringOp> kStringOps[] = {
     {"APPEND", Append},         {"COMPARE", Compare},
     {"CONCAT", ConcatOp},       {"FIND", Find},
     {"GENEX_STRIP", Transform}, {"JOIN", Join},
     {"LENGTH", Length},         {"MAKE_C_IDENTIFIER", Transform},
-    {"PREPEND", Append},        {"REGEX", Regex},
-    {"REPEAT", Repeat},         {"REPLACE", Replace},
-    {"STRIP", Transform},       {"SUBSTRING", Substring},
-    {"TOLOWER", Transform},     {"TOUPPER", Transform},
+    {"PREPEND", Append},        {"RANDOM", Random},
+    {"REGEX", Regex},           {"REPEAT", Repeat},
+    {"REPLACE", Replace},       {"STRIP", Transform},
+    {"SUBSTRING", Substring},   {"TOLOWER", Transform},
+    {"TOUPPER", Transform},
 };
 static_assert(IsSorted(kStringOps));
 

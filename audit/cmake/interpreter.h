@@ -4,6 +4,7 @@
 // own: VariableScopes, TargetTable, and the Recorder of what is never run.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -68,6 +69,15 @@ class Interpreter {
   /// set, searches. The evaluation stops at the next command once it is over.
   void Charge(size_t bytes) const { work_ += bytes; }
   bool OverBudget() const { return work_ > limits_.max_work_bytes; }
+  /// The next number of the sequence string(RANDOM) draws its characters from. It is the same
+  /// every run, so reports are reproducible; CMake's is random, and configs only use it to tell
+  /// calls apart (JUCE names a target after each).
+  uint64_t NextRandom() {
+    uint64_t z = (random_ += 0x9e3779b97f4a7c15ULL);  // splitmix64
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
   /// Once over the budget: records that the evaluation stopped at `command`, and is true.
   bool StopsOverBudget(const std::string& command);
 
@@ -180,6 +190,9 @@ class Interpreter {
     DependencyResolver* resolver = nullptr;
   };
   ForeignTargets& foreign_targets() { return foreign_targets_; }
+  /// Whether the find_package() calls that ran so far define `name` (kUnknown: one of them
+  /// is not known whole).
+  Tri DependencyDefines(const std::string& name) const;
   /// Notes the variables a found dependency left in this evaluation's scope: the largest such
   /// map is what the evaluation's own are kept as a difference of (CMakeVariables).
   void NoteVariablesApplied(const CMakeVariables& v) {
@@ -233,13 +246,13 @@ class Interpreter {
   bool UnknownToCMake(const std::string& name);
   ConditionResult Condition(const Args& args);
   Tri TargetExists(std::string_view name);
-  Tri DependencyDefines(const std::string& name) const;
   Args Expand(const ListFileCommand& cmd);
   CMakeValue ExpandOne(const ListFileArgument& arg);
 
   const InstalledFiles& files_;
   EvaluatorLimits limits_;
   mutable size_t work_ = 0;  // Charge(): reading a value is work too
+  uint64_t random_ = 0;      // NextRandom()
   CommandLookup commands_;
   VariableScopes vars_;
   TargetTable targets_;

@@ -688,6 +688,45 @@ TEST_F(CMakeSemantics, TheConsumerEnablesCAndCxxOnly) {
   EXPECT_EQ(Var(p.evaluation, "CMAKE_C_COMPILER"), "<unknown>");
 }
 
+// A generated Targets file that tests for another export set's targets before its config
+// finds their package fails alone, but not after a caller found that package first: CMake's
+// target table is the whole project's. KPim6KSieveUi finds KPim6KSieve, then
+// KPim6KSieveCore, whose Targets file tests KPim6::KSieve before its own find_dependency().
+TEST_F(CMakeSemantics, ATargetsFileSeesWhatItsCallerFoundBefore) {
+  Config("Sieve", "add_library(Sieve::sieve INTERFACE IMPORTED)\n");
+  const std::string targets =
+      "foreach(_target \"Sieve::sieve\")\n  if(NOT TARGET \"${_target}\")\n"
+      "    set(${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE_targets "
+      "\"${${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE_targets} ${_target}\")\n  endif()\nendforeach()\n"
+      "if(DEFINED ${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE_targets)\n"
+      "  set(${CMAKE_FIND_PACKAGE_NAME}_FOUND FALSE)\n"
+      "  set(${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE \"The following imported targets are referenced, "
+      "but "
+      "are missing: ${${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE_targets}\")\nendif()\n"
+      "add_library(Core::core INTERFACE IMPORTED)\n";
+  Write("prefix/lib/cmake/Core/CoreTargets.cmake", targets);
+  CMakePackage core{
+      .name = "Core",
+      .config = Config("Core",
+                       "include(CMakeFindDependencyMacro)\n"
+                       "include(${CMAKE_CURRENT_LIST_DIR}/CoreTargets.cmake)\nfind_dependency(Sieve)\n")};
+  auto caller = [&](const std::string& name, const std::string& first) {
+    return CMakePackage{.name = name,
+                        .config = Config(name, "include(CMakeFindDependencyMacro)\n" + first +
+                                                   "find_dependency(Core)\nadd_library(" + name +
+                                                   "::x INTERFACE IMPORTED)\n")};
+  };
+  CMakePackage ui = caller("Ui", "find_dependency(Sieve)\n");
+  CMakePackage late = caller("Late", "");
+  EvaluateTogether({&core, &ui, &late});
+  EXPECT_EQ(Var(core.evaluation, "Core_FOUND"), "FALSE");
+  EXPECT_EQ(Var(ui.evaluation, "Core_FOUND"), "1");
+  EXPECT_EQ(Var(ui.evaluation, "Core_NOT_FOUND_MESSAGE"), "<undefined>");
+  EXPECT_EQ(ui.evaluation.targets.size(), 1u);
+  EXPECT_EQ(Var(late.evaluation, "Late_FOUND"), "False");
+  EXPECT_TRUE(late.evaluation.targets.empty());
+}
+
 // A shipped Find module that handles components (ECM's FindXCB) fails the find_dependency()
 // that asks for one it does not find: Qt6XcbQpaPrivate asks XCB for ICCCM, and in a world
 // without libxcb-icccm both CMake and rocm-audit fail it at configure. A component asked for

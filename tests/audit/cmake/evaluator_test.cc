@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -61,6 +62,36 @@ TEST_F(Evaluator, ListAppendAddsItsItemsAsCMakeDoesEmptyOnesToo) {
   EXPECT_EQ(Var(r, "C"), "x;;y");
   EXPECT_EQ(Var(r, "D"), "a\\;b;c");
   EXPECT_EQ(Var(r, "E"), "x");
+}
+
+// string(RANDOM) gives each call its own string of the length and alphabet asked for (5
+// letters or digits by default, as cmake -P gives), so that JUCE's config, which names a
+// target after each, does not define one target twice. Its argument errors are CMake's.
+TEST_F(Evaluator, StringRandomGivesEachCallItsOwnString) {
+  CMakeEvaluation r = Run(Write("random.cmake",
+                                "string(RANDOM a)\nstring(RANDOM b)\nstring(RANDOM LENGTH 16 c)\n"
+                                "string(RANDOM LENGTH 8 ALPHABET xy RANDOM_SEED 3 d)\n"
+                                "string(RANDOM ALPHABET \"\" e)\nforeach(i RANGE 20)\n"
+                                "  string(RANDOM LENGTH 16 r)\n  add_library(${r}_dict INTERFACE IMPORTED)\n"
+                                "endforeach()\n"));
+  const std::string a = Var(r, "a"), b = Var(r, "b");
+  EXPECT_EQ(a.size(), 5u);
+  EXPECT_NE(a, b);
+  EXPECT_TRUE(
+      std::all_of(a.begin(), a.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); }));
+  EXPECT_EQ(Var(r, "c").size(), 16u);
+  const std::string d = Var(r, "d");
+  EXPECT_EQ(d.size(), 8u);
+  EXPECT_EQ(d.find_first_not_of("xy"), std::string::npos);
+  EXPECT_EQ(Var(r, "e").size(), 5u);  // an empty alphabet is the default one
+  EXPECT_EQ(r.targets.size(), 21u);
+  EXPECT_TRUE(r.failures.empty());
+  for (const char* bad :
+       {"string(RANDOM LENGTH 4 ALPHABET x)\n", "string(RANDOM LENGTH 0 x)\n", "string(RANDOM LENGTH x)\n"}) {
+    CMakeEvaluation e = Run(Write("bad.cmake", bad));
+    ASSERT_EQ(e.failures.size(), 1u) << bad;
+    EXPECT_NE(e.failures[0].message.find("string sub-command RANDOM"), std::string::npos) << bad;
+  }
 }
 
 // What cmake 3.25.1 -P prints for the same lines: a=[heatshrink] [0.4] n=2, b=[a1;b2] [b] [2]
