@@ -28,11 +28,26 @@ CMakeVariables::CMakeVariables(Map all) {
 
 CMakeVariables::CMakeVariables(Map all, const CMakeVariables& base) {
   // Only worth it when the base holds much of `all`; a layer costs a lookup in each map below.
-  size_t same = 0;
-  if (base.layer_ && base.depth() < kMaxLayers && base.size() >= all.size() / 4)
-    for (const auto& [name, value] : all)
-      if (const CMakeValue* b = base.Find(name); b && Same(*b, value)) ++same;
-  if (same < all.size() / 2) {
+  if (!base.layer_ || base.depth() >= kMaxLayers || base.size() < all.size() / 4) {
+    *this = CMakeVariables(std::move(all));
+    return;
+  }
+  // One walk of both in name order (a lookup through the layers for each name was a tenth of
+  // the Debian 13 root's run): which of `all` the base holds the same, and what it removes.
+  std::vector<bool> same(all.size());
+  std::vector<std::string> removed;
+  size_t n_same = 0, i = 0;
+  auto at = all.begin();
+  base.ForEach([&](const std::string& name, const CMakeValue& value) {
+    for (; at != all.end() && at->first < name; ++at) ++i;
+    if (at != all.end() && at->first == name) {
+      if (Same(at->second, value)) same[i] = true, ++n_same;
+      ++at, ++i;
+    } else {
+      removed.push_back(name);
+    }
+  });
+  if (n_same < all.size() / 2) {
     *this = CMakeVariables(std::move(all));
     return;
   }
@@ -40,16 +55,13 @@ CMakeVariables::CMakeVariables(Map all, const CMakeVariables& base) {
   layer->size = all.size();
   layer->base = base.layer_;
   layer->depth = base.depth() + 1;
-  base.ForEach([&](const std::string& name, const CMakeValue&) {
-    if (!all.count(name)) layer->removed.push_back(name);
-  });
-  for (auto it = all.begin(); it != all.end();) {
-    const CMakeValue* b = base.Find(it->first);
-    if (b && Same(*b, it->second))
+  layer->removed = std::move(removed);
+  i = 0;
+  for (auto it = all.begin(); it != all.end(); ++i)
+    if (same[i])
       ++it;
     else
       layer->own.insert(all.extract(it++));
-  }
   layer_ = std::move(layer);
 }
 
