@@ -166,7 +166,8 @@ CMakeValue ModulePathAfter(const CMakeValue* caller, const CMakeValue& after) {
 }
 
 // What the caller's scope holds at the call that the search and the evaluation read: its
-// CMAKE_MODULE_PATH, <Name>_DIR, and the languages enabled besides C and CXX.
+// CMAKE_MODULE_PATH, <Name>_DIR, and the languages enabled (CMAKE_<LANG>_COMPILER_LOADED: C
+// and CXX from the consumer's project(), others from enable_language()).
 void NoteCallersScope(Interpreter& in, CMakeDependency& d) {
   if (const CMakeValue* module_path = in.Get("CMAKE_MODULE_PATH")) {
     d.module_path = module_path->text;
@@ -176,7 +177,7 @@ void NoteCallersScope(Interpreter& in, CMakeDependency& d) {
   }
   if (const CMakeValue* dir = in.Get(d.name + "_DIR"); dir && dir->known && !IsFalseConstant(dir->text))
     d.dir = dir->text;
-  for (const char* language : {"Fortran", "CUDA", "HIP", "OBJC", "OBJCXX"})
+  for (const char* language : {"C", "CXX", "Fortran", "CUDA", "HIP", "OBJC", "OBJCXX"})
     if (const CMakeValue* loaded = in.Get(std::string("CMAKE_") + language + "_COMPILER_LOADED");
         loaded && loaded->known && !IsFalseConstant(loaded->text))
       d.languages.push_back(language);
@@ -550,11 +551,6 @@ Flow UnknownResultCommand(Interpreter& in, const std::string& n, const Args& a) 
   return Flow::kNormal;
 }
 
-Tri And(Tri a, Tri b) {
-  if (a == Tri::kFalse || b == Tri::kFalse) return Tri::kFalse;
-  return a == Tri::kTrue && b == Tri::kTrue ? Tri::kTrue : Tri::kUnknown;
-}
-
 // FPHSA's HANDLE_COMPONENTS: a component asked for (<Name>_FIND_COMPONENTS) whose
 // <Name>_<comp>_FOUND is false fails the package when it is required
 // (<Name>_FIND_REQUIRED_<comp>); an optional one does not. ECM's FindXCB sets each
@@ -564,19 +560,19 @@ Tri FphsaComponents(Interpreter& in, const std::string& name, bool unset_is_fals
   const CMakeValue* asked = in.Get(name + "_FIND_COMPONENTS");
   if (!asked) return Tri::kTrue;
   if (!asked->known || asked->maybe_unset) return Tri::kUnknown;
+  // if(<variable>) of a variable, `unset` when it is not set.
+  auto truth = [&](const std::string& variable, Tri unset) {
+    const CMakeValue* v = in.Get(variable);
+    return !v                            ? unset
+           : !v->known || v->maybe_unset ? Tri::kUnknown
+           : IsFalseConstant(v->text)    ? Tri::kFalse
+                                         : Tri::kTrue;
+  };
   Tri found = Tri::kTrue;
   for (const std::string& comp : SplitList(asked->text)) {
-    const CMakeValue* v = in.Get(name + "_" + comp + "_FOUND");
-    Tri has = !v                            ? (unset_is_false ? Tri::kFalse : Tri::kUnknown)
-              : !v->known || v->maybe_unset ? Tri::kUnknown
-              : IsFalseConstant(v->text)    ? Tri::kFalse
-                                            : Tri::kTrue;
+    const Tri has = truth(name + "_" + comp + "_FOUND", unset_is_false ? Tri::kFalse : Tri::kUnknown);
     if (has == Tri::kTrue) continue;
-    const CMakeValue* required = in.Get(name + "_FIND_REQUIRED_" + comp);
-    Tri needed = !required                                   ? Tri::kFalse
-                 : !required->known || required->maybe_unset ? Tri::kUnknown
-                 : IsFalseConstant(required->text)           ? Tri::kFalse
-                                                             : Tri::kTrue;
+    const Tri needed = truth(name + "_FIND_REQUIRED_" + comp, Tri::kFalse);
     if (needed == Tri::kFalse) continue;
     if (has == Tri::kFalse && needed == Tri::kTrue) return Tri::kFalse;
     found = Tri::kUnknown;
@@ -665,8 +661,8 @@ Flow HandleStandardArgsCommand(Interpreter& in, const std::string&, const Args& 
       break;
     }
   }
-  if (found != Tri::kFalse && components) found = And(found, FphsaComponents(in, name, unset_is_false));
-  if (found != Tri::kFalse) found = And(found, FphsaVersion(in, name, version_var));
+  if (found != Tri::kFalse && components) found = TriAnd(found, FphsaComponents(in, name, unset_is_false));
+  if (found != Tri::kFalse) found = TriAnd(found, FphsaVersion(in, name, version_var));
   const CMakeValue result = found == Tri::kUnknown ? CMakeValue::Unknown("find_package_handle_standard_args")
                                                    : CMakeValue{found == Tri::kTrue ? "TRUE" : "FALSE"};
   in.Set(name + "_FOUND", result);

@@ -347,15 +347,7 @@ class Evaluator {
       why_.clear();
       Tri b = Truth(t[i + 1]);
       std::string why_b = t[i + 1].known ? why_ : t[i + 1].why;
-      Tri r;
-      if (is_and)
-        r = (a == Tri::kFalse || b == Tri::kFalse) ? Tri::kFalse
-            : (a == Tri::kTrue && b == Tri::kTrue) ? Tri::kTrue
-                                                   : Tri::kUnknown;
-      else
-        r = (a == Tri::kTrue || b == Tri::kTrue)     ? Tri::kTrue
-            : (a == Tri::kFalse && b == Tri::kFalse) ? Tri::kFalse
-                                                     : Tri::kUnknown;
+      const Tri r = is_and ? TriAnd(a, b) : TriOr(a, b);
       out.back() = ResultToken(r, a == Tri::kUnknown ? why_a : why_b);
       ++i;  // the right operand is used up
     }

@@ -15,6 +15,16 @@ namespace rocm_audit {
 
 enum class Tri { kFalse, kTrue, kUnknown };
 
+/// AND and OR of two answers that may be unknown: one false (true) operand decides AND (OR).
+inline Tri TriAnd(Tri a, Tri b) {
+  if (a == Tri::kFalse || b == Tri::kFalse) return Tri::kFalse;
+  return a == Tri::kTrue && b == Tri::kTrue ? Tri::kTrue : Tri::kUnknown;
+}
+inline Tri TriOr(Tri a, Tri b) {
+  if (a == Tri::kTrue || b == Tri::kTrue) return Tri::kTrue;
+  return a == Tri::kFalse && b == Tri::kFalse ? Tri::kFalse : Tri::kUnknown;
+}
+
 struct ConditionArg {
   CMakeValue value;
   bool quoted = false;  ///< quoted or bracket argument: never dereferenced

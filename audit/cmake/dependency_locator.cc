@@ -25,8 +25,7 @@ bool ModuleTargets(const LocatedDependency& l, TargetNames& out) {
   if (l.found != "Find" + d.name + ".cmake of CMake") return false;
   const std::vector<std::string_view>* targets = FindModuleTargets(d.name);
   if (!targets) return false;
-  std::vector<std::string> enabled = {"C", "CXX"};
-  enabled.insert(enabled.end(), d.languages.begin(), d.languages.end());
+  const std::vector<std::string>& enabled = d.languages;
   auto asked = [&](std::string_view language) {
     if (d.components.empty() && d.optional_components.empty()) return true;
     for (const auto* list : {&d.components, &d.optional_components})

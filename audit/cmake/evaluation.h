@@ -73,9 +73,9 @@ struct CMakeDependency {
   bool no_cmake_path = false;
   bool no_system_environment_path = false;
   bool no_cmake_system_path = false;
-  /// Languages enabled at the call besides C and CXX, project()'s default ones: those the
-  /// configs run so far enable_language()d. FindMPI and FindOpenMP asked for no component
-  /// define a target for each enabled language only.
+  /// Languages enabled at the call: C and CXX, the consumer project()'s, and those the configs
+  /// run so far enable_language()d. FindMPI and FindOpenMP asked for no component define a
+  /// target for each enabled language only.
   std::vector<std::string> languages{};
   /// Its config, evaluated apart, stopped at a command the caller had defined, and it was
   /// evaluated again with the caller's commands: that command's definition ("name of
