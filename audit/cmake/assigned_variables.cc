@@ -44,7 +44,7 @@ void OutputsOf(const ListFileCommand& c, std::vector<const ListFileArgument*>& o
   auto at = [&](size_t k) {
     if (k < a.size()) out.push_back(&a[k]);
   };
-  const std::string& n = c.name;
+  const std::string_view n = c.name;
   const std::string_view mode = a.empty() ? "" : std::string_view(a[0].text);
   static constexpr std::array<std::string_view, 12> kFirst = {"set",
                                                               "option",

@@ -42,7 +42,7 @@ CMakeValue Interpreter::UnknownResult(const std::string& command) const {
 }
 
 void Interpreter::ValueTooLong() {
-  Skip(rec_.Current() ? rec_.Current()->name : "set",
+  Skip(rec_.Current() ? std::string(rec_.Current()->name) : "set",
        "a value longer than " + std::to_string(limits_.max_value_bytes) + " bytes is not evaluated");
 }
 
@@ -304,15 +304,15 @@ void Interpreter::ListFileEnded() {
   Set("CMAKE_CURRENT_LIST_DIR", std::move(dir));
 }
 
-bool Interpreter::StopsOverBudget(const std::string& command) {
+bool Interpreter::StopsOverBudget(std::string_view command) {
   if (!OverBudget()) return false;
-  Skip(command, "the evaluation stopped after " + std::to_string(limits_.max_work_bytes >> 20) +
-                    " MiB of values read, expanded, set and copied");
+  Skip(std::string(command), "the evaluation stopped after " + std::to_string(limits_.max_work_bytes >> 20) +
+                                 " MiB of values read, expanded, set and copied");
   return true;
 }
 
 Flow Interpreter::Command(const ListFileCommand& cmd) {
-  const std::string& n = cmd.name;
+  const std::string n(cmd.name);
   Args args = Expand(cmd);
   if (auto it = definitions_.find(n); it != definitions_.end()) {
     Definition def = it->second;  // a copy: the body may redefine it

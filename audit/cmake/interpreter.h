@@ -79,7 +79,7 @@ class Interpreter {
     return z ^ (z >> 31);
   }
   /// Once over the budget: records that the evaluation stopped at `command`, and is true.
-  bool StopsOverBudget(const std::string& command);
+  bool StopsOverBudget(std::string_view command);
 
   // Records (see Recorder).
   CMakeReference* Reference(const std::string& path, const std::string& via, const std::string& target = {},

@@ -51,7 +51,7 @@ struct Interpreter::Running {
 
 namespace {
 
-bool OpensBlock(const std::string& n) { return n == "if" || n == "foreach" || n == "while" || n == "block"; }
+bool OpensBlock(std::string_view n) { return n == "if" || n == "foreach" || n == "while" || n == "block"; }
 
 }  // namespace
 
@@ -69,7 +69,8 @@ Flow Interpreter::Exec(const ProgramPtr& p, size_t begin, size_t end) {
       const ListFileCommand& cmd = p->commands[i];
       rec_.SetCurrent(&cmd);
       if (++commands_run_ > limits_.max_commands) {
-        Skip(cmd.name, "the evaluation stopped after " + std::to_string(limits_.max_commands) + " commands");
+        Skip(std::string(cmd.name),
+             "the evaluation stopped after " + std::to_string(limits_.max_commands) + " commands");
         flow = Flow::kStop;
       } else if (StopsOverBudget(cmd.name)) {
         flow = Flow::kStop;
@@ -101,7 +102,7 @@ bool Interpreter::Body(Interpreter::Running& r, size_t begin, size_t end, Flow* 
 
 bool Interpreter::Open(const ProgramPtr& p, Running& r, Flow* flow) {
   *flow = Flow::kNormal;
-  const std::string& n = p->commands[r.at].name;
+  const std::string_view n = p->commands[r.at].name;
   if (n == "if") return r.kind = Running::kIf, OpenIf(p, r, flow);
   if (n == "foreach") return r.kind = Running::kForeach, OpenForeach(p, r, flow);
   if (n == "while") return r.kind = Running::kWhile, TestWhile(p, r, flow);
@@ -161,7 +162,7 @@ bool Interpreter::OpenIf(const ProgramPtr& p, Running& r, Flow* flow) {
 std::vector<Interpreter::Branch> Interpreter::Branches(const ProgramPtr& p, size_t at, bool* taken,
                                                        std::string* unknown_so_far) {
   std::vector<size_t> clauses{at};
-  for (size_t b : p->branches[at]) clauses.push_back(b);
+  p->AppendClauses(at, &clauses);
   const size_t end = p->end[at];
   std::vector<Branch> out;
   for (size_t k = 0; k < clauses.size(); ++k) {

@@ -9,7 +9,8 @@ namespace {
 
 class Lexer {
  public:
-  // The arguments come from disjoint parts of the text, so their text fits in its size.
+  // The names and arguments come from disjoint parts of the text, so their text fits in its
+  // size.
   explicit Lexer(std::string_view text) : s_(text), pool_(new char[text.size() + 1]) {}
 
   ListFile Parse() {
@@ -31,16 +32,19 @@ class Lexer {
       }
       ListFileCommand cmd;
       cmd.line = line_;
+      std::string name;
       while (at_ < s_.size() && IsIdent(s_[at_]))
-        cmd.name += static_cast<char>(std::tolower(static_cast<unsigned char>(s_[at_++])));
+        name += static_cast<char>(std::tolower(static_cast<unsigned char>(s_[at_++])));
+      cmd.name = Keep(name);
       SkipSpaceAndComments(/*newlines=*/false);
       if (at_ >= s_.size() || s_[at_] != '(') {
         Fail(out, "expected '(' after command name");
         break;
       }
       ++at_;
-      if (!ParseArguments(&cmd, out)) break;
-      out.commands.push_back(std::move(cmd));
+      first_argument_.push_back(out.arguments.size());
+      if (!ParseArguments(out)) break;
+      out.commands.push_back(cmd);
     }
     return out;
   }
@@ -50,13 +54,22 @@ class Lexer {
   void KeepExactly(ListFile& out) {
     out.text_pool.reset(new char[used_ + 1]);
     std::memcpy(out.text_pool.get(), pool_.get(), used_);
+    const auto moved = [&](std::string_view v) -> std::string_view {
+      // "(" and ")" are literals, not in the pool
+      if (std::less<const char*>{}(v.data(), pool_.get()) ||
+          std::less<const char*>{}(pool_.get() + used_, v.data()))
+        return v;
+      return {out.text_pool.get() + (v.data() - pool_.get()), v.size()};
+    };
     out.commands.shrink_to_fit();
-    for (ListFileCommand& c : out.commands) {
-      c.args.shrink_to_fit();
-      for (ListFileArgument& a : c.args)  // "(" and ")" are literals, not in the pool
-        if (!std::less<const char*>{}(a.text.data(), pool_.get()) &&
-            !std::less<const char*>{}(pool_.get() + used_, a.text.data()))
-          a.text = {out.text_pool.get() + (a.text.data() - pool_.get()), a.text.size()};
+    out.arguments.shrink_to_fit();
+    for (ListFileArgument& a : out.arguments) a.text = moved(a.text);
+    for (size_t i = 0; i < out.commands.size(); ++i) {
+      ListFileCommand& c = out.commands[i];
+      c.name = moved(c.name);
+      const size_t first = first_argument_[i];
+      const size_t last = i + 1 < first_argument_.size() ? first_argument_[i + 1] : out.arguments.size();
+      c.args = std::span<const ListFileArgument>(out.arguments).subspan(first, last - first);
     }
   }
 
@@ -80,6 +93,8 @@ class Lexer {
     out.error = why;
     out.error_line = line_;
     out.commands.clear();
+    out.arguments.clear();
+    first_argument_.clear();
     return out;
   }
 
@@ -138,7 +153,8 @@ class Lexer {
     }
   }
 
-  bool ParseArguments(ListFileCommand* cmd, ListFile& out) {
+  // Appends the command's arguments to `out.arguments`.
+  bool ParseArguments(ListFile& out) {
     int depth = 0;
     while (true) {
       if (at_ >= s_.size()) return Fail(out, "unterminated argument list"), false;
@@ -150,22 +166,22 @@ class Lexer {
       } else if (c == '(') {
         ++depth;
         ++at_;
-        cmd->args.push_back({"(", ListFileArgument::kUnquoted});  // a literal: kept as it is
+        out.arguments.push_back({"(", ListFileArgument::kUnquoted});  // a literal: kept as it is
       } else if (c == ')') {
         ++at_;
         if (depth == 0) return true;
         --depth;
-        cmd->args.push_back({")", ListFileArgument::kUnquoted});
+        out.arguments.push_back({")", ListFileArgument::kUnquoted});
       } else if (c == '"') {
         std::string text;
         if (!Quoted(&text)) return Fail(out, "unterminated quoted argument"), false;
-        cmd->args.push_back({Keep(text), ListFileArgument::kQuoted});
+        out.arguments.push_back({Keep(text), ListFileArgument::kQuoted});
       } else if (int level = BracketOpen(); level >= 0) {
         std::string text;
         if (!BracketBody(level, &text)) return Fail(out, "unterminated bracket argument"), false;
-        cmd->args.push_back({Keep(text), ListFileArgument::kBracket});
+        out.arguments.push_back({Keep(text), ListFileArgument::kBracket});
       } else {
-        cmd->args.push_back({Keep(Unquoted()), ListFileArgument::kUnquoted});
+        out.arguments.push_back({Keep(Unquoted()), ListFileArgument::kUnquoted});
       }
     }
   }
@@ -236,7 +252,8 @@ class Lexer {
   }
 
   std::string_view s_;
-  std::unique_ptr<char[]> pool_;  ///< the arguments' text while parsing
+  std::unique_ptr<char[]> pool_;        ///< the names' and arguments' text while parsing
+  std::vector<size_t> first_argument_;  ///< each command's first in `arguments`, while parsing
   size_t used_ = 0;
   bool overflowed_ = false;
   size_t at_ = 0;

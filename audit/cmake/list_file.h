@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,16 +19,19 @@ struct ListFileArgument {
   Kind kind = kUnquoted;
 };
 
+/// Views into its ListFile's (then its Program's) `arguments` and `text_pool`: a run keeps
+/// thousands of parsed files (ProgramCache), and a string and a vector for each command were
+/// most of their memory.
 struct ListFileCommand {
-  std::string name;  ///< lower case (command names are case-insensitive)
+  std::string_view name;  ///< lower case (command names are case-insensitive)
   int line = 0;
-  std::vector<ListFileArgument> args;
+  std::span<const ListFileArgument> args;
 };
 
 struct ListFile {
   std::vector<ListFileCommand> commands;
-  /// The arguments' text, one buffer for the file: a std::string for each argument was most
-  /// of a parsed file's memory, and a run keeps thousands of them (ProgramCache).
+  std::vector<ListFileArgument> arguments;  ///< every command's, in order
+  /// The names' and the arguments' text, one buffer for the file.
   std::unique_ptr<char[]> text_pool;
   std::string error;  ///< a parse error ("" when none): CMake refuses such a file whole
   int error_line = 0;

@@ -3,8 +3,10 @@
 // the calls of the functions it defines.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "audit/cmake/list_file.h"
@@ -14,11 +16,17 @@ namespace rocm_audit {
 struct Program {
   std::string file;
   std::vector<ListFileCommand> commands;
-  std::unique_ptr<char[]> text_pool;          ///< holds the commands' arguments (ListFile::text_pool)
-  std::vector<size_t> end;                    ///< an opening command's matching end
-  std::vector<std::vector<size_t>> branches;  ///< an if()'s elseif()/else() commands
-  std::string error;                          ///< a parse error, or blocks that do not nest
+  std::vector<ListFileArgument> arguments;  ///< the commands' (ListFile::arguments)
+  std::unique_ptr<char[]> text_pool;        ///< their text (ListFile::text_pool)
+  std::vector<uint32_t> end;                ///< an opening command's matching end
+  /// (if(), its elseif() or else()) for each such clause, in order: few if()s have one, and
+  /// a list of them for each command was a tenth of the programs' memory.
+  std::vector<std::pair<uint32_t, uint32_t>> clauses;
+  std::string error;  ///< a parse error, or blocks that do not nest
   int error_line = 0;
+
+  /// Appends the elseif() and else() commands of the if() at `at`, in order.
+  void AppendClauses(size_t at, std::vector<size_t>* out) const;
 };
 
 using ProgramPtr = std::shared_ptr<const Program>;

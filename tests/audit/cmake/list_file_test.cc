@@ -1,4 +1,5 @@
 #include "audit/cmake/list_file.h"
+#include "audit/cmake/program.h"
 
 #include <gtest/gtest.h>
 
@@ -51,13 +52,52 @@ TEST(ListFile, ArgumentsOutliveTheTextAndMoveWithTheFile) {
   ListFile f = std::move(parsed);
   ASSERT_TRUE(f.error.empty()) << f.error;
   ASSERT_EQ(f.commands.size(), 3u);
-  std::vector<std::string> args;
+  std::vector<std::string> names, args;
   size_t bytes = 0;
-  for (const ListFileCommand& c : f.commands)
+  for (const ListFileCommand& c : f.commands) {
+    names.emplace_back(c.name), bytes += c.name.size();
     for (const ListFileArgument& a : c.args) args.emplace_back(a.text), bytes += a.text.size();
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"set", "if", "endif"}));
   EXPECT_EQ(args,
             (std::vector<std::string>{"a", "qr", "b", "${c}d", "(", "e", ")", "", "x", "MATCHES", "y"}));
   EXPECT_LE(bytes, size);
+}
+
+// Each if() has its own elseif()/else() commands, in order, though a nested if()'s come
+// between them; every block knows its end.
+TEST(Program, EachIfKeepsItsOwnClausesAndEveryBlockItsEnd) {
+  ProgramPtr p = ParseProgram("x.cmake",
+                              "if(a)\n"                     // 0
+                              "  if(b)\n"                   // 1
+                              "  elseif(c)\n"               // 2
+                              "    foreach(i 1)\n"          // 3
+                              "    endforeach()\n"          // 4
+                              "  else()\n"                  // 5
+                              "  endif()\n"                 // 6
+                              "elseif(d)\n"                 // 7
+                              "  if(e)\n"                   // 8
+                              "  endif()\n"                 // 9
+                              "else()\n"                    // 10
+                              "endif()\n"                   // 11
+                              "if(f)\nelse()\nendif()\n");  // 12-14
+  ASSERT_TRUE(p->error.empty()) << p->error;
+  auto clauses = [&](size_t at) {
+    std::vector<size_t> out;
+    p->AppendClauses(at, &out);
+    return out;
+  };
+  EXPECT_EQ(clauses(0), (std::vector<size_t>{7, 10}));
+  EXPECT_EQ(clauses(1), (std::vector<size_t>{2, 5}));
+  EXPECT_EQ(clauses(8), (std::vector<size_t>{}));
+  EXPECT_EQ(clauses(12), (std::vector<size_t>{13}));
+  EXPECT_EQ(clauses(3), (std::vector<size_t>{}));
+  EXPECT_EQ(p->end[0], 11u);
+  EXPECT_EQ(p->end[1], 6u);
+  EXPECT_EQ(p->end[3], 4u);
+  EXPECT_EQ(p->end[8], 9u);
+  EXPECT_EQ(p->end[12], 14u);
+  EXPECT_EQ(DescribeCommand(p->commands[2]), "elseif(c)");
 }
 
 TEST(ListFile, ErrorsAreReportedNotThrown) {
