@@ -269,6 +269,7 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
   const auto it = found.find(ToLower(d.name));
   const bool missing_only_apart = it != found.end() && MissingOnlyApart(in, d, it->second);
   d.commands_from = std::move(resolved.commands_from);
+  d.caller_variables = std::move(resolved.caller_variables);
   in.ListFileEnded();  // the config or module found ran as a list file
   in.NoteDependencyLoaded(d.name, !d.undecided.empty());
   in.rec().Out().dependencies.push_back(d);

@@ -12,6 +12,11 @@ namespace rocm_audit {
 namespace {
 
 constexpr size_t kMaxEvaluatedDependencies = 256;  ///< configs outside the audited ones, per run
+/// Evaluations of one config with a caller's variables (WithCallersVariables), and of all
+/// configs in a run, over those above: bounded apart, so that they take no evaluation from
+/// the packages audited after them.
+constexpr size_t kMaxEvaluationsWithCallersVariables = 8;
+constexpr size_t kMaxRunEvaluationsWithCallersVariables = 256;
 /// Evaluations one inside the other: a find_package() chain (Qt6's deepest modules are 15
 /// levels above Qt6Core).
 constexpr int kMaxDependencyDepth = 24;
@@ -146,9 +151,10 @@ void DependencyLocator::EvaluateAudited() {
   }
 }
 
-DependencyResolver::Answer DependencyLocator::Resolve(
-    const CMakeDependency& d, const std::map<std::string, CMakeDefinition>& commands) {
-  LocatedDependency l = LocateAndEvaluate(d, &commands);
+DependencyResolver::Answer DependencyLocator::Resolve(const CMakeDependency& d,
+                                                      const std::map<std::string, CMakeDefinition>& commands,
+                                                      const VariableLookup& caller) {
+  LocatedDependency l = LocateAndEvaluate(d, &commands, &caller);
   Answer a;
   a.counts = !l.found.empty() || d.required;
   a.absent = l.found.empty() && !system_.empty();
@@ -164,6 +170,7 @@ DependencyResolver::Answer DependencyLocator::Resolve(
                                                      restores_prefix_dir_};
   if (l.found == "Find" + d.name + ".cmake of CMake") a.machine_variables = MachineVariables(d.name);
   a.commands_from = std::move(l.request.commands_from);
+  a.caller_variables = std::move(l.request.caller_variables);
   return a;
 }
 
@@ -187,15 +194,16 @@ std::shared_ptr<const std::vector<std::string>> DependencyLocator::MachineVariab
   return it->second;
 }
 
-const DependencyLocator::Node* DependencyLocator::Evaluated(const std::string& key, const std::string& name,
-                                                            const std::string& config,
-                                                            const CMakeDependency* asked,
-                                                            SharedDefinitions commands) {
+const DependencyLocator::Node* DependencyLocator::Evaluated(
+    const std::string& key, const std::string& name, const std::string& config, const CMakeDependency* asked,
+    SharedDefinitions commands, const std::vector<std::pair<std::string, CMakeValue>>& variables) {
   if (auto it = nodes_.find(key); it != nodes_.end()) return it->second.done ? &it->second : nullptr;
   auto audited = audited_at_.find(key);
   const bool outside = audited == audited_at_.end();
-  // Refused for now, not for the run: asked again from less deep, it is evaluated then.
-  if (depth_ >= kMaxDependencyDepth || (outside && outside_ >= kMaxEvaluatedDependencies)) return nullptr;
+  // Refused for now, not for the run: asked again from less deep, it is evaluated then. One
+  // with a caller's variables is bounded by WithCallersVariables.
+  const bool counted = outside && variables.empty();
+  if (depth_ >= kMaxDependencyDepth || (counted && outside_ >= kMaxEvaluatedDependencies)) return nullptr;
   Node& n = nodes_[key];
   ++depth_;
   ++evaluations_;
@@ -203,8 +211,8 @@ const DependencyLocator::Node* DependencyLocator::Evaluated(const std::string& k
     n.package = audited->second;
     *n.package = EvaluatePackage(n.package->name, config, files_, {}, this);
   } else {
-    ++outside_;
-    GivenVariables given{{}, std::move(commands)};
+    if (counted) ++outside_;
+    GivenVariables given{variables, std::move(commands)};
     // A shipped Find module runs with its caller's CMAKE_MODULE_PATH; so does a config run
     // with its caller's commands (Qt6WaylandScannerTools then finds WaylandScanner in the
     // module directory Qt6Config.cmake added).
@@ -360,14 +368,17 @@ bool DependencyLocator::MayHoldModule(const CMakeDependency& d, const std::strin
   return false;
 }
 
-LocatedDependency DependencyLocator::LocateAndEvaluate(
-    const CMakeDependency& d, const std::map<std::string, CMakeDefinition>* commands) {
+LocatedDependency DependencyLocator::LocateAndEvaluate(const CMakeDependency& d,
+                                                       const std::map<std::string, CMakeDefinition>* commands,
+                                                       const VariableLookup* caller) {
   LocatedDependency l = Locate(d);
   const Node* q = nullptr;
   if (!l.found.empty() && l.found.starts_with("/")) {
     // A config asked for components is evaluated for that request, audited or not.
     const std::string key = EvaluatedKey(l.found, d);
     q = Evaluated(key, d.name, l.found, &d);
+    std::string q_key = key;
+    if (q) q = WithCallersVariables(q, &q_key, d, l, caller);
     // Evaluated apart, it stopped at a command its caller has defined (Qt6CoreTools' config
     // calls _qt_internal_find_third_party_dependencies, which Qt6Config.cmake defined before
     // Qt6Core found it): as CMake runs it, with the caller's commands, once per definition of
@@ -381,7 +392,7 @@ LocatedDependency DependencyLocator::LocateAndEvaluate(
             def->first + " of " + def->second.program->file + ":" + std::to_string(def->second.begin);
     }
     if (stop && !l.request.commands_from.empty()) {
-      const std::string with = key + "\nwith " + l.request.commands_from + "\nCMAKE_MODULE_PATH " +
+      const std::string with = q_key + "\nwith " + l.request.commands_from + "\nCMAKE_MODULE_PATH " +
                                (d.module_path_known ? d.module_path : "?");
       // The caller's commands are copied only for an evaluation not made yet.
       const Node* r = nullptr;
@@ -389,7 +400,8 @@ LocatedDependency DependencyLocator::LocateAndEvaluate(
         r = n->second.done ? &n->second : nullptr;
       else if (commands)
         r = Evaluated(with, d.name, l.found, &d,
-                      std::make_shared<const std::map<std::string, CMakeDefinition>>(*commands));
+                      std::make_shared<const std::map<std::string, CMakeDefinition>>(*commands),
+                      l.request.caller_variables);
       if (r) q = r;
     }
   }
@@ -417,6 +429,63 @@ LocatedDependency DependencyLocator::LocateAndEvaluate(
   l.targets_known = q->known;
   l.definitions = q->definitions;
   return l;
+}
+
+namespace {
+
+// `own`, what a config left set, is what the caller gives it: the same text, or the same
+// truth of two boolean constants (find_package() leaves Qt6_FOUND 1, Qt6Config.cmake TRUE).
+bool SameAsItsOwn(const CMakeValue* own, const CMakeValue& given) {
+  if (!own || own->maybe_unset || own->known != given.known) return false;
+  if (own->text == given.text) return true;
+  return (IsTrueConstant(own->text) && IsTrueConstant(given.text)) ||
+         (IsFalseConstant(own->text) && IsFalseConstant(given.text));
+}
+
+}  // namespace
+
+// A config runs in its caller's scope. Evaluated apart, its conditions read some variables
+// unset; where the caller had set any of them at the call (adios2's config includes its MPI
+// build when MPI_FOUND, which DOLFINX found before it), it is evaluated again with the
+// caller's values of those, once per distinct set of them, for at most
+// kMaxEvaluationsWithCallersVariables sets. Not given: a variable the config itself leaves
+// set to the caller's value, whose test only guards what it does anyway (Qt6CoreDependencies
+// finds Qt6 unless Qt6_FOUND; given Qt6_FOUND alone, it would lack what finding Qt6 defines,
+// which the caller has), while one it leaves otherwise is an input (RocksDB sets
+// GFLAGS_USE_TARGET_NAMESPACE ON, which gflags' config defaults to FALSE); and CMake's own
+// CMAKE_* variables, the consumer's, whose search paths the locator takes from the consumer
+// (mrpt's configs append themselves to a CMAKE_PREFIX_PATH each caller has its own of).
+// `d.caller_variables` recalls them when it is located again after the caller's evaluation.
+const DependencyLocator::Node* DependencyLocator::WithCallersVariables(const Node* q, std::string* key,
+                                                                       const CMakeDependency& d,
+                                                                       LocatedDependency& l,
+                                                                       const VariableLookup* caller) {
+  std::vector<std::pair<std::string, CMakeValue>> given;
+  if (!caller) {
+    given = d.caller_variables;
+  } else {
+    const CMakeEvaluation& e = q->package->evaluation;
+    for (const std::string& name : e.unset_in_conditions) {
+      const CMakeValue* v = name.starts_with("CMAKE_") ? nullptr : (*caller)(name);
+      if (!v) continue;
+      if (!SameAsItsOwn(e.variables.Find(name), *v)) given.emplace_back(name, *v);
+    }
+  }
+  if (given.empty()) return q;
+  std::string with = *key + "\nvariables";
+  for (const auto& [name, value] : given) with += "\n" + name + (value.known ? "=" + value.text : " unknown");
+  if (!nodes_.count(with)) {
+    size_t& made = with_callers_variables_[l.found];
+    if (made >= kMaxEvaluationsWithCallersVariables ||
+        with_callers_variables_run_ >= kMaxRunEvaluationsWithCallersVariables)
+      return q;
+    ++made, ++with_callers_variables_run_;
+  }
+  const Node* r = Evaluated(with, d.name, l.found, &d, nullptr, given);
+  if (!r) return q;
+  l.request.caller_variables = std::move(given);
+  *key = std::move(with);
+  return r;
 }
 
 // CMake's own Find<Name>.cmake, run where find_package() finds no config: evaluated in the

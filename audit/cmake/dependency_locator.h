@@ -80,7 +80,8 @@ class DependencyLocator final : public DependencyResolver {
   /// and fills in the `dependencies` of each.
   void EvaluateAudited();
 
-  Answer Resolve(const CMakeDependency& d, const std::map<std::string, CMakeDefinition>& commands) override;
+  Answer Resolve(const CMakeDependency& d, const std::map<std::string, CMakeDefinition>& commands,
+                 const VariableLookup& caller) override;
 
   /// Configs outside the audited ones evaluated so far.
   size_t evaluated() const { return outside_; }
@@ -105,16 +106,24 @@ class DependencyLocator final : public DependencyResolver {
   /// The node of `key` evaluated (now, when it is not yet); null when it cannot be: a cycle,
   /// too deep, or past the bound on configs outside the audited ones.
   const Node* Evaluated(const std::string& key, const std::string& name, const std::string& config,
-                        const CMakeDependency* asked, SharedDefinitions commands = nullptr);
+                        const CMakeDependency* asked, SharedDefinitions commands = nullptr,
+                        const std::vector<std::pair<std::string, CMakeValue>>& variables = {});
   void Finish(Node& n);
   /// Fills `p.dependencies`, one for each find_package() its evaluation made (all answered
   /// by now: remembered).
   void LocateDependencies(CMakePackage& p);
   /// Where `d` is found, and what its evaluation brings (evaluated now if need be).
-  /// `commands`: the caller's, at the call (null when located again afterwards: the
-  /// evaluation `d.commands_from` names, if any, is taken again).
+  /// `commands` and `caller` (its variables): the caller's, at the call (null when located
+  /// again afterwards: the evaluation `d.commands_from` and `d.caller_variables` name, if
+  /// any, is taken again).
   LocatedDependency LocateAndEvaluate(const CMakeDependency& d,
-                                      const std::map<std::string, CMakeDefinition>* commands = nullptr);
+                                      const std::map<std::string, CMakeDefinition>* commands = nullptr,
+                                      const VariableLookup* caller = nullptr);
+  /// `q`, or the node of its config evaluated with the caller's values of the variables its
+  /// conditions read unset (`caller`: the caller's variables, or null for those
+  /// `d.caller_variables` recalls); `key` becomes that node's.
+  const Node* WithCallersVariables(const Node* q, std::string* key, const CMakeDependency& d,
+                                   LocatedDependency& l, const VariableLookup* caller);
   /// The CMAKE_MODULE_PATH `d` was called with may hold `module`.cmake (unknown: it may).
   bool MayHoldModule(const CMakeDependency& d, const std::string& module) const;
   /// Where find_package() finds `d`: Search(), once per distinct call in a run.
@@ -141,7 +150,10 @@ class DependencyLocator final : public DependencyResolver {
   const InstalledFiles& files_;
   ConfigSearch& configs_;
   std::map<std::string, Node> nodes_;  ///< by config, or config and components asked
-  int depth_ = 0;                      ///< evaluations in progress, one inside the other
+  /// How many evaluations with a caller's variables each config had (WithCallersVariables).
+  std::map<std::string, size_t, std::less<>> with_callers_variables_;
+  size_t with_callers_variables_run_ = 0;
+  int depth_ = 0;  ///< evaluations in progress, one inside the other
   size_t outside_ = 0, evaluations_ = 0;
   /// What Search() found for each distinct call (Locate), with no request.
   std::map<std::string, LocatedDependency> searched_;

@@ -81,6 +81,10 @@ struct CMakeDependency {
   /// evaluated again with the caller's commands: that command's definition ("name of
   /// file:line"); "" otherwise.
   std::string commands_from{};
+  /// Its config, evaluated apart, tested variables that were unset there and that the caller
+  /// had set at the call (a config runs in its caller's scope: adios2's tests MPI_FOUND,
+  /// which DOLFINX found before): it was evaluated again with the caller's values of them.
+  std::vector<std::pair<std::string, CMakeValue>> caller_variables{};
 };
 
 /// Where the package would stop or fail a consumer's configure, other than a missing file.
@@ -216,6 +220,9 @@ struct CMakeEvaluation {
   /// What the consumer's machine lacks by the audited world's answer, which a failure it leads
   /// to names ("pkg-config of the audited world: no mtdev.pc in pkg-config's path").
   std::vector<std::string> world_answers{};
+  /// Variables an if(), elseif() or while() read while they were unset, by name or in
+  /// ${}: evaluated apart from a caller, these are where the caller's scope may decide.
+  std::set<std::string> unset_in_conditions{};
 };
 
 }  // namespace rocm_audit

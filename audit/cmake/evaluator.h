@@ -26,6 +26,7 @@ class CMakeEvaluator {
 
   /// Sets a variable before the evaluation (find_package's <Name>_FIND_* and the like).
   void Define(const std::string& name, std::string value) { in_.Set(name, {std::move(value)}); }
+  void DefineValue(const std::string& name, CMakeValue value) { in_.Set(name, std::move(value)); }
   /// A variable the consumer sets and the evaluation cannot know (its compiler, ...).
   void DefineUnknown(const std::string& name, std::string why) {
     in_.Set(name, CMakeValue::Unknown(std::move(why)));

@@ -37,5 +37,8 @@ constexpr size_t kEntryWork = 64;
 /// near what binding one costs against copying a byte, so that max_work_bytes bounds the
 /// time of calls as it bounds that of copies.
 constexpr size_t kArgumentWork = 1024;
+/// How many names CMakeEvaluation::unset_in_conditions keeps: past it a generated name read
+/// in a loop grows it no more (a caller's value of a name left out is not given).
+constexpr size_t kMaxUnsetInConditions = 512;
 
 }  // namespace rocm_audit

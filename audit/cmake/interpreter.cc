@@ -78,7 +78,11 @@ CMakeValue Interpreter::ExpandOne(const ListFileArgument& arg) {
     Charge(2 * arg.text.size());
     return {std::string(arg.text)};
   }
-  VariableLookup vars = [this](std::string_view name) { return vars_.Lookup(name); };
+  VariableLookup vars = [this](std::string_view name) {
+    const CMakeValue* v = vars_.Lookup(name);
+    if (!v && in_condition_) NoteUnsetInCondition(name);
+    return v;
+  };
   VariableLookup env = [this](std::string_view name) -> const CMakeValue* {
     env_value_ = CMakeValue::Unknown("the consumer's environment ($ENV{" + std::string(name) + "})");
     return &env_value_;
@@ -166,7 +170,8 @@ void Interpreter::StoreMatches(const std::vector<std::string>& groups) {
 Interpreter::Resolution Interpreter::ResolveDependency(const CMakeDependency& d) {
   ForeignTargets& f = foreign_targets_;
   if (!f.resolver) return {};
-  DependencyResolver::Answer a = f.resolver->Resolve(d, definitions_);
+  DependencyResolver::Answer a =
+      f.resolver->Resolve(d, definitions_, [this](std::string_view name) { return vars_.Lookup(name); });
   const std::string key = ToLower(d.name);
   if (a.counts) {
     // Asked for twice (other components), it defines what either call loads.
@@ -176,7 +181,8 @@ Interpreter::Resolution Interpreter::ResolveDependency(const CMakeDependency& d)
     defined->second.evaluated = (first || defined->second.evaluated) && a.defined.evaluated;
   }
   if (a.package) f.packages[key] = std::move(*a.package);
-  return {a.absent, std::move(a.machine_variables), std::move(a.commands_from)};
+  return {a.absent, std::move(a.machine_variables), std::move(a.commands_from),
+          std::move(a.caller_variables)};
 }
 
 // With a resolver, what the find_package() calls that ran so far define (cmFindPackageCommand
@@ -214,9 +220,27 @@ Tri Interpreter::TargetExists(std::string_view name) {
   return Tri::kUnknown;
 }
 
+// Evaluated apart from a caller, these are where the caller's scope may decide otherwise
+// (DependencyLocator::WithCallersVariables).
+void Interpreter::NoteUnsetInCondition(std::string_view name) {
+  std::set<std::string>& names = rec_.Out().unset_in_conditions;
+  if (names.size() < kMaxUnsetInConditions && !name.empty()) names.emplace(name);
+}
+
+ConditionResult Interpreter::Test(const ListFileCommand& cmd) {
+  in_condition_ = true;
+  Args args = Expand(cmd);
+  in_condition_ = false;
+  return Condition(args);
+}
+
 ConditionResult Interpreter::Condition(const Args& args) {
   ConditionContext c;
-  c.variable = [this](std::string_view name) { return Get(name); };
+  c.variable = [this](std::string_view name) {
+    const CMakeValue* v = Get(name);
+    if (!v) NoteUnsetInCondition(name);
+    return v;
+  };
   c.exists = [this](const std::string& p) { return PathExists(p); };
   c.is_directory = [this](const std::string& p) {
     return InConsumerTree(NormalizePath(p)) ? Tri::kUnknown : files_.IsDirectory(p);

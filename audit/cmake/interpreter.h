@@ -16,6 +16,7 @@
 #include "audit/cmake/command.h"
 #include "audit/cmake/condition.h"
 #include "audit/cmake/evaluator_limits.h"
+#include "audit/cmake/expand.h"
 #include "audit/cmake/installed_files.h"
 #include "audit/cmake/program.h"
 #include "audit/cmake/recorder.h"
@@ -121,6 +122,7 @@ class Interpreter {
     bool absent = false;
     std::shared_ptr<const std::vector<std::string>> machine_variables;  ///< as in Answer
     std::string commands_from;                                          ///< as in Answer
+    std::vector<std::pair<std::string, CMakeValue>> caller_variables;   ///< as in Answer
   };
   Resolution ResolveDependency(const CMakeDependency& d);
   /// include_guard(): whether the current file was guarded already; guards it.
@@ -245,6 +247,9 @@ class Interpreter {
   Flow Command(const ListFileCommand& cmd);
   bool UnknownToCMake(const std::string& name);
   ConditionResult Condition(const Args& args);
+  /// The condition of an if(), elseif() or while() command, its arguments expanded.
+  ConditionResult Test(const ListFileCommand& cmd);
+  void NoteUnsetInCondition(std::string_view name);
   Tri TargetExists(std::string_view name);
   Args Expand(const ListFileCommand& cmd);
   CMakeValue ExpandOne(const ListFileArgument& arg);
@@ -263,6 +268,7 @@ class Interpreter {
   mutable CMakeValue env_value_;                ///< what $ENV{x} expands to (unknown)
   size_t commands_run_ = 0;
   bool dependency_seen_ = false;
+  bool in_condition_ = false;  ///< expanding a condition's arguments (NoteUnsetInCondition)
   std::set<std::string> included_modules_;
   std::vector<std::string> policy_versions_{""};
   ForeignTargets foreign_targets_;
@@ -289,11 +295,13 @@ class DependencyResolver {
     /// answers are the consumer's machine's. Null for none.
     std::shared_ptr<const std::vector<std::string>> machine_variables;
     std::string commands_from;  ///< CMakeDependency::commands_from of the call
+    std::vector<std::pair<std::string, CMakeValue>> caller_variables;  ///< and its caller_variables
   };
   virtual ~DependencyResolver() = default;
-  /// `commands`: those the caller's list files have defined at the call.
-  virtual Answer Resolve(const CMakeDependency& d,
-                         const std::map<std::string, CMakeDefinition>& commands) = 0;
+  /// `commands`: those the caller's list files have defined at the call; `variables`, its
+  /// scope's.
+  virtual Answer Resolve(const CMakeDependency& d, const std::map<std::string, CMakeDefinition>& commands,
+                         const VariableLookup& variables) = 0;
 };
 
 }  // namespace rocm_audit

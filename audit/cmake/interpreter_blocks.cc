@@ -172,7 +172,7 @@ std::vector<Interpreter::Branch> Interpreter::Branches(const ProgramPtr& p, size
     if (cmd.name == "else")
       r.value = Tri::kTrue;
     else
-      r = Condition(Expand(cmd));
+      r = Test(cmd);
     if (r.value == Tri::kFalse) continue;
     std::string reason = *unknown_so_far;
     if (r.value == Tri::kUnknown) {
@@ -404,7 +404,7 @@ bool Interpreter::TestWhile(const ProgramPtr& p, Running& r, Flow* flow) {
     return false;
   }
   rec_.SetCurrent(&p->commands[r.at]);
-  ConditionResult c = Condition(Expand(p->commands[r.at]));
+  ConditionResult c = Test(p->commands[r.at]);
   if (c.value == Tri::kFalse) return false;
   if (c.value == Tri::kUnknown) {
     Skip("while", "a loop on an unknown condition (" + c.why + ")");

@@ -138,7 +138,7 @@ CMakeEvaluation EvaluateConfig(const std::string& name, const std::string& confi
   auto evaluate = [&](const std::set<std::string>& own, DependencyResolver* answers) {
     CMakeEvaluator e(files, limits);
     DefineFindPackageVariables(e, name, config);
-    for (const auto& [variable, value] : given.variables) e.Define(variable, value);
+    for (const auto& [variable, value] : given.variables) e.DefineValue(variable, value);
     if (given.commands) e.ImportCommands(*given.commands);
     // find_package() stores the version its version file gave before it loads the config.
     for (auto& [variable, value] : FoundVersionVariables(name + "_VERSION", version))
@@ -318,6 +318,7 @@ class ComponentMerger {
       d.asked_component = component;
       base_.dependencies.push_back(std::move(d));
     }
+    base_.unset_in_conditions.merge(with.unset_in_conditions);
     // A failure the plain consumer meets too is its; each component that fails anew says so.
     for (CMakeFailure& f : with.failures) {
       if (failures_.count(FailureKey(f, "")) || !failures_.insert(FailureKey(f, component)).second) continue;

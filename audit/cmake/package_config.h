@@ -146,7 +146,7 @@ struct CMakePackage {
 /// what the caller has as the file runs.
 struct GivenVariables {
   /// Variables of the caller's scope (a Find module's CMAKE_MODULE_PATH).
-  std::vector<std::pair<std::string, std::string>> variables;
+  std::vector<std::pair<std::string, CMakeValue>> variables;
   /// Commands the caller's list files defined (CMake's are global): null for none.
   SharedDefinitions commands;
 };

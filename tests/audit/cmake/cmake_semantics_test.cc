@@ -727,6 +727,56 @@ TEST_F(CMakeSemantics, ATargetsFileSeesWhatItsCallerFoundBefore) {
   EXPECT_TRUE(late.evaluation.targets.empty());
 }
 
+// A config runs in its caller's scope: a dependency that tests a variable its caller set is
+// evaluated with the caller's value (adios2's config includes its MPI build when MPI_FOUND,
+// which DOLFINX found before it, and only the MPI build is installed; RocksDB sets
+// GFLAGS_USE_TARGET_NAMESPACE ON, which gflags' config defaults to FALSE). Not given: a
+// variable the config leaves set to the caller's value (a guard of what it does anyway), and
+// CMake's own variables (mrpt's configs append themselves to CMAKE_PREFIX_PATH), so that
+// callers that differ only there share one evaluation.
+TEST_F(CMakeSemantics, ADependencyReadsTheVariablesItsCallerSet) {
+  Write("prefix/lib/cmake/Ad/mpi/AdMpi.cmake", "add_library(Ad::ad INTERFACE IMPORTED)\n");
+  Config("Ad",
+         "if(WANT_MPI AND EXISTS \"${CMAKE_CURRENT_LIST_DIR}/mpi/AdMpi.cmake\")\n"
+         "  include(\"${CMAKE_CURRENT_LIST_DIR}/mpi/AdMpi.cmake\")\nelse()\n"
+         "  include(\"${CMAKE_CURRENT_LIST_DIR}/serial/AdSerial.cmake\")\nendif()\n"
+         "if(NOT DEFINED AD_NAMESPACE)\n  set(AD_NAMESPACE FALSE)\nendif()\n"
+         "if(AD_NAMESPACE)\n  add_library(Ad::ns INTERFACE IMPORTED)\nendif()\n"
+         "if(NOT AD_LOADED)\n  set(AD_LOADED 1)\nendif()\n"
+         "if(NOT \"${CMAKE_CURRENT_LIST_DIR}\" IN_LIST CMAKE_PREFIX_PATH)\n"
+         "  list(APPEND CMAKE_PREFIX_PATH \"${CMAKE_CURRENT_LIST_DIR}\")\nendif()\n");
+  auto caller = [&](const std::string& name, const std::string& first) {
+    return CMakePackage{
+        .name = name,
+        .config = Config(name, "include(CMakeFindDependencyMacro)\n" + first +
+                                   "find_dependency(Ad)\nadd_library(" + name + "::x INTERFACE IMPORTED)\n")};
+  };
+  CMakePackage mpi = caller("Dol", "set(WANT_MPI 1)\nset(AD_LOADED 1)\nset(CMAKE_PREFIX_PATH a)\n");
+  CMakePackage other = caller("Dol2", "set(WANT_MPI 1)\nset(AD_LOADED 1)\nset(CMAKE_PREFIX_PATH b)\n");
+  CMakePackage ns = caller("Rocks", "set(WANT_MPI 1)\nset(AD_NAMESPACE ON)\n");
+  CMakePackage plain = caller("Plain", "set(AD_LOADED 1)\n");
+  EvaluateTogether({&mpi, &other, &ns, &plain});
+  auto given = [](const CMakePackage& p) {
+    std::string out;
+    for (const auto& [name, value] : p.evaluation.dependencies.at(0).caller_variables)
+      out += name + "=" + value.text + " ";
+    return out;
+  };
+  for (const CMakePackage* p : {&mpi, &other, &ns}) {
+    EXPECT_EQ(p->evaluation.targets.size(), 1u) << p->name;
+    EXPECT_TRUE(p->evaluation.failures.empty()) << p->name;
+    ASSERT_EQ(p->evaluation.dependencies.size(), 1u) << p->name;
+  }
+  EXPECT_EQ(given(mpi), "WANT_MPI=1 ");
+  EXPECT_EQ(given(other), "WANT_MPI=1 ");
+  EXPECT_EQ(given(ns), "AD_NAMESPACE=ON WANT_MPI=1 ");
+  ASSERT_EQ(ns.dependencies.size(), 1u);
+  EXPECT_EQ(ns.dependencies[0].targets.count("Ad::ns"), 1u);
+  EXPECT_EQ(mpi.dependencies.at(0).targets.count("Ad::ns"), 0u);
+  ASSERT_EQ(plain.evaluation.dependencies.size(), 1u);
+  EXPECT_EQ(given(plain), "");
+}
+
 // A shipped Find module that handles components (ECM's FindXCB) fails the find_dependency()
 // that asks for one it does not find: Qt6XcbQpaPrivate asks XCB for ICCCM, and in a world
 // without libxcb-icccm both CMake and rocm-audit fail it at configure. A component asked for

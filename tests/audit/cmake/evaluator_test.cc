@@ -934,7 +934,8 @@ TEST_F(Evaluator, TheResolversAnswerDecidesIfTarget) {
   struct Answering : DependencyResolver {
     Answer answer;
     std::vector<std::string> asked;
-    Answer Resolve(const CMakeDependency& d, const std::map<std::string, CMakeDefinition>&) override {
+    Answer Resolve(const CMakeDependency& d, const std::map<std::string, CMakeDefinition>&,
+                   const VariableLookup&) override {
       asked.push_back(d.name);
       return answer;
     }
