@@ -56,6 +56,11 @@ std::string Expression(std::string_view s, size_t* at, int depth, bool* ok,
   // $<BOOL:x> is 0 for what cmValue::IsOff calls off (no number is read), 1 otherwise; x
   // not known leaves the item unevaluable (or, as a condition, taken as true).
   if (head == "BOOL") return IsOff(body) ? "0" : "1";
+  // $<TARGET_EXISTS:t> is decided at generate time, by the consumer's targets. What it guards
+  // is linked only where t exists, so it can never name a target that does not: taken as
+  // false, the guarded items are not checked (cifpp links $<$<TARGET_EXISTS:std::atomic>:
+  // std::atomic>, which no package defines, and CMake generates).
+  if (head == "TARGET_EXISTS") return "0";
   // $<TARGET_PROPERTY:t,p> of a target the caller knows; the one-argument form (the
   // consuming target's property) is not known here.
   if (head == "TARGET_PROPERTY" && lookup) {

@@ -1023,6 +1023,10 @@ TEST(Genex, InstallInterfaceItems) {
   EXPECT_EQ(
       InstallInterfaceItems("m;$<$<PLATFORM_ID:Windows>:advapi32.lib>;$<$<PLATFORM_ID:Darwin,Linux>:dl>"),
       (std::vector<std::string>{"m", "dl"}));
+  // What $<TARGET_EXISTS:t> guards is linked only where t exists: never a missing target
+  // (cifpp links $<$<TARGET_EXISTS:std::atomic>:std::atomic>).
+  EXPECT_EQ(InstallInterfaceItems("Threads::Threads;$<$<TARGET_EXISTS:std::atomic>:std::atomic>"),
+            std::vector<std::string>{"Threads::Threads"});
 }
 
 // Qt 6.8's private include directories: $<$<BOOL:$<TARGET_PROPERTY:Qt6::Concurrent,
