@@ -20,8 +20,8 @@ struct ListFileArgument {
 };
 
 /// Views into its ListFile's (then its Program's) `arguments` and `text_pool`: a run keeps
-/// thousands of parsed files (ProgramCache), and a string and a vector for each command were
-/// most of their memory.
+/// many parsed files (ProgramCache), and a string and a vector of its own for each command
+/// would cost more than the text they hold.
 struct ListFileCommand {
   std::string_view name;  ///< lower case (command names are case-insensitive)
   int line = 0;

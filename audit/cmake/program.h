@@ -19,8 +19,8 @@ struct Program {
   std::vector<ListFileArgument> arguments;  ///< the commands' (ListFile::arguments)
   std::unique_ptr<char[]> text_pool;        ///< their text (ListFile::text_pool)
   std::vector<uint32_t> end;                ///< an opening command's matching end
-  /// (if(), its elseif() or else()) for each such clause, in order: few if()s have one, and
-  /// a list of them for each command was a tenth of the programs' memory.
+  /// (if(), its elseif() or else()) for each such clause, in order: few if()s have one, so
+  /// no list is kept for every command.
   std::vector<std::pair<uint32_t, uint32_t>> clauses;
   std::string error;  ///< a parse error, or blocks that do not nest
   int error_line = 0;

@@ -15,7 +15,8 @@ struct CMakeValue {
   std::string text;
   std::string
       why;  ///< for an unknown value: what was not known, e.g. "the output of execute_process at x.cmake:12"
-  // The flags together after the strings: 72 bytes, not 80 (a run keeps ~10^5 values).
+  // The flags together after the strings, so that they share one padded word: a run keeps
+  // every package's variables and target properties.
   bool known = true;
   /// Set on some paths of an undecided if() and unset on others: if(DEFINED) of it is not
   /// known either (CMake's generated Targets files set <Name>_NOT_FOUND_MESSAGE_targets
