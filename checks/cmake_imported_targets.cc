@@ -49,7 +49,13 @@ constexpr Rule kRules[] = {
             "that defines the target, or export a link interface without it. An item "
             "$<TARGET_PROPERTY:ns::name,...> in any INTERFACE_ property of the target fails the "
             "same way (\"Target ... not found\"): Qt 6.8's PrintSupportPrivate reads the include "
-            "directories of Cups::Cups, which exists only where CMake's FindCups finds CUPS. A "
+            "directories of Cups::Cups, which exists only where CMake's FindCups finds CUPS. So does "
+            "$<TARGET_OBJECTS:name>, $<TARGET_FILE:name> or a sibling of theirs, whatever the name: "
+            "adios2 2.10 gives adios2::adios2sys_private the INTERFACE_SOURCES "
+            "$<TARGET_OBJECTS:adios2sys_objects>, an object library of its build it never exports. "
+            "A dependency's target that fails so fails every target that links it, through any "
+            "chain of link interfaces and packages, and the finding names the target nobody "
+            "defines. A "
             "language's target of CMake's FindMPI or FindOpenMP (MPI::MPI_Fortran) exists only for "
             "a consumer that enables the language, and project() enables C and CXX. When a "
             "dependency could not be evaluated (a Find module of CMake, a config not found), a target named "
@@ -171,8 +177,6 @@ bool LocationRequired(const CMakeTarget& t) {
   return major > 3 || (major == 3 && minor >= 19);
 }
 
-std::string Namespace(const std::string& target) { return ToLower(target.substr(0, target.find("::"))); }
-
 void NoLocation(const AuditedPackage& ap, const std::string& file, FindingSink& sink) {
   const CMakePackage& p = ap.package;
   if (p.evaluation.stopped) return;
@@ -220,6 +224,9 @@ struct ConsumerDependencies {
   std::map<std::string, std::set<std::string>> partly_evaluated;
   std::vector<std::string> names;
   bool complete = true;
+  /// The dependencies' targets that fail a consumer's generate step, with why
+  /// (LocatedDependency::unusable_targets).
+  UnusableTargets unusable;
 };
 
 ConsumerDependencies ForConsumer(const CMakePackage& p, const std::string& component) {
@@ -231,6 +238,7 @@ ConsumerDependencies ForConsumer(const CMakePackage& p, const std::string& compo
     if (!d.found.empty() || d.request.required) {  // an optional one not found defines nothing
       out.defined.insert(d.targets.begin(), d.targets.end());
       out.complete &= !unknown;
+      if (d.unusable_targets) out.unusable.insert(d.unusable_targets->begin(), d.unusable_targets->end());
     }
     // Namespaces of dependencies whose targets are not all known (Find modules, configs
     // not found or not evaluated): a target in one of them may exist. A config evaluated in
@@ -241,7 +249,7 @@ ConsumerDependencies ForConsumer(const CMakePackage& p, const std::string& compo
         out.partly_evaluated[ns].insert(d.request.name);
     } else if (unknown) {
       out.unknown_namespaces.insert(ToLower(d.request.name));
-      for (const std::string& t : d.targets) out.unknown_namespaces.insert(Namespace(t));
+      for (const std::string& t : d.targets) out.unknown_namespaces.insert(TargetNamespaceOrName(t));
     }
   }
   for (const CMakeTarget& t : p.evaluation.targets)
@@ -282,26 +290,12 @@ void MissingLibrary(const CMakePackage& p, const CMakeTarget& t, const std::stri
   sink.Add(std::move(f));
 }
 
-// The targets whose properties a list item reads at its top level ($<TARGET_PROPERTY:tgt,prop>):
-// CMake evaluates the item for every consumer that links the target and fails at generate
-// when tgt does not exist ("Target \"Cups::Cups\" not found"; Qt 6.8's PrintSupportPrivate
-// reads Cups::Cups's include directories, and Cups is an optional dependency).
-std::vector<std::string> TargetsReadByItems(std::string_view value) {
-  constexpr std::string_view kRead = "$<TARGET_PROPERTY:";
-  std::vector<std::string> out;
-  for (size_t at = value.find(kRead); at != std::string_view::npos; at = value.find(kRead, at + 1)) {
-    if (at != 0 && value[at - 1] != ';') continue;
-    const size_t begin = at + kRead.size(), end = value.find_first_of(",>$;", begin);
-    if (end != std::string_view::npos && value[end] == ',')
-      out.emplace_back(value.substr(begin, end - begin));
-  }
-  return out;
-}
-
-// cmake-missing-target for `item`, which `property` of `t` links (or, `read`, reads a property of).
+// cmake-missing-target for `item`, which `property` of `t` links (`expression` empty) or names
+// in a generator expression ("TARGET_PROPERTY", "TARGET_OBJECTS", ...).
 void MissingTarget(const CMakePackage& p, const CMakeTarget& t, const std::string& item,
-                   const std::string& property, bool read, const ConsumerDependencies& deps,
-                   const std::string& file, FindingSink& sink) {
+                   const std::string& property, const std::string& expression,
+                   const ConsumerDependencies& deps, const std::string& file, FindingSink& sink) {
+  const bool read = !expression.empty();
   Finding f = MakeFinding(kRules[0], file);
   auto site = t.set_at.find(property);
   const CMakeSite& at = site == t.set_at.end() ? t.defined_at : site->second;
@@ -319,18 +313,20 @@ void MissingTarget(const CMakePackage& p, const CMakeTarget& t, const std::strin
         module = d.request.name, language = l;
         break;
       }
-  f.message =
-      SiteText(at) + ": " + property + " of " + t.name +
-      (read ? " reads a property of " + item + " ($<TARGET_PROPERTY:" + item + ",...>)" : " names " + item) +
-      ", which neither " + p.name + " nor its dependencies (" + (names.empty() ? "none" : names) +
-      ") define" +
-      (partly.empty() ? ""
-                      : " as far as their evaluation reaches (" + partly +
-                            " evaluated in part; none defines it where evaluated)") +
-      (module.empty() ? ""
-                      : " (CMake's Find" + module + " defines it only for a consumer that enables " +
-                            language + "; project() enables C and CXX)") +
-      "; the consumer's generate step fails when it links " + t.name;
+  f.message = SiteText(at) + ": " + property + " of " + t.name +
+              (expression == "TARGET_PROPERTY"
+                   ? " reads a property of " + item + " ($<TARGET_PROPERTY:" + item + ",...>)"
+               : read ? " names " + item + " in $<" + expression + ":" + item + ">"
+                      : " names " + item) +
+              ", which neither " + p.name + " nor its dependencies (" + (names.empty() ? "none" : names) +
+              ") define" +
+              (partly.empty() ? ""
+                              : " as far as their evaluation reaches (" + partly +
+                                    " evaluated in part; none defines it where evaluated)") +
+              (module.empty() ? ""
+                              : " (CMake's Find" + module + " defines it only for a consumer that enables " +
+                                    language + "; project() enables C and CXX)") +
+              "; the consumer's generate step fails when it links " + t.name;
   if (!module.empty())
     f.SetHint("enable_language(" + language + ") in " + p.name + "'s config before it finds " + module +
               ", or drop " + item + " from the link interface");
@@ -347,13 +343,41 @@ void MissingTarget(const CMakePackage& p, const CMakeTarget& t, const std::strin
   sink.Add(std::move(f));
 }
 
+// cmake-missing-target for a dependency's target `item` that `t` links and that fails the
+// consumer's generate step itself (`why`): a target that links adios2::adios2sys_private, whose
+// $<TARGET_OBJECTS:adios2sys_objects> names a target adios2 never exports, fails so in any
+// package, directly or through other targets' link interfaces.
+void LinksAnUnusableTarget(const CMakePackage& p, const CMakeTarget& t, const std::string& item,
+                           const std::string& property, const UnusableTarget& why,
+                           const ConsumerDependencies& deps, const std::string& file, FindingSink& sink) {
+  Finding f = MakeFinding(kRules[0], file);
+  auto site = t.set_at.find(property);
+  const CMakeSite& at = site == t.set_at.end() ? t.defined_at : site->second;
+  f.message = SiteText(at) + ": " + property + " of " + t.name + " names " + item +
+              ", which fails the generate step of whoever links it: " + why.why +
+              "; the consumer's generate step " + "fails when it links " + t.name;
+  f.SetHint("fix the dependency that defines " + item + " (or require a version of it that works), or drop " +
+            item + " from the link interface");
+  AddSiteFields(f, p.name, at);
+  SetCMakeStage(f, "generate");
+  f.fields["target"] = t.name;
+  // The target nobody defines, as the rule's other findings name it.
+  f.fields["linked"] = why.missing;
+  f.fields["dependencies"] = deps.names;
+  MarkAskedComponent(f, t.asked_component);
+  sink.Add(std::move(f));
+}
+
 // What `t` names for a consumer: the items of its link interface (CMakeTarget::LinkInterface,
-// as a consumer sees them) and, apart, the targets its INTERFACE_* properties read with
-// $<TARGET_PROPERTY>, each once.
+// as a consumer sees them) and, apart, the targets its INTERFACE_* properties name in
+// expressions that need them (TargetsNamedByItems), each once.
 struct NamedByTarget {
   std::string link_property;  ///< the property the link interface is read from
   std::vector<std::string> linked;
-  std::vector<std::pair<std::string, std::string>> read;  ///< (target, property)
+  struct Read {
+    std::string target, property, expression;
+  };
+  std::vector<Read> read;
 };
 
 NamedByTarget NamedTargets(const CMakeTarget& t) {
@@ -367,9 +391,13 @@ NamedByTarget NamedTargets(const CMakeTarget& t) {
       if (seen.insert(item).second) out.linked.push_back(item);
   for (const auto& [name, value] : t.properties) {
     if (!name.starts_with("INTERFACE_") || !value.known) continue;
-    for (const std::string& target : TargetsReadByItems(value.text))
-      if (target.find("::") != std::string::npos && seen.insert(target).second)
-        out.read.emplace_back(target, name);
+    // A property read names an imported target of a namespace; an object library or a file
+    // ($<TARGET_OBJECTS:adios2sys_objects> in adios2 2.10's INTERFACE_SOURCES, a target of
+    // its build tree never exported) may have a plain name.
+    for (TargetReference& r : TargetsNamedByItems(value.text))
+      if ((r.expression != "TARGET_PROPERTY" || r.target.find("::") != std::string::npos) &&
+          seen.insert(r.target).second)
+        out.read.push_back({std::move(r.target), name, std::move(r.expression)});
   }
   return out;
 }
@@ -396,18 +424,23 @@ void MissingTargets(const AuditedPackage& ap, const std::string& file, FindingSi
     const ConsumerDependencies& deps = at_consumer->second;
     // Defined, or of a namespace whose dependency could not be evaluated: the benefit of the doubt.
     auto excused = [&](const std::string& item) {
-      return deps.defined.count(item) || (!deps.complete && deps.unknown_namespaces.count(Namespace(item)));
+      return deps.defined.count(item) ||
+             (!deps.complete && deps.unknown_namespaces.count(TargetNamespaceOrName(item)));
     };
     for (const std::string& item : named.linked) {
+      if (auto bad = deps.unusable.find(item); bad != deps.unusable.end()) {
+        LinksAnUnusableTarget(p, t, item, named.link_property, bad->second, deps, file, sink);
+        continue;
+      }
       if (deps.defined.count(item)) continue;
       if (item.find("::") == std::string::npos) {
         if (deps.complete) MissingLibrary(p, t, item, file, sink, named.link_property);
       } else if (!excused(item)) {
-        MissingTarget(p, t, item, named.link_property, false, deps, file, sink);
+        MissingTarget(p, t, item, named.link_property, "", deps, file, sink);
       }
     }
-    for (const auto& [item, property] : named.read)
-      if (!excused(item)) MissingTarget(p, t, item, property, true, deps, file, sink);
+    for (const NamedByTarget::Read& r : named.read)
+      if (!excused(r.target)) MissingTarget(p, t, r.target, r.property, r.expression, deps, file, sink);
   }
 }
 

@@ -67,7 +67,7 @@ bool MissingOnlyApart(Interpreter& in, const CMakeDependency& d,
     if (begin == std::string::npos) break;
     const size_t end = std::min(m->text.find_first_of(" \t\n", begin), m->text.size());
     const std::string name = m->text.substr(begin, end - begin);
-    if (!in.targets().Find(name) && in.DependencyDefines(name) != Tri::kTrue) return false;
+    if (!in.HasTarget(name)) return false;
     ++named, at = end;
   }
   return named > 0;
@@ -270,6 +270,7 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
   const bool missing_only_apart = it != found.end() && MissingOnlyApart(in, d, it->second);
   d.commands_from = std::move(resolved.commands_from);
   d.caller_variables = std::move(resolved.caller_variables);
+  d.caller_targets = std::move(resolved.caller_targets);
   in.ListFileEnded();  // the config or module found ran as a list file
   in.NoteDependencyLoaded(d.name, !d.undecided.empty());
   in.rec().Out().dependencies.push_back(d);

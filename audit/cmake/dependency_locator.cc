@@ -5,14 +5,16 @@
 #include "audit/cmake/assigned_variables.h"
 #include "audit/cmake/cmake_modules.h"
 #include "audit/cmake/condition.h"
+#include "audit/cmake/genex.h"
 #include "audit/cmake/lists.h"
+#include "audit/cmake/target_namespace.h"
 #include "audit/fs/path.h"
 
 namespace rocm_audit {
 namespace {
 
 constexpr size_t kMaxEvaluatedDependencies = 256;  ///< configs outside the audited ones, per run
-/// Evaluations of one config with a caller's variables (WithCallersVariables), and of all
+/// Evaluations of one config with a caller's variables or targets (WithCallersScope), and of all
 /// configs in a run, over those above: bounded apart, so that they take no evaluation from
 /// the packages audited after them.
 constexpr size_t kMaxEvaluationsWithCallersVariables = 8;
@@ -153,8 +155,9 @@ void DependencyLocator::EvaluateAudited() {
 
 DependencyResolver::Answer DependencyLocator::Resolve(const CMakeDependency& d,
                                                       const std::map<std::string, CMakeDefinition>& commands,
-                                                      const VariableLookup& caller) {
-  LocatedDependency l = LocateAndEvaluate(d, &commands, &caller);
+                                                      const CallerScope& caller) {
+  const std::set<std::string>* absent = nullptr;
+  LocatedDependency l = LocateAndEvaluate(d, &commands, &caller, &absent);
   Answer a;
   a.counts = !l.found.empty() || d.required;
   a.absent = l.found.empty() && !system_.empty();
@@ -171,6 +174,8 @@ DependencyResolver::Answer DependencyLocator::Resolve(const CMakeDependency& d,
   if (l.found == "Find" + d.name + ".cmake of CMake") a.machine_variables = MachineVariables(d.name);
   a.commands_from = std::move(l.request.commands_from);
   a.caller_variables = std::move(l.request.caller_variables);
+  a.caller_targets = std::move(l.request.caller_targets);
+  a.absent_targets_tested = absent;
   return a;
 }
 
@@ -196,13 +201,14 @@ std::shared_ptr<const std::vector<std::string>> DependencyLocator::MachineVariab
 
 const DependencyLocator::Node* DependencyLocator::Evaluated(
     const std::string& key, const std::string& name, const std::string& config, const CMakeDependency* asked,
-    SharedDefinitions commands, const std::vector<std::pair<std::string, CMakeValue>>& variables) {
+    SharedDefinitions commands, const std::vector<std::pair<std::string, CMakeValue>>& variables,
+    const std::vector<std::string>& targets) {
   if (auto it = nodes_.find(key); it != nodes_.end()) return it->second.done ? &it->second : nullptr;
   auto audited = audited_at_.find(key);
   const bool outside = audited == audited_at_.end();
   // Refused for now, not for the run: asked again from less deep, it is evaluated then. One
-  // with a caller's variables is bounded by WithCallersVariables.
-  const bool counted = outside && variables.empty();
+  // with a caller's variables or targets is bounded by WithCallersScope.
+  const bool counted = outside && variables.empty() && targets.empty();
   if (depth_ >= kMaxDependencyDepth || (counted && outside_ >= kMaxEvaluatedDependencies)) return nullptr;
   Node& n = nodes_[key];
   ++depth_;
@@ -212,7 +218,7 @@ const DependencyLocator::Node* DependencyLocator::Evaluated(
     *n.package = EvaluatePackage(n.package->name, config, files_, {}, this);
   } else {
     if (counted) ++outside_;
-    GivenVariables given{variables, std::move(commands)};
+    GivenVariables given{variables, std::move(commands), targets};
     // A shipped Find module runs with its caller's CMAKE_MODULE_PATH; so does a config run
     // with its caller's commands (Qt6WaylandScannerTools then finds WaylandScanner in the
     // module directory Qt6Config.cmake added).
@@ -265,6 +271,57 @@ SharedDefinitions MergedDefinitions(const SharedDefinitions& own,
   if (own)
     for (const auto& [name, d] : *own) (*merged)[name] = d;
   return merged;
+}
+
+// The targets of `p` (evaluated, with `defined` all it and its dependencies define, `known`
+// when that is all) and of its dependencies that fail the generate step of a consumer that
+// links them (Node::unusable). CMake evaluates every INTERFACE_* property of what a consumer
+// links, and the expressions that look a target up fail when it does not exist; a target
+// whose link interface names such a target fails its consumers too. A name is judged only
+// where what defines it is known whole.
+std::shared_ptr<const UnusableTargets> Unusable(const CMakePackage& p, const TargetNames& defined,
+                                                bool known) {
+  UnusableTargets out;
+  // Where a dependency's targets are not all known, a name of its namespaces may be its.
+  std::set<std::string> unknown;
+  for (const LocatedDependency& l : p.dependencies) {
+    if (l.unusable_targets) out.insert(l.unusable_targets->begin(), l.unusable_targets->end());
+    if (!known && (!l.targets_known || !l.request.undecided.empty()))
+      unknown.merge(PartlyEvaluatedNamespaces(l.request.name, l.targets));
+  }
+  const std::vector<CMakeTarget>& targets = p.evaluation.targets;
+  if (known || !p.evaluation.stopped)
+    for (const CMakeTarget& t : targets) {
+      if (!t.imported) continue;
+      for (const auto& [property, value] : t.properties) {
+        if (!property.starts_with("INTERFACE_") || !value.known) continue;
+        for (const TargetReference& r : TargetsNamedByItems(value.text))
+          if (!defined.count(r.target) && !unknown.count(TargetNamespaceOrName(r.target)) &&
+              !out.count(t.name))
+            out.emplace(t.name, UnusableTarget{r.target, property + " of " + t.name + " names " + r.target +
+                                                             " in $<" + r.expression + ":" + r.target +
+                                                             ">, a target " + p.name +
+                                                             " and its dependencies never define"});
+      }
+    }
+  if (out.empty()) return nullptr;
+  // Through link interfaces, one round per link of the longest chain (bounded by the targets).
+  for (size_t round = 0, changed = 1; changed && round < targets.size(); ++round) {
+    changed = 0;
+    for (const CMakeTarget& t : targets) {
+      if (!t.imported || out.count(t.name)) continue;
+      CMakeValue joined;
+      const auto [links, property] = t.LinkInterface(&joined);
+      if (!links || !links->known) continue;
+      for (const std::string& item : InstallInterfaceItems(links->text))
+        if (auto it = out.find(item); it != out.end()) {
+          out.emplace(t.name, it->second);
+          changed = 1;
+          break;
+        }
+    }
+  }
+  return std::make_shared<const UnusableTargets>(std::move(out));
 }
 
 // Why `p`'s own config stops every consumer's configure, whatever the consumer asks for: a
@@ -330,6 +387,7 @@ void DependencyLocator::Finish(Node& n) {
     n.targets = n.targets.With(l.targets);
   }
   n.definitions = p.evaluation.definitions = MergedDefinitions(p.evaluation.definitions, p.dependencies);
+  n.unusable = Unusable(p, n.targets, n.known);
   // CMakeFindDependencyMacro: a config whose find_dependency() fails sets <Name>_FOUND False
   // and returns, and find_package() of it fails in turn, up to whoever required it. A
   // dependency only a component asks for, or one met on an undecided branch, fails no one
@@ -370,7 +428,8 @@ bool DependencyLocator::MayHoldModule(const CMakeDependency& d, const std::strin
 
 LocatedDependency DependencyLocator::LocateAndEvaluate(const CMakeDependency& d,
                                                        const std::map<std::string, CMakeDefinition>* commands,
-                                                       const VariableLookup* caller) {
+                                                       const CallerScope* caller,
+                                                       const std::set<std::string>** absent) {
   LocatedDependency l = Locate(d);
   const Node* q = nullptr;
   if (!l.found.empty() && l.found.starts_with("/")) {
@@ -378,7 +437,7 @@ LocatedDependency DependencyLocator::LocateAndEvaluate(const CMakeDependency& d,
     const std::string key = EvaluatedKey(l.found, d);
     q = Evaluated(key, d.name, l.found, &d);
     std::string q_key = key;
-    if (q) q = WithCallersVariables(q, &q_key, d, l, caller);
+    if (q) q = WithCallersScope(q, &q_key, d, l, caller);
     // Evaluated apart, it stopped at a command its caller has defined (Qt6CoreTools' config
     // calls _qt_internal_find_third_party_dependencies, which Qt6Config.cmake defined before
     // Qt6Core found it): as CMake runs it, with the caller's commands, once per definition of
@@ -401,7 +460,7 @@ LocatedDependency DependencyLocator::LocateAndEvaluate(const CMakeDependency& d,
       else if (commands)
         r = Evaluated(with, d.name, l.found, &d,
                       std::make_shared<const std::map<std::string, CMakeDefinition>>(*commands),
-                      l.request.caller_variables);
+                      l.request.caller_variables, l.request.caller_targets);
       if (r) q = r;
     }
   }
@@ -413,6 +472,7 @@ LocatedDependency DependencyLocator::LocateAndEvaluate(const CMakeDependency& d,
     return l;
   }
   const CMakePackage& p = *q->package;
+  if (absent && !p.evaluation.absent_targets_tested.empty()) *absent = &p.evaluation.absent_targets_tested;
   // What fails for want of a module holds where the caller's module path lacks it too (each
   // link of a chain checks its own: a config runs in its caller's scope).
   if (q->missing_module.empty() || !MayHoldModule(d, q->missing_module)) {
@@ -428,6 +488,7 @@ LocatedDependency DependencyLocator::LocateAndEvaluate(const CMakeDependency& d,
   l.targets = q->targets;
   l.targets_known = q->known;
   l.definitions = q->definitions;
+  l.unusable_targets = q->unusable;
   return l;
 }
 
@@ -455,25 +516,38 @@ bool SameAsItsOwn(const CMakeValue* own, const CMakeValue& given) {
 // GFLAGS_USE_TARGET_NAMESPACE ON, which gflags' config defaults to FALSE); and CMake's own
 // CMAKE_* variables, the consumer's, whose search paths the locator takes from the consumer
 // (mrpt's configs append themselves to a CMAKE_PREFIX_PATH each caller has its own of).
-// `d.caller_variables` recalls them when it is located again after the caller's evaluation.
-const DependencyLocator::Node* DependencyLocator::WithCallersVariables(const Node* q, std::string* key,
-                                                                       const CMakeDependency& d,
-                                                                       LocatedDependency& l,
-                                                                       const VariableLookup* caller) {
+// Likewise the targets its if(TARGET) tests, or its dependencies' (a generated Targets
+// file's check of another export set's), found absent and the caller has: CMake's target
+// table is the consumer's (ignition-physics5-all finds the tpelib component before tpe-plugin,
+// whose tpe checks for the tpelib target). Not given: those the config or its dependencies
+// define themselves, which a fresh consumer does not have before it (Qt6Core's config
+// defines Qt6::Core unless it exists). `d.caller_variables` and `d.caller_targets` recall
+// them when it is located again after the caller's evaluation.
+const DependencyLocator::Node* DependencyLocator::WithCallersScope(const Node* q, std::string* key,
+                                                                   const CMakeDependency& d,
+                                                                   LocatedDependency& l,
+                                                                   const CallerScope* caller) {
   std::vector<std::pair<std::string, CMakeValue>> given;
+  std::vector<std::string> targets;
   if (!caller) {
     given = d.caller_variables;
+    targets = d.caller_targets;
   } else {
     const CMakeEvaluation& e = q->package->evaluation;
     for (const std::string& name : e.unset_in_conditions) {
-      const CMakeValue* v = name.starts_with("CMAKE_") ? nullptr : (*caller)(name);
+      const CMakeValue* v = name.starts_with("CMAKE_") ? nullptr : caller->variable(name);
       if (!v) continue;
       if (!SameAsItsOwn(e.variables.Find(name), *v)) given.emplace_back(name, *v);
     }
+    for (const std::string& name : e.absent_targets_tested)
+      if (!q->targets.count(name) && caller->has_target(name)) targets.push_back(name);
   }
-  if (given.empty()) return q;
-  std::string with = *key + "\nvariables";
+  if (given.empty() && targets.empty()) return q;
+  std::string with = *key;
+  if (!given.empty()) with += "\nvariables";
   for (const auto& [name, value] : given) with += "\n" + name + (value.known ? "=" + value.text : " unknown");
+  if (!targets.empty()) with += "\ntargets";
+  for (const std::string& name : targets) with += "\n" + name;
   if (!nodes_.count(with)) {
     size_t& made = with_callers_variables_[l.found];
     if (made >= kMaxEvaluationsWithCallersVariables ||
@@ -481,9 +555,10 @@ const DependencyLocator::Node* DependencyLocator::WithCallersVariables(const Nod
       return q;
     ++made, ++with_callers_variables_run_;
   }
-  const Node* r = Evaluated(with, d.name, l.found, &d, nullptr, given);
+  const Node* r = Evaluated(with, d.name, l.found, &d, nullptr, given, targets);
   if (!r) return q;
   l.request.caller_variables = std::move(given);
+  l.request.caller_targets = std::move(targets);
   *key = std::move(with);
   return r;
 }

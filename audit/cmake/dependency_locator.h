@@ -81,7 +81,7 @@ class DependencyLocator final : public DependencyResolver {
   void EvaluateAudited();
 
   Answer Resolve(const CMakeDependency& d, const std::map<std::string, CMakeDefinition>& commands,
-                 const VariableLookup& caller) override;
+                 const CallerScope& caller) override;
 
   /// Configs outside the audited ones evaluated so far.
   size_t evaluated() const { return outside_; }
@@ -102,28 +102,36 @@ class DependencyLocator final : public DependencyResolver {
     /// The module whose include() found it nowhere, when that is `missing_below` (at any depth):
     /// it holds for a caller whose CMAKE_MODULE_PATH lacks the module too.
     std::string missing_module;
+    /// Its targets and its dependencies' that fail a consumer's generate step, with why: one
+    /// names in an interface expression a target none of them defines (adios2 2.10's
+    /// adios2::adios2sys_private, $<TARGET_OBJECTS:adios2sys_objects>), or links one that
+    /// fails so, at any depth. Null for none.
+    std::shared_ptr<const UnusableTargets> unusable;
   };
   /// The node of `key` evaluated (now, when it is not yet); null when it cannot be: a cycle,
   /// too deep, or past the bound on configs outside the audited ones.
   const Node* Evaluated(const std::string& key, const std::string& name, const std::string& config,
                         const CMakeDependency* asked, SharedDefinitions commands = nullptr,
-                        const std::vector<std::pair<std::string, CMakeValue>>& variables = {});
+                        const std::vector<std::pair<std::string, CMakeValue>>& variables = {},
+                        const std::vector<std::string>& targets = {});
   void Finish(Node& n);
   /// Fills `p.dependencies`, one for each find_package() its evaluation made (all answered
   /// by now: remembered).
   void LocateDependencies(CMakePackage& p);
   /// Where `d` is found, and what its evaluation brings (evaluated now if need be).
-  /// `commands` and `caller` (its variables): the caller's, at the call (null when located
-  /// again afterwards: the evaluation `d.commands_from` and `d.caller_variables` name, if
-  /// any, is taken again).
+  /// `commands` and `caller`: the caller's, at the call (null when located again
+  /// afterwards: the evaluation `d.commands_from`, `d.caller_variables` and
+  /// `d.caller_targets` name, if any, is taken again). `absent`, when given, is pointed at
+  /// the targets the evaluation found absent (CMakeEvaluation::absent_targets_tested).
   LocatedDependency LocateAndEvaluate(const CMakeDependency& d,
                                       const std::map<std::string, CMakeDefinition>* commands = nullptr,
-                                      const VariableLookup* caller = nullptr);
+                                      const CallerScope* caller = nullptr,
+                                      const std::set<std::string>** absent = nullptr);
   /// `q`, or the node of its config evaluated with the caller's values of the variables its
-  /// conditions read unset (`caller`: the caller's variables, or null for those
-  /// `d.caller_variables` recalls); `key` becomes that node's.
-  const Node* WithCallersVariables(const Node* q, std::string* key, const CMakeDependency& d,
-                                   LocatedDependency& l, const VariableLookup* caller);
+  /// conditions read unset and the caller's targets among those it found absent (`caller`:
+  /// the caller's scope, or null for those `d` recalls); `key` becomes that node's.
+  const Node* WithCallersScope(const Node* q, std::string* key, const CMakeDependency& d,
+                               LocatedDependency& l, const CallerScope* caller);
   /// The CMAKE_MODULE_PATH `d` was called with may hold `module`.cmake (unknown: it may).
   bool MayHoldModule(const CMakeDependency& d, const std::string& module) const;
   /// Where find_package() finds `d`: Search(), once per distinct call in a run.

@@ -85,6 +85,10 @@ struct CMakeDependency {
   /// had set at the call (a config runs in its caller's scope: adios2's tests MPI_FOUND,
   /// which DOLFINX found before): it was evaluated again with the caller's values of them.
   std::vector<std::pair<std::string, CMakeValue>> caller_variables{};
+  /// Likewise the targets it tested for, found absent, and that the caller had (CMake's
+  /// target table is one for the whole consumer: ignition-physics5-tpe's Targets file checks
+  /// for the tpelib target ignition-physics5-all found before it).
+  std::vector<std::string> caller_targets{};
 };
 
 /// Where the package would stop or fail a consumer's configure, other than a missing file.
@@ -223,6 +227,9 @@ struct CMakeEvaluation {
   /// Variables an if(), elseif() or while() read while they were unset, by name or in
   /// ${}: evaluated apart from a caller, these are where the caller's scope may decide.
   std::set<std::string> unset_in_conditions{};
+  /// Targets an if(TARGET) found absent that the package does not define itself, and those
+  /// its dependencies found so that this evaluation lacked them too: likewise.
+  std::set<std::string> absent_targets_tested{};
 };
 
 }  // namespace rocm_audit

@@ -34,6 +34,8 @@ class CMakeEvaluator {
   /// Targets the package defines itself (from an earlier evaluation): a fresh consumer
   /// has none of them before the package defines them, whatever its dependencies define.
   void SetOwnTargets(std::set<std::string> names) { in_.foreign_targets().own = std::move(names); }
+  /// Targets the caller has at the find_package() that loads the config.
+  void SetCallerTargets(std::set<std::string> names) { in_.foreign_targets().caller = std::move(names); }
   /// Functions and macros the caller defined before the file runs (CMake's commands are global).
   void ImportCommands(const std::map<std::string, CMakeDefinition>& commands) {
     in_.ImportDefinitions(commands);

@@ -40,5 +40,7 @@ constexpr size_t kArgumentWork = 1024;
 /// How many names CMakeEvaluation::unset_in_conditions keeps: past it a generated name read
 /// in a loop grows it no more (a caller's value of a name left out is not given).
 constexpr size_t kMaxUnsetInConditions = 512;
+/// Likewise for CMakeEvaluation::absent_targets_tested.
+constexpr size_t kMaxAbsentTargetsTested = 512;
 
 }  // namespace rocm_audit

@@ -1,5 +1,8 @@
 #include "audit/cmake/genex.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include "audit/cmake/lists.h"
 
 namespace rocm_audit {
@@ -132,6 +135,46 @@ std::vector<std::string> InstallInterfaceItems(std::string_view value, const Tar
     std::string text = Text(item, &at, "", 0, &ok, lookup);
     if (!ok) continue;
     for (std::string& part : SplitList(text)) out.push_back(std::move(part));
+  }
+  return out;
+}
+
+std::vector<TargetReference> TargetsNamedByItems(std::string_view value) {
+  // cmGeneratorExpressionNode.cxx: the nodes that look their target up and report an error
+  // when it is not there.
+  static constexpr std::string_view kHeads[] = {
+      "TARGET_PROPERTY",    "TARGET_OBJECTS",          "TARGET_FILE",
+      "TARGET_FILE_NAME",   "TARGET_FILE_DIR",         "TARGET_FILE_BASE_NAME",
+      "TARGET_LINKER_FILE", "TARGET_LINKER_FILE_NAME", "TARGET_LINKER_FILE_DIR",
+      "TARGET_SONAME_FILE", "TARGET_SONAME_FILE_NAME", "TARGET_SONAME_FILE_DIR"};
+  // Evaluated whatever the consumer: the content of an expression that passes it on as it is
+  // (CMake evaluates $<BUILD_INTERFACE:$<TARGET_FILE_DIR:t>> and fails without t). One in a
+  // condition is evaluated only where the condition holds, which is not known here.
+  static constexpr std::string_view kPassOn[] = {
+      "$<BUILD_INTERFACE:", "$<BUILD_LOCAL_INTERFACE:", "$<INSTALL_INTERFACE:", "$<LINK_ONLY:", "$<1:"};
+  auto at_top = [&](size_t at) {
+    const size_t item = value.rfind(';', at);
+    const size_t start = item == std::string_view::npos ? 0 : item + 1;
+    std::string_view before = value.substr(start, at - start);
+    for (bool more = true; more && !before.empty();) {
+      more = false;
+      for (std::string_view w : kPassOn)
+        if (before.starts_with(w)) before.remove_prefix(w.size()), more = true;
+    }
+    return before.empty();
+  };
+  std::vector<TargetReference> out;
+  for (size_t at = value.find("$<"); at != std::string_view::npos; at = value.find("$<", at + 2)) {
+    if (!at_top(at)) continue;
+    const size_t begin = value.find(':', at);
+    if (begin == std::string_view::npos) break;
+    const std::string_view head = value.substr(at + 2, begin - at - 2);
+    if (std::find(std::begin(kHeads), std::end(kHeads), head) == std::end(kHeads)) continue;
+    // The target's name, literal: one built from a nested expression is not known here.
+    const size_t end = value.find_first_of(",>$;", begin + 1);
+    if (end == std::string_view::npos || value[end] == '$' || value[end] == ';' || end == begin + 1) continue;
+    if (head == "TARGET_PROPERTY" && value[end] != ',') continue;  // the consumer's own property
+    out.push_back({std::string(value.substr(begin + 1, end - begin - 1)), std::string(head)});
   }
   return out;
 }

@@ -26,4 +26,18 @@ using TargetPropertyLookup =
 std::vector<std::string> InstallInterfaceItems(std::string_view value,
                                                const TargetPropertyLookup& lookup = {});
 
+/// A target an item of an interface property names in an expression that CMake evaluates
+/// for every consumer linking the target, and that fails its generate step when no such
+/// target exists: $<TARGET_PROPERTY:t,p> ("Target \"t\" not found"), $<TARGET_OBJECTS:t>
+/// ("Objects of target \"t\" referenced but no such target exists") and $<TARGET_FILE:t>
+/// with its siblings ("No target \"t\"").
+struct TargetReference {
+  std::string target;
+  std::string expression;  ///< its head: "TARGET_PROPERTY", "TARGET_OBJECTS", ...
+};
+/// The targets `value`'s items name so, at their top level or inside expressions that pass
+/// their content on ($<BUILD_INTERFACE:...>, $<LINK_ONLY:...>); one nested in a condition is
+/// evaluated only where the condition holds.
+std::vector<TargetReference> TargetsNamedByItems(std::string_view value);
+
 }  // namespace rocm_audit

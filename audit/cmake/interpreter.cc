@@ -170,8 +170,15 @@ void Interpreter::StoreMatches(const std::vector<std::string>& groups) {
 Interpreter::Resolution Interpreter::ResolveDependency(const CMakeDependency& d) {
   ForeignTargets& f = foreign_targets_;
   if (!f.resolver) return {};
-  DependencyResolver::Answer a =
-      f.resolver->Resolve(d, definitions_, [this](std::string_view name) { return vars_.Lookup(name); });
+  const DependencyResolver::CallerScope caller{[this](std::string_view name) { return vars_.Lookup(name); },
+                                               [this](std::string_view name) { return HasTarget(name); }};
+  DependencyResolver::Answer a = f.resolver->Resolve(d, definitions_, caller);
+  // Targets the dependency needed from a caller and this scope lacks as well: a caller of
+  // this evaluation may have them (ignition-physics5-all defines the tpelib target that
+  // ignition-physics5-tpe, found through tpe-plugin, checks for).
+  if (a.absent_targets_tested)
+    for (const std::string& name : *a.absent_targets_tested)
+      if (!a.defined.targets.count(name) && !HasTarget(name)) NoteAbsentTarget(name);
   const std::string key = ToLower(d.name);
   if (a.counts) {
     // Asked for twice (other components), it defines what either call loads.
@@ -181,8 +188,8 @@ Interpreter::Resolution Interpreter::ResolveDependency(const CMakeDependency& d)
     defined->second.evaluated = (first || defined->second.evaluated) && a.defined.evaluated;
   }
   if (a.package) f.packages[key] = std::move(*a.package);
-  return {a.absent, std::move(a.machine_variables), std::move(a.commands_from),
-          std::move(a.caller_variables)};
+  return {a.absent, std::move(a.machine_variables), std::move(a.commands_from), std::move(a.caller_variables),
+          std::move(a.caller_targets)};
 }
 
 // With a resolver, what the find_package() calls that ran so far define (cmFindPackageCommand
@@ -204,12 +211,20 @@ Tri Interpreter::DependencyDefines(const std::string& name) const {
   return Tri::kUnknown;
 }
 
+bool Interpreter::HasTarget(std::string_view name) const {
+  const std::string n(name);
+  return targets_.Has(n) || foreign_targets_.caller.count(n) || DependencyDefines(n) == Tri::kTrue;
+}
+
 Tri Interpreter::TargetExists(std::string_view name) {
-  if (targets_.Find(std::string(name))) return Tri::kTrue;
-  if (!dependency_seen_ || foreign_targets_.own.count(std::string(name)) ||
-      absent_targets_.count(std::string(name)))
-    return Tri::kFalse;
-  if (Tri t = DependencyDefines(std::string(name)); t != Tri::kUnknown) return t;
+  const std::string n(name);
+  if (targets_.Find(n) || foreign_targets_.caller.count(n)) return Tri::kTrue;
+  if (foreign_targets_.own.count(n) || absent_targets_.count(n)) return Tri::kFalse;
+  if (!dependency_seen_) return NoteAbsentTarget(name), Tri::kFalse;
+  if (Tri t = DependencyDefines(n); t != Tri::kUnknown) {
+    if (t == Tri::kFalse) NoteAbsentTarget(name);
+    return t;
+  }
   // <Package>::x belongs to the package being loaded, not to a dependency.
   const CMakeValue* package = Get("CMAKE_FIND_PACKAGE_NAME");
   size_t colons = name.find("::");
@@ -221,10 +236,17 @@ Tri Interpreter::TargetExists(std::string_view name) {
 }
 
 // Evaluated apart from a caller, these are where the caller's scope may decide otherwise
-// (DependencyLocator::WithCallersVariables).
+// (DependencyLocator::WithCallersScope).
 void Interpreter::NoteUnsetInCondition(std::string_view name) {
   std::set<std::string>& names = rec_.Out().unset_in_conditions;
   if (names.size() < kMaxUnsetInConditions && !name.empty()) names.emplace(name);
+}
+
+// Likewise for targets (DependencyLocator::WithCallersScope): CMake's target table is the
+// consumer's, holding what its find_package() calls before this one defined.
+void Interpreter::NoteAbsentTarget(std::string_view name) {
+  std::set<std::string>& names = rec_.Out().absent_targets_tested;
+  if (names.size() < kMaxAbsentTargetsTested && !name.empty()) names.emplace(name);
 }
 
 ConditionResult Interpreter::Test(const ListFileCommand& cmd) {

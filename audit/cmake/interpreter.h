@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -123,6 +124,7 @@ class Interpreter {
     std::shared_ptr<const std::vector<std::string>> machine_variables;  ///< as in Answer
     std::string commands_from;                                          ///< as in Answer
     std::vector<std::pair<std::string, CMakeValue>> caller_variables;   ///< as in Answer
+    std::vector<std::string> caller_targets;                            ///< as in Answer
   };
   Resolution ResolveDependency(const CMakeDependency& d);
   /// include_guard(): whether the current file was guarded already; guards it.
@@ -149,7 +151,10 @@ class Interpreter {
   /// What if(TARGET) knows of targets not defined here (CMakeEvaluator sets it).
   struct ForeignTargets {
     std::set<std::string> own;  ///< the package's own, from an earlier evaluation
-    bool asked = false;         ///< an if(TARGET) was undecided because of a dependency
+    /// The caller's, at the find_package() that evaluates this config in its scope
+    /// (CMakeDependency::caller_targets): defined before anything here runs.
+    std::set<std::string> caller;
+    bool asked = false;  ///< an if(TARGET) was undecided because of a dependency
     /// What find_package() leaves a consumer of each dependency found (by lower-case name):
     /// the version its version file gives, the config ("" for a Find module), and the
     /// commands it defines.
@@ -195,6 +200,8 @@ class Interpreter {
   /// Whether the find_package() calls that ran so far define `name` (kUnknown: one of them
   /// is not known whole).
   Tri DependencyDefines(const std::string& name) const;
+  /// Whether `name` is known to exist here: defined, the caller's, or a dependency's.
+  bool HasTarget(std::string_view name) const;
   /// Notes the variables a found dependency left in this evaluation's scope: the largest such
   /// map is what the evaluation's own are kept as a difference of (CMakeVariables).
   void NoteVariablesApplied(const CMakeVariables& v) {
@@ -250,6 +257,8 @@ class Interpreter {
   /// The condition of an if(), elseif() or while() command, its arguments expanded.
   ConditionResult Test(const ListFileCommand& cmd);
   void NoteUnsetInCondition(std::string_view name);
+  /// An if(TARGET) found `name` absent where the caller's scope may have it.
+  void NoteAbsentTarget(std::string_view name);
   Tri TargetExists(std::string_view name);
   Args Expand(const ListFileCommand& cmd);
   CMakeValue ExpandOne(const ListFileArgument& arg);
@@ -296,12 +305,20 @@ class DependencyResolver {
     std::shared_ptr<const std::vector<std::string>> machine_variables;
     std::string commands_from;  ///< CMakeDependency::commands_from of the call
     std::vector<std::pair<std::string, CMakeValue>> caller_variables;  ///< and its caller_variables
+    std::vector<std::string> caller_targets;                           ///< and its caller_targets
+    /// The targets its evaluation found absent that the caller may have in turn (null for
+    /// none): where the caller lacks them too, so do those who call it apart.
+    const std::set<std::string>* absent_targets_tested = nullptr;
+  };
+  /// The caller's scope at the call: its variables, and whether a target exists there.
+  struct CallerScope {
+    VariableLookup variable;
+    std::function<bool(std::string_view)> has_target;
   };
   virtual ~DependencyResolver() = default;
-  /// `commands`: those the caller's list files have defined at the call; `variables`, its
-  /// scope's.
+  /// `commands`: those the caller's list files have defined at the call.
   virtual Answer Resolve(const CMakeDependency& d, const std::map<std::string, CMakeDefinition>& commands,
-                         const VariableLookup& variables) = 0;
+                         const CallerScope& caller) = 0;
 };
 
 }  // namespace rocm_audit

@@ -140,6 +140,7 @@ CMakeEvaluation EvaluateConfig(const std::string& name, const std::string& confi
     DefineFindPackageVariables(e, name, config);
     for (const auto& [variable, value] : given.variables) e.DefineValue(variable, value);
     if (given.commands) e.ImportCommands(*given.commands);
+    if (!given.targets.empty()) e.SetCallerTargets({given.targets.begin(), given.targets.end()});
     // find_package() stores the version its version file gave before it loads the config.
     for (auto& [variable, value] : FoundVersionVariables(name + "_VERSION", version))
       e.Define(variable, value);
@@ -319,6 +320,7 @@ class ComponentMerger {
       base_.dependencies.push_back(std::move(d));
     }
     base_.unset_in_conditions.merge(with.unset_in_conditions);
+    base_.absent_targets_tested.merge(with.absent_targets_tested);
     // A failure the plain consumer meets too is its; each component that fails anew says so.
     for (CMakeFailure& f : with.failures) {
       if (failures_.count(FailureKey(f, "")) || !failures_.insert(FailureKey(f, component)).second) continue;

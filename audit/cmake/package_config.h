@@ -75,6 +75,16 @@ VersionVerdict CheckVersionFile(const std::string& name, const std::string& conf
                                 const std::string& version, bool exact, const InstalledFiles& files,
                                 const EvaluatorLimits& limits = {});
 
+/// A target that fails the generate step of whoever links it, because an expression in its
+/// interface, or in that of a target its link interface reaches, names a target nobody
+/// defines: `missing`, and the sentence that says where.
+struct UnusableTarget {
+  std::string missing;
+  std::string why;
+};
+/// By the unusable target's name.
+using UnusableTargets = std::map<std::string, UnusableTarget>;
+
 struct LocatedDependency {
   CMakeDependency request;
   std::string found;                  ///< the config (or "Find<Name>.cmake of CMake"); "" when not found
@@ -121,6 +131,9 @@ struct LocatedDependency {
   /// The found config was evaluated (perhaps only in part: `targets_known` false): the
   /// targets it reached are what it defines, a target of its namespace it never reached none.
   bool evaluated = false;
+  /// Targets the found config or its dependencies define that fail the generate step of any
+  /// consumer linking them (DependencyLocator::Node::unusable); null for none.
+  std::shared_ptr<const UnusableTargets> unusable_targets{};
 };
 
 struct CMakePackage {
@@ -149,6 +162,8 @@ struct GivenVariables {
   std::vector<std::pair<std::string, CMakeValue>> variables;
   /// Commands the caller's list files defined (CMake's are global): null for none.
   SharedDefinitions commands;
+  /// Targets the caller has (CMakeDependency::caller_targets).
+  std::vector<std::string> targets{};
 };
 CMakePackage EvaluatePackage(const std::string& name, const std::string& config, const InstalledFiles& files,
                              const EvaluatorLimits& limits = {}, DependencyResolver* resolver = nullptr,

@@ -18,6 +18,13 @@ inline std::string TargetNamespace(std::string_view target) {
   return colons == std::string_view::npos ? std::string() : ToLower(target.substr(0, colons));
 }
 
+/// The namespace of `target`, or its whole name when it has none, lower case: what a
+/// dependency whose targets are not all known may define it under (an object library of a
+/// plain name, adios2sys_objects, counts as its own namespace).
+inline std::string TargetNamespaceOrName(std::string_view target) {
+  return ToLower(target.substr(0, target.find("::")));
+}
+
 /// A dependency evaluated in part (Qt6's configs, whose own macros define more than is
 /// evaluated) may define more in its own name's namespace and in those of the targets it
 /// reached: lower case.

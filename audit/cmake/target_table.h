@@ -15,6 +15,7 @@ namespace rocm_audit {
 class TargetTable {
  public:
   CMakeTarget* Find(const std::string& name);
+  bool Has(const std::string& name) const { return index_.count(name) > 0; }
   void Add(CMakeTarget target);
   /// After the branches of an undecided if(): the targets only `other` defines are added.
   void Merge(TargetTable&& other);

@@ -437,6 +437,64 @@ TEST(CMakeChecks, ATargetPropertyReadOfATargetNobodyDefinesFailsTheGenerateStep)
   EXPECT_TRUE(Errors(AuditInRoot(t), "cmake-missing-target").empty());
 }
 
+// $<TARGET_OBJECTS:t>, $<TARGET_FILE:t> and their siblings fail the generate step when t does
+// not exist, whatever its name (adios2 2.10's adios2::adios2sys_private has the INTERFACE_SOURCES
+// $<TARGET_OBJECTS:adios2sys_objects>, an object library it never exports). A consumer fails
+// as soon as what it links reaches such a target through link interfaces, in its package or a
+// dependency's (as cmake 3.25: "Objects of target \"ad_objects\" referenced but no such
+// target exists" when linking Ad::cxx; "No target \"gone\"" for $<BUILD_INTERFACE:...>, whose
+// content is evaluated too). Under a condition, it is evaluated only where the condition
+// holds: Ad::ok generates.
+TEST(CMakeChecks, AnExpressionNamingATargetNobodyDefinesFailsWhoeverLinksIt) {
+  testing::TempDir t;
+  std::filesystem::create_directories(t / "root/usr/lib/cmake/Ad");
+  testing::WriteAll(
+      t / "root/usr/lib/cmake/Ad/AdConfig.cmake",
+      "add_library(Ad::priv INTERFACE IMPORTED)\n"
+      "set_target_properties(Ad::priv PROPERTIES INTERFACE_SOURCES \"$<TARGET_OBJECTS:ad_objects>\")\n"
+      "add_library(Ad::core INTERFACE IMPORTED)\n"
+      "set_target_properties(Ad::core PROPERTIES INTERFACE_LINK_LIBRARIES \"Ad::priv\")\n"
+      "add_library(Ad::cxx INTERFACE IMPORTED)\n"
+      "set_target_properties(Ad::cxx PROPERTIES INTERFACE_LINK_LIBRARIES \"Ad::core\")\n"
+      "add_library(Ad::ok INTERFACE IMPORTED)\n"
+      "set_target_properties(Ad::ok PROPERTIES INTERFACE_SOURCES "
+      "\"$<$<CONFIG:Nope>:$<TARGET_OBJECTS:gone>>\")\n"
+      "add_library(Ad::b INTERFACE IMPORTED)\n"
+      "set_target_properties(Ad::b PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "
+      "\"$<BUILD_INTERFACE:$<TARGET_FILE_DIR:gone>>\")\n");
+  std::filesystem::create_directories(t / "root/usr/lib/cmake/P");
+  testing::WriteAll(t / "root/usr/lib/cmake/P/PConfig.cmake",
+                    "include(CMakeFindDependencyMacro)\nfind_dependency(Ad)\n"
+                    "add_library(P::p INTERFACE IMPORTED)\n"
+                    "set_target_properties(P::p PROPERTIES INTERFACE_LINK_LIBRARIES \"Ad::cxx\")\n"
+                    "add_library(P::ok INTERFACE IMPORTED)\n"
+                    "set_target_properties(P::ok PROPERTIES INTERFACE_LINK_LIBRARIES \"Ad::ok\")\n"
+                    "add_library(P::b INTERFACE IMPORTED)\n"
+                    "set_target_properties(P::b PROPERTIES INTERFACE_LINK_LIBRARIES \"Ad::b\")\n");
+  std::vector<Finding> f = Errors(AuditInRoot(t), "cmake-missing-target");
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[1].fields["target"], "P::b");
+  EXPECT_EQ(f[1].fields["linked"], "gone");
+  EXPECT_EQ(f[0].fields["target"], "P::p");
+  EXPECT_EQ(f[0].fields["linked"], "ad_objects");
+  EXPECT_EQ(f[0].fields["cmake_stage"], "generate");
+  EXPECT_THAT(f[0].message,
+              HasSubstr("INTERFACE_LINK_LIBRARIES of P::p names Ad::cxx, which fails the generate "
+                        "step of whoever links it: INTERFACE_SOURCES of Ad::priv names ad_objects in "
+                        "$<TARGET_OBJECTS:ad_objects>, a target Ad and its dependencies never define"));
+
+  AuditRequest o;
+  o.paths = {t / "root/usr/lib/cmake/Ad"};
+  o.roots = {t / "root"};
+  o.ld_so_conf = "";
+  std::vector<Finding> own = Errors(AuditWith(o), "cmake-missing-target");
+  ASSERT_EQ(own.size(), 2u);
+  EXPECT_EQ(own[0].fields["target"], "Ad::priv");
+  EXPECT_EQ(own[0].fields["linked"], "ad_objects");
+  EXPECT_THAT(own[0].message,
+              HasSubstr("INTERFACE_SOURCES of Ad::priv names ad_objects in $<TARGET_OBJECTS:ad_objects>"));
+}
+
 // DBCSR's config finds MPI with no component and links MPI::MPI_Fortran: FindMPI defines a
 // language's target for the languages the consumer enables, and project() enables C and CXX.
 // cmake fails a C++ consumer at generate; the fix names the language.

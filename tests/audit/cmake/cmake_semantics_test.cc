@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <tuple>
 #include <utility>
@@ -14,6 +15,7 @@
 #include "audit/cmake/cmake_modules.h"
 #include "audit/cmake/dependency_locator.h"
 #include "audit/cmake/evaluator.h"
+#include "audit/cmake/lists.h"
 #include "audit/cmake/package_config.h"
 #include "audit/cmake/project_cmake_facts.h"
 #include "tests/support/scratch_dir_test.h"
@@ -688,6 +690,21 @@ TEST_F(CMakeSemantics, TheConsumerEnablesCAndCxxOnly) {
   EXPECT_EQ(Var(p.evaluation, "CMAKE_C_COMPILER"), "<unknown>");
 }
 
+// What a Targets file CMake generates does before it defines its own targets: it checks for
+// the targets of other export sets it links (`target`), and sets <Name>_FOUND false with
+// "referenced, but are missing" when one is not defined.
+std::string ChecksOtherExportSets(const std::string& target) {
+  return "foreach(_target \"" + target +
+         "\")\n  if(NOT TARGET \"${_target}\")\n"
+         "    set(${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE_targets "
+         "\"${${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE_targets} ${_target}\")\n  endif()\nendforeach()\n"
+         "if(DEFINED ${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE_targets)\n"
+         "  set(${CMAKE_FIND_PACKAGE_NAME}_FOUND FALSE)\n"
+         "  set(${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE \"The following imported targets are "
+         "referenced, "
+         "but are missing: ${${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE_targets}\")\nendif()\n";
+}
+
 // A generated Targets file that tests for another export set's targets before its config
 // finds their package fails alone, but not after a caller found that package first: CMake's
 // target table is the whole project's. KPim6KSieveUi finds KPim6KSieve, then
@@ -695,15 +712,7 @@ TEST_F(CMakeSemantics, TheConsumerEnablesCAndCxxOnly) {
 TEST_F(CMakeSemantics, ATargetsFileSeesWhatItsCallerFoundBefore) {
   Config("Sieve", "add_library(Sieve::sieve INTERFACE IMPORTED)\n");
   const std::string targets =
-      "foreach(_target \"Sieve::sieve\")\n  if(NOT TARGET \"${_target}\")\n"
-      "    set(${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE_targets "
-      "\"${${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE_targets} ${_target}\")\n  endif()\nendforeach()\n"
-      "if(DEFINED ${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE_targets)\n"
-      "  set(${CMAKE_FIND_PACKAGE_NAME}_FOUND FALSE)\n"
-      "  set(${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE \"The following imported targets are referenced, "
-      "but "
-      "are missing: ${${CMAKE_FIND_PACKAGE_NAME}_NOT_FOUND_MESSAGE_targets}\")\nendif()\n"
-      "add_library(Core::core INTERFACE IMPORTED)\n";
+      ChecksOtherExportSets("Sieve::sieve") + "add_library(Core::core INTERFACE IMPORTED)\n";
   Write("prefix/lib/cmake/Core/CoreTargets.cmake", targets);
   CMakePackage core{
       .name = "Core",
@@ -775,6 +784,47 @@ TEST_F(CMakeSemantics, ADependencyReadsTheVariablesItsCallerSet) {
   EXPECT_EQ(mpi.dependencies.at(0).targets.count("Ad::ns"), 0u);
   ASSERT_EQ(plain.evaluation.dependencies.size(), 1u);
   EXPECT_EQ(given(plain), "");
+}
+
+// CMake's target table is the consumer's: a dependency found through another sees the
+// targets the top caller's earlier find_package() calls defined. ignition-physics5-all finds
+// its tpelib component, then tpe-plugin, which finds tpe, whose Targets file checks for the
+// tpelib target of another export set: CMake configures it; alone, tpe-plugin fails. Not
+// given: a target the dependency defines itself (Own's config adds Own::own unless it
+// exists), which a caller that found it before has, but the dependency's own evaluation
+// still defines.
+TEST_F(CMakeSemantics, ADependencySeesTheTargetsItsCallersDefinedBefore) {
+  Config("Lib", "add_library(Ns::lib INTERFACE IMPORTED)\n");
+  Write("prefix/lib/cmake/Tpe/TpeTargets.cmake",
+        ChecksOtherExportSets("Ns::lib") + "add_library(Ns::tpe INTERFACE IMPORTED)\n");
+  Config("Tpe", "include(${CMAKE_CURRENT_LIST_DIR}/TpeTargets.cmake)\n");
+  Config("Own", "if(NOT TARGET Own::own)\n  add_library(Own::own INTERFACE IMPORTED)\nendif()\n");
+  CMakePackage plugin{.name = "Plugin",
+                      .config = Config("Plugin",
+                                       "find_package(Tpe REQUIRED)\n"
+                                       "add_library(Ns::plugin INTERFACE IMPORTED)\n"
+                                       "set_target_properties(Ns::plugin PROPERTIES INTERFACE_LINK_LIBRARIES "
+                                       "Ns::tpe)\n")};
+  CMakePackage all{.name = "All",
+                   .config = Config("All",
+                                    "find_package(Lib REQUIRED)\nfind_package(Own REQUIRED)\n"
+                                    "find_package(Plugin REQUIRED)\nfind_package(Own REQUIRED)\n"
+                                    "add_library(Ns::all INTERFACE IMPORTED)\n"
+                                    "set_target_properties(Ns::all PROPERTIES INTERFACE_LINK_LIBRARIES "
+                                    "\"Ns::plugin;Own::own\")\n")};
+  EvaluateTogether({&plugin, &all});
+  EXPECT_FALSE(plugin.evaluation.failures.empty());
+  EXPECT_TRUE(all.evaluation.failures.empty());
+  EXPECT_EQ(all.evaluation.targets.size(), 1u);
+  std::map<std::string, std::string> given;
+  for (const CMakeDependency& d : all.evaluation.dependencies)
+    given[d.name] += JoinList(d.caller_targets) + "|";
+  EXPECT_EQ(given["Plugin"], "Ns::lib|");
+  EXPECT_EQ(given["Own"], "||");
+  ASSERT_EQ(all.dependencies.size(), 4u);
+  EXPECT_EQ(all.dependencies[2].request.name, "Plugin");
+  EXPECT_EQ(all.dependencies[2].targets.count("Ns::tpe"), 1u);
+  EXPECT_EQ(all.dependencies[3].targets.count("Own::own"), 1u);
 }
 
 // A shipped Find module that handles components (ECM's FindXCB) fails the find_dependency()

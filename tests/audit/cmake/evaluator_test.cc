@@ -935,7 +935,7 @@ TEST_F(Evaluator, TheResolversAnswerDecidesIfTarget) {
     Answer answer;
     std::vector<std::string> asked;
     Answer Resolve(const CMakeDependency& d, const std::map<std::string, CMakeDefinition>&,
-                   const VariableLookup&) override {
+                   const CallerScope&) override {
       asked.push_back(d.name);
       return answer;
     }
@@ -1006,6 +1006,24 @@ TEST_F(Evaluator, AMissingDependencyOnlyAComponentAsksForLeavesTheDependencyTarg
 
   EXPECT_EQ(Var(asked.evaluation, "other"), "no");
   EXPECT_EQ(Var(plain.evaluation, "other"), "<unknown>");
+}
+
+// The targets an interface property names in expressions that fail without them, as cmake
+// 3.25 evaluates them: at an item's top level or under $<BUILD_INTERFACE:...> ("No target
+// \"gone\""), not under a condition ($<$<CONFIG:Nope>:$<TARGET_OBJECTS:gone>> generates).
+TEST(Genex, TargetsNamedByItems) {
+  auto names = [](std::string_view value) {
+    std::string out;
+    for (const TargetReference& r : TargetsNamedByItems(value)) out += r.expression + ":" + r.target + " ";
+    return out;
+  };
+  EXPECT_EQ(names("$<TARGET_OBJECTS:objs>"), "TARGET_OBJECTS:objs ");
+  EXPECT_EQ(names("a;$<TARGET_PROPERTY:Ns::t,INTERFACE_X>;$<TARGET_PROPERTY:INTERFACE_Y>"),
+            "TARGET_PROPERTY:Ns::t ");
+  EXPECT_EQ(names("$<BUILD_INTERFACE:$<TARGET_FILE_DIR:gone>>;$<LINK_ONLY:$<TARGET_LINKER_FILE:l>>"),
+            "TARGET_FILE_DIR:gone TARGET_LINKER_FILE:l ");
+  EXPECT_EQ(names("$<$<CONFIG:Nope>:$<TARGET_OBJECTS:gone>>;$<TARGET_FILE:$<TARGET_PROPERTY:n>>"), "");
+  EXPECT_EQ(names("$<TARGET_EXISTS:x>;$<TARGET_NAME_IF_EXISTS:y>;plain"), "");
 }
 
 TEST(Genex, InstallInterfaceItems) {
