@@ -248,8 +248,8 @@ ConsumerDependencies ForConsumer(const CMakePackage& p, const std::string& compo
       for (const std::string& ns : PartlyEvaluatedNamespaces(d.request.name, d.targets))
         out.partly_evaluated[ns].insert(d.request.name);
     } else if (unknown) {
-      out.unknown_namespaces.insert(ToLower(d.request.name));
-      for (const std::string& t : d.targets) out.unknown_namespaces.insert(TargetNamespaceOrName(t));
+      // Its name's and its targets' (and CUDA's of FindCUDAToolkit), as if(TARGET) reads them.
+      out.unknown_namespaces.merge(FindModuleNamespaces(d.request.name, d.targets));
     }
   }
   for (const CMakeTarget& t : p.evaluation.targets)

@@ -164,6 +164,7 @@ DependencyResolver::Answer DependencyLocator::Resolve(const CMakeDependency& d,
   a.defined.targets = std::move(l.targets);
   a.defined.known = l.targets_known;
   a.defined.evaluated = l.evaluated;
+  a.defined.cmake_module = l.found == "Find" + d.name + ".cmake of CMake";
   if (!l.found.empty() && l.found.starts_with("/"))
     a.package = Interpreter::ForeignTargets::Package{l.version,
                                                      d.module.empty() ? l.found : "",

@@ -135,11 +135,15 @@ void Interpreter::NoteDependencyLoaded(const std::string& name, bool undecided) 
   auto it = f.by_dependency.find(key);
   // One not among the located is not found, and defines nothing.
   if (it == f.by_dependency.end()) return;
-  if (undecided || !it->second.known) f.loaded_partly = true;
-  if (undecided || (!it->second.known && !it->second.evaluated)) f.loaded_unevaluated = true;
-  if (!undecided && !it->second.known && it->second.evaluated) {
-    std::set<std::string> namespaces = PartlyEvaluatedNamespaces(name, it->second.targets);
-    f.partly_namespaces.insert(namespaces.begin(), namespaces.end());
+  const auto& d = it->second;
+  if (undecided || !d.known) f.loaded_partly = true;
+  if (!undecided && !d.known && !d.evaluated && d.cmake_module)
+    f.module_namespaces.merge(FindModuleNamespaces(name, d.targets));
+  else if (undecided || (!d.known && !d.evaluated))
+    f.loaded_unevaluated = true;
+  if (!undecided && !d.known && d.evaluated) {
+    f.partly_namespaces.merge(PartlyEvaluatedNamespaces(name, d.targets));
+    f.loaded_partly_evaluated = true;
   }
   if (!undecided) f.loaded.insert(key);
 }
@@ -186,6 +190,7 @@ Interpreter::Resolution Interpreter::ResolveDependency(const CMakeDependency& d)
     defined->second.targets = defined->second.targets.With(a.defined.targets);
     defined->second.known = (first || defined->second.known) && a.defined.known;
     defined->second.evaluated = (first || defined->second.evaluated) && a.defined.evaluated;
+    defined->second.cmake_module = (first || defined->second.cmake_module) && a.defined.cmake_module;
   }
   if (a.package) f.packages[key] = std::move(*a.package);
   return {a.absent, std::move(a.machine_variables), std::move(a.commands_from), std::move(a.caller_variables),
@@ -201,14 +206,19 @@ Tri Interpreter::DependencyDefines(const std::string& name) const {
   for (const std::string& d : f.loaded)
     if (f.by_dependency.at(d).targets.count(name)) return Tri::kTrue;
   if (!f.loaded_partly) return Tri::kFalse;
+  if (f.loaded_unevaluated) return Tri::kUnknown;
   // Only dependencies evaluated in part are incomplete, and the name is in the namespace of
   // one: what it would define it defined where its evaluation reached (ignition-physics5-tpe's
   // Targets file tests ignition-physics5::ignition-physics5-tpelib, which nothing it finds
   // defines: CMake sets its _FOUND false).
-  if (const std::string ns = TargetNamespace(name);
-      !f.loaded_unevaluated && !ns.empty() && f.partly_namespaces.count(ns))
+  if (const std::string ns = TargetNamespace(name); !ns.empty() && f.partly_namespaces.count(ns))
     return Tri::kFalse;
-  return Tri::kUnknown;
+  if (f.loaded_partly_evaluated || f.module_namespaces.count(TargetNamespaceOrName(name)))
+    return Tri::kUnknown;
+  // The others are CMake's Find modules, whose targets are in their own namespaces
+  // (Halide_Python finds Python, then its Targets file tests Halide::Halide: CMake sets its
+  // _FOUND false), as cmake-missing-target judges a link to a name outside them.
+  return Tri::kFalse;
 }
 
 bool Interpreter::HasTarget(std::string_view name) const {

@@ -181,6 +181,9 @@ class Interpreter {
       /// reach is not defined (as cmake-missing-target judges it), so a generated Targets
       /// file's "referenced, but are missing" test of it is decided.
       bool evaluated = false;
+      /// Neither: a Find module of CMake's whose targets are not listed (FindPython), which
+      /// defines targets in its own namespaces only (FindModuleNamespaces).
+      bool cmake_module = false;
     };
     std::map<std::string, Defined> by_dependency{};
     /// The dependencies whose find_package() ran so far, in a decided branch: once located,
@@ -193,6 +196,10 @@ class Interpreter {
     /// The namespaces (lower case) of the loaded dependencies evaluated in part: their names
     /// and their targets' prefixes before "::".
     std::set<std::string> partly_namespaces{};
+    bool loaded_partly_evaluated = false;  ///< one of `partly_namespaces` is loaded
+    /// The namespaces (lower case) of the loaded Find modules of CMake whose targets are not
+    /// known (Defined::cmake_module): a target of another one none of them defines.
+    std::set<std::string> module_namespaces{};
     /// Answers each find_package() as it runs; null when the dependencies are given above.
     DependencyResolver* resolver = nullptr;
   };

@@ -37,4 +37,15 @@ std::set<std::string> PartlyEvaluatedNamespaces(const std::string& dependency, c
   return out;
 }
 
+/// A Find module of CMake's whose targets are not all known (FindPython, whose targets depend
+/// on the components found) defines targets in its own namespaces only: its package's name's,
+/// those of the targets it is known to define, and another for the one module that names its
+/// targets otherwise (FindCUDAToolkit's CUDA::cudart). Lower case.
+template <class Targets>
+std::set<std::string> FindModuleNamespaces(const std::string& package, const Targets& targets) {
+  std::set<std::string> out = PartlyEvaluatedNamespaces(package, targets);
+  if (ToLower(package) == "cudatoolkit") out.insert("cuda");
+  return out;
+}
+
 }  // namespace rocm_audit

@@ -968,6 +968,30 @@ TEST_F(Evaluator, TheResolversAnswerDecidesIfTarget) {
   CMakeEvaluation partial = run(&partly);
   EXPECT_EQ(Var(partial, "has"), "yes");
   EXPECT_EQ(Var(partial, "other"), "<unknown>");
+  // A Find module of CMake's whose targets are not listed (FindPython) defines targets of its
+  // own namespace only: Halide_Python's Targets file, after find_dependency(Python), tests
+  // Halide::Halide, and CMake sets its _FOUND false.
+  const std::string module =
+      Write("module.cmake",
+            "include(CMakeFindDependencyMacro)\nfind_dependency(Dep)\n"
+            "if(TARGET Dep::any)\n  set(own yes)\nelse()\n  set(own no)\nendif()\n"
+            "if(TARGET Other::lib)\n  set(other yes)\nelse()\n  set(other no)\nendif()\n");
+  auto run_module = [&](DependencyResolver* resolver) {
+    CMakeEvaluator e(files_);
+    e.SetResolver(resolver);
+    e.Run(module);
+    return e.Take();
+  };
+  Answering cmake_module;
+  cmake_module.answer.counts = true;
+  cmake_module.answer.defined.cmake_module = true;
+  CMakeEvaluation by_module = run_module(&cmake_module);
+  EXPECT_EQ(Var(by_module, "own"), "<unknown>");
+  EXPECT_EQ(Var(by_module, "other"), "no");
+  Answering unevaluated;  // a config not evaluated: its targets may be of any namespace
+  unevaluated.answer.counts = true;
+  CMakeEvaluation by_config = run_module(&unevaluated);
+  EXPECT_EQ(Var(by_config, "other"), "<unknown>");
 }
 
 // A dependency only a consumer that asks for a component looks for, and that is found
