@@ -44,6 +44,13 @@ struct World {
   std::string expectations;  ///< under tests/cmake-world/
 };
 
+// ROCm's configs, which tests/cli/cmake_agreement_test.cc compares (hip-lang's is loaded by
+// enable_language(HIP), with the consumer's HIP compiler): `path` in the world's root.
+bool RocmConfig(const World& world, const std::string& path) {
+  const std::string in_root = path.substr(std::min(path.size(), world.root.size()));
+  return in_root.find("/rocm") != std::string::npos || in_root.find("/hip") != std::string::npos;
+}
+
 // The directories holding the system's package configs, but CMake's own modules and ROCm's.
 std::set<std::string> ConfigDirectories(const World& world) {
   std::set<std::string> dirs;
@@ -54,10 +61,7 @@ std::set<std::string> ConfigDirectories(const World& world) {
                  "'*-config.cmake' \\) -not -path '*/usr/share/cmake-*' 2>/dev/null",
              &out);
   for (const std::string& line : testing::Lines(out)) {
-    const std::string in_root = line.substr(std::min(line.size(), world.root.size()));
-    if (line.empty() || in_root.find("/rocm") != std::string::npos ||
-        in_root.find("/hip") != std::string::npos)
-      continue;
+    if (line.empty() || RocmConfig(world, line)) continue;
     dirs.insert(std::filesystem::path(line).parent_path().string());
   }
   return dirs;
@@ -109,7 +113,8 @@ std::map<std::string, Verdict> AuditVerdicts(const World& world, const std::set<
   // cmake -> lib/cmake/llvm symlink); the report's files are named by the walked path.
   std::map<std::string, std::string> canonical_config;
   for (const auto& f : report["files"]) {
-    if (!f.contains("cmake")) continue;
+    // A directory with a config of its own is walked whole (Debian 13's cmake/coordgen-config.cmake).
+    if (!f.contains("cmake") || RocmConfig(world, OnHost(world, f["path"]))) continue;
     package_of[f["path"]] = f["cmake"]["package"];
     canonical_config[Canonical(f["path"])] = f["path"];
     for (const auto& t : f["cmake"].value("targets", nlohmann::json::array()))
