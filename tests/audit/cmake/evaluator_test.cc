@@ -946,10 +946,10 @@ TEST_F(Evaluator, TheResolversAnswerDecidesIfTarget) {
             "include(CMakeFindDependencyMacro)\nfind_dependency(Dep)\n"
             "if(TARGET Dep::lib)\n  set(has yes)\nelse()\n  set(has no)\nendif()\n"
             "if(TARGET Dep::other)\n  set(other yes)\nelse()\n  set(other no)\nendif()\n");
-  auto run = [&](DependencyResolver* resolver) {
+  auto run = [&](DependencyResolver* resolver, const std::string& file = "") {
     CMakeEvaluator e(files_);
     e.SetResolver(resolver);
-    e.Run(cfg);
+    e.Run(file.empty() ? cfg : file);
     return e.Take();
   };
   CMakeEvaluation unknown = run(nullptr);
@@ -976,21 +976,15 @@ TEST_F(Evaluator, TheResolversAnswerDecidesIfTarget) {
             "include(CMakeFindDependencyMacro)\nfind_dependency(Dep)\n"
             "if(TARGET Dep::any)\n  set(own yes)\nelse()\n  set(own no)\nendif()\n"
             "if(TARGET Other::lib)\n  set(other yes)\nelse()\n  set(other no)\nendif()\n");
-  auto run_module = [&](DependencyResolver* resolver) {
-    CMakeEvaluator e(files_);
-    e.SetResolver(resolver);
-    e.Run(module);
-    return e.Take();
-  };
   Answering cmake_module;
   cmake_module.answer.counts = true;
   cmake_module.answer.defined.cmake_module = true;
-  CMakeEvaluation by_module = run_module(&cmake_module);
+  CMakeEvaluation by_module = run(&cmake_module, module);
   EXPECT_EQ(Var(by_module, "own"), "<unknown>");
   EXPECT_EQ(Var(by_module, "other"), "no");
   Answering unevaluated;  // a config not evaluated: its targets may be of any namespace
   unevaluated.answer.counts = true;
-  CMakeEvaluation by_config = run_module(&unevaluated);
+  CMakeEvaluation by_config = run(&unevaluated, module);
   EXPECT_EQ(Var(by_config, "other"), "<unknown>");
 }
 
