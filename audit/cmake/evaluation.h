@@ -227,8 +227,8 @@ struct CMakeEvaluation {
   /// Variables an if(), elseif() or while() read while they were unset, by name or in
   /// ${}: evaluated apart from a caller, these are where the caller's scope may decide.
   std::set<std::string> unset_in_conditions{};
-  /// Targets an if(TARGET) found absent that the package does not define itself, and those
-  /// its dependencies found so that this evaluation lacked them too: likewise.
+  /// Targets an if(TARGET) found absent, and those its dependencies found absent that this
+  /// evaluation lacked too: likewise (the caller gives none the package defines itself).
   std::set<std::string> absent_targets_tested{};
 };
 
