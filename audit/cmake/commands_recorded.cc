@@ -48,31 +48,6 @@ Flow MessageCommand(Interpreter& in, const std::string&, const Args& a) {
   return mode == "FATAL_ERROR" ? Flow::kStop : Flow::kNormal;
 }
 
-// A generated Targets file sets <Dep>_FOUND false when targets of another export set that it
-// links are not defined when it runs ("The following imported targets are referenced, but
-// are missing: ..."). A dependency is evaluated apart from its caller, so it does not see
-// the targets the caller's earlier find_package() calls defined, which in CMake exist by
-// then: KPim6KSieveUi finds KPim6KSieve and KPim6KManageSieve before KPim6KSieveCore, whose
-// Targets file tests for theirs. True when the caller defined every one of them before the
-// call (asked before the dependency itself counts as loaded: it defines them later).
-bool MissingOnlyApart(Interpreter& in, const CMakeDependency& d,
-                      const Interpreter::ForeignTargets::Package& module) {
-  static constexpr std::string_view kMissing =
-      "The following imported targets are referenced, but are missing:";
-  const CMakeValue* m = module.variables.Find(d.name + "_NOT_FOUND_MESSAGE");
-  if (!m || !m->known || !m->text.starts_with(kMissing)) return false;
-  size_t named = 0;
-  for (size_t at = kMissing.size(); at < m->text.size();) {
-    const size_t begin = m->text.find_first_not_of(" \t\n", at);
-    if (begin == std::string::npos) break;
-    const size_t end = std::min(m->text.find_first_of(" \t\n", begin), m->text.size());
-    const std::string name = m->text.substr(begin, end - begin);
-    if (!in.HasTarget(name)) return false;
-    ++named, at = end;
-  }
-  return named > 0;
-}
-
 // A dependency whose own evaluation left <Dep>_FOUND false (decided: FindMtdev's pkg-config
 // answer from the world; a config whose find_dependency() failed, or whose Targets file
 // misses a target it references) fails the find_package(), as cmFindPackageCommand takes a
@@ -83,14 +58,9 @@ bool MissingOnlyApart(Interpreter& in, const CMakeDependency& d,
 // component tpe fails so for ignition-physics5-tpe-plugin). An unknown <Dep>_FOUND stays as
 // found: what the consumer's machine has is not known here. nullopt: the call goes on.
 std::optional<Flow> DependencySaysNotFound(Interpreter& in, const std::string& n, const CMakeDependency& d,
-                                           const Interpreter::ForeignTargets::Package& module,
-                                           bool missing_only_apart) {
+                                           const Interpreter::ForeignTargets::Package& module) {
   const CMakeValue* found = module.variables.Find(d.name + "_FOUND");
   if (!found || !found->known || !IsFalseConstant(found->text)) return std::nullopt;
-  if (missing_only_apart) {
-    in.Unset(d.name + "_NOT_FOUND_MESSAGE");
-    return std::nullopt;
-  }
   in.Set(d.name + "_FOUND", {"FALSE"});
   auto& answers = in.rec().Out().world_answers;
   answers.insert(answers.end(), module.world_answers.begin(), module.world_answers.end());
@@ -267,7 +237,6 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
   const bool absent = resolved.absent;
   const auto& found = in.foreign_targets().packages;
   const auto it = found.find(ToLower(d.name));
-  const bool missing_only_apart = it != found.end() && MissingOnlyApart(in, d, it->second);
   d.commands_from = std::move(resolved.commands_from);
   d.caller_variables = std::move(resolved.caller_variables);
   d.caller_targets = std::move(resolved.caller_targets);
@@ -301,8 +270,7 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
     });
     in.NoteVariablesApplied(it->second.variables);
     in.Set(d.name + "_FOUND", {"1"});
-    if (std::optional<Flow> stop = DependencySaysNotFound(in, n, d, it->second, missing_only_apart))
-      return *stop;
+    if (std::optional<Flow> stop = DependencySaysNotFound(in, n, d, it->second)) return *stop;
     if (!it->second.config.empty()) {  // "" for a Find module, which sets what it sets
       for (auto& [variable, value] : FoundVersionVariables(d.name + "_VERSION", it->second.version))
         in.Set(variable, {value});

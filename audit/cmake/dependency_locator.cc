@@ -17,8 +17,8 @@ constexpr size_t kMaxEvaluatedDependencies = 256;  ///< configs outside the audi
 /// Evaluations of one config with a caller's variables or targets (WithCallersScope), and of all
 /// configs in a run, over those above: bounded apart, so that they take no evaluation from
 /// the packages audited after them.
-constexpr size_t kMaxEvaluationsWithCallersVariables = 8;
-constexpr size_t kMaxRunEvaluationsWithCallersVariables = 256;
+constexpr size_t kMaxEvaluationsWithCallersScope = 8;
+constexpr size_t kMaxRunEvaluationsWithCallersScope = 256;
 /// Evaluations one inside the other: a find_package() chain (Qt6's deepest modules are 15
 /// levels above Qt6Core).
 constexpr int kMaxDependencyDepth = 24;
@@ -283,12 +283,13 @@ SharedDefinitions MergedDefinitions(const SharedDefinitions& own,
 std::shared_ptr<const UnusableTargets> Unusable(const CMakePackage& p, const TargetNames& defined,
                                                 bool known) {
   UnusableTargets out;
-  // Where a dependency's targets are not all known, a name of its namespaces may be its.
+  // Where a dependency's targets are not all known, a name of its namespaces may be its (as
+  // cmake-missing-target and if(TARGET) read them: FindCUDAToolkit's CUDA:: too).
   std::set<std::string> unknown;
   for (const LocatedDependency& l : p.dependencies) {
     if (l.unusable_targets) out.insert(l.unusable_targets->begin(), l.unusable_targets->end());
     if (!known && (!l.targets_known || !l.request.undecided.empty()))
-      unknown.merge(PartlyEvaluatedNamespaces(l.request.name, l.targets));
+      unknown.merge(FindModuleNamespaces(l.request.name, l.targets));
   }
   const std::vector<CMakeTarget>& targets = p.evaluation.targets;
   if (known || !p.evaluation.stopped)
@@ -510,7 +511,7 @@ bool SameAsItsOwn(const CMakeValue* own, const CMakeValue& given) {
 // unset; where the caller had set any of them at the call (adios2's config includes its MPI
 // build when MPI_FOUND, which DOLFINX found before it), it is evaluated again with the
 // caller's values of those, once per distinct set of them, for at most
-// kMaxEvaluationsWithCallersVariables sets. Not given: a variable the config itself leaves
+// kMaxEvaluationsWithCallersScope sets. Not given: a variable the config itself leaves
 // set to the caller's value, whose test only guards what it does anyway (Qt6CoreDependencies
 // finds Qt6 unless Qt6_FOUND; given Qt6_FOUND alone, it would lack what finding Qt6 defines,
 // which the caller has), while one it leaves otherwise is an input (RocksDB sets
@@ -520,9 +521,14 @@ bool SameAsItsOwn(const CMakeValue* own, const CMakeValue& given) {
 // Likewise the targets its if(TARGET) tests, or its dependencies' (a generated Targets
 // file's check of another export set's), found absent and the caller has: CMake's target
 // table is the consumer's (ignition-physics5-all finds the tpelib component before tpe-plugin,
-// whose tpe checks for the tpelib target). Not given: those the config or its dependencies
-// define themselves, which a fresh consumer does not have before it (Qt6Core's config
-// defines Qt6::Core unless it exists). `d.caller_variables` and `d.caller_targets` recall
+// whose tpe checks for the tpelib target). Not given: those the config defines itself, which
+// a fresh consumer does not have before it (Qt6Core's config defines Qt6::Core unless it
+// exists); nor, unless it fails apart, those its dependencies define: a config that tests for
+// one before it finds the dependency reads the dependency's variables after (SuiteSparse's
+// CHOLMOD finds AMD unless SuiteSparse::AMD exists, then tests AMD_FOUND), and the caller's
+// values of those are not given. One that fails apart may fail for the test
+// (KPim6KSieveCore's Targets file tests KPim6::KSieve before its config finds it, which
+// KPim6KSieveUi found first). `d.caller_variables` and `d.caller_targets` recall
 // them when it is located again after the caller's evaluation.
 const DependencyLocator::Node* DependencyLocator::WithCallersScope(const Node* q, std::string* key,
                                                                    const CMakeDependency& d,
@@ -540,8 +546,15 @@ const DependencyLocator::Node* DependencyLocator::WithCallersScope(const Node* q
       if (!v) continue;
       if (!SameAsItsOwn(e.variables.Find(name), *v)) given.emplace_back(name, *v);
     }
+    const CMakeValue* found = e.variables.Find(d.name + "_FOUND");
+    const bool fails = found && found->known && IsFalseConstant(found->text);
+    auto own = [&](const std::string& name) {
+      return std::any_of(e.targets.begin(), e.targets.end(),
+                         [&](const CMakeTarget& t) { return t.name == name; });
+    };
     for (const std::string& name : e.absent_targets_tested)
-      if (!q->targets.count(name) && caller->has_target(name)) targets.push_back(name);
+      if (caller->has_target(name) && (fails || !q->targets.count(name)) && !own(name))
+        targets.push_back(name);
   }
   if (given.empty() && targets.empty()) return q;
   std::string with = *key;
@@ -550,11 +563,11 @@ const DependencyLocator::Node* DependencyLocator::WithCallersScope(const Node* q
   if (!targets.empty()) with += "\ntargets";
   for (const std::string& name : targets) with += "\n" + name;
   if (!nodes_.count(with)) {
-    size_t& made = with_callers_variables_[l.found];
-    if (made >= kMaxEvaluationsWithCallersVariables ||
-        with_callers_variables_run_ >= kMaxRunEvaluationsWithCallersVariables)
+    size_t& made = with_callers_scope_[l.found];
+    if (made >= kMaxEvaluationsWithCallersScope ||
+        with_callers_scope_run_ >= kMaxRunEvaluationsWithCallersScope)
       return q;
-    ++made, ++with_callers_variables_run_;
+    ++made, ++with_callers_scope_run_;
   }
   const Node* r = Evaluated(with, d.name, l.found, &d, nullptr, given, targets);
   if (!r) return q;

@@ -158,9 +158,9 @@ class DependencyLocator final : public DependencyResolver {
   const InstalledFiles& files_;
   ConfigSearch& configs_;
   std::map<std::string, Node> nodes_;  ///< by config, or config and components asked
-  /// How many evaluations with a caller's variables each config had (WithCallersVariables).
-  std::map<std::string, size_t, std::less<>> with_callers_variables_;
-  size_t with_callers_variables_run_ = 0;
+  /// How many evaluations with a caller's variables or targets each config had (WithCallersScope).
+  std::map<std::string, size_t, std::less<>> with_callers_scope_;
+  size_t with_callers_scope_run_ = 0;
   int depth_ = 0;  ///< evaluations in progress, one inside the other
   size_t outside_ = 0, evaluations_ = 0;
   /// What Search() found for each distinct call (Locate), with no request.

@@ -736,6 +736,28 @@ TEST_F(CMakeSemantics, ATargetsFileSeesWhatItsCallerFoundBefore) {
   EXPECT_TRUE(late.evaluation.targets.empty());
 }
 
+// SuiteSparse's CHOLMOD finds AMD unless SuiteSparse::AMD exists, then tests AMD_FOUND. In
+// CMake a caller that found AMD first has both; the config found apart already finds AMD, so
+// it is not evaluated again with the caller's target alone (it would skip the find and read
+// AMD_FOUND unset).
+TEST_F(CMakeSemantics, AFindGuardedByADependencysTargetStillSetsItsVariables) {
+  Config("Amd", "add_library(SS::amd INTERFACE IMPORTED)\n");
+  CMakePackage chol{.name = "Chol",
+                    .config = Config("Chol",
+                                     "include(CMakeFindDependencyMacro)\n"
+                                     "if(NOT TARGET SS::amd)\n  find_dependency(Amd)\nendif()\n"
+                                     "if(NOT Amd_FOUND)\n  set(Chol_FOUND FALSE)\n  return()\nendif()\n"
+                                     "add_library(SS::chol INTERFACE IMPORTED)\n")};
+  CMakePackage user{.name = "User",
+                    .config = Config("User",
+                                     "include(CMakeFindDependencyMacro)\nfind_dependency(Amd)\n"
+                                     "find_dependency(Chol)\nadd_library(User::x INTERFACE IMPORTED)\n")};
+  EvaluateTogether({&chol, &user});
+  EXPECT_EQ(Var(chol.evaluation, "Chol_FOUND"), "<undefined>");
+  EXPECT_EQ(Var(user.evaluation, "Chol_FOUND"), "1");
+  EXPECT_EQ(user.evaluation.targets.size(), 1u);
+}
+
 // A config runs in its caller's scope: a dependency that tests a variable its caller set is
 // evaluated with the caller's value (adios2's config includes its MPI build when MPI_FOUND,
 // which DOLFINX found before it, and only the MPI build is installed; RocksDB sets
