@@ -196,7 +196,7 @@ void NoLocation(const AuditedPackage& ap, const std::string& file, FindingSink& 
                                 " and no IMPORTED_CONFIGURATIONS naming one, which a consumer with no "
                                 "build type (CMake's default) maps to none") +
         "; the consumer's " + (required ? "generate step" : "build") + " fails when it links it";
-    std::string stem(BaseName(t.defined_at.file));
+    std::string stem(BaseName(t.defined_at.file.str()));
     stem = stem.ends_with(".cmake") ? stem.substr(0, stem.size() - 6) : p.name + "Targets";
     f.SetHint(unmapped.empty()
                   ? "install the per-configuration Targets files (" + stem +

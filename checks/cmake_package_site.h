@@ -11,7 +11,7 @@
 namespace rocm_audit {
 
 inline std::string SiteText(const CMakeSite& site) {
-  return std::string(BaseName(site.file)) + (site.line ? ":" + std::to_string(site.line) : "");
+  return std::string(BaseName(site.file.str())) + (site.line ? ":" + std::to_string(site.line) : "");
 }
 
 /// package, line, in: where in the package's files the finding is.

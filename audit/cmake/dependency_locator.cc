@@ -339,7 +339,7 @@ std::string StopsItsOwnConfigure(const CMakePackage& p) {
   for (const CMakeReference& r : p.evaluation.references)
     if (!r.exists && (r.stops_configure || r.via == "include") && !r.optional && r.undecided.empty() &&
         r.asked_component.empty()) {
-      const std::string at = std::string(BaseName(r.site.file)) + ":" + std::to_string(r.site.line);
+      const std::string at = std::string(BaseName(r.site.file.str())) + ":" + std::to_string(r.site.line);
       if (!r.stops_configure) return p.name + " fails: include(" + r.path + ") finds no file (" + at + ")";
       return p.name + " fails: " + std::string(BaseName(r.path)) + " is not installed (" + at +
              " stops at configure)";
@@ -399,7 +399,7 @@ void DependencyLocator::Finish(Node& n) {
   n.missing_below = StopsItsOwnConfigure(p);
   if (const CMakeFailure* f = n.missing_below.empty() ? IncludesAModuleFoundNowhere(p) : nullptr) {
     n.missing_below = p.name + " fails: include(" + f->module_not_found + ") finds no module (" +
-                      std::string(BaseName(f->site.file)) + ":" + std::to_string(f->site.line) +
+                      std::string(BaseName(f->site.file.str())) + ":" + std::to_string(f->site.line) +
                       ": in neither CMake's modules nor CMAKE_MODULE_PATH)";
     n.missing_module = f->module_not_found;
   }
@@ -413,7 +413,7 @@ void DependencyLocator::Finish(Node& n) {
                                                             ".cmake: " + l.module_finds_none + "; "
                          : l.rejected.empty() ? " is found nowhere ("
                                               : " " + d.version + " is accepted by no config (") +
-                        p.name + " asks for it at " + std::string(BaseName(d.site.file)) + ":" +
+                        p.name + " asks for it at " + std::string(BaseName(d.site.file.str())) + ":" +
                         std::to_string(d.site.line) + ")";
     else
       n.missing_below = l.missing_below, n.missing_module = l.missing_module;
@@ -450,7 +450,7 @@ LocatedDependency DependencyLocator::LocateAndEvaluate(const CMakeDependency& d,
       if (auto def = commands->find(ToLower(stop->unknown_command));
           def != commands->end() && def->second.program)
         l.request.commands_from =
-            def->first + " of " + def->second.program->file + ":" + std::to_string(def->second.begin);
+            def->first + " of " + def->second.program->file.str() + ":" + std::to_string(def->second.begin);
     }
     if (stop && !l.request.commands_from.empty()) {
       const std::string with = q_key + "\nwith " + l.request.commands_from + "\nCMAKE_MODULE_PATH " +

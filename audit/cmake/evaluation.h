@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "audit/cmake/kept_variables.h"
+#include "audit/cmake/shared_path.h"
 #include "audit/cmake/value.h"
 #include "audit/support/path_text.h"
 
@@ -22,7 +23,7 @@ namespace rocm_audit {
 struct Program;
 
 struct CMakeSite {
-  std::string file;
+  SharedPath file;
   int line = 0;
 };
 

@@ -37,7 +37,7 @@ CMakeValue Interpreter::Bound(CMakeValue value) {
 
 CMakeValue Interpreter::UnknownResult(const std::string& command) const {
   CMakeSite s = rec_.Site();
-  return CMakeValue::Unknown("the result of " + command + " at " + std::string(BaseName(s.file)) + ":" +
+  return CMakeValue::Unknown("the result of " + command + " at " + std::string(BaseName(s.file.str())) + ":" +
                              std::to_string(s.line) + ", which is never run");
 }
 
@@ -335,7 +335,7 @@ Flow Interpreter::RunFile(const std::string& path, std::string* failure) {
   if (old_file) saved_file = *old_file;
   Set("CMAKE_CURRENT_LIST_FILE", {path});
   Set("CMAKE_CURRENT_LIST_DIR", {DirName(path)});
-  rec_.PushFile(path);
+  rec_.PushFile(program->file);  // shared by the sites of its commands
   const size_t mark = rec_.UndecidedMark();
   const ListFileCommand* saved_current = rec_.Current();
 

@@ -176,7 +176,7 @@ std::vector<Interpreter::Branch> Interpreter::Branches(const ProgramPtr& p, size
     if (r.value == Tri::kFalse) continue;
     std::string reason = *unknown_so_far;
     if (r.value == Tri::kUnknown) {
-      const std::string site = std::string(BaseName(p->file)) + ":" + std::to_string(cmd.line);
+      const std::string site = std::string(BaseName(p->file.str())) + ":" + std::to_string(cmd.line);
       std::string mine = DescribeCommand(cmd) + " at " + site + " depends on " +
                          (r.why.empty() ? "an unknown value" : r.why);
       reason = reason.empty() ? mine : reason;

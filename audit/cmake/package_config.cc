@@ -335,7 +335,7 @@ class ComponentMerger {
     return d.name + '\n' + d.version + (d.exact ? "\nEXACT" : "");
   }
   static std::string FailureKey(const CMakeFailure& f, const std::string& component) {
-    return f.message + '\n' + f.site.file + ':' + std::to_string(f.site.line) + '\n' + component;
+    return f.message + '\n' + f.site.file.str() + ':' + std::to_string(f.site.line) + '\n' + component;
   }
 
   CMakeEvaluation& base_;

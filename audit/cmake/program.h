@@ -10,11 +10,12 @@
 #include <vector>
 
 #include "audit/cmake/list_file.h"
+#include "audit/cmake/shared_path.h"
 
 namespace rocm_audit {
 
 struct Program {
-  std::string file;
+  SharedPath file;  ///< shared with the sites of its commands
   std::vector<ListFileCommand> commands;
   std::vector<ListFileArgument> arguments;  ///< the commands' (ListFile::arguments)
   std::unique_ptr<char[]> text_pool;        ///< their text (ListFile::text_pool)

@@ -9,7 +9,7 @@
 namespace rocm_audit {
 
 CMakeSite Recorder::Site() const {
-  return {command_files_.empty() ? std::string() : command_files_.back(), current_ ? current_->line : 0};
+  return {command_files_.empty() ? SharedPath() : command_files_.back(), current_ ? current_->line : 0};
 }
 
 CMakeSite Recorder::UserSite() const { return frames_.empty() ? Site() : frames_.front().call; }

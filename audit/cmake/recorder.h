@@ -18,7 +18,7 @@ class Recorder {
   explicit Recorder(const InstalledFiles& files) : files_(files) {}
 
   // Where the evaluation is.
-  void PushFile(const std::string& path) {
+  void PushFile(const SharedPath& path) {
     file_stack_.push_back(path);
     command_files_.push_back(path);
   }
@@ -27,10 +27,10 @@ class Recorder {
     command_files_.pop_back();
   }
   size_t FileDepth() const { return file_stack_.size(); }
-  const std::string& CurrentFile() const { return file_stack_.back(); }
+  const std::string& CurrentFile() const { return file_stack_.back().str(); }
   /// A call of a function or macro whose body is in `body_file`: the commands of the body are
   /// at lines of that file, wherever it is called from.
-  void PushFrame(const std::string& name, const CMakeSite& call, const std::string& body_file) {
+  void PushFrame(const std::string& name, const CMakeSite& call, const SharedPath& body_file) {
     frames_.push_back({name, call});
     command_files_.push_back(body_file);
   }
@@ -74,8 +74,8 @@ class Recorder {
 
   const InstalledFiles& files_;
   std::vector<Frame> frames_;
-  std::vector<std::string> file_stack_;                  ///< list files being evaluated
-  std::vector<std::string> command_files_;               ///< the file of each list file or body run
+  std::vector<SharedPath> file_stack_;                   ///< list files being evaluated
+  std::vector<SharedPath> command_files_;                ///< the file of each list file or body run
   std::vector<std::string> undecided_;                   ///< conditions the current command depends on
   size_t undecided_conditions_ = 0;                      ///< the entries of undecided_ that are not empty
   std::vector<std::vector<std::string>> missing_tests_;  ///< EXISTS tests that failed, per if() level

@@ -447,6 +447,30 @@ TEST_F(Evaluator, ManyTargetsAreFoundByName) {
   EXPECT_TRUE(f.failures.empty());
 }
 
+// Every site in one list file holds the same path, not a copy: a run keeps a site for each
+// property set and each reference made (tens of thousands on /usr's configs).
+TEST_F(Evaluator, SitesInOneFileShareItsPath) {
+  const std::string targets =
+      Write("share/cmake/P/PTargets.cmake",
+            "add_library(P::p SHARED IMPORTED)\n"
+            "set_target_properties(P::p PROPERTIES INTERFACE_INCLUDE_DIRECTORIES /x\n"
+            "  IMPORTED_LOCATION /y/libp.so)\n"
+            "function(more t)\n  set_property(TARGET ${t} PROPERTY FOO 1)\nendfunction()\n"
+            "more(P::p)\n");
+  auto r = Run(Write("share/cmake/P/PConfig.cmake", "include(${CMAKE_CURRENT_LIST_DIR}/PTargets.cmake)\n"));
+  ASSERT_EQ(r.targets.size(), 1u);
+  const CMakeTarget& t = r.targets[0];
+  const std::string& path = t.defined_at.file;
+  EXPECT_EQ(path, targets);
+  for (const char* property : {"INTERFACE_INCLUDE_DIRECTORIES", "IMPORTED_LOCATION", "FOO"}) {
+    ASSERT_TRUE(t.set_at.count(property)) << property;
+    EXPECT_EQ(&t.set_at.at(property).file.str(), &path) << property;
+  }
+  const CMakeReference* lib = Ref(r, "/y/libp.so");
+  ASSERT_NE(lib, nullptr);
+  EXPECT_EQ(&lib->site.file.str(), &path);
+}
+
 // foreach(RANGE) as cmake 3.25.1 reads it (each case run there): a step of 0 counts towards
 // stop, integers are read as std::stoi does, and a bad one or a step away from stop is a
 // fatal error.
