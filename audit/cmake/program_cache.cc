@@ -28,9 +28,11 @@ ProgramPtr ProgramCache::Get(const std::string& path, size_t cap, const Installe
         kept_bytes_ -= it->second.size;
         it->second = entry;
         kept_bytes_ += text->size();
+        if (!entry.shared) unshared_.push_back(path);
       } else if (kept_bytes_ + text->size() <= kMaxCachedProgramBytes) {
         by_path_.emplace(path, entry);
         kept_bytes_ += text->size();
+        if (!entry.shared) unshared_.push_back(path);
       }
     }
   }
@@ -63,17 +65,21 @@ ProgramPtr ProgramCache::KeptOfStillWorld(const std::string& path, size_t cap, c
 
 void ProgramCache::ForgetUnshared() {
   std::lock_guard<std::mutex> lock(mutex_);
-  for (auto it = by_path_.begin(); it != by_path_.end();) {
+  std::vector<std::string> still_held;
+  for (std::string& path : unshared_) {
+    auto it = by_path_.find(path);
+    if (it == by_path_.end() || it->second.shared) continue;  // dropped (a repeat), or kept for the run
     const Entry& e = it->second;
     // Held elsewhere, dropping it frees nothing, and the next run of it would parse a copy.
-    if (e.shared || e.slot.use_count() > 1 || e.slot->program.use_count() > 1) {
-      ++it;
+    if (e.slot.use_count() > 1 || e.slot->program.use_count() > 1) {
+      still_held.push_back(std::move(path));
       continue;
     }
     kept_bytes_ -= e.size;
     forgotten_.insert(it->first);
-    it = by_path_.erase(it);
+    by_path_.erase(it);
   }
+  unshared_ = std::move(still_held);
   ++evaluation_;
 }
 

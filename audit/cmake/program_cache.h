@@ -19,6 +19,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 #include "audit/cmake/program.h"
 
@@ -63,6 +64,9 @@ class ProgramCache {
   std::mutex mutex_;
   std::unordered_map<std::string, Entry> by_path_;
   std::unordered_set<std::string> forgotten_;  ///< paths dropped once
+  /// The paths of the entries not shared (ForgetUnshared's candidates; a path may repeat):
+  /// the shared ones, most of a long run's, are not visited again at each evaluation's end.
+  std::vector<std::string> unshared_;
   size_t kept_bytes_ = 0;
   size_t evaluation_ = 0;
 };

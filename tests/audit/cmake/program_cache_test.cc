@@ -77,6 +77,17 @@ TEST_F(ProgramCacheTest, AFileWhoseProgramIsHeldIsKept) {
   EXPECT_EQ(ParsesOf(macros), 0u);
 }
 
+// One held when its evaluation ended is dropped at a later end, once no one holds it.
+TEST_F(ProgramCacheTest, AFileHeldWhenItsEvaluationEndedIsDroppedOnceReleased) {
+  const std::string macros = Write("a/AMacros.cmake", "function(a_f)\nendfunction()\n");
+  ProgramPtr held;
+  EXPECT_EQ(ParsesOf(macros, &held), 1u);
+  cache_.ForgetUnshared();
+  held.reset();
+  cache_.ForgetUnshared();
+  EXPECT_EQ(ParsesOf(macros), 1u);
+}
+
 // A file that changed is parsed again, whatever was kept of it.
 TEST_F(ProgramCacheTest, AFileThatChangedIsParsedAgain) {
   const std::string f = Write("a/AConfig.cmake", "set(x 1)\n");
