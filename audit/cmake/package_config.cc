@@ -148,7 +148,10 @@ CMakeEvaluation EvaluateConfig(const std::string& name, const std::string& confi
     for (const std::string& c : all) e.Define(name + "_FIND_REQUIRED_" + c, "1");
     for (const std::string& c : optional) e.Define(name + "_FIND_REQUIRED_" + c, "0");
     all.insert(all.end(), optional.begin(), optional.end());
-    if (!all.empty()) e.Define(name + "_FIND_COMPONENTS", JoinList(all));
+    // Defined when none is asked too, empty (cmFindPackageCommand::SetModuleVariables):
+    // Drogon's FindFilesystem asks for its Final component when
+    // `Filesystem_FIND_COMPONENTS STREQUAL ""`, which an unset variable's name is not.
+    e.Define(name + "_FIND_COMPONENTS", JoinList(all));
     // The consumer's languages are those of a plain project(): C and C++, CMake's default,
     // as the targets FindMPI and FindOpenMP define are read (DependencyLocator). So
     // CMAKE_C_COMPILER_LOADED and CMAKE_CXX_COMPILER_LOADED are set, another language's unset

@@ -671,6 +671,24 @@ TEST_F(CMakeSemantics, AShippedFindModuleRunsWithItsCallersModulePath) {
   EXPECT_TRUE(xr.evaluation.targets.empty());
 }
 
+// find_package() defines <Name>_FIND_COMPONENTS, empty, when it asks for none (cmake 3.25
+// prints "defined []" for it). Drogon's FindFilesystem defaults to its Final component when
+// `Filesystem_FIND_COMPONENTS STREQUAL ""`, which the name of an unset variable is not: left
+// unset, it found no component and failed Drogon.
+TEST_F(CMakeSemantics, NoComponentsAskedIsAnEmptyListOfThem) {
+  Write("prefix/lib/cmake/Dr/modules/FindFs.cmake",
+        "if(DEFINED Fs_FIND_COMPONENTS AND Fs_FIND_COMPONENTS STREQUAL \"\")\n  set(want Final)\nendif()\n"
+        "if(\"Final\" IN_LIST want)\n  set(Fs_FOUND TRUE)\nelse()\n  set(Fs_FOUND FALSE)\nendif()\n");
+  CMakePackage dr{.name = "Dr",
+                  .config = Config("Dr",
+                                   "include(CMakeFindDependencyMacro)\n"
+                                   "list(APPEND CMAKE_MODULE_PATH ${CMAKE_CURRENT_LIST_DIR}/modules)\n"
+                                   "find_dependency(Fs)\nadd_library(Dr::dr INTERFACE IMPORTED)\n")};
+  EvaluateTogether({&dr}, true);
+  EXPECT_EQ(Var(dr.evaluation, "Dr_FOUND"), "<undefined>");
+  EXPECT_EQ(dr.evaluation.targets.size(), 1u);
+}
+
 // The consumer is a plain project(): C and C++ are enabled, no other language until the
 // config enables one. adios2's config requires a component per enabled language and fails
 // without its C bindings' Targets file, as cmake fails it; with CMAKE_<LANG>_COMPILER_LOADED
