@@ -11,6 +11,7 @@
 #include "audit/cmake/commands.h"
 #include "audit/cmake/condition.h"
 #include "audit/cmake/file_search.h"
+#include "audit/cmake/found_false.h"
 #include "audit/cmake/lists.h"
 #include "audit/cmake/pkg_config_world.h"
 #include "audit/fs/path.h"
@@ -59,8 +60,7 @@ Flow MessageCommand(Interpreter& in, const std::string&, const Args& a) {
 // found: what the consumer's machine has is not known here. nullopt: the call goes on.
 std::optional<Flow> DependencySaysNotFound(Interpreter& in, const std::string& n, const CMakeDependency& d,
                                            const Interpreter::ForeignTargets::Package& module) {
-  const CMakeValue* found = module.variables.Find(d.name + "_FOUND");
-  if (!found || !found->known || !IsFalseConstant(found->text)) return std::nullopt;
+  if (!LeavesFoundFalse(module.variables, d.name)) return std::nullopt;
   in.Set(d.name + "_FOUND", {"FALSE"});
   auto& answers = in.rec().Out().world_answers;
   answers.insert(answers.end(), module.world_answers.begin(), module.world_answers.end());

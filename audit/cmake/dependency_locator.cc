@@ -5,6 +5,7 @@
 #include "audit/cmake/assigned_variables.h"
 #include "audit/cmake/cmake_modules.h"
 #include "audit/cmake/condition.h"
+#include "audit/cmake/found_false.h"
 #include "audit/cmake/genex.h"
 #include "audit/cmake/lists.h"
 #include "audit/cmake/target_namespace.h"
@@ -546,8 +547,7 @@ const DependencyLocator::Node* DependencyLocator::WithCallersScope(const Node* q
       if (!v) continue;
       if (!SameAsItsOwn(e.variables.Find(name), *v)) given.emplace_back(name, *v);
     }
-    const CMakeValue* found = e.variables.Find(d.name + "_FOUND");
-    const bool fails = found && found->known && IsFalseConstant(found->text);
+    const bool fails = LeavesFoundFalse(e.variables, d.name);
     auto own = [&](const std::string& name) {
       return std::any_of(e.targets.begin(), e.targets.end(),
                          [&](const CMakeTarget& t) { return t.name == name; });

@@ -9,6 +9,7 @@
 
 #include "audit/cmake/cmake_modules.h"
 #include "audit/cmake/consumer_dirs.h"
+#include "audit/cmake/found_false.h"
 #include "audit/cmake/lists.h"
 #include "audit/fs/path.h"
 
@@ -196,8 +197,7 @@ CMakeEvaluation EvaluateConfig(const std::string& name, const std::string& confi
 void AddFoundFalse(const std::string& name, const std::string& config, const std::string& component,
                    CMakeEvaluation& e) {
   if (e.stopped) return;
-  const CMakeValue* found = e.variables.Find(name + "_FOUND");
-  if (!found || !found->known || !IsFalseConstant(found->text)) return;
+  if (!LeavesFoundFalse(e.variables, name)) return;
   std::string message = "the config sets " + name + "_FOUND to FALSE";
   if (const CMakeValue* m = e.variables.Find(name + "_NOT_FOUND_MESSAGE"))
     message += ": " + (m->known ? m->text : "a reason not known here");
