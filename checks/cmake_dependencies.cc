@@ -6,6 +6,7 @@
 // The consumer's find_package() of this package then fails.
 // cmake-dependency-version: the dependency is found, but no config of it accepts the
 // version asked for.
+#include "audit/cmake/cmake_modules.h"
 #include "checks/cmake_package_site.h"
 #include "checks/registry.h"
 
@@ -150,8 +151,12 @@ void MissingBelow(const AuditedPackage& ap, const LocatedDependency& d, const st
     f.severity = Severity::kNote;
     f.message += " (optional: the package still loads without it)";
   }
-  f.SetHint("make " + ap.package.name + "'s package depend on what " + d.request.name +
-            " needs, or fix the dependency's package");
+  if (!d.missing_command.empty())
+    f.SetHint("include(" + std::string(ModuleOfCommand(d.missing_command)) + ") where " + d.missing_command +
+              "() is called, or in " + ap.package.name + "'s config before it asks for " + d.request.name);
+  else
+    f.SetHint("make " + ap.package.name + "'s package depend on what " + d.request.name +
+              " needs, or fix the dependency's package");
   AddDependencyFields(ap, d, std::move(f), sink);
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace rocm_audit {
 namespace {
@@ -18,7 +20,59 @@ constexpr std::string_view kCommands[] = {
 #include "cmake_command_names.inc"
 };
 
+// Generated at configure time: {command, module} for each module command (IsModuleCommand)
+// and each module that defines it, sorted; {module, module it includes}, sorted. A module in
+// Internal/ is named with that directory.
+struct Pair {
+  std::string_view first, second;
+  friend constexpr bool operator<(const Pair& a, const Pair& b) {
+    return a.first < b.first || (a.first == b.first && a.second < b.second);
+  }
+};
+constexpr Pair kModuleCommands[] = {
+#include "cmake_module_commands.inc"
+};
+constexpr Pair kModuleIncludes[] = {
+#include "cmake_module_includes.inc"
+};
+static_assert(std::is_sorted(std::begin(kModuleCommands), std::end(kModuleCommands)));
+static_assert(std::is_sorted(std::begin(kModuleIncludes), std::end(kModuleIncludes)));
+
+// The pairs whose first is `first`.
+std::pair<const Pair*, const Pair*> PairsOf(const Pair* begin, const Pair* end, std::string_view first) {
+  return std::equal_range(begin, end, Pair{first, {}},
+                          [](const Pair& a, const Pair& b) { return a.first < b.first; });
+}
+
 }  // namespace
+
+bool IsModuleCommand(std::string_view name) {
+  auto [from, to] = PairsOf(std::begin(kModuleCommands), std::end(kModuleCommands), name);
+  return from != to;
+}
+
+std::string_view ModuleOfCommand(std::string_view command) {
+  auto [from, to] = PairsOf(std::begin(kModuleCommands), std::end(kModuleCommands), command);
+  for (const Pair* p = from; p != to; ++p)
+    if (!p->second.starts_with("Internal/")) return p->second;
+  return from != to ? from->second : std::string_view{};
+}
+
+bool ModuleDefines(std::string_view module, std::string_view command) {
+  // A walk of the include graph from `module`; CMake's modules include a few others each.
+  std::vector<std::string_view> todo{module}, seen;
+  while (!todo.empty()) {
+    const std::string_view m = todo.back();
+    todo.pop_back();
+    if (std::find(seen.begin(), seen.end(), m) != seen.end()) continue;
+    seen.push_back(m);
+    if (std::binary_search(std::begin(kModuleCommands), std::end(kModuleCommands), Pair{command, m}))
+      return true;
+    auto [from, to] = PairsOf(std::begin(kModuleIncludes), std::end(kModuleIncludes), m);
+    for (const Pair* p = from; p != to; ++p) todo.push_back(p->second);
+  }
+  return false;
+}
 
 bool IsCMakeCommand(std::string_view name) {
   return std::binary_search(std::begin(kCommands), std::end(kCommands), name);
@@ -39,6 +93,13 @@ std::string_view CMakeModuleOfFile(std::string_view path) {
   const bool versioned = root.substr(root.rfind('/') + 1).starts_with("cmake-");
   if (!(versioned || root == kCMakeRoot) || !IsCMakeModule(name)) return {};
   return name;
+}
+
+bool InCMakeModuleDirectory(std::string_view path) {
+  const size_t at = path.find("/Modules/");
+  if (at == std::string_view::npos) return false;
+  const std::string_view root = path.substr(0, at);
+  return root == kCMakeRoot || root.substr(root.rfind('/') + 1).starts_with("cmake-");
 }
 
 const std::vector<std::string_view>* FindModuleTargets(std::string_view package) {

@@ -18,9 +18,21 @@ bool IsCMakeModule(std::string_view name);
 /// their helpers by path (${CMAKE_CURRENT_LIST_DIR}/FindPackageHandleStandardArgs.cmake):
 /// that is include(<Module>).
 std::string_view CMakeModuleOfFile(std::string_view path);
+/// `path` is a file of a CMake module directory, or of a directory under one (Internal/).
+bool InCMakeModuleDirectory(std::string_view path);
 /// A command CMake knows without a package defining it (lower-case name): a built-in one, or
 /// a function or macro one of its modules defines.
 bool IsCMakeCommand(std::string_view name);
+/// A command only CMake's documented modules define (lower-case name): it exists once one of
+/// them, or a module that includes one, has been include()d in the configure; before that
+/// CMake stops at "Unknown CMake command". Not the built-in commands, nor those of the modules
+/// project() loads.
+bool IsModuleCommand(std::string_view name);
+/// include(<module>) defines `command` (lower-case), itself or through the modules it includes
+/// (CMakePackageConfigHelpers includes WriteBasicConfigVersionFile).
+bool ModuleDefines(std::string_view module, std::string_view command);
+/// The documented module that defines a module command ("CheckLibraryExists"), for a message.
+std::string_view ModuleOfCommand(std::string_view command);
 /// Find<Name>.cmake exists: find_package(Name) in module mode needs no config.
 bool HasFindModule(std::string_view package);
 /// The imported targets CMake 3.25's Find<package>.cmake can define, from each module's

@@ -212,13 +212,6 @@ CMakeDependency ReadFindPackageCall(Interpreter& in, const std::string& n, const
 }  // namespace
 
 Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
-  // find_dependency() is a macro of CMakeFindDependencyMacro: before that is included, by this
-  // config or by a dependency loaded before (CMake's commands are global), CMake knows no such
-  // command and stops (QMobipocket6's config never includes it).
-  if (n == "find_dependency" && !in.ModuleIncluded("CMakeFindDependencyMacro") && !in.dependency_seen()) {
-    in.Fail("Unknown CMake command \"find_dependency\" (CMakeFindDependencyMacro is not included).");
-    return Flow::kStop;
-  }
   if (a.empty()) return Flow::kNormal;
   if (!a[0].value.known) {
     in.NoteDependencyLoaded("", true);
@@ -232,6 +225,7 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
   });
   if (!config_mode) d.module = ShippedFindModule(in, d.name);
   NoteCallersScope(in, d);
+  d.modules_included = in.ModulesAtCall();
   in.SetDependencySeen();
   Interpreter::Resolution resolved = in.ResolveDependency(d);
   const bool absent = resolved.absent;

@@ -368,6 +368,24 @@ const CMakeFailure* IncludesAModuleFoundNowhere(const CMakePackage& p) {
   return nullptr;
 }
 
+// A command of one of CMake's modules the config calls before any file included the module,
+// when nothing made it undecided (null when none): CMake stops the configure of whoever loads
+// the config without having included the module first (sbml's FindBZ2.cmake calls
+// check_library_exists()).
+const CMakeFailure* CallsACommandOfAModuleNotIncluded(const CMakePackage& p) {
+  for (const CMakeFailure& f : p.evaluation.failures)
+    if (!f.module_command.empty() && f.undecided.empty() && f.asked_component.empty()) return &f;
+  return nullptr;
+}
+
+// The caller had included, before its find_package() of `d`, a module that defines `command`
+// (or may have: it had loaded a dependency before).
+bool CallerHasModuleCommand(const CMakeDependency& d, const std::string& command) {
+  if (!d.modules_included) return true;
+  return std::any_of(d.modules_included->begin(), d.modules_included->end(),
+                     [&](const std::string& m) { return ModuleDefines(m, command); });
+}
+
 }  // namespace
 
 // What a consumer that finds the package has of it, from its dependencies as located (each
@@ -404,6 +422,13 @@ void DependencyLocator::Finish(Node& n) {
                       ": in neither CMake's modules nor CMAKE_MODULE_PATH)";
     n.missing_module = f->module_not_found;
   }
+  if (const CMakeFailure* f = n.missing_below.empty() ? CallsACommandOfAModuleNotIncluded(p) : nullptr) {
+    n.missing_below = p.name + " fails: " + f->module_command + "() is an unknown command at " +
+                      std::string(BaseName(f->site.file.str())) + ":" + std::to_string(f->site.line) + " (" +
+                      std::string(ModuleOfCommand(f->module_command)) +
+                      ", which defines it, is not included)";
+    n.missing_command = f->module_command;
+  }
   for (const LocatedDependency& l : p.dependencies) {
     const CMakeDependency& d = l.request;
     if (!n.missing_below.empty()) break;
@@ -417,7 +442,8 @@ void DependencyLocator::Finish(Node& n) {
                         p.name + " asks for it at " + std::string(BaseName(d.site.file.str())) + ":" +
                         std::to_string(d.site.line) + ")";
     else
-      n.missing_below = l.missing_below, n.missing_module = l.missing_module;
+      n.missing_below = l.missing_below, n.missing_module = l.missing_module,
+      n.missing_command = l.missing_command;
   }
   n.done = true;
 }
@@ -478,9 +504,11 @@ LocatedDependency DependencyLocator::LocateAndEvaluate(const CMakeDependency& d,
   if (absent && !p.evaluation.absent_targets_tested.empty()) *absent = &p.evaluation.absent_targets_tested;
   // What fails for want of a module holds where the caller's module path lacks it too (each
   // link of a chain checks its own: a config runs in its caller's scope).
-  if (q->missing_module.empty() || !MayHoldModule(d, q->missing_module)) {
+  if ((q->missing_module.empty() || !MayHoldModule(d, q->missing_module)) &&
+      (q->missing_command.empty() || !CallerHasModuleCommand(d, q->missing_command))) {
     l.missing_below = q->missing_below;
     l.missing_module = q->missing_module;
+    l.missing_command = q->missing_command;
   }
   if (!d.module.empty())
     for (const LocatedDependency& m : p.dependencies)

@@ -102,6 +102,9 @@ class DependencyLocator final : public DependencyResolver {
     /// The module whose include() found it nowhere, when that is `missing_below` (at any depth):
     /// it holds for a caller whose CMAKE_MODULE_PATH lacks the module too.
     std::string missing_module;
+    /// The module command called before its module was included, when that is `missing_below`
+    /// (at any depth): it holds for a caller that had not included the module either.
+    std::string missing_command;
     /// Its targets and its dependencies' that fail a consumer's generate step, with why: one
     /// names in an interface expression a target none of them defines (adios2 2.10's
     /// adios2::adios2sys_private, $<TARGET_OBJECTS:adios2sys_objects>), or links one that

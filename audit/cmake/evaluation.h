@@ -78,6 +78,9 @@ struct CMakeDependency {
   /// run so far enable_language()d. FindMPI and FindOpenMP asked for no component define a
   /// target for each enabled language only.
   std::vector<std::string> languages{};
+  /// CMake's modules included before the call (Interpreter::ModulesAtCall), whose commands the
+  /// config found may call; null when any may have been.
+  std::shared_ptr<const std::vector<std::string>> modules_included{};
   /// Its config, evaluated apart, stopped at a command the caller had defined, and it was
   /// evaluated again with the caller's commands: that command's definition ("name of
   /// file:line"); "" otherwise.
@@ -105,6 +108,9 @@ struct CMakeFailure {
   /// include(<Module>) found no module: the module. It fails whoever loads the config with no
   /// such module in its own CMAKE_MODULE_PATH.
   std::string module_not_found{};
+  /// A command of one of CMake's modules called before any file included that module: the
+  /// command. It fails whoever loads the config without having included the module first.
+  std::string module_command{};
   /// <Name>_FOUND set FALSE: the files the config looked for (include OPTIONAL) and did not find
   std::vector<std::string> missing_files{};
   /// Where `message` names paths of this machine (a config, a file it did not find), for the

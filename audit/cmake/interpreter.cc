@@ -52,10 +52,39 @@ void Interpreter::ValueTooLong() {
 bool Interpreter::UnknownToCMake(const std::string& name) {
   if (IsCMakeCommand(name)) return false;
   if (dependency_seen_ && !foreign_targets_.located) return false;
+  return !SkippedWhatMayDefineCommands();
+}
+
+bool Interpreter::SkippedWhatMayDefineCommands() {
   const std::vector<CMakeSkipped>& skipped = rec_.Out().skipped;
-  return std::none_of(skipped.begin(), skipped.end(), [](const CMakeSkipped& s) {
+  return std::any_of(skipped.begin(), skipped.end(), [](const CMakeSkipped& s) {
     return s.command == "include" || s.command == "cmake_language";
   });
+}
+
+void Interpreter::NoteModuleIncluded(std::string_view module) {
+  const std::vector<std::string>& now = *modules_included_;
+  if (std::find(now.begin(), now.end(), module) != now.end()) return;
+  auto more = std::make_shared<std::vector<std::string>>(now);
+  more->emplace_back(module);
+  modules_included_ = std::move(more);
+}
+
+std::shared_ptr<const std::vector<std::string>> Interpreter::ModulesAtCall() {
+  // A dependency loaded before may have included any module (CMake's commands are global).
+  if (dependency_seen_ || SkippedWhatMayDefineCommands()) return nullptr;
+  return modules_included_;
+}
+
+// CMake's commands are global: a module's exist from its include() on, in whatever file ran
+// it (sbml's config finds BZ2 through its own FindBZ2.cmake, which calls check_library_exists()
+// and never includes CheckLibraryExists: a plain consumer stops there). CMake's own modules
+// call each other's commands as they are loaded together, and are not judged here.
+bool Interpreter::ModuleCommandMissing(const std::string& name) {
+  if (dependency_seen_ || !IsModuleCommand(name) || InCMakeModuleDirectory(rec_.CurrentFile())) return false;
+  for (const std::string& m : *modules_included_)
+    if (ModuleDefines(m, name)) return false;
+  return !SkippedWhatMayDefineCommands();
 }
 
 bool Interpreter::Guard() {
@@ -373,6 +402,14 @@ Flow Interpreter::Command(const ListFileCommand& cmd) {
   if (auto it = definitions_.find(n); it != definitions_.end()) {
     Definition def = it->second;  // a copy: the body may redefine it
     return Call(def, args, rec_.Site(), n);
+  }
+  if (ModuleCommandMissing(n)) {
+    // Recorded, and the evaluation goes on as for a consumer that included the module: a
+    // caller that did (CMakeDependency::modules_included) gets what the config defines after.
+    std::vector<CMakeFailure>& failures = rec_.Out().failures;
+    const size_t before = failures.size();
+    Fail("Unknown CMake command \"" + n + "\" (" + std::string(ModuleOfCommand(n)) + " is not included).");
+    if (failures.size() > before) failures.back().module_command = n;
   }
   if (CommandHandler handler = commands_(n)) return handler(*this, n, args);
   if (UnknownToCMake(n)) {

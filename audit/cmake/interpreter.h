@@ -110,8 +110,10 @@ class Interpreter {
   void SetDependencySeen() { dependency_seen_ = true; }
   /// include(<Module>) of one of CMake's modules ran: the commands it defines exist from here
   /// on (find_dependency() needs CMakeFindDependencyMacro).
-  void NoteModuleIncluded(std::string_view module) { included_modules_.emplace(module); }
-  bool ModuleIncluded(const std::string& module) const { return included_modules_.count(module) > 0; }
+  void NoteModuleIncluded(std::string_view module);
+  /// What a find_package() call records of the modules included so far
+  /// (CMakeDependency::modules_included): null when any may have been.
+  std::shared_ptr<const std::vector<std::string>> ModulesAtCall();
   /// A find_package() of `name` ran ("": of a name not known here), `undecided` when in a
   /// branch the evaluation could not decide: what it defines is in the target table from
   /// here on (TargetExists).
@@ -260,6 +262,11 @@ class Interpreter {
   Flow Call(const Definition& def, const Args& args, const CMakeSite& site, const std::string& name);
   Flow Command(const ListFileCommand& cmd);
   bool UnknownToCMake(const std::string& name);
+  /// An include() or cmake_language() was not evaluated: it may have defined any command.
+  bool SkippedWhatMayDefineCommands();
+  /// One of CMake's module commands (IsModuleCommand) is called where no module that defines
+  /// it may have been included.
+  bool ModuleCommandMissing(const std::string& name);
   ConditionResult Condition(const Args& args);
   /// The condition of an if(), elseif() or while() command, its arguments expanded.
   ConditionResult Test(const ListFileCommand& cmd);
@@ -285,7 +292,9 @@ class Interpreter {
   size_t commands_run_ = 0;
   bool dependency_seen_ = false;
   bool in_condition_ = false;  ///< expanding a condition's arguments (NoteUnsetInCondition)
-  std::set<std::string> included_modules_;
+  /// The modules include()d so far; shared with the find_package() calls that recorded it.
+  std::shared_ptr<const std::vector<std::string>> modules_included_ =
+      std::make_shared<std::vector<std::string>>();
   std::vector<std::string> policy_versions_{""};
   ForeignTargets foreign_targets_;
   CMakeVariables variables_applied_;

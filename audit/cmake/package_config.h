@@ -125,6 +125,8 @@ struct LocatedDependency {
   std::string missing_below{};
   /// The module found nowhere that `missing_below` is about, if it is (Node::missing_module).
   std::string missing_module{};
+  /// The module command `missing_below` is about, if it is (Node::missing_command).
+  std::string missing_command{};
   /// When no config is found and CMake's own Find<Name>.cmake, evaluated in the installed
   /// world, decides it finds none: what it found missing ("CUPS_INCLUDE_DIR-NOTFOUND, ...").
   std::string module_finds_none{};

@@ -268,6 +268,46 @@ TEST_F(CMakeSemantics, AModuleADependencyIncludesFailsCallersWhosePathLacksIt) {
   EXPECT_EQ(missing_below(unknown), "");
 }
 
+// A command of one of CMake's modules called before any file included that module (sbml's
+// FindBZ2.cmake calls check_library_exists()) is CMake's "Unknown CMake command": it fails
+// every config that finds the dependency, at every level, unless one on the way included the
+// module, or one that includes it, before its call, or had loaded another dependency before
+// (CMake's commands are global). What the dependency defines after the call is still read.
+TEST_F(CMakeSemantics, AModuleCommandADependencyCallsFailsCallersThatLackTheModule) {
+  CMakePackage dep{.name = "Dep",
+                   .config = Config("Dep", "check_library_exists(m sin \"\" HAVE_SIN)\nset(after 1)\n")};
+  Config("Other", "");
+  auto finding = [&](const std::string& name, const std::string& found, const std::string& before) {
+    return Config(name, "include(CMakeFindDependencyMacro)\n" + before + "find_dependency(" + found + ")\n");
+  };
+  CMakePackage plain{.name = "Plain", .config = finding("Plain", "Dep", "")};
+  CMakePackage top{.name = "Top", .config = finding("Top", "Plain", "")};
+  CMakePackage including{.name = "Including",
+                         .config = finding("Including", "Dep", "include(CheckLibraryExists)\n")};
+  CMakePackage through{.name = "Through", .config = finding("Through", "Dep", "include(FindThreads)\n")};
+  CMakePackage later{.name = "Later", .config = finding("Later", "Dep", "find_dependency(Other)\n")};
+  CMakePackage above{.name = "Above", .config = finding("Above", "Plain", "include(CheckLibraryExists)\n")};
+  EvaluateTogether({&dep, &plain, &top, &including, &through, &later, &above});
+  ASSERT_EQ(dep.evaluation.failures.size(), 1u);
+  EXPECT_EQ(dep.evaluation.failures[0].message,
+            "Unknown CMake command \"check_library_exists\" (CheckLibraryExists is not included).");
+  EXPECT_EQ(dep.evaluation.failures[0].module_command, "check_library_exists");
+  EXPECT_EQ(Var(dep.evaluation, "after"), "1");
+  auto missing_below = [](const CMakePackage& p) {
+    return p.dependencies.empty() ? "<none>" : p.dependencies.back().missing_below;
+  };
+  EXPECT_EQ(
+      missing_below(plain),
+      "Dep fails: check_library_exists() is an unknown command at DepConfig.cmake:1 (CheckLibraryExists, "
+      "which defines it, is not included)");
+  EXPECT_EQ(plain.dependencies[0].missing_command, "check_library_exists");
+  EXPECT_EQ(missing_below(top), missing_below(plain));
+  EXPECT_EQ(missing_below(including), "");
+  EXPECT_EQ(missing_below(through), "");
+  EXPECT_EQ(missing_below(later), "");
+  EXPECT_EQ(missing_below(above), "");
+}
+
 // pkg_check_modules() of a module the world has: FindPkgConfig sets its flags and
 // directories from what pkg-config prints, not worked out here, so they are unknown, never
 // unset (`if(NOT UUID_LIBRARIES)` read false was a decided failure); PKG_CONFIG_FOUND is

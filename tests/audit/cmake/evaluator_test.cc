@@ -750,15 +750,30 @@ TEST_F(Evaluator, ParseArgumentsFlattensAQuotedListOfArguments) {
 
 // What CMake fails at configure and a plain consumer meets: find_dependency() before
 // CMakeFindDependencyMacro is included (by the config, or a dependency loaded before it) is an
-// unknown command (QMobipocket6); include(<Module>) of a module found nowhere opens a file of
+// unknown command (QMobipocket6), recorded, and the evaluation goes on as for a caller that
+// included it; a module's command is known from an include() of any module that includes
+// that module (CMakePackageConfigHelpers), and a package's own function of that name is its
+// own; include(<Module>) of a module found nowhere opens a file of
 // that name in the consumer's source directory, which has none (KPim6Akonadi's
 // include(ECMMarkAsTest)); include(... OPTIONAL) and a file name with ".cmake" stay the
 // consumer's. find_file() limited to its own HINTS and PATHS (NO_DEFAULT_PATH) is answered.
 TEST_F(Evaluator, WhatAPlainConsumerLacksFailsItsConfigure) {
   auto unknown = Run(Write("a.cmake", "find_dependency(Dep)\nset(after 1)\n"));
   ASSERT_EQ(unknown.failures.size(), 1u);
-  EXPECT_THAT(unknown.failures[0].message, ::testing::HasSubstr("Unknown CMake command \"find_dependency\""));
-  EXPECT_EQ(Var(unknown, "after"), "<undefined>");
+  EXPECT_EQ(unknown.failures[0].message,
+            "Unknown CMake command \"find_dependency\" (CMakeFindDependencyMacro is not included).");
+  EXPECT_EQ(unknown.failures[0].module_command, "find_dependency");
+  EXPECT_EQ(Var(unknown, "after"), "1");
+  auto through =
+      Run(Write("helpers.cmake",
+                "include(CMakePackageConfigHelpers)\n"
+                "write_basic_config_version_file(v.cmake VERSION 1 COMPATIBILITY AnyNewerVersion)\n"
+                "check_include_file(x.h HAVE_X)\n"));
+  ASSERT_EQ(through.failures.size(), 1u);
+  EXPECT_EQ(through.failures[0].module_command, "check_include_file");
+  auto own = Run(
+      Write("own.cmake", "function(check_include_file)\nendfunction()\ncheck_include_file(x.h HAVE_X)\n"));
+  EXPECT_TRUE(own.failures.empty());
   auto by_path =
       Run(Write("b.cmake", "include(" + std::string(kCMakeRoot) +
                                "/Modules/CMakeFindDependencyMacro.cmake)\nfind_dependency(Dep)\n"));
