@@ -84,7 +84,7 @@ const ConfigSearch::Listed& ConfigSearch::ListedAt(const std::string& prefix) {
   // the prefix, and (lib/<arch>|lib64|lib32|libx32|lib|share) and their cmake/. Every other
   // directory it searches lies below a <name>* entry of these.
   auto list = [&](const std::string& dir) {
-    for (const std::string& d : files_.Glob(dir + "/*", nullptr, GlobOrder::kAsListed))
+    for (const std::string& d : *files_.GlobKept(dir + "/*", GlobOrder::kAsListed))
       l.entries.push_back(ToLower(BaseName(d)));
   };
   list(prefix);
@@ -106,8 +106,9 @@ bool ConfigSearch::MayHold(const std::string& prefix, const std::string& name) {
   const std::string lower = ToLower(name);
   auto first = std::lower_bound(l.entries.begin(), l.entries.end(), lower);
   if (first != l.entries.end() && first->starts_with(lower)) return true;
+  const std::string config = name + "Config.cmake", lower_config = lower + "-config.cmake";
   for (const InstalledFiles::Listing& dir : l.config_dirs)
-    if (dir.MayHold(name + "Config.cmake") || dir.MayHold(lower + "-config.cmake")) return true;
+    if (dir.MayHold(config) || dir.MayHold(lower_config)) return true;
   return false;
 }
 

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "audit/cmake/lists.h"
 #include "audit/fs/open_file.h"
 #include "audit/fs/path.h"
 
@@ -169,9 +170,51 @@ struct InstalledFiles::GlobAnswers {
     std::shared_ptr<const std::vector<std::string>> matches;
     bool cut = false;
   };
+  /// A directory's entries (GlobKept(dir + "/*", kAsListed)) by name in any case.
+  struct NameIndex {
+    std::shared_ptr<const std::vector<std::string>> entries;
+    std::vector<uint32_t> by_name;  ///< positions in `entries`, sorted by LessNoCase of their names
+  };
   std::mutex mutex;
   std::map<std::pair<std::string, GlobOrder>, Answer> answers;
+  std::map<std::string, std::shared_ptr<const NameIndex>, std::less<>> indexes;
 };
+
+std::vector<std::string> InstalledFiles::EntriesStartingWith(const std::string& dir,
+                                                             std::string_view name) const {
+  std::vector<std::string> out;
+  if (!globs_) {
+    for (std::string& e : GlobOnce(dir + "/*", nullptr, GlobOrder::kAsListed))
+      if (StartsWithNoCase(BaseName(e), name)) out.push_back(std::move(e));
+    return out;
+  }
+  std::shared_ptr<const GlobAnswers::NameIndex> index;
+  {
+    std::lock_guard<std::mutex> lock(globs_->mutex);
+    if (auto it = globs_->indexes.find(dir); it != globs_->indexes.end()) index = it->second;
+  }
+  if (!index) {
+    auto made = std::make_shared<GlobAnswers::NameIndex>();
+    made->entries = GlobKept(dir + "/*", GlobOrder::kAsListed);
+    const std::vector<std::string>& entries = *made->entries;
+    made->by_name.resize(entries.size());
+    for (size_t i = 0; i < entries.size(); ++i) made->by_name[i] = static_cast<uint32_t>(i);
+    std::sort(made->by_name.begin(), made->by_name.end(),
+              [&](uint32_t a, uint32_t b) { return LessNoCase(BaseName(entries[a]), BaseName(entries[b])); });
+    std::lock_guard<std::mutex> lock(globs_->mutex);
+    index = globs_->indexes.emplace(dir, std::move(made)).first->second;
+  }
+  const std::vector<std::string>& entries = *index->entries;
+  std::vector<uint32_t> at;
+  for (auto it = std::lower_bound(
+           index->by_name.begin(), index->by_name.end(), name,
+           [&](uint32_t e, std::string_view n) { return LessNoCase(BaseName(entries[e]), n); });
+       it != index->by_name.end() && StartsWithNoCase(BaseName(entries[*it]), name); ++it)
+    at.push_back(*it);
+  std::sort(at.begin(), at.end());
+  for (uint32_t i : at) out.push_back(entries[i]);
+  return out;
+}
 
 InstalledFiles InstalledFiles::RememberingGlobs() const {
   InstalledFiles copy = *this;

@@ -41,6 +41,11 @@ class InstalledFiles {
   /// search filters lib/<arch>/'s thousands of entries for each name it searches there).
   std::shared_ptr<const std::vector<std::string>> GlobKept(const std::string& pattern, GlobOrder order,
                                                            bool* cut = nullptr) const;
+  /// The paths of GlobKept(dir + "/*", GlobOrder::kAsListed) whose names start with `name` in
+  /// any case (ASCII), in that order: find_package()'s <name>* entries. A RememberingGlobs()
+  /// copy keeps each directory's names sorted, so that a name is looked up, not compared with
+  /// each of lib/<arch>/'s thousands of entries.
+  std::vector<std::string> EntriesStartingWith(const std::string& dir, std::string_view name) const;
   /// The file's text, at most `cap` bytes; nullopt when it cannot be read or is larger,
   /// and then `why` (when given) says which, as the walk would name it: "is not a regular
   /// file (a FIFO)", "is larger than N bytes", "does not exist", "cannot be opened: ...".

@@ -79,6 +79,25 @@ std::string ToLower(std::string_view s) {
   return out;
 }
 
+namespace {
+
+char LowerAscii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+}  // namespace
+
+// Compared a character at a time: find_package()'s search asks it of every entry of
+// lib/<arch>/ (thousands) for each name searched there.
+bool StartsWithNoCase(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), s.begin(), [](char x, char y) {
+           return LowerAscii(x) == LowerAscii(y);
+         });
+}
+
+bool LessNoCase(std::string_view a, std::string_view b) {
+  return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end(),
+                                      [](char x, char y) { return LowerAscii(x) < LowerAscii(y); });
+}
+
 bool IsTrueConstant(std::string_view s) {
   std::string u = ToUpper(s);
   if (u == "1" || u == "ON" || u == "YES" || u == "TRUE" || u == "Y") return true;

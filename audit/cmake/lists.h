@@ -29,5 +29,8 @@ std::vector<std::pair<std::string, std::string>> FoundVersionVariables(const std
 
 std::string ToUpper(std::string_view s);
 std::string ToLower(std::string_view s);
+/// ASCII letters compared in either case, as find_package() compares <name>* entries.
+bool StartsWithNoCase(std::string_view s, std::string_view prefix);
+bool LessNoCase(std::string_view a, std::string_view b);
 
 }  // namespace rocm_audit

@@ -16,14 +16,6 @@
 namespace rocm_audit {
 namespace {
 
-// Compared a character at a time: find_package()'s search asks it of every entry of
-// lib/<arch>/ (thousands) for each name searched there.
-bool StartsWithNoCase(std::string_view s, std::string_view prefix) {
-  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
-  return s.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), s.begin(),
-                                                 [&](char a, char b) { return lower(a) == lower(b); });
-}
-
 // Directories find_package() treats as "lib/<arch>|lib*|share" below a prefix.
 bool IsLibOrShare(std::string_view c) { return c == "share" || c.starts_with("lib"); }
 
@@ -530,7 +522,9 @@ std::optional<std::string> FindConfigUnder(const std::string& prefix, const std:
     return out;
   };
   auto named = [&](const std::string& dir) {
-    return listed(dir, [&](std::string_view base) { return StartsWithNoCase(base, name); });
+    std::vector<std::string> out = files.EntriesStartingWith(dir, name);
+    std::erase_if(out, [&](const std::string& d) { return files.IsDirectory(d) != Tri::kTrue; });
+    return out;
   };
   auto cmake = [&](const std::string& dir) {
     return listed(dir, [](std::string_view base) { return ToLower(base) == "cmake"; });

@@ -74,21 +74,31 @@ TEST_F(DependencySearch, ThePrefixPathComesBeforeHintsAndHintsBeforePaths) {
 }
 
 // Of several `<name>*` directories in one prefix, find_package() takes the first the
-// directory lists that holds a config, not the first by name.
+// directory lists that holds a config, not the first by name; <name>* is in any case. A
+// RememberingGlobs() copy looks names up in a sorted index of each directory and gives the
+// same entries in the same order.
 TEST_F(DependencySearch, NamedDirectoriesAreSearchedAsTheDirectoryListsThem) {
-  for (const char* d : {"dep-1", "dep-2", "dep-3", "dep-4", "dep-5", "dep-6"})
+  for (const char* d : {"dep-1", "DEP-2", "dep-3", "Dep-4", "dep-5", "dep-6"})
     Write(std::string("prefix/lib/") + d + "/cmake/DepConfig.cmake", "");
-  std::string first;
+  for (const char* d : {"de", "deq", "a-dep", "depot"}) Write(std::string("prefix/lib/") + d + "/x", "");
+  std::vector<std::string> listed;
   DIR* listing = opendir((dir_ / "prefix/lib").c_str());
   ASSERT_NE(listing, nullptr);
   while (const dirent* e = readdir(listing))
-    if (std::string(e->d_name).starts_with("dep-")) {
-      first = e->d_name;
-      break;
-    }
+    if (std::string name = e->d_name;
+        name.size() >= 3 && (name[0] | 0x20) == 'd' && (name[1] | 0x20) == 'e' && (name[2] | 0x20) == 'p')
+      listed.push_back((dir_ / "prefix/lib" / name).string());
   closedir(listing);
-  EXPECT_EQ(FindConfigUnder((dir_ / "prefix").string(), "Dep", files_).value_or(""),
-            (dir_ / "prefix/lib" / first / "cmake/DepConfig.cmake").string());
+  ASSERT_EQ(listed.size(), 7u);
+  const InstalledFiles remembering = files_.RememberingGlobs();
+  const std::string lib = (dir_ / "prefix/lib").string();
+  EXPECT_EQ(files_.EntriesStartingWith(lib, "dEp"), listed);
+  EXPECT_EQ(remembering.EntriesStartingWith(lib, "dEp"), listed);
+  EXPECT_EQ(remembering.EntriesStartingWith(lib, "Dep"), listed);  // the index, read once
+  EXPECT_TRUE(remembering.EntriesStartingWith(lib, "dept").empty());
+  for (const InstalledFiles* files : {static_cast<const InstalledFiles*>(&files_), &remembering})
+    EXPECT_EQ(FindConfigUnder((dir_ / "prefix").string(), "Dep", *files).value_or(""),
+              listed[0] + "/cmake/DepConfig.cmake");
 }
 
 // What a config defines may depend on the components asked of it: Qt5Config.cmake loads
