@@ -22,6 +22,7 @@ extern const Check kCMakeMissingFilesCheck;
 extern const Check kCMakeDependenciesCheck;
 extern const Check kCMakeImportedTargetsCheck;
 extern const Check kCMakeAbsolutePathsCheck;
+extern const Check kCMakeConsumerScopeCheck;
 extern const Check kCMakeNotEvaluatedCheck;
 extern const Check kPackageProblemsCheck;
 extern const Check kMissingDependsCheck;
@@ -50,6 +51,7 @@ const Check* const kChecks[] = {
     &kCMakeDependenciesCheck,
     &kCMakeImportedTargetsCheck,
     &kCMakeAbsolutePathsCheck,
+    &kCMakeConsumerScopeCheck,
     &kCMakeNotEvaluatedCheck,
     &kMissingDependsCheck,
 };

@@ -237,6 +237,10 @@ struct CMakeEvaluation {
   /// Targets an if(TARGET) found absent, and those its dependencies found absent that this
   /// evaluation lacked too: likewise (the caller gives none the package defines itself).
   std::set<std::string> absent_targets_tested{};
+  /// Where the top scope last got each variable that sets a property of the consumer's own
+  /// targets (CMAKE_<LANG>_STANDARD): a config runs in its consumer's scope, and what it
+  /// leaves there applies to every target the consumer adds after find_package().
+  std::map<std::string, CMakeSite> consumer_scope_sites{};
 };
 
 }  // namespace rocm_audit

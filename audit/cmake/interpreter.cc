@@ -9,6 +9,7 @@
 
 #include "audit/cmake/cmake_modules.h"
 #include "audit/cmake/consumer_dirs.h"
+#include "audit/cmake/consumer_target_defaults.h"
 #include "audit/cmake/expand.h"
 #include "audit/cmake/lists.h"
 #include "audit/cmake/target_namespace.h"
@@ -19,6 +20,8 @@ namespace rocm_audit {
 // ---- Variables and records --------------------------------------------------------------
 
 void Interpreter::Set(const std::string& name, CMakeValue value, bool parent_scope) {
+  if (IsConsumerTargetDefault(name) && vars_.depth() == (parent_scope ? 2u : 1u))
+    rec_.Out().consumer_scope_sites[name] = rec_.Site();
   vars_.Set(name, Bound(std::move(value)), parent_scope);
 }
 

@@ -43,6 +43,8 @@ class VariableScopes {
   Variables Pop();
   const Variables& Current() const { return scopes_.back(); }
   const Variables& Top() const { return scopes_.front(); }
+  /// Scopes open: 1 at the top (a function call opens one).
+  size_t depth() const { return scopes_.size(); }
   /// The top scope's variables, moved out (VariableMap::TakeAll), with the cache entries it
   /// binds no variable for: at the evaluation's end, what a consumer reads after it.
   std::map<std::string, CMakeValue, std::less<>> TakeTop();

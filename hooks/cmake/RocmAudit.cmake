@@ -9,7 +9,7 @@
 # What fails the install step: a finding at FAIL_ON (default error) or above, unless a
 # waiver in SUPPRESS or the BASELINE report accepts it; and rocm-audit itself failing (a
 # tool error, such as a prefix nothing was installed into), which is reported as that. The
-# checks whose findings are errors by default: bundle-id-mismatch, cmake-config-error,
+# checks whose findings are errors by default: bundle-id-mismatch, cmake-config-error, cmake-consumer-scope,
 # cmake-dependency-version, cmake-missing-file, cmake-missing-library, cmake-missing-target, cmake-no-location,
 # malformed-bundle, malformed-file, missing-arch, missing-arch-data, missing-version,
 # mixed-soname, package-limit, package-member-refused, rpath-build-dir, rpath-relative,

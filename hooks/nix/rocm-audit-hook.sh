@@ -11,7 +11,7 @@
 # source are: fixupPhase has written all of them before postFixup, at the absolute store
 # paths by which they name each other, so each output's audit finds the others where they
 # are installed and needs no --sibling (which layers a tree over /, not a store path).
-# The checks whose findings are errors by default: bundle-id-mismatch, cmake-config-error,
+# The checks whose findings are errors by default: bundle-id-mismatch, cmake-config-error, cmake-consumer-scope,
 # cmake-dependency-version, cmake-missing-file, cmake-missing-library, cmake-missing-target, cmake-no-location,
 # malformed-bundle, malformed-file, missing-arch, missing-arch-data, missing-version,
 # mixed-soname, package-limit, package-member-refused, rpath-build-dir, rpath-relative,

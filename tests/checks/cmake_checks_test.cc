@@ -375,6 +375,43 @@ TEST(CMakeChecks, ALinkItemTheLinkerFindsNowhereFailsTheBuild) {
       EXPECT_THAT(x.message, HasSubstr("passes to the linker verbatim"));
 }
 
+// Drogon's FindFilesystem.cmake saves CMAKE_CXX_STANDARD, sets 17 for its checks and sets it
+// back to the saved "": run in the consumer's scope, that leaves it set and empty, and CMake's
+// generate step rejects every C++ target the consumer adds after find_package() ("CXX_STANDARD
+// is set to invalid value ''", cmake 3.25). A level CMake knows, or one set in a function's
+// scope, is no finding.
+TEST(CMakeChecks, AStandardLevelLeftInvalidInTheConsumersScopeFailsItsTargets) {
+  auto audit = [](const std::string& config, const std::string& module) {
+    testing::TempDir t;
+    std::filesystem::create_directories(t / "root/usr/lib/cmake/P");
+    testing::WriteAll(t / "root/usr/lib/cmake/P/PConfig.cmake", config);
+    testing::WriteAll(t / "root/usr/lib/cmake/P/FindFs.cmake", module);
+    return FindingsOf(AuditInRoot(t), "cmake-consumer-scope");
+  };
+  const std::string finding_fs =
+      "include(CMakeFindDependencyMacro)\nlist(APPEND CMAKE_MODULE_PATH ${CMAKE_CURRENT_LIST_DIR})\n"
+      "find_dependency(Fs)\n";
+  std::vector<Finding> f =
+      audit(finding_fs,
+            "set(BACKUP_CXX_STANDARD \"${CMAKE_CXX_STANDARD}\")\nset(CMAKE_CXX_STANDARD 17)\n"
+            "set(CMAKE_CXX_STANDARD \"${BACKUP_CXX_STANDARD}\")\nset(Fs_FOUND TRUE)\n");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::kError);
+  EXPECT_EQ(f[0].message,
+            "PConfig.cmake:3: find_package(P) leaves CMAKE_CXX_STANDARD set to \"\" in the consumer's scope: "
+            "CMake's generate step rejects every C++ target the consumer adds after it (CXX_STANDARD is set "
+            "to invalid value '')");
+  EXPECT_EQ(f[0].fields["variable"], "CMAKE_CXX_STANDARD");
+  EXPECT_EQ(f[0].fields["value"], "");
+  EXPECT_EQ(f[0].fields["cmake_stage"], "generate");
+  EXPECT_EQ(f[0].fields["line"], 3);
+  EXPECT_EQ(audit("set(CMAKE_C_STANDARD 89)\n", "").size(), 1u);
+  EXPECT_TRUE(audit(finding_fs, "set(CMAKE_CXX_STANDARD 17)\nset(CMAKE_C_STANDARD 11)\nset(Fs_FOUND TRUE)\n")
+                  .empty());
+  EXPECT_TRUE(audit("function(f)\n  set(CMAKE_CXX_STANDARD \"\")\nendfunction()\nf()\n", "").empty());
+  EXPECT_TRUE(audit("if(\"$ENV{X}\")\n  set(CMAKE_CXX_STANDARD \"\")\nendif()\n", "").empty());
+}
+
 // VPL's hand-written config sets locations for some configurations and no
 // IMPORTED_CONFIGURATIONS: a consumer with no build type (CMake's default) maps none of them
 // (cmTarget::GetMappedConfig) and its generate step fails ("IMPORTED_LOCATION not set for
