@@ -9,6 +9,11 @@
 namespace rocm_audit {
 namespace {
 
+// The tool's own CMake root, or another version's (/usr/share/cmake-<version>).
+bool IsCMakeRoot(std::string_view root) {
+  return root == kCMakeRoot || root.substr(root.rfind('/') + 1).starts_with("cmake-");
+}
+
 // Generated at configure time: the sorted names of ${CMAKE_ROOT}/Modules/*.cmake.
 constexpr std::string_view kModules[] = {
 #include "cmake_module_names.inc"
@@ -74,6 +79,11 @@ bool ModuleDefines(std::string_view module, std::string_view command) {
   return false;
 }
 
+bool AnyModuleDefines(const std::vector<std::string>& modules, std::string_view command) {
+  return std::any_of(modules.begin(), modules.end(),
+                     [&](const std::string& m) { return ModuleDefines(m, command); });
+}
+
 bool IsCMakeCommand(std::string_view name) {
   return std::binary_search(std::begin(kCommands), std::end(kCommands), name);
 }
@@ -89,17 +99,14 @@ std::string_view CMakeModuleOfFile(std::string_view path) {
   const std::string_view dir = path.substr(0, slash);
   const std::string_view name = path.substr(slash + 1, path.size() - slash - 1 - kSuffix.size());
   if (!dir.ends_with("/Modules")) return {};
-  const std::string_view root = dir.substr(0, dir.size() - 8);
-  const bool versioned = root.substr(root.rfind('/') + 1).starts_with("cmake-");
-  if (!(versioned || root == kCMakeRoot) || !IsCMakeModule(name)) return {};
+  if (!IsCMakeRoot(dir.substr(0, dir.size() - 8)) || !IsCMakeModule(name)) return {};
   return name;
 }
 
 bool InCMakeModuleDirectory(std::string_view path) {
   const size_t at = path.find("/Modules/");
   if (at == std::string_view::npos) return false;
-  const std::string_view root = path.substr(0, at);
-  return root == kCMakeRoot || root.substr(root.rfind('/') + 1).starts_with("cmake-");
+  return IsCMakeRoot(path.substr(0, at));
 }
 
 const std::vector<std::string_view>* FindModuleTargets(std::string_view package) {

@@ -31,6 +31,8 @@ bool IsModuleCommand(std::string_view name);
 /// include(<module>) defines `command` (lower-case), itself or through the modules it includes
 /// (CMakePackageConfigHelpers includes WriteBasicConfigVersionFile).
 bool ModuleDefines(std::string_view module, std::string_view command);
+/// One of `modules` defines `command` (ModuleDefines).
+bool AnyModuleDefines(const std::vector<std::string>& modules, std::string_view command);
 /// The documented module that defines a module command ("CheckLibraryExists"), for a message.
 std::string_view ModuleOfCommand(std::string_view command);
 /// Find<Name>.cmake exists: find_package(Name) in module mode needs no config.

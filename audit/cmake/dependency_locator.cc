@@ -382,9 +382,7 @@ const CMakeFailure* CallsACommandOfAModuleNotIncluded(const CMakePackage& p) {
 // The caller had included, before its find_package() of `d`, a module that defines `command`
 // (or may have: it had loaded a dependency before).
 bool CallerHasModuleCommand(const CMakeDependency& d, const std::string& command) {
-  if (!d.modules_included) return true;
-  return std::any_of(d.modules_included->begin(), d.modules_included->end(),
-                     [&](const std::string& m) { return ModuleDefines(m, command); });
+  return !d.modules_included || AnyModuleDefines(*d.modules_included, command);
 }
 
 }  // namespace

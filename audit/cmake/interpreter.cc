@@ -85,9 +85,7 @@ std::shared_ptr<const std::vector<std::string>> Interpreter::ModulesAtCall() {
 // call each other's commands as they are loaded together, and are not judged here.
 bool Interpreter::ModuleCommandMissing(const std::string& name) {
   if (dependency_seen_ || !IsModuleCommand(name) || InCMakeModuleDirectory(rec_.CurrentFile())) return false;
-  for (const std::string& m : *modules_included_)
-    if (ModuleDefines(m, name)) return false;
-  return !SkippedWhatMayDefineCommands();
+  return !AnyModuleDefines(*modules_included_, name) && !SkippedWhatMayDefineCommands();
 }
 
 bool Interpreter::Guard() {
