@@ -64,11 +64,10 @@ Flow IncludeCommand(Interpreter& in, const std::string&, const Args& a) {
       const CMakeValue* mp = in.Get("CMAKE_MODULE_PATH");
       if (!optional && (!mp || (mp->known && !mp->maybe_unset)) && path.find('/') == std::string::npos &&
           !path.ends_with(".cmake")) {
-        std::vector<CMakeFailure>& failures = in.rec().Out().failures;
-        const size_t before = failures.size();
-        in.Fail("include could not find requested file:\n  " + path +
-                "\n(no module of that name in CMAKE_MODULE_PATH or CMake's own modules)");
-        if (failures.size() > before) failures.back().module_not_found = path;
+        if (CMakeFailure* f =
+                in.Fail("include could not find requested file:\n  " + path +
+                        "\n(no module of that name in CMAKE_MODULE_PATH or CMake's own modules)"))
+          f->module_not_found = path;
         result({path + "-NOTFOUND"});
         return Flow::kNormal;
       }

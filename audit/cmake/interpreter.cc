@@ -407,17 +407,13 @@ Flow Interpreter::Command(const ListFileCommand& cmd) {
   if (ModuleCommandMissing(n)) {
     // Recorded, and the evaluation goes on as for a consumer that included the module: a
     // caller that did (CMakeDependency::modules_included) gets what the config defines after.
-    std::vector<CMakeFailure>& failures = rec_.Out().failures;
-    const size_t before = failures.size();
-    Fail("Unknown CMake command \"" + n + "\" (" + std::string(ModuleOfCommand(n)) + " is not included).");
-    if (failures.size() > before) failures.back().module_command = n;
+    if (CMakeFailure* f = Fail("Unknown CMake command \"" + n + "\" (" + std::string(ModuleOfCommand(n)) +
+                               " is not included)."))
+      f->module_command = n;
   }
   if (CommandHandler handler = commands_(n)) return handler(*this, n, args);
   if (UnknownToCMake(n)) {
-    std::vector<CMakeFailure>& failures = rec_.Out().failures;
-    const size_t before = failures.size();
-    Fail("Unknown CMake command \"" + n + "\".");
-    if (failures.size() > before) failures.back().unknown_command = n;
+    if (CMakeFailure* f = Fail("Unknown CMake command \"" + n + "\".")) f->unknown_command = n;
     return Flow::kStop;  // cmMakefile stops the configure at it
   }
   return NotEvaluated(n);

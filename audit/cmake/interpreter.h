@@ -89,7 +89,7 @@ class Interpreter {
     return rec_.Reference(path, via, target, optional, checked_by_cmake);
   }
   void Skip(const std::string& command, const std::string& reason) { rec_.Skip(command, reason); }
-  void Fail(const PathText& message) { rec_.Fail(message); }
+  CMakeFailure* Fail(const PathText& message) { return rec_.Fail(message); }
   /// Records a command, or a form of one, that the evaluator does not evaluate.
   Flow NotEvaluated(const std::string& name) {
     Skip(name, "a command rocm-audit does not evaluate");

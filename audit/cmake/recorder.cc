@@ -98,7 +98,7 @@ void Recorder::Skip(const std::string& command, const std::string& reason) {
   out_.skipped.push_back({command, Site(), reason});
 }
 
-void Recorder::Fail(const PathText& message) {
+CMakeFailure* Recorder::Fail(const PathText& message) {
   // A failure right after an EXISTS test that found nothing is the package's own check of
   // that file (set_and_check, the import check of generated Targets files): the finding is
   // the missing file, which stops the configure.
@@ -108,10 +108,11 @@ void Recorder::Fail(const PathText& message) {
     if (level->empty()) continue;
     if (CMakeReference* r = Reference(level->back(), frames_.empty() ? "if(EXISTS)" : frames_.back().name)) {
       r->stops_configure = true;
-      return;
+      return nullptr;
     }
   }
   out_.failures.push_back(CMakeFailure::Of(message, UserSite(), Undecided()));
+  return &out_.failures.back();
 }
 
 }  // namespace rocm_audit

@@ -63,7 +63,9 @@ class Recorder {
   CMakeReference* Reference(const std::string& path, const std::string& via, const std::string& target = {},
                             bool optional = false, bool checked_by_cmake = true);
   void Skip(const std::string& command, const std::string& reason);
-  void Fail(const PathText& message);
+  /// Records a failure; returns it, or null when it is the missing file an EXISTS test just
+  /// looked for (recorded as that reference instead).
+  CMakeFailure* Fail(const PathText& message);
   CMakeEvaluation& Out() { return out_; }
 
  private:
