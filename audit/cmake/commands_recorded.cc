@@ -215,6 +215,7 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
   if (a.empty()) return Flow::kNormal;
   if (!a[0].value.known) {
     in.NoteDependencyLoaded("", true);
+    in.NoteModulesUnknown();
     return Flow::kNormal;
   }
   CMakeDependency d = ReadFindPackageCall(in, n, a);
@@ -225,7 +226,7 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
   });
   if (!config_mode) d.module = ShippedFindModule(in, d.name);
   NoteCallersScope(in, d);
-  d.modules_included = in.ModulesAtCall();
+  d.modules_included = in.ModulesIncluded();
   in.SetDependencySeen();
   Interpreter::Resolution resolved = in.ResolveDependency(d);
   const bool absent = resolved.absent;

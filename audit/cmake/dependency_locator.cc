@@ -178,6 +178,9 @@ DependencyResolver::Answer DependencyLocator::Resolve(const CMakeDependency& d,
   a.commands_from = std::move(l.request.commands_from);
   a.caller_variables = std::move(l.request.caller_variables);
   a.caller_targets = std::move(l.request.caller_targets);
+  // Found nowhere on an installed system whose every prefix is known: it loads nothing.
+  a.modules_included =
+      a.absent ? std::make_shared<const std::vector<std::string>>() : std::move(l.modules_included);
   a.absent_targets_tested = absent;
   return a;
 }
@@ -497,6 +500,10 @@ LocatedDependency DependencyLocator::LocateAndEvaluate(const CMakeDependency& d,
   l.evaluated = q != nullptr && !StopsAtAnUnknownCommand(q->package->evaluation);
   if (!q) {
     if (!CMakeModuleFindsNone(d, l)) l.targets_known = ModuleTargets(l, l.targets);
+    // CMake's own Find module: what it includes, as its text does (a superset of what one run
+    // includes: a command is never taken as missing that it may have defined).
+    if (l.found == "Find" + d.name + ".cmake of CMake")
+      l.modules_included = std::make_shared<const std::vector<std::string>>(1, "Find" + d.name);
     return l;
   }
   const CMakePackage& p = *q->package;
@@ -519,6 +526,7 @@ LocatedDependency DependencyLocator::LocateAndEvaluate(const CMakeDependency& d,
   l.targets_known = q->known;
   l.definitions = q->definitions;
   l.unusable_targets = q->unusable;
+  if (l.evaluated) l.modules_included = p.evaluation.modules_included;
   return l;
 }
 

@@ -78,8 +78,8 @@ struct CMakeDependency {
   /// run so far enable_language()d. FindMPI and FindOpenMP asked for no component define a
   /// target for each enabled language only.
   std::vector<std::string> languages{};
-  /// CMake's modules included before the call (Interpreter::ModulesAtCall), whose commands the
-  /// config found may call; null when any may have been.
+  /// CMake's modules included before the call (Interpreter::ModulesIncluded), whose commands
+  /// the config found may call; null when any may have been.
   std::shared_ptr<const std::vector<std::string>> modules_included{};
   /// Its config, evaluated apart, stopped at a command the caller had defined, and it was
   /// evaluated again with the caller's commands: that command's definition ("name of
@@ -241,6 +241,10 @@ struct CMakeEvaluation {
   /// targets (CMAKE_<LANG>_STANDARD): a config runs in its consumer's scope, and what it
   /// leaves there applies to every target the consumer adds after find_package().
   std::map<std::string, CMakeSite> consumer_scope_sites{};
+  /// CMake's modules included when it ended, by its list files and its dependencies'
+  /// (Interpreter::ModulesIncluded): a consumer has their commands after find_package().
+  /// Null when any may have been.
+  std::shared_ptr<const std::vector<std::string>> modules_included{};
 };
 
 }  // namespace rocm_audit

@@ -66,6 +66,7 @@ bool Interpreter::SkippedWhatMayDefineCommands() {
 }
 
 void Interpreter::NoteModuleIncluded(std::string_view module) {
+  if (!modules_included_) return;
   const std::vector<std::string>& now = *modules_included_;
   if (std::find(now.begin(), now.end(), module) != now.end()) return;
   auto more = std::make_shared<std::vector<std::string>>(now);
@@ -73,9 +74,8 @@ void Interpreter::NoteModuleIncluded(std::string_view module) {
   modules_included_ = std::move(more);
 }
 
-std::shared_ptr<const std::vector<std::string>> Interpreter::ModulesAtCall() {
-  // A dependency loaded before may have included any module (CMake's commands are global).
-  if (dependency_seen_ || SkippedWhatMayDefineCommands()) return nullptr;
+std::shared_ptr<const std::vector<std::string>> Interpreter::ModulesIncluded() {
+  if (code_skipped_ || SkippedWhatMayDefineCommands()) return nullptr;
   return modules_included_;
 }
 
@@ -84,8 +84,17 @@ std::shared_ptr<const std::vector<std::string>> Interpreter::ModulesAtCall() {
 // and never includes CheckLibraryExists: a plain consumer stops there). CMake's own modules
 // call each other's commands as they are loaded together, and are not judged here.
 bool Interpreter::ModuleCommandMissing(const std::string& name) {
-  if (dependency_seen_ || !IsModuleCommand(name) || InCMakeModuleDirectory(rec_.CurrentFile())) return false;
-  return !AnyModuleDefines(*modules_included_, name) && !SkippedWhatMayDefineCommands();
+  return ModuleCommandDefined(name) == Tri::kFalse;
+}
+
+// The same knowledge answers if(COMMAND <module command>): ECM's ECMFindQmlModule guards its
+// set_package_properties() by it, and a plain consumer, which never included FeatureSummary,
+// skips that branch.
+Tri Interpreter::ModuleCommandDefined(const std::string& name) {
+  if (!IsModuleCommand(name) || InCMakeModuleDirectory(rec_.CurrentFile())) return Tri::kUnknown;
+  const std::shared_ptr<const std::vector<std::string>> included = ModulesIncluded();
+  if (!included) return Tri::kUnknown;
+  return AnyModuleDefines(*included, name) ? Tri::kTrue : Tri::kFalse;
 }
 
 bool Interpreter::Guard() {
@@ -203,7 +212,10 @@ void Interpreter::StoreMatches(const std::vector<std::string>& groups) {
 
 Interpreter::Resolution Interpreter::ResolveDependency(const CMakeDependency& d) {
   ForeignTargets& f = foreign_targets_;
-  if (!f.resolver) return {};
+  if (!f.resolver) {
+    modules_included_ = nullptr;  // it may include any module (CMake's commands are global)
+    return {};
+  }
   const DependencyResolver::CallerScope caller{[this](std::string_view name) { return vars_.Lookup(name); },
                                                [this](std::string_view name) { return HasTarget(name); }};
   DependencyResolver::Answer a = f.resolver->Resolve(d, definitions_, caller);
@@ -223,6 +235,10 @@ Interpreter::Resolution Interpreter::ResolveDependency(const CMakeDependency& d)
     defined->second.cmake_module = (first || defined->second.cmake_module) && a.defined.cmake_module;
   }
   if (a.package) f.packages[key] = std::move(*a.package);
+  if (!a.modules_included)
+    modules_included_ = nullptr;
+  else
+    for (const std::string& module : *a.modules_included) NoteModuleIncluded(module);
   return {a.absent, std::move(a.machine_variables), std::move(a.commands_from), std::move(a.caller_variables),
           std::move(a.caller_targets)};
 }
@@ -310,7 +326,8 @@ ConditionResult Interpreter::Condition(const Args& args) {
   c.is_symlink = [this](const std::string& p) { return files_.IsSymlink(p); };
   c.target = [this](std::string_view name) { return TargetExists(name); };
   c.command = [this](std::string_view name) {
-    return definitions_.count(ToLower(name)) ? Tri::kTrue : Tri::kUnknown;
+    const std::string key = ToLower(name);
+    return definitions_.count(key) ? Tri::kTrue : ModuleCommandDefined(key);
   };
   c.charge = [this](size_t bytes) {
     Charge(bytes);
@@ -392,8 +409,9 @@ void Interpreter::ListFileEnded() {
 
 bool Interpreter::StopsOverBudget(std::string_view command) {
   if (!OverBudget()) return false;
-  Skip(std::string(command), "the evaluation stopped after " + std::to_string(limits_.max_work_bytes >> 20) +
-                                 " MiB of values read, expanded, set and copied");
+  SkipCode(std::string(command), "the evaluation stopped after " +
+                                     std::to_string(limits_.max_work_bytes >> 20) +
+                                     " MiB of values read, expanded, set and copied");
   return true;
 }
 
@@ -407,9 +425,13 @@ Flow Interpreter::Command(const ListFileCommand& cmd) {
   if (ModuleCommandMissing(n)) {
     // Recorded, and the evaluation goes on as for a consumer that included the module: a
     // caller that did (CMakeDependency::modules_included) gets what the config defines after.
-    if (CMakeFailure* f = Fail("Unknown CMake command \"" + n + "\" (" + std::string(ModuleOfCommand(n)) +
-                               " is not included)."))
+    const std::string_view module = ModuleOfCommand(n);
+    if (CMakeFailure* f =
+            Fail("Unknown CMake command \"" + n + "\" (" + std::string(module) + " is not included).")) {
       f->module_command = n;
+    }
+    // CMake stops at the first; the module's commands are taken as defined from here on.
+    NoteModuleIncluded(module);
   }
   if (CommandHandler handler = commands_(n)) return handler(*this, n, args);
   if (UnknownToCMake(n)) {
@@ -441,7 +463,7 @@ bool Interpreter::CallIfDefined(const std::string& name, const Args& args, Flow*
 Flow Interpreter::Call(const Definition& def, const Args& args, const CMakeSite& site,
                        const std::string& name) {
   if (rec_.FrameDepth() >= static_cast<size_t>(limits_.max_depth)) {
-    Skip(name, "calls nested deeper than " + std::to_string(limits_.max_depth));
+    SkipCode(name, "calls nested deeper than " + std::to_string(limits_.max_depth));
     return Flow::kNormal;
   }
   // Each argument is bound three times (ARGV<k>, ARGV, ARGN), each parameter once, and a

@@ -89,6 +89,12 @@ class Interpreter {
     return rec_.Reference(path, via, target, optional, checked_by_cmake);
   }
   void Skip(const std::string& command, const std::string& reason) { rec_.Skip(command, reason); }
+  /// Skip() of list-file code left unrun (a limit, a loop or branch not taken as a whole):
+  /// it may have included any module.
+  void SkipCode(const std::string& command, const std::string& reason) {
+    code_skipped_ = true;
+    rec_.Skip(command, reason);
+  }
   CMakeFailure* Fail(const PathText& message) { return rec_.Fail(message); }
   /// Records a command, or a form of one, that the evaluator does not evaluate.
   Flow NotEvaluated(const std::string& name) {
@@ -111,9 +117,12 @@ class Interpreter {
   /// include(<Module>) of one of CMake's modules ran: the commands it defines exist from here
   /// on (find_dependency() needs CMakeFindDependencyMacro).
   void NoteModuleIncluded(std::string_view module);
-  /// What a find_package() call records of the modules included so far
-  /// (CMakeDependency::modules_included): null when any may have been.
-  std::shared_ptr<const std::vector<std::string>> ModulesAtCall();
+  /// Something ran that may have included any module (a find_package() of a name not known).
+  void NoteModulesUnknown() { modules_included_ = nullptr; }
+  /// CMake's modules included so far, by the list files run here and by the dependencies
+  /// found so far (CMakeDependency::modules_included, CMakeEvaluation::modules_included):
+  /// null when any may have been (an include or a dependency not evaluated, code left unrun).
+  std::shared_ptr<const std::vector<std::string>> ModulesIncluded();
   /// A find_package() of `name` ran ("": of a name not known here), `undecided` when in a
   /// branch the evaluation could not decide: what it defines is in the target table from
   /// here on (TargetExists).
@@ -267,6 +276,9 @@ class Interpreter {
   /// One of CMake's module commands (IsModuleCommand) is called where no module that defines
   /// it may have been included.
   bool ModuleCommandMissing(const std::string& name);
+  /// Whether a command of CMake's modules (lower case) exists here: unknown for any other
+  /// command, in CMake's own modules, or when any module may have been included.
+  Tri ModuleCommandDefined(const std::string& name);
   ConditionResult Condition(const Args& args);
   /// The condition of an if(), elseif() or while() command, its arguments expanded.
   ConditionResult Test(const ListFileCommand& cmd);
@@ -291,8 +303,10 @@ class Interpreter {
   mutable CMakeValue env_value_;                ///< what $ENV{x} expands to (unknown)
   size_t commands_run_ = 0;
   bool dependency_seen_ = false;
+  bool code_skipped_ = false;  ///< SkipCode() ran
   bool in_condition_ = false;  ///< expanding a condition's arguments (NoteUnsetInCondition)
-  /// The modules include()d so far; shared with the find_package() calls that recorded it.
+  /// The modules include()d so far, here and by the dependencies found (null: unknown);
+  /// shared with the find_package() calls that recorded it.
   std::shared_ptr<const std::vector<std::string>> modules_included_ =
       std::make_shared<std::vector<std::string>>();
   std::vector<std::string> policy_versions_{""};
@@ -322,6 +336,10 @@ class DependencyResolver {
     std::string commands_from;  ///< CMakeDependency::commands_from of the call
     std::vector<std::pair<std::string, CMakeValue>> caller_variables;  ///< and its caller_variables
     std::vector<std::string> caller_targets;                           ///< and its caller_targets
+    /// CMake's modules the dependency's list files included, its own dependencies' too:
+    /// their commands exist for the caller from the call on. Null when unknown (not found
+    /// here but perhaps on the consumer's machine, not evaluated).
+    std::shared_ptr<const std::vector<std::string>> modules_included;
     /// The targets its evaluation found absent that the caller may have in turn (null for
     /// none): where the caller lacks them too, so do those who call it apart.
     const std::set<std::string>* absent_targets_tested = nullptr;

@@ -69,8 +69,8 @@ Flow Interpreter::Exec(const ProgramPtr& p, size_t begin, size_t end) {
       const ListFileCommand& cmd = p->commands[i];
       rec_.SetCurrent(&cmd);
       if (++commands_run_ > limits_.max_commands) {
-        Skip(std::string(cmd.name),
-             "the evaluation stopped after " + std::to_string(limits_.max_commands) + " commands");
+        SkipCode(std::string(cmd.name),
+                 "the evaluation stopped after " + std::to_string(limits_.max_commands) + " commands");
         flow = Flow::kStop;
       } else if (StopsOverBudget(cmd.name)) {
         flow = Flow::kStop;
@@ -138,7 +138,7 @@ bool Interpreter::OpenIf(const ProgramPtr& p, Running& r, Flow* flow) {
     return Body(r, f->branches[0].begin, f->branches[0].end, flow);
   }
   if (limits_.decided_only) {
-    Skip("if", "not decided, and this evaluation takes only decided answers");
+    SkipCode("if", "not decided, and this evaluation takes only decided answers");
     *flow = Flow::kStop;
     return false;
   }
@@ -350,7 +350,7 @@ bool Interpreter::OpenForeach(const ProgramPtr& p, Running& r, Flow* flow) {
   if (unknown.empty()) return NextIteration(p, r, flow);
   // An unknown list: the body once, with an unknown item, as an undecided branch.
   if (limits_.decided_only) {
-    Skip("foreach", "over a list not known, and this evaluation takes only decided answers");
+    SkipCode("foreach", "over a list not known, and this evaluation takes only decided answers");
     *flow = Flow::kStop;
     return false;
   }
@@ -384,7 +384,7 @@ bool Interpreter::NextIteration(const ProgramPtr& p, Running& r, Flow* flow) {
       rec_.PushLoopValue(l.items[l.k]);
       return Body(r, r.at + 1, p->end[r.at], flow);
     }
-    Skip("foreach", "more than " + std::to_string(limits_.max_iterations) + " iterations");
+    SkipCode("foreach", "more than " + std::to_string(limits_.max_iterations) + " iterations");
   }
   if (l.saved)
     Set(l.var, *l.saved);
@@ -400,14 +400,14 @@ bool Interpreter::NextIteration(const ProgramPtr& p, Running& r, Flow* flow) {
 bool Interpreter::TestWhile(const ProgramPtr& p, Running& r, Flow* flow) {
   *flow = Flow::kNormal;
   if (r.iteration >= limits_.max_iterations) {
-    Skip("while", "more than " + std::to_string(limits_.max_iterations) + " iterations");
+    SkipCode("while", "more than " + std::to_string(limits_.max_iterations) + " iterations");
     return false;
   }
   rec_.SetCurrent(&p->commands[r.at]);
   ConditionResult c = Test(p->commands[r.at]);
   if (c.value == Tri::kFalse) return false;
   if (c.value == Tri::kUnknown) {
-    Skip("while", "a loop on an unknown condition (" + c.why + ")");
+    SkipCode("while", "a loop on an unknown condition (" + c.why + ")");
     return false;
   }
   return Body(r, r.at + 1, p->end[r.at], flow);

@@ -133,6 +133,9 @@ struct LocatedDependency {
   /// The found config was evaluated (perhaps only in part: `targets_known` false): the
   /// targets it reached are what it defines, a target of its namespace it never reached none.
   bool evaluated = false;
+  /// CMake's modules the found config and its dependencies included, or CMake's Find module
+  /// found (`Find<Name>`, with what it includes); null when unknown.
+  std::shared_ptr<const std::vector<std::string>> modules_included{};
   /// Targets the found config or its dependencies define that fail the generate step of any
   /// consumer linking them (DependencyLocator::Node::unusable); null for none.
   std::shared_ptr<const UnusableTargets> unusable_targets{};

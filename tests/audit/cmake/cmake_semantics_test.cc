@@ -271,12 +271,15 @@ TEST_F(CMakeSemantics, AModuleADependencyIncludesFailsCallersWhosePathLacksIt) {
 // A command of one of CMake's modules called before any file included that module (sbml's
 // FindBZ2.cmake calls check_library_exists()) is CMake's "Unknown CMake command": it fails
 // every config that finds the dependency, at every level, unless one on the way included the
-// module, or one that includes it, before its call, or had loaded another dependency before
-// (CMake's commands are global). What the dependency defines after the call is still read.
+// module, or one that includes it, before its call, itself or through a dependency it had
+// found (CMake's commands are global). What the dependency defines after the call is still read.
 TEST_F(CMakeSemantics, AModuleCommandADependencyCallsFailsCallersThatLackTheModule) {
   CMakePackage dep{.name = "Dep",
                    .config = Config("Dep", "check_library_exists(m sin \"\" HAVE_SIN)\nset(after 1)\n")};
   Config("Other", "");
+  Config("Checks", "include(CheckLibraryExists)\n");
+  Config("Push", "cmake_push_check_state()\n");
+  Config("Skips", "while(\"$ENV{X}\")\n  include(CheckLibraryExists)\nendwhile()\n");
   auto finding = [&](const std::string& name, const std::string& found, const std::string& before) {
     return Config(name, "include(CMakeFindDependencyMacro)\n" + before + "find_dependency(" + found + ")\n");
   };
@@ -285,9 +288,31 @@ TEST_F(CMakeSemantics, AModuleCommandADependencyCallsFailsCallersThatLackTheModu
   CMakePackage including{.name = "Including",
                          .config = finding("Including", "Dep", "include(CheckLibraryExists)\n")};
   CMakePackage through{.name = "Through", .config = finding("Through", "Dep", "include(FindThreads)\n")};
-  CMakePackage later{.name = "Later", .config = finding("Later", "Dep", "find_dependency(Other)\n")};
   CMakePackage above{.name = "Above", .config = finding("Above", "Plain", "include(CheckLibraryExists)\n")};
-  EvaluateTogether({&dep, &plain, &top, &including, &through, &later, &above});
+  // A dependency found before defines the commands of the modules it included, and only
+  // those: Other includes none, Checks the one, CMake's FindThreads it too (but not
+  // CMakePushCheckState); one found
+  // nowhere here may include anything on the consumer's machine.
+  CMakePackage later{.name = "Later", .config = finding("Later", "Dep", "find_dependency(Other)\n")};
+  CMakePackage checks{.name = "AfterChecks",
+                      .config = finding("AfterChecks", "Dep", "find_dependency(Checks)\n")};
+  CMakePackage threads{.name = "AfterThreads",
+                       .config = finding("AfterThreads", "Dep", "find_dependency(Threads)\n")};
+  CMakePackage threads_push{.name = "ThreadsPush",
+                            .config = finding("ThreadsPush", "Push", "find_dependency(Threads)\n")};
+  CMakePackage skips{.name = "AfterSkips",
+                     .config = finding("AfterSkips", "Dep", "find_dependency(Skips)\n")};
+  CMakePackage nowhere{.name = "AfterNowhere",
+                       .config = finding("AfterNowhere", "Dep", "find_package(Nowhere QUIET)\n")};
+  CMakePackage own{.name = "Own",
+                   .config = Config("Own",
+                                    "include(CMakeFindDependencyMacro)\nfind_dependency(Other)\n"
+                                    "if(COMMAND check_library_exists)\n  set(guarded 1)\nendif()\n"
+                                    "if(COMMAND find_dependency)\n  set(has_find_dependency 1)\nendif()\n"
+                                    "check_library_exists(m sin \"\" HAVE_SIN)\n"
+                                    "check_library_exists(m cos \"\" HAVE_COS)\n")};
+  EvaluateTogether({&dep, &plain, &top, &including, &through, &above, &later, &checks, &threads,
+                    &threads_push, &skips, &nowhere, &own});
   ASSERT_EQ(dep.evaluation.failures.size(), 1u);
   EXPECT_EQ(dep.evaluation.failures[0].message,
             "Unknown CMake command \"check_library_exists\" (CheckLibraryExists is not included).");
@@ -304,8 +329,21 @@ TEST_F(CMakeSemantics, AModuleCommandADependencyCallsFailsCallersThatLackTheModu
   EXPECT_EQ(missing_below(top), missing_below(plain));
   EXPECT_EQ(missing_below(including), "");
   EXPECT_EQ(missing_below(through), "");
-  EXPECT_EQ(missing_below(later), "");
   EXPECT_EQ(missing_below(above), "");
+  EXPECT_EQ(missing_below(later), missing_below(plain));
+  EXPECT_EQ(missing_below(checks), "");
+  EXPECT_EQ(missing_below(threads), "");
+  EXPECT_NE(missing_below(threads_push).find("cmake_push_check_state() is an unknown command"),
+            std::string::npos);
+  EXPECT_EQ(missing_below(skips), "");  // a loop it did not run may include anything
+  EXPECT_EQ(missing_below(nowhere), "");
+  // if(COMMAND) reads the same (ECMFindQmlModule guards set_package_properties() by it), and
+  // CMake stops at the first call: the second is not another failure.
+  ASSERT_EQ(own.evaluation.failures.size(), 1u);
+  EXPECT_EQ(own.evaluation.failures[0].module_command, "check_library_exists");
+  EXPECT_EQ(own.evaluation.failures[0].site.line, 9);
+  EXPECT_EQ(Var(own.evaluation, "guarded"), "<undefined>");
+  EXPECT_EQ(Var(own.evaluation, "has_find_dependency"), "1");
 }
 
 // pkg_check_modules() of a module the world has: FindPkgConfig sets its flags and

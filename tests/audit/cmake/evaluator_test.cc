@@ -774,6 +774,10 @@ TEST_F(Evaluator, WhatAPlainConsumerLacksFailsItsConfigure) {
   auto own = Run(
       Write("own.cmake", "function(check_include_file)\nendfunction()\ncheck_include_file(x.h HAVE_X)\n"));
   EXPECT_TRUE(own.failures.empty());
+  // Evaluated apart (no resolver), a dependency loaded first may have included any module.
+  auto after_dependency =
+      Run(Write("dep.cmake", "find_package(Dep QUIET)\ncheck_include_file(x.h HAVE_X)\n"));
+  EXPECT_TRUE(after_dependency.failures.empty());
   auto by_path =
       Run(Write("b.cmake", "include(" + std::string(kCMakeRoot) +
                                "/Modules/CMakeFindDependencyMacro.cmake)\nfind_dependency(Dep)\n"));
