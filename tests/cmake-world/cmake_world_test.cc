@@ -169,7 +169,7 @@ std::map<std::string, Verdict> AuditVerdicts(const World& world, const std::set<
 
 // Where CMake fails a consumer of the config (tests/cmake-world/probe.sh): configure,
 // generate, build, or "" when it passes. In a root, the root's own cmake and make run the
-// probe inside it (chroot), in `workdir` there.
+// probe inside it (chroot), in `workdir` there, with a /proc.
 std::string CMakeFailsAt(const World& world, const Verdict& v, const std::string& workdir,
                          std::string* output) {
   const std::string config_dir = std::filesystem::path(v.config).parent_path().string();
@@ -180,9 +180,13 @@ std::string CMakeFailsAt(const World& world, const Verdict& v, const std::string
           Quote(ROCM_AUDIT_CMAKE_MAKE_PROGRAM) + " " + Quote(workdir) + " " + Quote(v.package) + " " +
           Quote(config_dir);
   } else {
-    cmd = "chroot " + Quote(world.root) +
-          " /bin/sh /tmp/rocm-audit-probe.sh /usr/bin/cmake 'Unix Makefiles' '' " + Quote(workdir) + " " +
-          Quote(v.package) + " " + Quote(config_dir.substr(world.root.size())) + " 2>&1";
+    // With the root's own /proc, as a consumer's machine has one (Vc's config reads
+    // /proc/cpuinfo), mounted in a mount namespace of the probe's own: gone when it ends.
+    cmd =
+        "unshare --mount --propagation private sh -c 'mount -t proc proc \"$0/proc\" && exec chroot \"$0\" "
+        "\"$@\"' " +
+        Quote(world.root) + " /bin/sh /tmp/rocm-audit-probe.sh /usr/bin/cmake 'Unix Makefiles' '' " +
+        Quote(workdir) + " " + Quote(v.package) + " " + Quote(config_dir.substr(world.root.size())) + " 2>&1";
   }
   RunCommand(cmd, output);
   size_t at = output->rfind("stage: ");

@@ -2,7 +2,8 @@
 # make_root.sh DIR [MIRROR]: the Debian 13 (trixie) root whose package configs
 # CMakeWorld.AgreesWithCMakeInADebian13Root probes: `debootstrap --variant=minbase trixie`,
 # then, inside it, the -dev packages of packages-trixie.txt and the consumer's tools
-# (cmake 3.31, g++, make), without recommends. About 1.3 GB downloaded, 1,850 packages.
+# (cmake 3.31, g++, make), without recommends. About 3.8 GB downloaded, 4,860 packages
+# (24 GB installed).
 # Needs root; the test then runs with ROCM_AUDIT_TRIXIE_WORLD=DIR (default
 # /var/tmp/rocm-audit-trixie-world).
 set -eu
