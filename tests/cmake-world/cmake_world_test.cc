@@ -1,6 +1,7 @@
-// Agreement with CMake on real package configs outside ROCm: every config the Debian -dev
-// packages of tests/cmake-world/packages.txt install (install.sh), each probed by the
-// build's cmake at three stages as tests/cli/cmake_agreement_test.cc probes ROCm's:
+// Agreement with CMake on real package configs outside ROCm: every config below /usr/lib
+// and /usr/share but CMake's own and ROCm's, with the Debian -dev packages of
+// tests/cmake-world/packages.txt installed (install.sh; what else is installed counts too),
+// each probed by the build's cmake at three stages as tests/cli/cmake_agreement_test.cc probes ROCm's:
 // find_package(<Name> CONFIG REQUIRED) (configure), a probe linked against every imported
 // target it brings (generate), and those probes built (build, which opens every imported
 // file). rocm-audit must fail a package exactly when CMake does, at the same stage, except
