@@ -262,7 +262,7 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
       if (variable == "CMAKE_MODULE_PATH" && !it->second.config.empty())
         in.Set(variable, ModulePathAfter(in.Get(variable), value));
       else
-        in.Set(variable, value);
+        in.SetUnlessHeld(variable, value);  // Qt6Core's ~1500 reach each Qt module many times
     });
     in.NoteVariablesApplied(it->second.variables);
     in.Set(d.name + "_FOUND", {"1"});

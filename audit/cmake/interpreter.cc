@@ -25,6 +25,17 @@ void Interpreter::Set(const std::string& name, CMakeValue value, bool parent_sco
   vars_.Set(name, Bound(std::move(value)), parent_scope);
 }
 
+bool Interpreter::SetUnlessHeld(const std::string& name, const CMakeValue& value) {
+  const CMakeValue* now = vars_.Current().Find(name);
+  if (now && now->known == value.known && now->text == value.text && now->why == value.why &&
+      now->maybe_unset == value.maybe_unset && !IsConsumerTargetDefault(name)) {
+    Charge(value.text.size());  // as Set() would: the budget does not depend on it
+    return false;
+  }
+  Set(name, value);
+  return true;
+}
+
 void Interpreter::SetCache(const std::string& name, CMakeValue value, bool force) {
   vars_.SetCache(name, Bound(std::move(value)), force);
 }

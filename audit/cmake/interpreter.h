@@ -49,6 +49,10 @@ class Interpreter {
     return v;
   }
   void Set(const std::string& name, CMakeValue value, bool parent_scope = false);
+  /// Set() of a value the current scope may already hold, field for field: then nothing is
+  /// written (one more entry in a copied scope is carried by every copy made after it).
+  /// Whether it was written.
+  bool SetUnlessHeld(const std::string& name, const CMakeValue& value);
   /// set(... CACHE ...): VariableScopes::SetCache, the value bound as Set() binds it.
   void SetCache(const std::string& name, CMakeValue value, bool force);
   void Unset(const std::string& name, bool parent_scope = false) { vars_.Unset(name, parent_scope); }
