@@ -24,13 +24,19 @@ constexpr size_t kMaxRunEvaluationsWithCallersScope = 256;
 /// levels above Qt6Core).
 constexpr int kMaxDependencyDepth = 24;
 
+// What `found` says of a dependency found as CMake's own Find<Name>.cmake.
+std::string FoundAsCMakeModule(const std::string& name) { return "Find" + name + ".cmake of CMake"; }
+bool IsCMakeModuleFound(const LocatedDependency& l, const CMakeDependency& d) {
+  return l.found == FoundAsCMakeModule(d.name);
+}
+
 // The targets a Find module of CMake defines (FindModuleTargets); false when not known. A
 // language's target is among them for a language the consumer enables and the call asks
 // for, every enabled one when it asks for none (FindMPI, FindOpenMP: CMAKE_<LANG>_COMPILER_LOADED
 // and <Name>_FIND_COMPONENTS).
 bool ModuleTargets(const LocatedDependency& l, TargetNames& out) {
   const CMakeDependency& d = l.request;
-  if (l.found != "Find" + d.name + ".cmake of CMake") return false;
+  if (!IsCMakeModuleFound(l, d)) return false;
   const std::vector<std::string_view>* targets = FindModuleTargets(d.name);
   if (!targets) return false;
   const std::vector<std::string>& enabled = d.languages;
@@ -166,7 +172,7 @@ DependencyResolver::Answer DependencyLocator::Resolve(const CMakeDependency& d,
   a.defined.targets = std::move(l.targets);
   a.defined.known = l.targets_known;
   a.defined.evaluated = l.evaluated;
-  a.defined.cmake_module = l.found == "Find" + d.name + ".cmake of CMake";
+  a.defined.cmake_module = IsCMakeModuleFound(l, d);
   if (!l.found.empty() && l.found.starts_with("/"))
     a.package = Interpreter::ForeignTargets::Package{l.version,
                                                      d.module.empty() ? l.found : "",
@@ -174,7 +180,7 @@ DependencyResolver::Answer DependencyLocator::Resolve(const CMakeDependency& d,
                                                      std::move(l.variables),
                                                      std::move(l.world_answers),
                                                      restores_prefix_dir_};
-  if (l.found == "Find" + d.name + ".cmake of CMake") a.machine_variables = MachineVariables(d.name);
+  if (IsCMakeModuleFound(l, d)) a.machine_variables = MachineVariables(d.name);
   a.commands_from = std::move(l.request.commands_from);
   a.caller_variables = std::move(l.request.caller_variables);
   a.caller_targets = std::move(l.request.caller_targets);
@@ -383,7 +389,7 @@ const CMakeFailure* CallsACommandOfAModuleNotIncluded(const CMakePackage& p) {
 }
 
 // The caller had included, before its find_package() of `d`, a module that defines `command`
-// (or may have: it had loaded a dependency before).
+// (or may have: which modules it had included is not known).
 bool CallerHasModuleCommand(const CMakeDependency& d, const std::string& command) {
   return !d.modules_included || AnyModuleDefines(*d.modules_included, command);
 }
@@ -502,7 +508,7 @@ LocatedDependency DependencyLocator::LocateAndEvaluate(const CMakeDependency& d,
     if (!CMakeModuleFindsNone(d, l)) l.targets_known = ModuleTargets(l, l.targets);
     // CMake's own Find module: what it includes, as its text does (a superset of what one run
     // includes: a command is never taken as missing that it may have defined).
-    if (l.found == "Find" + d.name + ".cmake of CMake")
+    if (IsCMakeModuleFound(l, d))
       l.modules_included = std::make_shared<const std::vector<std::string>>(1, "Find" + d.name);
     return l;
   }
@@ -620,7 +626,7 @@ const DependencyLocator::Node* DependencyLocator::WithCallersScope(const Node* q
 // check_function_exists), whose answers are not known here: one that may find the package
 // keeps its documented targets (FindModuleTargets).
 bool DependencyLocator::CMakeModuleFindsNone(const CMakeDependency& d, LocatedDependency& l) {
-  if (cmake_modules_.empty() || l.found != "Find" + d.name + ".cmake of CMake") return false;
+  if (cmake_modules_.empty() || !IsCMakeModuleFound(l, d)) return false;
   const std::string module = cmake_modules_ + "/Find" + d.name + ".cmake";
   auto [it, added] = module_finds_none_.try_emplace(EvaluatedKey(module, d));
   // Asked again while it is evaluated (a cycle of modules), or too deep: not decided.
@@ -737,7 +743,7 @@ LocatedDependency DependencyLocator::Search(const CMakeDependency& d) {
   if (!d.no_system_environment_path) search(path_);
   if (!d.no_cmake_system_path) search(system_);
   search(d.paths);
-  if (l.found.empty() && l.rejected.empty() && module) l.found = "Find" + d.name + ".cmake of CMake";
+  if (l.found.empty() && l.rejected.empty() && module) l.found = FoundAsCMakeModule(d.name);
   // The prefixes are named only for a dependency not found; every audited directory is one.
   if (!l.found.empty()) l.searched = {};
   return l;
