@@ -253,18 +253,11 @@ Flow FindPackageCommand(Interpreter& in, const std::string& n, const Args& a) {
     // Its list files ran in this scope (Qt6Config.cmake sets QT_CMAKE_EXPORT_NAMESPACE and
     // CMAKE_MODULE_PATH for the Qt modules that find it), but for what find_package() keeps
     // to each call: the file being read, the package name and its <Dep>_FIND_* variables.
-    const std::string find_variables = d.name + "_FIND_";  // once: Qt6Core leaves ~1500 variables
-    it->second.variables.ForEach([&](const std::string& variable, const CMakeValue& value) {
-      if (variable.starts_with("CMAKE_CURRENT_LIST_") || variable == "CMAKE_FIND_PACKAGE_NAME" ||
-          variable.starts_with(find_variables) || variable.starts_with("CMAKE_MATCH_") ||
-          variable.starts_with("ARG") || (variable == "PACKAGE_PREFIX_DIR" && it->second.restores_prefix_dir))
-        return;
-      if (variable == "CMAKE_MODULE_PATH" && !it->second.config.empty())
-        in.Set(variable, ModulePathAfter(in.Get(variable), value));
-      else
-        in.SetUnlessHeld(variable, value);  // Qt6Core's ~1500 reach each Qt module many times
-    });
-    in.NoteVariablesApplied(it->second.variables);
+    const CallerKeptVariables keep{d.name + "_FIND_", !it->second.config.empty(),
+                                   it->second.restores_prefix_dir};
+    in.AdoptVariables(it->second.variables, keep);
+    if (const CMakeValue* path = it->second.variables.Find("CMAKE_MODULE_PATH"); path && keep.module_path)
+      in.Set("CMAKE_MODULE_PATH", ModulePathAfter(in.Get("CMAKE_MODULE_PATH"), *path));
     in.Set(d.name + "_FOUND", {"1"});
     if (std::optional<Flow> stop = DependencySaysNotFound(in, n, d, it->second)) return *stop;
     if (!it->second.config.empty()) {  // "" for a Find module, which sets what it sets

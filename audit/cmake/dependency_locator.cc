@@ -641,11 +641,13 @@ bool DependencyLocator::CMakeModuleFindsNone(const CMakeDependency& d, LocatedDe
     const CMakeValue* found = e.variables.Find(d.name + "_FOUND");
     if (found && found->known && !found->maybe_unset && IsFalseConstant(found->text) && e.skipped.empty() &&
         !e.stopped && !e.undecided) {
-      std::string missing;
+      std::vector<std::string> not_found;  // named in byte order
       e.variables.ForEach([&](const std::string& name, const CMakeValue& value) {
-        if (value.known && value.text == name + "-NOTFOUND")
-          missing += (missing.empty() ? "" : ", ") + value.text;
+        if (value.known && value.text == name + "-NOTFOUND") not_found.push_back(value.text);
       });
+      std::sort(not_found.begin(), not_found.end());
+      std::string missing;
+      for (const std::string& m : not_found) missing += (missing.empty() ? "" : ", ") + m;
       it->second = missing.empty() ? "none" : missing;
     }
   }

@@ -29,7 +29,7 @@ void CMakeEvaluator::Run(const std::string& path) {
 CMakeEvaluation CMakeEvaluator::Take() {
   CMakeEvaluation& out = in_.rec().Out();
   out.targets = in_.targets().TakeAll();
-  out.variables = CMakeVariables(in_.vars().TakeTop(), in_.largest_variables_applied());
+  out.variables = CMakeVariables(in_.vars().TakeTop());
   out.modules_included = in_.ModulesIncluded();
   if (!in_.definitions().empty())
     out.definitions = std::make_shared<const std::map<std::string, CMakeDefinition>>(in_.TakeDefinitions());

@@ -25,15 +25,12 @@ void Interpreter::Set(const std::string& name, CMakeValue value, bool parent_sco
   vars_.Set(name, Bound(std::move(value)), parent_scope);
 }
 
-bool Interpreter::SetUnlessHeld(const std::string& name, const CMakeValue& value) {
-  const CMakeValue* now = vars_.Current().Find(name);
-  if (now && now->known == value.known && now->text == value.text && now->why == value.why &&
-      now->maybe_unset == value.maybe_unset && !IsConsumerTargetDefault(name)) {
-    Charge(value.text.size());  // as Set() would: the budget does not depend on it
-    return false;
-  }
-  Set(name, value);
-  return true;
+void Interpreter::AdoptVariables(const CMakeVariables& found, const CallerKeptVariables& keep) {
+  if (!found.map()) return;
+  Charge(VariableScopes::CopyCost(*found.map()));
+  vars_.Adopt(*found.map(), keep);
+  for (std::string_view name : kConsumerStandardVariables)
+    if (const CMakeValue* v = found.Find(name); v && !keep.Keeps(name)) Set(std::string(name), *v);
 }
 
 void Interpreter::SetCache(const std::string& name, CMakeValue value, bool force) {

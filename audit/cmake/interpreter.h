@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "audit/cmake/caller_kept_variables.h"
 #include "audit/cmake/command.h"
 #include "audit/cmake/condition.h"
 #include "audit/cmake/evaluator_limits.h"
@@ -49,10 +50,10 @@ class Interpreter {
     return v;
   }
   void Set(const std::string& name, CMakeValue value, bool parent_scope = false);
-  /// Set() of a value the current scope may already hold, field for field: then nothing is
-  /// written (one more entry in a copied scope is carried by every copy made after it).
-  /// Whether it was written.
-  bool SetUnlessHeld(const std::string& name, const CMakeValue& value);
+  /// find_package() of a dependency evaluated apart: the current scope gets what its list
+  /// files left (`found`), but what `keep` keeps (VariableMap::Adopt), charged as a copy of
+  /// it; a consumer's target default it sets is recorded here, as Set() records it.
+  void AdoptVariables(const CMakeVariables& found, const CallerKeptVariables& keep);
   /// set(... CACHE ...): VariableScopes::SetCache, the value bound as Set() binds it.
   void SetCache(const std::string& name, CMakeValue value, bool force);
   void Unset(const std::string& name, bool parent_scope = false) { vars_.Unset(name, parent_scope); }
@@ -224,12 +225,6 @@ class Interpreter {
   Tri DependencyDefines(const std::string& name) const;
   /// Whether `name` is known to exist here: defined, the caller's, or a dependency's.
   bool HasTarget(std::string_view name) const;
-  /// Notes the variables a found dependency left in this evaluation's scope: the largest such
-  /// map is what the evaluation's own are kept as a difference of (CMakeVariables).
-  void NoteVariablesApplied(const CMakeVariables& v) {
-    if (v.size() > variables_applied_.size()) variables_applied_ = v;
-  }
-  const CMakeVariables& largest_variables_applied() const { return variables_applied_; }
   const ForeignTargets& foreign_targets() const { return foreign_targets_; }
   /// `name` is a target no dependency can define: the command that alone defines it decided
   /// not to (pkg_check_modules(IMPORTED_TARGET) of a module the world lacks), so
@@ -315,7 +310,6 @@ class Interpreter {
       std::make_shared<std::vector<std::string>>();
   std::vector<std::string> policy_versions_{""};
   ForeignTargets foreign_targets_;
-  CMakeVariables variables_applied_;
   std::set<std::string> absent_targets_;
   std::set<std::string> consumer_files_;  ///< written in the consumer's tree (NoteConsumerFile)
 };

@@ -273,14 +273,29 @@ std::vector<std::string> OfferedComponents(const std::string& name, const CMakeE
       return lower.find("_" + prefix) != std::string::npos;
     });
   };
+  // The variables that offer any, in byte order of their names: the first kMaxComponents.
+  struct Offering {
+    const std::string* variable;
+    const CMakeValue* value;
+    bool lists, found;
+  };
+  std::vector<Offering> offering;
+  const std::string own_prefix = name + "_";
   e.variables.ForEach([&](const std::string& variable, const CMakeValue& value) {
     if (!value.known || variable.starts_with(find_prefix) || of_a_dependency(variable)) return;
-    if (const std::string lower = ToLower(variable); NamesComponents(lower) && !asked_of_a_dependency(lower))
-      for (const std::string& c : SplitList(value.text)) offer(c);
-    if (variable.starts_with(name + "_") && variable.ends_with("_FOUND") &&
-        variable.size() > name.size() + 7 && IsTrueConstant(value.text))
-      offer(variable.substr(name.size() + 1, variable.size() - name.size() - 7));
+    const std::string lower = ToLower(variable);
+    const bool lists = NamesComponents(lower) && !asked_of_a_dependency(lower);
+    const bool found = variable.starts_with(own_prefix) && variable.ends_with("_FOUND") &&
+                       variable.size() > name.size() + 7 && IsTrueConstant(value.text);
+    if (lists || found) offering.push_back({&variable, &value, lists, found});
   });
+  std::sort(offering.begin(), offering.end(),
+            [](const Offering& a, const Offering& b) { return *a.variable < *b.variable; });
+  for (const Offering& o : offering) {
+    if (o.lists)
+      for (const std::string& c : SplitList(o.value->text)) offer(c);
+    if (o.found) offer(o.variable->substr(name.size() + 1, o.variable->size() - name.size() - 7));
+  }
   return out;
 }
 

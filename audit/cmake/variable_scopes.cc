@@ -34,9 +34,11 @@ void VariableScopes::SetCache(const std::string& name, CMakeValue value, bool fo
   scopes_.back().Erase(name);
 }
 
-std::map<std::string, CMakeValue, std::less<>> VariableScopes::TakeTop() {
-  std::map<std::string, CMakeValue, std::less<>> out = scopes_.front().TakeAll();
-  cache_.ForEach([&](const std::string& name, const CMakeValue& value) { out.emplace(name, value); });
+VariableScopes::Variables VariableScopes::TakeTop() {
+  Variables out = std::move(scopes_.front());
+  cache_.ForEach([&](const std::string& name, const CMakeValue& value) {
+    if (!out.Find(name)) out.Set(name, value);
+  });
   return out;
 }
 

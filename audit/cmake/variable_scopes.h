@@ -45,9 +45,12 @@ class VariableScopes {
   const Variables& Top() const { return scopes_.front(); }
   /// Scopes open: 1 at the top (a function call opens one).
   size_t depth() const { return scopes_.size(); }
-  /// The top scope's variables, moved out (VariableMap::TakeAll), with the cache entries it
-  /// binds no variable for: at the evaluation's end, what a consumer reads after it.
-  std::map<std::string, CMakeValue, std::less<>> TakeTop();
+  /// The top scope, moved out, with the cache entries it binds no variable for: at the
+  /// evaluation's end, what a consumer reads after it (kept frozen, CMakeVariables).
+  Variables TakeTop();
+  /// find_package(): the current scope adopts what the package's list files left
+  /// (VariableMap::Adopt).
+  void Adopt(const Variables& found, const CallerKeptVariables& keep) { scopes_.back().Adopt(found, keep); }
 
   /// What copying `scope` costs the work budget: its bytes and kEntryWork a variable.
   static size_t CopyCost(const Variables& scope) { return scope.CopyCost(); }
