@@ -33,6 +33,26 @@ void Interpreter::AdoptVariables(const CMakeVariables& found, const CallerKeptVa
     if (const CMakeValue* v = found.Find(name); v && !keep.Keeps(name)) Set(std::string(name), *v);
 }
 
+// One walk of both maps in name order: Qt6's modules each bring Qt6's hundreds of commands,
+// mostly those of the caller's map already, and a lookup of each from the root compared as
+// many names again.
+void Interpreter::ImportDefinitions(const std::map<std::string, CMakeDefinition>& defs) {
+  auto at = definitions_.begin();
+  for (const auto& [name, d] : defs) {
+    for (int step = 0; at != definitions_.end() && at->first < name; ++step, ++at)
+      if (step == 8) {  // far ahead: a lookup from the root is shorter
+        at = definitions_.lower_bound(name);
+        break;
+      }
+    if (at != definitions_.end() && at->first == name) {
+      if (!at->second.SameAs(d)) at->second = d;
+      ++at;
+    } else {
+      at = std::next(definitions_.emplace_hint(at, name, d));
+    }
+  }
+}
+
 void Interpreter::SetCache(const std::string& name, CMakeValue value, bool force) {
   vars_.SetCache(name, Bound(std::move(value)), force);
 }

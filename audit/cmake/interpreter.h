@@ -155,12 +155,7 @@ class Interpreter {
   /// Defines commands a dependency's list files defined: they are global in CMake.
   /// Every find_package() of a package imports its dependencies' commands again (Qt6's
   /// modules each bring Qt6's hundreds): one already defined as the same body is kept as it is.
-  void ImportDefinitions(const std::map<std::string, CMakeDefinition>& defs) {
-    for (const auto& [name, d] : defs) {
-      auto [at, added] = definitions_.try_emplace(name, d);
-      if (!added && !at->second.SameAs(d)) at->second = d;
-    }
-  }
+  void ImportDefinitions(const std::map<std::string, CMakeDefinition>& defs);
   /// Calls a function() or macro() if one of that name is defined; false if none is.
   bool CallIfDefined(const std::string& name, const Args& args, Flow* flow);
 
