@@ -199,8 +199,12 @@ std::vector<std::string> InstalledFiles::EntriesStartingWith(const std::string& 
     const std::vector<std::string>& entries = *made->entries;
     made->by_name.resize(entries.size());
     for (size_t i = 0; i < entries.size(); ++i) made->by_name[i] = static_cast<uint32_t>(i);
-    std::sort(made->by_name.begin(), made->by_name.end(),
-              [&](uint32_t a, uint32_t b) { return LessNoCase(BaseName(entries[a]), BaseName(entries[b])); });
+    {  // each name found once, not once per comparison (a lib directory holds thousands)
+      std::vector<std::string_view> names(entries.size());
+      for (size_t i = 0; i < entries.size(); ++i) names[i] = BaseName(entries[i]);
+      std::sort(made->by_name.begin(), made->by_name.end(),
+                [&](uint32_t a, uint32_t b) { return LessNoCase(names[a], names[b]); });
+    }
     std::lock_guard<std::mutex> lock(globs_->mutex);
     index = globs_->indexes.emplace(dir, std::move(made)).first->second;
   }
