@@ -263,8 +263,7 @@ std::vector<std::string> OfferedComponents(const std::string& name, const CMakeE
   std::vector<std::string> dependencies;
   for (const CMakeDependency& d : e.dependencies)
     if (ToLower(d.name) != ToLower(name)) dependencies.push_back(ToLower(d.name) + "_");
-  auto of_a_dependency = [&](const std::string& variable) {
-    const std::string lower = ToLower(variable);
+  auto of_a_dependency = [&](const std::string& lower) {
     return std::any_of(dependencies.begin(), dependencies.end(),
                        [&](const std::string& prefix) { return lower.starts_with(prefix); });
   };
@@ -281,12 +280,23 @@ std::vector<std::string> OfferedComponents(const std::string& name, const CMakeE
   };
   std::vector<Offering> offering;
   const std::string own_prefix = name + "_";
+  // Most of a scope's ~1500 variables name no components: those are passed over before a
+  // lower-case copy of the name is made.
+  auto may_name_components = [](std::string_view variable) {
+    constexpr std::string_view kWord = "components";
+    return std::search(variable.begin(), variable.end(), kWord.begin(), kWord.end(), [](char a, char b) {
+             return (a >= 'A' && a <= 'Z' ? char(a - 'A' + 'a') : a) == b;
+           }) != variable.end();
+  };
   e.variables.ForEach([&](const std::string& variable, const CMakeValue& value) {
-    if (!value.known || variable.starts_with(find_prefix) || of_a_dependency(variable)) return;
-    const std::string lower = ToLower(variable);
-    const bool lists = NamesComponents(lower) && !asked_of_a_dependency(lower);
+    if (!value.known || variable.starts_with(find_prefix)) return;
+    const bool may_list = may_name_components(variable);
     const bool found = variable.starts_with(own_prefix) && variable.ends_with("_FOUND") &&
                        variable.size() > name.size() + 7 && IsTrueConstant(value.text);
+    if (!may_list && !found) return;
+    const std::string lower = ToLower(variable);
+    if (of_a_dependency(lower)) return;
+    const bool lists = may_list && NamesComponents(lower) && !asked_of_a_dependency(lower);
     if (lists || found) offering.push_back({&variable, &value, lists, found});
   });
   std::sort(offering.begin(), offering.end(),
