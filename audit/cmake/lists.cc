@@ -93,6 +93,11 @@ bool StartsWithNoCase(std::string_view s, std::string_view prefix) {
          });
 }
 
+bool ContainsNoCase(std::string_view s, std::string_view word) {
+  return std::search(s.begin(), s.end(), word.begin(), word.end(),
+                     [](char x, char y) { return LowerAscii(x) == LowerAscii(y); }) != s.end();
+}
+
 bool LessNoCase(std::string_view a, std::string_view b) {
   return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end(),
                                       [](char x, char y) { return LowerAscii(x) < LowerAscii(y); });

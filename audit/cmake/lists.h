@@ -32,5 +32,7 @@ std::string ToLower(std::string_view s);
 /// ASCII letters compared in either case, as find_package() compares <name>* entries.
 bool StartsWithNoCase(std::string_view s, std::string_view prefix);
 bool LessNoCase(std::string_view a, std::string_view b);
+/// Whether `s` holds `word` in either case.
+bool ContainsNoCase(std::string_view s, std::string_view word);
 
 }  // namespace rocm_audit

@@ -282,15 +282,9 @@ std::vector<std::string> OfferedComponents(const std::string& name, const CMakeE
   const std::string own_prefix = name + "_";
   // Most of a scope's ~1500 variables name no components: those are passed over before a
   // lower-case copy of the name is made.
-  auto may_name_components = [](std::string_view variable) {
-    constexpr std::string_view kWord = "components";
-    return std::search(variable.begin(), variable.end(), kWord.begin(), kWord.end(), [](char a, char b) {
-             return (a >= 'A' && a <= 'Z' ? char(a - 'A' + 'a') : a) == b;
-           }) != variable.end();
-  };
   e.variables.ForEach([&](const std::string& variable, const CMakeValue& value) {
     if (!value.known || variable.starts_with(find_prefix)) return;
-    const bool may_list = may_name_components(variable);
+    const bool may_list = ContainsNoCase(variable, "components");
     const bool found = variable.starts_with(own_prefix) && variable.ends_with("_FOUND") &&
                        variable.size() > name.size() + 7 && IsTrueConstant(value.text);
     if (!may_list && !found) return;
