@@ -9,9 +9,9 @@
 // Memory that runs out while the report is written (the audit catches its own, Audit) is a
 // tool error, exit 2 as every other, never an abort.
 int main(int argc, char** argv) {
-  // One malloc arena: most of a run's allocations are the CMake evaluation's, on one thread,
-  // and a second arena for the threads that read files held ~4 MB more at the peak of an
-  // audit of 256 package configs (bench/cmake_evaluation.md), for no time measured.
+  // One malloc arena: most of a run's allocations are the CMake evaluation's, on one thread;
+  // a second arena, for the threads that read files, raises the peak memory of an audit of
+  // package configs and buys no time (bench/cmake_evaluation.md).
   mallopt(M_ARENA_MAX, 1);
   try {
     return rocm_audit::RunCli(argc, argv);
